@@ -1,0 +1,112 @@
+// Custom attribute definitions: their wire shapes and the coercion of values by type.
+import * as z from 'zod';
+import { contractRegistry } from './registry.js';
+
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
+export const AttributeTypeSchema = z.enum(ATTRIBUTE_TYPES).register(contractRegistry, { id: 'AttributeType' });
+export type AttributeType = z.infer<typeof AttributeTypeSchema>;
+
+export const ATTRIBUTE_NAME_RE = /^[a-z][a-z0-9_]{0,63}$/;
+export const AttributeNameSchema = z
+  .string()
+  .regex(
+    ATTRIBUTE_NAME_RE,
+    'Must start with a lowercase letter and contain only a-z, 0-9 and _ (at most 64 characters)',
+  );
+
+/** A definition as the service returns it. Extra fields are allowed (forward compatible). */
+export const AttributeDefinitionSchema = z
+  .looseObject({
+    name: z.string(),
+    type: AttributeTypeSchema,
+    label: z.string(),
+    description: z.string().nullable(),
+    archived: z.boolean(),
+  })
+  .register(contractRegistry, { id: 'AttributeDefinition' });
+export type AttributeDefinition = z.infer<typeof AttributeDefinitionSchema>;
+
+const LabelSchema = z.string().trim().min(1).max(255);
+const DescriptionSchema = z.string().max(1000).nullable();
+
+/** Body of `POST .../custom-attributes`. */
+export const AttributeCreateSchema = z
+  .strictObject({
+    name: AttributeNameSchema,
+    type: AttributeTypeSchema,
+    label: LabelSchema.optional(),
+    description: DescriptionSchema.optional(),
+  })
+  .register(contractRegistry, { id: 'AttributeCreate' });
+export type AttributeCreate = z.input<typeof AttributeCreateSchema>;
+
+/** Body of `PUT .../custom-attributes/:name`. The type of an attribute never changes. */
+export const AttributeUpdateSchema = z
+  .strictObject({
+    label: LabelSchema.optional(),
+    description: DescriptionSchema.optional(),
+    archived: z.boolean().optional(),
+  })
+  .register(contractRegistry, { id: 'AttributeUpdate' });
+export type AttributeUpdate = z.input<typeof AttributeUpdateSchema>;
+
+/** A stored attribute value: what a contact record can hold under `custom_attributes`. */
+export const AttributeValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type AttributeValue = z.infer<typeof AttributeValueSchema>;
+
+const NUMERIC_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const isoDate = z.iso.date();
+const isoDateTime = z.iso.datetime({ offset: true, local: true });
+
+const TRUE_STRINGS = new Set(['true', '1']);
+const FALSE_STRINGS = new Set(['false', '0']);
+
+/**
+ * Value schemas by attribute type, applying the contract's coercions (text keeps strings and
+ * numbers as strings; number takes numeric strings; boolean takes true/false, "true"/"false",
+ * 1/0; date takes ISO 8601 and stores ISO 8601). `null` always clears.
+ */
+export const attributeValueSchemas = {
+  text: z.union([z.string(), z.number().transform(String)], {
+    error: 'Expected text (a string or a number)',
+  }),
+  number: z.union(
+    [
+      z.number().refine(Number.isFinite, 'Expected a finite number'),
+      z
+        .string()
+        .trim()
+        .regex(NUMERIC_RE, 'Expected a number')
+        .transform((s) => Number(s)),
+    ],
+    { error: 'Expected a number or a numeric string' },
+  ),
+  boolean: z.unknown().transform((v, ctx) => {
+    if (v === true || v === 1) return true;
+    if (v === false || v === 0) return false;
+    if (typeof v === 'string') {
+      const s = v.trim().toLowerCase();
+      if (TRUE_STRINGS.has(s)) return true;
+      if (FALSE_STRINGS.has(s)) return false;
+    }
+    ctx.addIssue({ code: 'custom', message: 'Expected a boolean (true/false, "true"/"false", 1/0)' });
+    return z.NEVER;
+  }),
+  date: z.string({ error: 'Expected an ISO 8601 date or date-time string' }).transform((raw, ctx) => {
+    const s = raw.trim();
+    if (isoDate.safeParse(s).success) return s;
+    if (isoDateTime.safeParse(s).success) {
+      const t = new Date(s);
+      if (!Number.isNaN(t.getTime())) return t.toISOString();
+    }
+    ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date (2024-05-31) or date-time' });
+    return z.NEVER;
+  }),
+} satisfies Record<AttributeType, z.ZodType<AttributeValue, unknown>>;
+
+/** Why a custom attribute key cannot take a value, or null when the definition allows it. */
+export function attributeKeyProblem(definition: AttributeDefinition | undefined, value: unknown): string | null {
+  if (!definition) return 'Unknown custom attribute: define it first';
+  if (definition.archived && value !== null) return 'Custom attribute is archived: only null is accepted';
+  return null;
+}

@@ -1,0 +1,140 @@
+// Contacts on the wire: the record the service returns and the input it accepts, with the
+// per-agent validator that checks custom attributes against the agent's definitions.
+import * as z from 'zod';
+import {
+  type AttributeDefinition,
+  type AttributeValue,
+  AttributeValueSchema,
+  attributeKeyProblem,
+  attributeValueSchemas,
+} from './attribute.js';
+import {
+  MAX_BATCH_SIZE,
+  MAX_EMAIL_LENGTH,
+  MAX_EXTERNAL_ID_LENGTH,
+  MAX_NAME_LENGTH,
+  PHONE_MAX_DIGITS,
+  PHONE_MIN_DIGITS,
+} from './limits.js';
+import { contractRegistry } from './registry.js';
+
+/** A contact as the service returns it. Extra fields are allowed (forward compatible). */
+export const ContactSchema = z
+  .looseObject({
+    id: z.string(),
+    external_id: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    phonenumber: z.string().nullable(),
+    custom_attributes: z.record(z.string(), AttributeValueSchema),
+    created_at: z.number().int(),
+    updated_at: z.number().int(),
+  })
+  .register(contractRegistry, { id: 'Contact' });
+export type Contact = z.infer<typeof ContactSchema>;
+
+const required = { error: (iss: { input: unknown }) => (iss.input === undefined ? 'Required' : undefined) };
+
+export const ExternalIdSchema = z
+  .string(required)
+  .trim()
+  .min(1, 'Must not be empty')
+  .max(MAX_EXTERNAL_ID_LENGTH);
+export const NameSchema = z.string().max(MAX_NAME_LENGTH);
+export const EmailSchema = z
+  .string()
+  .trim()
+  .pipe(z.email({ error: 'Invalid email' }).max(MAX_EMAIL_LENGTH));
+
+const PHONE_RE = /^\+\d[\d\s().-]*$/;
+export const PhoneNumberSchema = z
+  .string()
+  .trim()
+  .regex(PHONE_RE, {
+    message: 'Invalid phone number: expected a leading + and country code, e.g. +44 20 7946 0958',
+    abort: true,
+  })
+  .refine((s) => {
+    const digits = s.replace(/\D/g, '').length;
+    return digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
+  }, `Invalid phone number: expected ${PHONE_MIN_DIGITS} to ${PHONE_MAX_DIGITS} digits`);
+
+const RawCustomAttributesSchema = z.record(z.string(), AttributeValueSchema);
+
+const inputShape = {
+  external_id: ExternalIdSchema,
+  name: NameSchema.nullable().optional(),
+  email: EmailSchema.nullable().optional(),
+  phonenumber: PhoneNumberSchema.nullable().optional(),
+  custom_attributes: RawCustomAttributesSchema.optional(),
+};
+
+/** Body of a single upsert (`POST .../contacts`). Unknown top-level fields are rejected. */
+export const ContactInputSchema = z
+  .strictObject(inputShape)
+  .register(contractRegistry, { id: 'ContactInput' });
+export type ContactInput = z.input<typeof ContactInputSchema>;
+
+/** Body of `PATCH .../contacts/:id`: every field optional, `null` clears. */
+export const ContactPatchSchema = z
+  .strictObject({ ...inputShape, external_id: ExternalIdSchema.optional() })
+  .register(contractRegistry, { id: 'ContactPatch' });
+export type ContactPatch = z.input<typeof ContactPatchSchema>;
+
+/** Body of a batch upsert (`POST .../contacts` with `users`). */
+export const BatchUpsertSchema = z
+  .strictObject({ users: z.array(ContactInputSchema).min(1).max(MAX_BATCH_SIZE) })
+  .register(contractRegistry, { id: 'BatchUpsert' });
+export type BatchUpsert = z.input<typeof BatchUpsertSchema>;
+
+/** Validated, coerced contact input: custom attribute values are in their stored form. */
+export type ContactInputParsed = Omit<z.output<typeof ContactInputSchema>, 'custom_attributes'> & {
+  custom_attributes?: Record<string, AttributeValue>;
+};
+export type ContactPatchParsed = Omit<z.output<typeof ContactPatchSchema>, 'custom_attributes'> & {
+  custom_attributes?: Record<string, AttributeValue>;
+};
+
+export interface ContactValidators {
+  input: z.ZodType<ContactInputParsed, unknown>;
+  patch: z.ZodType<ContactPatchParsed, unknown>;
+  batch: z.ZodType<{ users: ContactInputParsed[] }, unknown>;
+}
+
+/**
+ * Schemas that check contact bodies against one agent's attribute definitions: every
+ * custom attribute key must be defined, archived ones take only `null`, and values are
+ * coerced by the attribute's type. The mock, the importer and the CLI all validate with these.
+ */
+export function createContactValidators(definitions: Iterable<AttributeDefinition>): ContactValidators {
+  const byName = new Map<string, AttributeDefinition>();
+  for (const d of definitions) byName.set(d.name, d);
+
+  const customAttributes = RawCustomAttributesSchema.transform((attrs, ctx) => {
+    const out: Record<string, AttributeValue> = {};
+    for (const [key, value] of Object.entries(attrs)) {
+      const definition = byName.get(key);
+      const problem = attributeKeyProblem(definition, value);
+      if (problem || !definition) {
+        ctx.issues.push({ code: 'custom', message: problem ?? 'Unknown', path: [key], input: value });
+        continue;
+      }
+      if (value === null) {
+        out[key] = null;
+        continue;
+      }
+      const parsed = attributeValueSchemas[definition.type].safeParse(value);
+      if (parsed.success) out[key] = parsed.data;
+      else {
+        const message = parsed.error.issues[0]?.message ?? `Invalid ${definition.type} value`;
+        ctx.issues.push({ code: 'custom', message, path: [key], input: value });
+      }
+    }
+    return out;
+  });
+
+  const input = ContactInputSchema.extend({ custom_attributes: customAttributes.optional() });
+  const patch = ContactPatchSchema.extend({ custom_attributes: customAttributes.optional() });
+  const batch = z.strictObject({ users: z.array(input).min(1).max(MAX_BATCH_SIZE) });
+  return { input, patch, batch };
+}

@@ -1,0 +1,50 @@
+// The envelopes around every payload: success, the paginated contact list, and errors.
+import * as z from 'zod';
+import { ContactSchema } from './contact.js';
+import { contractRegistry } from './registry.js';
+
+/** `{"message": "Success", "data": <payload>}`. */
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.looseObject({ message: z.string(), data });
+}
+
+export const PaginationSchema = z
+  .looseObject({
+    page: z.number().int(),
+    per_page: z.number().int(),
+    total_pages: z.number().int(),
+  })
+  .register(contractRegistry, { id: 'Pagination' });
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+export const ContactListResponseSchema = z
+  .looseObject({
+    message: z.string(),
+    data: z.array(ContactSchema),
+    total: z.number().int(),
+    pages: PaginationSchema,
+  })
+  .register(contractRegistry, { id: 'ContactListResponse' });
+export type ContactListResponse = z.infer<typeof ContactListResponseSchema>;
+
+export const IssueSchema = z
+  .looseObject({ field: z.string(), message: z.string() })
+  .register(contractRegistry, { id: 'Issue' });
+export type Issue = z.infer<typeof IssueSchema>;
+
+export const ErrorBodySchema = z
+  .looseObject({ message: z.string(), issues: z.array(IssueSchema).optional() })
+  .register(contractRegistry, { id: 'ErrorBody' });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Zod issues as the contract's `issues`: dotted field paths (`users.3.email`). */
+export function toIssues(error: z.ZodError): Issue[] {
+  return error.issues.flatMap((i): Issue[] => {
+    if (i.code === 'unrecognized_keys') {
+      return i.keys.map((key) => ({ field: dotted([...i.path, key]), message: 'Unknown field' }));
+    }
+    return [{ field: dotted(i.path) || '(body)', message: i.message }];
+  });
+}
+
+const dotted = (path: readonly PropertyKey[]) => path.map(String).join('.');

@@ -1,0 +1,8 @@
+// The wire contract, defined once: schemas, types, limits and paths.
+export * from './attribute.js';
+export * from './contact.js';
+export * from './envelope.js';
+export * from './limits.js';
+export * from './paths.js';
+export * from './query.js';
+export { contractRegistry } from './registry.js';

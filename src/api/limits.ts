@@ -1,0 +1,13 @@
+// Numeric limits of the wire contract (contract.md), shared by the client, mock and importer.
+
+export const API_PREFIX = '/api/v1';
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BATCH_SIZE = 1000;
+export const PER_PAGE_MIN = 10;
+export const PER_PAGE_MAX = 1000;
+export const PER_PAGE_DEFAULT = 100;
+export const MAX_EXTERNAL_ID_LENGTH = 255;
+export const MAX_NAME_LENGTH = 255;
+export const MAX_EMAIL_LENGTH = 254;
+export const PHONE_MIN_DIGITS = 7;
+export const PHONE_MAX_DIGITS = 15;

@@ -1,0 +1,124 @@
+// One error hierarchy for everything the client can throw; subclasses chosen by HTTP status.
+import type { Issue } from '../api/envelope.js';
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+/** Base of every error this package throws. */
+export class ContactsError extends Error {
+  override name = 'ContactsError';
+}
+
+/** The service answered with a non-2xx status. */
+export class APIError extends ContactsError {
+  override name = 'APIError';
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+  /** Field-level problems of a validation error (`issues` in the error body). */
+  readonly issues: Issue[];
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: {
+    status: number;
+    message: string;
+    headers?: Headers;
+    body?: unknown;
+    issues?: Issue[];
+    method: string;
+    url: string;
+  }) {
+    super(init.message);
+    this.status = init.status;
+    this.headers = init.headers ?? {};
+    this.body = init.body;
+    this.issues = init.issues ?? [];
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+export class PayloadTooLargeError extends APIError {
+  override name = 'PayloadTooLargeError';
+}
+export class UnsupportedMediaTypeError extends APIError {
+  override name = 'UnsupportedMediaTypeError';
+}
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+  /** Seconds the server asked us to wait (`Retry-After`), when it said. */
+  get retryAfterSeconds(): number | undefined {
+    const raw = this.headers['retry-after'];
+    const n = Number(Array.isArray(raw) ? raw[0] : raw);
+    return Number.isFinite(n) ? n : undefined;
+  }
+}
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/** The request never got an answer: refused, reset, DNS, TLS. Keeps the low-level `cause`. */
+export class APIConnectionError extends ContactsError {
+  override name = 'APIConnectionError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No answer within the timeout. */
+export class APITimeoutError extends APIConnectionError {
+  override name = 'APITimeoutError';
+}
+
+/** The caller aborted the request through its AbortSignal. */
+export class APIUserAbortError extends ContactsError {
+  override name = 'APIUserAbortError';
+  constructor(message = 'Request was aborted', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The service answered 2xx, but the body breaks the contract. */
+export class ResponseValidationError extends ContactsError {
+  override name = 'ResponseValidationError';
+  readonly status: number;
+  readonly issues: Issue[];
+  readonly body: unknown;
+  constructor(init: { message: string; status: number; issues: Issue[]; body: unknown }) {
+    super(init.message);
+    this.status = init.status;
+    this.issues = init.issues;
+    this.body = init.body;
+  }
+}
+
+const BY_STATUS: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  415: UnsupportedMediaTypeError,
+  429: RateLimitError,
+};
+
+/** The APIError subclass for an HTTP status. */
+export function errorClassFor(status: number): typeof APIError {
+  return BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+}
