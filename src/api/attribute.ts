@@ -3,7 +3,9 @@ import * as z from 'zod';
 import { contractRegistry } from './registry.js';
 
 export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
-export const AttributeTypeSchema = z.enum(ATTRIBUTE_TYPES).register(contractRegistry, { id: 'AttributeType' });
+export const AttributeTypeSchema = z
+  .enum(ATTRIBUTE_TYPES)
+  .register(contractRegistry, { id: 'AttributeType' });
 export type AttributeType = z.infer<typeof AttributeTypeSchema>;
 
 export const ATTRIBUTE_NAME_RE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -105,7 +107,10 @@ export const attributeValueSchemas = {
 } satisfies Record<AttributeType, z.ZodType<AttributeValue, unknown>>;
 
 /** Why a custom attribute key cannot take a value, or null when the definition allows it. */
-export function attributeKeyProblem(definition: AttributeDefinition | undefined, value: unknown): string | null {
+export function attributeKeyProblem(
+  definition: AttributeDefinition | undefined,
+  value: unknown,
+): string | null {
   if (!definition) return 'Unknown custom attribute: define it first';
   if (definition.archived && value !== null) return 'Custom attribute is archived: only null is accepted';
   return null;

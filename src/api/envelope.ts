@@ -8,6 +8,17 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
   return z.looseObject({ message: z.string(), data });
 }
 
+/**
+ * The payload of a success response: the envelope's `data`, or the body itself when a server
+ * sends it bare (clients tolerate both).
+ */
+export function dataPayload<T extends z.ZodType>(data: T) {
+  return z.union([successEnvelope(data), data]).transform((body) => {
+    const isEnvelope = body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body;
+    return (isEnvelope ? (body as { data: unknown }).data : body) as z.output<T>;
+  });
+}
+
 export const PaginationSchema = z
   .looseObject({
     page: z.number().int(),

@@ -64,7 +64,12 @@ export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown>
             {
               name: 'per_page',
               in: 'query',
-              schema: { type: 'integer', minimum: PER_PAGE_MIN, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+              schema: {
+                type: 'integer',
+                minimum: PER_PAGE_MIN,
+                maximum: PER_PAGE_MAX,
+                default: PER_PAGE_DEFAULT,
+              },
             },
           ],
           responses: {
@@ -75,7 +80,8 @@ export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown>
         },
         post: {
           operationId: 'upsertContact',
-          description: 'Upsert by external_id; a body with `users` is the batch form (1..1000, all or nothing).',
+          description:
+            'Upsert by external_id; a body with `users` is the batch form (1..1000, all or nothing).',
           requestBody: { required: true, ...json({ oneOf: [ref('ContactInput'), ref('BatchUpsert')] }) },
           responses: {
             '200': {

@@ -1,0 +1,84 @@
+// ContactsClient: configuration, then the resources (`contacts`, `attributes`) over one transport.
+import type { Dispatcher } from 'undici';
+import { ContactsError } from './errors.js';
+import { Attributes } from './resources/attributes.js';
+import { Contacts } from './resources/contacts.js';
+import type { ClientCore, RequestOptions } from './resources/core.js';
+import { parseBody } from './response.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
+import { type DebugLogger, type RetryEvent, Transport } from './transport.js';
+import { VERSION } from './version.js';
+
+export interface ClientOptions {
+  /** Where the API lives, e.g. `https://api.example.com`. Defaults to `CONTACTS_BASE_URL`. */
+  baseUrl?: string;
+  /** The `bk_` workspace key. Defaults to `CONTACTS_API_KEY`. */
+  apiKey?: string;
+  /** The agent addressed when a call names none. Defaults to `CONTACTS_AGENT`. */
+  agentId?: string;
+  /** Per attempt. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries after the first attempt on 408, 429, 5xx and connection failures. Default 2. */
+  maxRetries?: number;
+  /** Backoff tuning: initial and maximum delay, and the cap on a server's `Retry-After`. */
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** Appended to the package's own User-Agent, e.g. `my-sync/1.2`. */
+  userAgent?: string;
+  /** An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent) to send requests through. */
+  dispatcher?: Dispatcher;
+  /** Receives a line per request and response, with the key redacted. */
+  debug?: DebugLogger;
+  /** Called before each retry: for progress output and metrics. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export class ContactsClient {
+  readonly contacts: Contacts;
+  readonly attributes: Attributes;
+  readonly #transport: Transport;
+  readonly #agentId: string | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    const env = typeof process === 'undefined' ? {} : process.env;
+    const apiKey = options.apiKey ?? env.CONTACTS_API_KEY;
+    const baseUrl = options.baseUrl ?? env.CONTACTS_BASE_URL;
+    if (!apiKey) throw new ContactsError('No API key: pass apiKey or set CONTACTS_API_KEY');
+    if (!apiKey.startsWith('bk_'))
+      throw new ContactsError('The API key must be a workspace key starting with bk_');
+    if (!baseUrl) throw new ContactsError('No base URL: pass baseUrl or set CONTACTS_BASE_URL');
+    if (!/^https?:\/\//.test(baseUrl)) throw new ContactsError(`The base URL must be http(s): ${baseUrl}`);
+    this.#agentId = options.agentId ?? env.CONTACTS_AGENT;
+
+    this.#transport = new Transport({
+      baseUrl,
+      apiKey,
+      userAgent: `contacts-cli/${VERSION} node/${process.versions.node}${options.userAgent ? ` ${options.userAgent}` : ''}`,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? 2 },
+      dispatcher: options.dispatcher,
+      debug: options.debug,
+      onRetry: options.onRetry,
+    });
+
+    const core: ClientCore = {
+      agentId: (o: RequestOptions) => {
+        const agentId = o.agentId ?? this.#agentId;
+        if (!agentId) throw new ContactsError('No agent: pass agentId to the call or to the client');
+        return agentId;
+      },
+      request: (spec) => this.#transport.request(spec),
+      parse: parseBody,
+    };
+    this.contacts = new Contacts(core);
+    this.attributes = new Attributes(core);
+  }
+
+  get baseUrl(): string {
+    return this.#transport.baseUrl;
+  }
+
+  /** Closes the keep-alive connections this client opened. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+}

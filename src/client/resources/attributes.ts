@@ -1,0 +1,54 @@
+// `client.attributes`: the agent's typed custom attribute definitions.
+import * as z from 'zod';
+import {
+  type AttributeCreate,
+  type AttributeDefinition,
+  AttributeDefinitionSchema,
+  type AttributeUpdate,
+} from '../../api/attribute.js';
+import { dataPayload } from '../../api/envelope.js';
+import { paths } from '../../api/paths.js';
+import type { ClientCore, RequestOptions } from './core.js';
+
+const DefinitionPayload = dataPayload(AttributeDefinitionSchema);
+const DefinitionsPayload = dataPayload(z.array(AttributeDefinitionSchema));
+
+export class Attributes {
+  constructor(private readonly core: ClientCore) {}
+
+  /** All definitions of the agent, archived ones too. */
+  async list(options: RequestOptions = {}): Promise<AttributeDefinition[]> {
+    const res = await this.core.request({
+      ...options,
+      method: 'GET',
+      path: paths.attributes(this.core.agentId(options)),
+    });
+    return this.core.parse(res, DefinitionsPayload, 'a list of attribute definitions');
+  }
+
+  /** Defines a typed attribute (`text`, `number`, `boolean` or `date`). */
+  async define(definition: AttributeCreate, options: RequestOptions = {}): Promise<AttributeDefinition> {
+    const res = await this.core.request({
+      ...options,
+      method: 'POST',
+      path: paths.attributes(this.core.agentId(options)),
+      body: definition,
+    });
+    return this.core.parse(res, DefinitionPayload, 'an attribute definition');
+  }
+
+  /** Changes the label or description, or archives/unarchives; the type never changes. */
+  async update(
+    name: string,
+    changes: AttributeUpdate,
+    options: RequestOptions = {},
+  ): Promise<AttributeDefinition> {
+    const res = await this.core.request({
+      ...options,
+      method: 'PUT',
+      path: paths.attribute(this.core.agentId(options), name),
+      body: changes,
+    });
+    return this.core.parse(res, DefinitionPayload, 'an attribute definition');
+  }
+}

@@ -1,0 +1,132 @@
+// `client.contacts`: every contact endpoint, each method one call over the request core.
+import * as z from 'zod';
+import { type Contact, type ContactInput, type ContactPatch, ContactSchema } from '../../api/contact.js';
+import { ContactListResponseSchema, dataPayload } from '../../api/envelope.js';
+import { MAX_BATCH_SIZE } from '../../api/limits.js';
+import { paths } from '../../api/paths.js';
+import { BadRequestError, ContactsError } from '../errors.js';
+import { ContactPage } from '../pagination.js';
+import type { ClientCore, RequestOptions } from './core.js';
+
+const ContactPayload = dataPayload(ContactSchema);
+const ContactsPayload = dataPayload(z.array(ContactSchema));
+const ListPayload = z.union([ContactListResponseSchema, z.array(ContactSchema)]);
+
+export interface ListParams extends RequestOptions {
+  page?: number;
+  perPage?: number;
+}
+
+export interface UpsertResult {
+  contact: Contact;
+  /** True when this call created the contact, false when it updated an existing one. */
+  created: boolean;
+}
+
+export class Contacts {
+  constructor(private readonly core: ClientCore) {}
+
+  /** One page of the agent's contacts, oldest first. The page is also an async iterable of every contact. */
+  async list(params: ListParams = {}): Promise<ContactPage> {
+    const agentId = this.core.agentId(params);
+    const res = await this.core.request({
+      ...params,
+      method: 'GET',
+      path: paths.contacts(agentId),
+      query: { page: params.page, per_page: params.perPage },
+    });
+    const body = this.core.parse(res, ListPayload, 'a page of contacts');
+    const next = (page: number) => this.list({ ...params, agentId, page });
+    if (Array.isArray(body)) {
+      // A server without the envelope: one page holding everything it sent.
+      const info = { page: params.page ?? 1, perPage: body.length, total: body.length, totalPages: 1 };
+      return new ContactPage(body, info, next);
+    }
+    const info = {
+      page: body.pages.page,
+      perPage: body.pages.per_page,
+      total: body.total,
+      totalPages: body.pages.total_pages,
+    };
+    return new ContactPage(body.data, info, next);
+  }
+
+  /** Every contact of the agent, page after page, as they are fetched. */
+  async *listAll(params: Omit<ListParams, 'page'> = {}): AsyncGenerator<Contact> {
+    for await (const page of this.pages(params)) yield* page.data;
+  }
+
+  /**
+   * Every page of the agent's contacts. A page that disappears under us (contacts deleted
+   * while walking, so the service says the page is out of range) ends the walk.
+   */
+  async *pages(params: Omit<ListParams, 'page'> = {}): AsyncGenerator<ContactPage> {
+    let page: ContactPage | null = await this.list({ ...params, page: 1 });
+    while (page) {
+      yield page;
+      try {
+        page = await page.getNextPage();
+      } catch (err) {
+        if (err instanceof BadRequestError && /out of range/i.test(err.message)) return;
+        throw err;
+      }
+    }
+  }
+
+  /** One contact, by its `external_id` or the service's own id. */
+  async get(id: string, options: RequestOptions = {}): Promise<Contact> {
+    const res = await this.core.request({
+      ...options,
+      method: 'GET',
+      path: paths.contact(this.core.agentId(options), id),
+    });
+    return this.core.parse(res, ContactPayload, 'a contact');
+  }
+
+  /** Creates the contact, or updates the one with the same `external_id`. */
+  async upsert(input: ContactInput, options: RequestOptions = {}): Promise<UpsertResult> {
+    const res = await this.core.request({
+      ...options,
+      method: 'POST',
+      path: paths.contacts(this.core.agentId(options)),
+      body: input,
+    });
+    return { contact: this.core.parse(res, ContactPayload, 'a contact'), created: res.status === 201 };
+  }
+
+  /** The batch form: 1 to 1000 contacts in one request, all or nothing. Returns them in request order. */
+  async upsertMany(inputs: ContactInput[], options: RequestOptions = {}): Promise<Contact[]> {
+    if (inputs.length < 1 || inputs.length > MAX_BATCH_SIZE) {
+      throw new ContactsError(`upsertMany takes 1 to ${MAX_BATCH_SIZE} contacts, got ${inputs.length}`);
+    }
+    const res = await this.core.request({
+      ...options,
+      method: 'POST',
+      path: paths.contacts(this.core.agentId(options)),
+      body: { users: inputs },
+    });
+    return this.core.parse(res, ContactsPayload, 'a list of contacts');
+  }
+
+  /** Changes only the given fields; `null` clears one, custom attributes merge key by key. */
+  async update(id: string, patch: ContactPatch, options: RequestOptions = {}): Promise<Contact> {
+    const res = await this.core.request({
+      ...options,
+      method: 'PATCH',
+      path: paths.contact(this.core.agentId(options), id),
+      body: patch,
+    });
+    return this.core.parse(res, ContactPayload, 'a contact');
+  }
+
+  /** Deletes the contact; returns it as it was, or null when the service answers 204. */
+  async delete(id: string, options: RequestOptions = {}): Promise<Contact | null> {
+    const res = await this.core.request({
+      ...options,
+      method: 'DELETE',
+      path: paths.contact(this.core.agentId(options), id),
+    });
+    if (res.status === 204 || res.text.trim() === '') return null;
+    return this.core.parse(res, ContactPayload, 'the deleted contact');
+  }
+}

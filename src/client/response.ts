@@ -1,0 +1,91 @@
+// Turns a response into a typed payload or a typed error, checked against the contract.
+import type * as z from 'zod';
+import { ErrorBodySchema, type Issue, toIssues } from '../api/envelope.js';
+import { type APIError, errorClassFor, type Headers, ResponseValidationError } from './errors.js';
+import { redactHeaders, redactSecrets } from './redact.js';
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Checks a 2xx body against a schema; a server that breaks the contract gets a clear error. */
+export function parseBody<S extends z.ZodType>(res: RawResponse, schema: S, what: string): z.output<S> {
+  const json = parseJson(res.text);
+  if (!json.ok) {
+    throw new ResponseValidationError({
+      message: `The service answered ${res.status} with a body that is not JSON (expected ${what})`,
+      status: res.status,
+      issues: [],
+      body: res.text.slice(0, 500),
+    });
+  }
+  const result = schema.safeParse(json.value);
+  if (!result.success) {
+    const issues = toIssues(result.error);
+    const detail = issues
+      .slice(0, 3)
+      .map((i) => `${i.field}: ${i.message}`)
+      .join('; ');
+    throw new ResponseValidationError({
+      message: `The service's response breaks the contract (expected ${what}): ${detail}`,
+      status: res.status,
+      issues,
+      body: json.value,
+    });
+  }
+  return result.data;
+}
+
+/** The typed error for a non-2xx response, its message taken from the error body when there is one. */
+export function toAPIError(res: RawResponse, method: string, url: string): APIError {
+  const json = parseJson(res.text);
+  const parsed = json.ok ? ErrorBodySchema.safeParse(json.value) : undefined;
+  const serverMessage = parsed?.success ? parsed.data.message : undefined;
+  const issues: Issue[] = parsed?.success ? (parsed.data.issues ?? []) : [];
+  const message = redactSecrets(`${res.status} ${serverMessage ?? statusText(res.status)}`);
+  const ErrorClass = errorClassFor(res.status);
+  return new ErrorClass({
+    status: res.status,
+    message,
+    headers: redactHeaders(res.headers),
+    body: redactDeep(json.ok ? json.value : res.text.slice(0, 500)),
+    issues,
+    method,
+    url,
+  });
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+const statusText = (status: number) => STATUS_TEXT[status] ?? 'HTTP error';
+
+/** A copy of a parsed body with every string redacted: servers can echo what they were sent. */
+function redactDeep(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  return JSON.parse(redactSecrets(JSON.stringify(value)));
+}

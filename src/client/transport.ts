@@ -1,0 +1,188 @@
+// The request core: one HTTP exchange over undici (keep-alive, per-request timeout, abort),
+// wrapped in the retry policy, with redacted debug output.
+import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
+import {
+  APIConnectionError,
+  type APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  ContactsError,
+  type Headers,
+} from './errors.js';
+import { redactHeaders, redactSecrets } from './redact.js';
+import { type RawResponse, toAPIError } from './response.js';
+import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
+
+export type DebugLogger = (line: string) => void;
+
+export interface RetryEvent {
+  attempt: number;
+  delayMs: number;
+  method: string;
+  url: string;
+  error: APIError | APIConnectionError;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  dispatcher?: Dispatcher;
+  debug?: DebugLogger;
+  onRetry?: (event: RetryEvent) => void;
+  random?: () => number;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+const DEBUG_BODY_LIMIT = 2_000;
+
+export class Transport {
+  readonly #apiKey: string;
+  readonly #options: TransportOptions;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #origin: URL;
+
+  constructor(options: TransportOptions) {
+    this.#apiKey = options.apiKey;
+    this.#options = options;
+    this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher =
+      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+  }
+
+  get baseUrl(): string {
+    return this.#origin.href.replace(/\/$/, '');
+  }
+
+  url(spec: Pick<RequestSpec, 'path' | 'query'>): URL {
+    const url = new URL(spec.path.replace(/^\//, ''), this.#origin);
+    for (const [k, v] of Object.entries(spec.query ?? {})) {
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    }
+    return url;
+  }
+
+  /** Sends the request, retrying what is safe to retry; resolves with any 2xx response. */
+  async request(spec: RequestSpec): Promise<RawResponse> {
+    const url = this.url(spec);
+    const maxRetries = spec.maxRetries ?? this.#options.retry.maxRetries;
+    for (let attempt = 1; ; attempt++) {
+      let failure: APIError | APIConnectionError;
+      let headers: Headers | undefined;
+      try {
+        const res = await this.#attempt(spec, url, attempt);
+        if (res.status < 300) return res;
+        failure = toAPIError(res, spec.method, url.href);
+        if (!isRetryableStatus(res.status)) throw failure;
+        headers = res.headers;
+      } catch (err) {
+        if (!(err instanceof APIConnectionError)) throw err;
+        failure = err;
+      }
+      if (attempt > maxRetries) throw failure;
+      const delayMs = backoffDelayMs(this.#options.retry, attempt - 1, headers, this.#options.random);
+      this.#options.onRetry?.({ attempt, delayMs, method: spec.method, url: url.href, error: failure });
+      this.#debug(`retrying in ${delayMs}ms after ${failure.message}`);
+      try {
+        await sleep(delayMs, spec.signal);
+      } catch (reason) {
+        throw new APIUserAbortError(undefined, { cause: reason });
+      }
+    }
+  }
+
+  async #attempt(spec: RequestSpec, url: URL, attempt: number): Promise<RawResponse> {
+    if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.#options.userAgent,
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+
+    const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
+    const controller = new AbortController();
+    const timeout = new TimeoutSignal();
+    const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+    const onUserAbort = () => controller.abort(spec.signal?.reason);
+    spec.signal?.addEventListener('abort', onUserAbort, { once: true });
+
+    const started = performance.now();
+    this.#debug(`→ ${spec.method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+    this.#debug(`  headers ${JSON.stringify(redactHeaders(headers))}`);
+    if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
+    try {
+      const res = await this.#dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: spec.method,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      const text = await res.body.text();
+      const ms = Math.round(performance.now() - started);
+      this.#debug(`← ${res.statusCode} ${spec.method} ${url.pathname} in ${ms}ms`);
+      if (text) this.#debug(`  body ${truncate(text)}`);
+      return { status: res.statusCode, headers: res.headers, text };
+    } catch (err) {
+      if (controller.signal.reason instanceof TimeoutSignal) {
+        throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {
+          cause: err,
+        });
+      }
+      if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
+      if (err instanceof ContactsError) throw err;
+      throw new APIConnectionError(
+        redactSecrets(
+          `Could not reach ${url.origin}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
+        ),
+        { cause: err },
+      );
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+
+  #debug(line: string) {
+    this.#options.debug?.(redactSecrets(line));
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+}
+
+class TimeoutSignal extends Error {
+  constructor() {
+    super('timeout');
+  }
+}
+
+function truncate(text: string): string {
+  return text.length > DEBUG_BODY_LIMIT ? `${text.slice(0, DEBUG_BODY_LIMIT)}… (${text.length} bytes)` : text;
+}
+
+function describeCause(err: unknown): string {
+  if (err instanceof undiciErrors.UndiciError) return `${err.code ?? err.name}: ${err.message}`;
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code ? `${code} ${err.message}` : err.message;
+  }
+  return String(err);
+}

@@ -1,0 +1,5 @@
+// The package's own version, read once from package.json (for the User-Agent and --version).
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+export const VERSION: string = (require('../../package.json') as { version: string }).version;

@@ -1,0 +1,59 @@
+// A node:http server on port 0 that answers from a script: for client behaviour the mock
+// cannot show on demand (a contract breach, a bare payload, a precise sequence of failures).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export type Step =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { reset: true }
+  | { hang: true };
+
+export interface ScriptedServer {
+  url: string;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+/** Answers request N with step N (the last step repeats). */
+export async function startScriptedServer(steps: Step[]): Promise<ScriptedServer> {
+  const requests: SeenRequest[] = [];
+  const hanging: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
+      const step = steps[Math.min(requests.length - 1, steps.length - 1)]!;
+      if ('reset' in step) return req.socket.destroy();
+      if ('hang' in step) return void hanging.push(res);
+      const text =
+        step.body === undefined ? '' : typeof step.body === 'string' ? step.body : JSON.stringify(step.body);
+      res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
