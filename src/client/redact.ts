@@ -1,17 +1,33 @@
-// Keeps workspace keys out of every message, error and debug line this package produces.
+// Keeps workspace keys out of every message, error and debug line this package produces:
+// masking for display, redaction for messages and headers.
 
-const KEY_RE = /\bbk_[A-Za-z0-9_-]+/g;
-const BEARER_RE = /(Bearer\s+)[^\s"',]+/gi;
+const KEY_PREFIX = 'bk_';
+/** Below this many characters after the prefix, even the last four would give away too much. */
+const MIN_SECRET_FOR_TAIL = 8;
 
-/** `bk_...` plus the last 4 characters: enough to tell keys apart, useless to an attacker. */
+/** `bk_abcdef1234` -> `bk_...1234`; short or foreign keys show no characters at all. */
 export function maskKey(key: string): string {
-  if (key.length <= 8) return 'bk_...';
-  return `bk_...${key.slice(-4)}`;
+  const prefix = key.startsWith(KEY_PREFIX) ? KEY_PREFIX : '';
+  const secret = key.slice(prefix.length);
+  if (secret.length < MIN_SECRET_FOR_TAIL) return `${prefix}...`;
+  return `${prefix}...${secret.slice(-4)}`;
 }
 
-/** Replaces anything that looks like a key or a bearer credential with `[REDACTED]`. */
-export function redactSecrets(text: string): string {
-  return text.replace(BEARER_RE, '$1[REDACTED]').replace(KEY_RE, 'bk_[REDACTED]');
+// Over-redacting is harmless, so no word boundary: `token=bk_x` and `"bk_x"` both match.
+const KEY_RE = /bk_[A-Za-z0-9_-]+/g;
+const BEARER_RE = /\b(Bearer)\s+[^\s"',;]+/gi;
+
+/**
+ * Replaces anything that looks like a `bk_` key or a bearer credential, plus any literal
+ * `secrets` (a key from the environment need not look like one), with a placeholder.
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    // Very short strings would shred ordinary words; those keys get rejected elsewhere anyway.
+    if (secret && secret.length >= 8) out = out.split(secret).join('[REDACTED]');
+  }
+  return out.replace(KEY_RE, 'bk_...[REDACTED]').replace(BEARER_RE, '$1 [REDACTED]');
 }
 
 /** A copy of headers safe to print: the authorization value replaced. */

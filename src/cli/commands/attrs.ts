@@ -1,0 +1,51 @@
+// `contacts attrs list|define|update`: thin commands over client.attributes.
+import type { AttributeType, AttributeUpdate } from '../../api/attribute.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { writeAttributeDefinition, writeAttributeDefinitions } from '../output/render.js';
+
+export async function list(ctx: CommandContext) {
+  const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
+  const definitions = await client.attributes.list({ agentId });
+  await writeAttributeDefinitions(ctx.io.stdout, format, definitions, { color: ctx.io.color.stdout });
+  if (definitions.length === 0) {
+    ctx.io.note(
+      `No custom attributes for agent ${agentId}. Define one: contacts attrs define <name> --type text`,
+    );
+  }
+}
+
+export async function define(
+  ctx: CommandContext,
+  name: string,
+  opts: { type: AttributeType; label?: string; description?: string },
+) {
+  const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
+  const definition = await client.attributes.define(
+    { name, type: opts.type, label: opts.label, description: opts.description },
+    { agentId },
+  );
+  ctx.io.note(`Defined ${definition.type} attribute ${definition.name}.`);
+  await writeAttributeDefinition(ctx.io.stdout, format, definition, { color: ctx.io.color.stdout });
+}
+
+export async function update(
+  ctx: CommandContext,
+  name: string,
+  opts: { label?: string; description?: string; archive?: boolean; unarchive?: boolean },
+) {
+  const changes: AttributeUpdate = {};
+  if (opts.label !== undefined) changes.label = opts.label;
+  if (opts.description !== undefined) changes.description = opts.description;
+  if (opts.archive) changes.archived = true;
+  if (opts.unarchive) changes.archived = false;
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError('Nothing to change', {
+      hint: 'Pass --label, --description, --archive or --unarchive.',
+    });
+  }
+  const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
+  const definition = await client.attributes.update(name, changes, { agentId });
+  ctx.io.note(`Updated attribute ${definition.name}${definition.archived ? ' (archived)' : ''}.`);
+  await writeAttributeDefinition(ctx.io.stdout, format, definition, { color: ctx.io.color.stdout });
+}

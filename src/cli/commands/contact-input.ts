@@ -1,0 +1,83 @@
+// Builds a contact body from `--data` (inline JSON, @file or @- for stdin) and the field
+// flags, which win. The service validates it against the contract and names what is wrong.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { readAllStdin } from '../prompt.js';
+
+export interface FieldOptions {
+  externalId?: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  attr?: Record<string, string>;
+  data?: string;
+  unset?: string[];
+}
+
+type Body = Record<string, unknown> & { custom_attributes?: Record<string, unknown> };
+
+async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>, cwd: string): Promise<Body> {
+  let text = spec;
+  let from = '--data';
+  if (spec === '@-') {
+    text = await readAllStdin(stdin, { maxBytes: 1024 * 1024 });
+    from = '--data @- (stdin)';
+  } else if (spec.startsWith('@')) {
+    const file = resolve(cwd, spec.slice(1));
+    text = await readFile(file, 'utf8');
+    from = `--data ${spec}`;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${from} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`${from} must be a JSON object, e.g. '{"external_id": "u1", "name": "Ada"}'`);
+  }
+  const body = value as Body;
+  if (
+    body.custom_attributes !== undefined &&
+    (typeof body.custom_attributes !== 'object' || body.custom_attributes === null)
+  ) {
+    throw new UsageError(`${from}: custom_attributes must be an object`);
+  }
+  return body;
+}
+
+const UNSET_FIELDS: Record<string, string> = {
+  name: 'name',
+  email: 'email',
+  phone: 'phonenumber',
+  phonenumber: 'phonenumber',
+};
+
+/** The request body for `upsert` (external_id required) or `update` (a partial change). */
+export async function contactBody(
+  options: FieldOptions,
+  io: { stdin: AsyncIterable<string | Uint8Array>; cwd: string },
+): Promise<Body> {
+  const body: Body = options.data ? await readData(options.data, io.stdin, io.cwd) : {};
+  if (options.externalId !== undefined) body.external_id = options.externalId;
+  if (options.name !== undefined) body.name = options.name;
+  if (options.email !== undefined) body.email = options.email;
+  if (options.phone !== undefined) body.phonenumber = options.phone;
+  const attrs: Record<string, unknown> = { ...(body.custom_attributes ?? {}), ...(options.attr ?? {}) };
+  for (const field of options.unset ?? []) {
+    if (field.startsWith('attr.') && field.length > 5) {
+      attrs[field.slice(5)] = null;
+      continue;
+    }
+    const key = UNSET_FIELDS[field];
+    if (!key) {
+      throw new UsageError(`--unset ${field}: not a field that can be cleared`, {
+        hint: 'Use name, email, phone or attr.<name>.',
+      });
+    }
+    body[key] = null;
+  }
+  if (Object.keys(attrs).length > 0) body.custom_attributes = attrs;
+  return body;
+}

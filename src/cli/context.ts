@@ -1,0 +1,143 @@
+// What every command gets: the streams, the settings in force (flag > env > profile), and,
+// on first use, a client (or an embedded mock with its client) and the output format.
+import { resolve } from 'node:path';
+import type { ContactsClient } from '../client/client.js';
+import type { ResolvedSettings } from '../config/resolve.js';
+import type { ConfigStore } from '../config/store.js';
+import type { MockServer } from '../mock/server.js';
+import type { CliIo } from './io.js';
+import { chooseFormat, type OutputFormat } from './output/format.js';
+import { createIo, type Io } from './output/terminal.js';
+
+/** Options commander gathers from the program and the command (optsWithGlobals). */
+export interface GlobalOptions {
+  output?: string;
+  profile?: string;
+  baseUrl?: string;
+  agent?: string;
+  mock?: boolean;
+  debug?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+}
+
+/** The key the embedded mock accepts: it checks keys, so the client sends a well-formed one. */
+const EMBEDDED_MOCK_KEY = 'bk_embedded_mock';
+/** Agent used with --mock when none is set, so `contacts --mock list` works on a fresh clone. */
+export const EMBEDDED_MOCK_AGENT = 'demo';
+
+export class CommandContext {
+  readonly io: Io;
+  readonly options: GlobalOptions;
+  readonly #cli: CliIo;
+  #store?: Promise<ConfigStore>;
+  #settings?: Promise<ResolvedSettings>;
+  #client?: Promise<ContactsClient>;
+  #mock?: MockServer;
+
+  constructor(cli: CliIo, options: GlobalOptions) {
+    this.#cli = cli;
+    this.options = options;
+    this.io = createIo({
+      stdout: cli.stdout,
+      stderr: cli.stderr,
+      stdin: cli.stdin,
+      env: cli.env,
+      quiet: options.quiet,
+      // commander's --no-color gives color:false; without it, the environment decides.
+      color: options.color === false ? false : undefined,
+    });
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.#cli.env;
+  }
+
+  get cwd(): string {
+    return this.#cli.cwd;
+  }
+
+  /** Whether commands run against the embedded mock (`--mock` or CONTACTS_MOCK=1). */
+  get mockMode(): boolean {
+    return this.options.mock === true || this.env.CONTACTS_MOCK === '1';
+  }
+
+  /** Asks for a non-zero exit once the command has finished normally. */
+  setExitCode(code: number): void {
+    this.#cli.exitCode = code;
+  }
+
+  store(): Promise<ConfigStore> {
+    this.#store ??= import('../config/store.js').then((m) => m.openConfigStore({ env: this.env }));
+    return this.#store;
+  }
+
+  settings(): Promise<ResolvedSettings> {
+    this.#settings ??= (async () => {
+      const [{ resolveSettings }, store] = await Promise.all([import('../config/resolve.js'), this.store()]);
+      return resolveSettings({
+        flags: {
+          profile: this.options.profile,
+          baseUrl: this.options.baseUrl,
+          agent: this.options.agent,
+          output: this.options.output,
+        },
+        env: this.env,
+        store,
+      });
+    })();
+    return this.#settings;
+  }
+
+  /** The agent to address, or a usage error that says how to set one. */
+  async agent(): Promise<string> {
+    const settings = await this.settings();
+    if (!settings.agent && this.mockMode) return EMBEDDED_MOCK_AGENT;
+    const { requireAgent } = await import('../config/resolve.js');
+    return requireAgent(settings);
+  }
+
+  async format(): Promise<OutputFormat> {
+    const settings = await this.settings();
+    return chooseFormat({ flag: this.options.output, profile: settings.output, isTTY: this.io.isTTY.stdout });
+  }
+
+  /** The API client, pointed at the embedded mock in mock mode. */
+  client(): Promise<ContactsClient> {
+    this.#client ??= this.#createClient();
+    return this.#client;
+  }
+
+  async #createClient(): Promise<ContactsClient> {
+    const { ContactsClient } = await import('../client/client.js');
+    const debug = this.options.debug
+      ? (line: string) => this.io.stderr.write(`[debug] ${line}\n`)
+      : undefined;
+    const onRetry = (e: { attempt: number; delayMs: number; error: Error }) =>
+      this.io.note(
+        `retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1}): ${e.error.message}`,
+      );
+    if (this.mockMode) {
+      const { startMockServer } = await import('../mock/server.js');
+      this.#mock = await startMockServer({ port: 0, dataFile: this.mockDataFile() });
+      return new ContactsClient({ baseUrl: this.#mock.url, apiKey: EMBEDDED_MOCK_KEY, debug, onRetry });
+    }
+    const settings = await this.settings();
+    const { requireApiKey } = await import('../config/resolve.js');
+    const apiKey = requireApiKey(settings);
+    return new ContactsClient({ baseUrl: settings.baseUrl, apiKey, debug, onRetry });
+  }
+
+  /** Where the embedded mock keeps its state between commands. */
+  mockDataFile(): string {
+    return resolve(this.cwd, this.env.CONTACTS_MOCK_DATA ?? '.contacts-mock/data.json');
+  }
+
+  /** Closes connections and stops (and saves) the embedded mock. */
+  async close(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    if (client) await (await client.catch(() => undefined))?.close();
+    await this.#mock?.close();
+  }
+}

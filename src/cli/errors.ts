@@ -1,0 +1,306 @@
+// The CLI's own errors and the one place that turns any thrown value into lines for stderr
+// and an exit code. main.ts prints the lines and exits; nothing else decides an exit code.
+import { CommanderError } from 'commander';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+} from '../client/errors.js';
+import { redactSecrets } from '../client/redact.js';
+
+/**
+ * Exit codes of the `contacts` command. Documented in the README; scripts depend on them,
+ * so a number never changes meaning.
+ */
+export const ExitCode = {
+  /** Success. */
+  OK: 0,
+  /** Anything not covered below: a bug, an unexpected local failure. */
+  FAILURE: 1,
+  /** Bad arguments, options or configuration values, or input the service rejected as invalid (400, 413). */
+  USAGE: 2,
+  /** No API key, or the service rejected it (401, 403). */
+  AUTH: 3,
+  /** The contact or attribute does not exist (404). */
+  NOT_FOUND: 4,
+  /** The write conflicts with existing data, e.g. an email already in use (409). */
+  CONFLICT: 5,
+  /** The service failed: 5xx, still rate limited after retries (429), or an answer that breaks the contract. */
+  SERVICE: 6,
+  /** The service could not be reached: refused, reset, DNS, TLS, timeout. */
+  NETWORK: 7,
+  /** An import finished, but some rows were rejected (see its report). */
+  PARTIAL: 8,
+  /** Interrupted by Ctrl-C (SIGINT), as shells report it: 128 + 2. */
+  INTERRUPTED: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface CliErrorOptions {
+  exitCode?: number;
+  /** One line telling the user what to do next. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** An error the CLI raises on purpose: its message is already fit for the user. */
+export class CliError extends Error {
+  override name = 'CliError';
+  readonly exitCode: number;
+  readonly hint: string | undefined;
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.exitCode = options.exitCode ?? ExitCode.FAILURE;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad arguments, options or configuration. */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+  constructor(message: string, options: Omit<CliErrorOptions, 'exitCode'> = {}) {
+    super(message, { ...options, exitCode: ExitCode.USAGE });
+  }
+}
+
+/** No API key, or one that cannot be right. */
+export class CredentialsError extends CliError {
+  override name = 'CredentialsError';
+  constructor(message: string, options: Omit<CliErrorOptions, 'exitCode'> = {}) {
+    super(message, { ...options, exitCode: ExitCode.AUTH });
+  }
+}
+
+/** The user pressed Ctrl-C (at a prompt, or during a command that listens for SIGINT). */
+export class InterruptedError extends CliError {
+  override name = 'InterruptedError';
+  constructor(message = 'Interrupted', options: Omit<CliErrorOptions, 'exitCode'> = {}) {
+    super(message, { ...options, exitCode: ExitCode.INTERRUPTED });
+  }
+}
+
+export interface ToExitOptions {
+  /** Add request details, causes and stacks. */
+  debug?: boolean;
+  /** Literal secrets to redact besides anything shaped like a key (e.g. the key in use). */
+  secrets?: readonly (string | undefined)[];
+}
+
+export interface ExitPlan {
+  code: number;
+  /** Lines for stderr, already redacted; empty when someone else has printed the message. */
+  lines: string[];
+}
+
+interface Described {
+  code: number;
+  message: string;
+  details?: string[];
+  hint?: string;
+}
+
+const LOGIN_HINT = 'Run `contacts auth login`, or set CONTACTS_API_KEY.';
+
+/** Maps any thrown value to what the user sees and the exit code. */
+export function toExit(error: unknown, options: ToExitOptions = {}): ExitPlan {
+  if (isCommanderError(error)) return { code: commanderExitCode(error), lines: [] };
+  if (isBrokenPipe(error)) return { code: ExitCode.OK, lines: [] };
+
+  const described = describe(error);
+  const lines = [`error: ${described.message}`, ...(described.details ?? [])];
+  if (described.hint) lines.push(`hint: ${described.hint}`);
+  if (options.debug) lines.push(...debugLines(error));
+  return {
+    code: described.code,
+    lines: lines.flatMap((l) => redactSecrets(l, options.secrets).split('\n')),
+  };
+}
+
+/** Commander has already written its own message (through configureOutput) before throwing. */
+function commanderExitCode(error: CommanderError): number {
+  switch (error.code) {
+    case 'commander.helpDisplayed':
+    case 'commander.version':
+      return ExitCode.OK;
+    // `program.error()` and a failed subcommand process carry the code their author chose.
+    case 'commander.error':
+    case 'commander.executeSubCommandAsync':
+      return error.exitCode;
+    default:
+      // Includes `commander.help` with exit code 1: help shown because a subcommand was missing.
+      return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+  }
+}
+
+function describe(error: unknown): Described {
+  if (error instanceof CliError) {
+    return { code: error.exitCode, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  }
+  if (error instanceof APIError) return describeApiError(error);
+  if (error instanceof ResponseValidationError) {
+    return {
+      code: ExitCode.SERVICE,
+      message: `${error.message} (HTTP ${error.status}): the service's answer does not match the API contract`,
+      details: issueLines(error.issues),
+      hint: 'Check that --base-url points at the Contacts API; run with --debug to see the answer.',
+    };
+  }
+  // Timeout first: it is a kind of connection error with its own advice.
+  if (error instanceof APITimeoutError) {
+    return {
+      code: ExitCode.NETWORK,
+      message: withCause(error.message, error.cause),
+      hint: 'The service did not answer in time; try again, or check your connection.',
+    };
+  }
+  if (error instanceof APIConnectionError) {
+    return {
+      code: ExitCode.NETWORK,
+      message: withCause(error.message, error.cause),
+      hint: 'Check the base URL (--base-url, CONTACTS_BASE_URL) and your network connection.',
+    };
+  }
+  if (error instanceof APIUserAbortError || isAbortError(error)) {
+    return { code: ExitCode.INTERRUPTED, message: 'Interrupted' };
+  }
+  const fsProblem = describeFsError(error);
+  if (fsProblem) return fsProblem;
+  if (error instanceof Error) {
+    return {
+      code: ExitCode.FAILURE,
+      message: error.message || error.name,
+      hint: 'This looks like a bug; run again with --debug and report the output.',
+    };
+  }
+  return { code: ExitCode.FAILURE, message: `Unexpected failure: ${String(error)}` };
+}
+
+function describeApiError(error: APIError): Described {
+  // The client's message leads with the status ("404 Contact not found"); people read it last.
+  const text = error.message.replace(new RegExp(`^${error.status}\\s+`), '');
+  const message = `${text} (HTTP ${error.status})`;
+  if (error instanceof BadRequestError) {
+    return { code: ExitCode.USAGE, message, details: issueLines(error.issues) };
+  }
+  if (error instanceof AuthenticationError) {
+    return { code: ExitCode.AUTH, message, hint: `The API key was not accepted. ${LOGIN_HINT}` };
+  }
+  if (error instanceof PermissionDeniedError) {
+    return { code: ExitCode.AUTH, message, hint: 'The API key is not allowed to do this.' };
+  }
+  if (error instanceof NotFoundError) {
+    return {
+      code: ExitCode.NOT_FOUND,
+      message,
+      hint: 'Check the agent id and the contact (external_id or id) or attribute name.',
+    };
+  }
+  if (error instanceof ConflictError) return { code: ExitCode.CONFLICT, message };
+  if (error instanceof PayloadTooLargeError) {
+    return { code: ExitCode.USAGE, message, hint: 'Send fewer or smaller contacts per request.' };
+  }
+  if (error instanceof RateLimitError) {
+    const wait = error.retryAfterSeconds;
+    return {
+      code: ExitCode.SERVICE,
+      message,
+      hint:
+        wait === undefined
+          ? 'The service is rate limiting requests; try again later.'
+          : `The service is rate limiting requests; try again in ${wait} s.`,
+    };
+  }
+  if (error instanceof InternalServerError || error.status >= 500) {
+    return { code: ExitCode.SERVICE, message, hint: 'The service failed; try again later.' };
+  }
+  return { code: ExitCode.FAILURE, message, details: issueLines(error.issues) };
+}
+
+function issueLines(issues: readonly { field: string; message: string }[]): string[] {
+  return issues.map((i) => `  ${i.field}: ${i.message}`);
+}
+
+function withCause(message: string, cause: unknown): string {
+  const reason =
+    cause instanceof Error ? ((cause as NodeJS.ErrnoException).code ?? cause.message) : undefined;
+  return reason && !message.includes(reason) ? `${message} (${reason})` : message;
+}
+
+const MISSING_PATH_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+/** A file the user named cannot be opened: their input is wrong, not the program. */
+function describeFsError(error: unknown): Described | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (!code || !path) return undefined;
+  if (MISSING_PATH_CODES.has(code)) {
+    return {
+      code: ExitCode.USAGE,
+      message: `${code === 'EISDIR' ? 'Is a directory' : 'No such file'}: ${path}`,
+    };
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return { code: ExitCode.FAILURE, message: `Permission denied: ${path}` };
+  }
+  return undefined;
+}
+
+function debugLines(error: unknown): string[] {
+  const lines: string[] = [];
+  if (error instanceof APIError) {
+    lines.push(`request: ${error.method} ${error.url}`);
+    const requestId = error.headers['x-request-id'];
+    if (requestId) lines.push(`request id: ${String(requestId)}`);
+    if (error.body !== undefined) lines.push(`body: ${safeJson(error.body)}`);
+  }
+  if (error instanceof ResponseValidationError) lines.push(`body: ${safeJson(error.body)}`);
+  let current: unknown = error;
+  // Bounded: a cause cycle must not hang the error path.
+  for (let depth = 0; current !== undefined && depth < 5; depth++) {
+    if (current instanceof Error)
+      lines.push(`${depth === 0 ? '' : 'caused by: '}${current.stack ?? current.message}`);
+    else lines.push(`caused by: ${String(current)}`);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return lines;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+// Duck-typed as well: a second copy of commander in node_modules would defeat instanceof.
+function isCommanderError(error: unknown): error is CommanderError {
+  if (error instanceof CommanderError) return true;
+  const e = error as { code?: unknown; exitCode?: unknown } | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.code === 'string' &&
+    e.code.startsWith('commander.') &&
+    typeof e.exitCode === 'number'
+  );
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/** `contacts list | head` closes stdout early; that is the reader's choice, not a failure. */
+function isBrokenPipe(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EPIPE';
+}

@@ -1,0 +1,31 @@
+// The entry point of the `contacts` binary: runs the program, and is the only place that
+// decides the exit code and exits.
+import { type CliIo, processIo } from './io.js';
+import { buildProgram } from './program.js';
+
+/** Runs the CLI with these arguments (without `node` and the script) and returns the exit code. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return io.exitCode ?? 0;
+  } catch (error) {
+    const { toExit } = await import('./errors.js');
+    const debug = argv.includes('--debug') || io.env.CONTACTS_DEBUG === '1';
+    const { code, lines } = toExit(error, { debug, secrets: [io.env.CONTACTS_API_KEY] });
+    for (const line of lines) io.stderr.write(`${line}\n`);
+    return code;
+  }
+}
+
+/** The binary: real streams, real exit. */
+export async function main(): Promise<void> {
+  const io = processIo();
+  // A closed stdout (`contacts list | head`) is the reader's choice, not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
+  const code = await run(process.argv.slice(2), io);
+  // Let buffered output reach a pipe before exiting.
+  process.stdout.write('', () => process.exit(code));
+}

@@ -1,0 +1,20 @@
+// Which format data goes out in: what was asked for, else a table for a person at a terminal
+// and JSON for a program reading a pipe.
+import { OUTPUT_FORMATS, type OutputFormat, validateOutput } from '../../config/settings.js';
+
+export { OUTPUT_FORMATS, type OutputFormat };
+
+export interface ChooseFormatOptions {
+  /** `-o, --output`. */
+  flag?: string | undefined;
+  /** The profile's `output` setting. */
+  profile?: string | undefined;
+  /** Whether stdout is a terminal. */
+  isTTY: boolean;
+}
+
+export function chooseFormat({ flag, profile, isTTY }: ChooseFormatOptions): OutputFormat {
+  if (flag) return validateOutput(flag, '--output');
+  if (profile) return validateOutput(profile, 'the profile');
+  return isTTY ? 'table' : 'json';
+}

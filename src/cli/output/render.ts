@@ -1,0 +1,432 @@
+// Writers that put contacts, attribute definitions and plain records on stdout as a table,
+// JSON, NDJSON or CSV. json, ndjson and csv stream item by item (honouring backpressure), so
+// `list --all` holds one page at a time; a table needs every row to size its columns.
+import Table from 'cli-table3';
+import { stringify } from 'csv-stringify/sync';
+import type { AttributeDefinition } from '../../api/attribute.js';
+import type { Contact } from '../../api/contact.js';
+import type { OutputFormat } from './format.js';
+
+/** Where data goes: stdout in the CLI, any writable stream (or a plain collector) in tests. */
+export interface Output {
+  write(chunk: string): boolean;
+  once?(event: 'drain', listener: () => void): unknown;
+}
+
+export interface TableOptions {
+  /** ANSI colours in headers and borders; only when stdout is a TTY and NO_COLOR is unset. */
+  color?: boolean;
+  /** Longer cell values are cut with an ellipsis so rows stay on one line. */
+  maxCellWidth?: number;
+}
+
+export interface WriteSummary {
+  count: number;
+  /**
+   * Custom attribute keys met in contacts but absent from the `attributeNames` given to a
+   * streaming CSV writer: their values could not get a column. Empty for every other case.
+   */
+  droppedAttributes: string[];
+}
+
+export interface ItemWriter<T> {
+  write(item: T): Promise<void>;
+  /** Completes the document (closing bracket, collected table) and reports what was written. */
+  end(): Promise<WriteSummary>;
+}
+
+export interface ContactWriterOptions extends TableOptions {
+  /**
+   * Custom attribute columns for CSV, in order. Given, CSV streams; absent, the writer
+   * collects every contact to learn the keys and writes them at the end, sorted by name.
+   */
+  attributeNames?: readonly string[];
+}
+
+/** Standard contact columns, in CSV order; custom attributes follow as `attr.<name>`. */
+export const CONTACT_COLUMNS = [
+  'id',
+  'external_id',
+  'name',
+  'email',
+  'phonenumber',
+  'created_at',
+  'updated_at',
+] as const;
+/** Prefix of custom attribute columns in CSV, so an export can be imported again. */
+export const ATTRIBUTE_COLUMN_PREFIX = 'attr.';
+
+const LIST_TABLE_COLUMNS = [
+  'external_id',
+  'name',
+  'email',
+  'phonenumber',
+  'attributes',
+  'updated_at',
+] as const;
+const DEFAULT_MAX_CELL_WIDTH = 48;
+const ATTRIBUTE_COLUMNS = ['name', 'type', 'label', 'description', 'archived'] as const;
+
+// ---------------------------------------------------------------------------------------
+// Contacts
+
+export function createContactWriter(
+  out: Output,
+  format: OutputFormat,
+  options: ContactWriterOptions = {},
+): ItemWriter<Contact> {
+  switch (format) {
+    case 'json':
+      return jsonArrayWriter(out);
+    case 'ndjson':
+      return ndjsonWriter(out);
+    case 'csv':
+      return options.attributeNames
+        ? contactCsvStream(out, options.attributeNames)
+        : collecting(async (contacts) => {
+            const names = attributeNamesOf(contacts);
+            const writer = contactCsvStream(out, names);
+            for (const c of contacts) await writer.write(c);
+            return writer.end();
+          });
+    case 'table':
+      return collecting(async (contacts) => {
+        const rows = contacts.map((c) => [
+          c.external_id,
+          c.name,
+          c.email,
+          c.phonenumber,
+          attributeSummary(c.custom_attributes),
+          isoTime(c.updated_at),
+        ]);
+        await put(out, renderTable([...LIST_TABLE_COLUMNS], rows, options));
+        return { count: contacts.length, droppedAttributes: [] };
+      });
+  }
+}
+
+/** Writes every contact of a list or an async iterable (e.g. all pages) and ends the document. */
+export async function writeContacts(
+  out: Output,
+  format: OutputFormat,
+  contacts: Iterable<Contact> | AsyncIterable<Contact>,
+  options: ContactWriterOptions = {},
+): Promise<WriteSummary> {
+  return drain(createContactWriter(out, format, options), contacts);
+}
+
+/** One contact: a JSON object (not an array), one NDJSON line, a CSV row or a key/value table. */
+export async function writeContact(
+  out: Output,
+  format: OutputFormat,
+  contact: Contact,
+  options: ContactWriterOptions = {},
+): Promise<void> {
+  switch (format) {
+    case 'json':
+      return put(out, `${JSON.stringify(contact, null, 2)}\n`);
+    case 'ndjson':
+      return put(out, `${JSON.stringify(contact)}\n`);
+    case 'csv':
+      await writeContacts(out, 'csv', [contact], options);
+      return;
+    case 'table': {
+      const pairs: [string, unknown][] = [
+        ['id', contact.id],
+        ['external_id', contact.external_id],
+        ['name', contact.name],
+        ['email', contact.email],
+        ['phonenumber', contact.phonenumber],
+        ...Object.keys(contact.custom_attributes)
+          .sort()
+          .map((k): [string, unknown] => [`${ATTRIBUTE_COLUMN_PREFIX}${k}`, contact.custom_attributes[k]]),
+        ['created_at', isoTime(contact.created_at)],
+        ['updated_at', isoTime(contact.updated_at)],
+      ];
+      return put(out, renderKeyValue(pairs, options));
+    }
+  }
+}
+
+/** The CSV header for contacts with these custom attributes. */
+export function contactCsvHeader(attributeNames: readonly string[]): string[] {
+  return [...CONTACT_COLUMNS, ...attributeNames.map((n) => `${ATTRIBUTE_COLUMN_PREFIX}${n}`)];
+}
+
+/** One contact as CSV cells, matching `contactCsvHeader(attributeNames)`. */
+export function contactCsvRow(contact: Contact, attributeNames: readonly string[]): string[] {
+  return [
+    contact.id,
+    contact.external_id,
+    cell(contact.name),
+    cell(contact.email),
+    cell(contact.phonenumber),
+    isoTime(contact.created_at),
+    isoTime(contact.updated_at),
+    ...attributeNames.map((n) => cell(contact.custom_attributes[n])),
+  ];
+}
+
+function contactCsvStream(out: Output, attributeNames: readonly string[]): ItemWriter<Contact> {
+  const known = new Set(attributeNames);
+  const dropped = new Set<string>();
+  let count = 0;
+  let headerWritten = false;
+  const header = async () => {
+    if (headerWritten) return;
+    headerWritten = true;
+    await put(out, csvLine(contactCsvHeader(attributeNames)));
+  };
+  return {
+    async write(contact) {
+      await header();
+      for (const key of Object.keys(contact.custom_attributes)) if (!known.has(key)) dropped.add(key);
+      await put(out, csvLine(contactCsvRow(contact, attributeNames)));
+      count++;
+    },
+    async end() {
+      // An empty export still gets its header, so it is a valid (importable) CSV file.
+      await header();
+      return { count, droppedAttributes: [...dropped].sort() };
+    },
+  };
+}
+
+function attributeNamesOf(contacts: readonly Contact[]): string[] {
+  const names = new Set<string>();
+  for (const c of contacts) for (const k of Object.keys(c.custom_attributes)) names.add(k);
+  return [...names].sort();
+}
+
+function attributeSummary(attributes: Contact['custom_attributes']): string {
+  return Object.keys(attributes)
+    .sort()
+    .filter((k) => attributes[k] !== null)
+    .map((k) => `${k}=${cell(attributes[k])}`)
+    .join(', ');
+}
+
+// ---------------------------------------------------------------------------------------
+// Attribute definitions and plain records
+
+export async function writeAttributeDefinitions(
+  out: Output,
+  format: OutputFormat,
+  definitions: Iterable<AttributeDefinition> | AsyncIterable<AttributeDefinition>,
+  options: TableOptions = {},
+): Promise<WriteSummary> {
+  return writeRecords(out, format, definitions, { ...options, columns: ATTRIBUTE_COLUMNS });
+}
+
+export async function writeAttributeDefinition(
+  out: Output,
+  format: OutputFormat,
+  definition: AttributeDefinition,
+  options: TableOptions = {},
+): Promise<void> {
+  return writeRecord(out, format, definition, { ...options, columns: ATTRIBUTE_COLUMNS });
+}
+
+export interface RecordWriterOptions extends TableOptions {
+  /**
+   * Columns for csv and table, in order. Given, CSV streams; absent, the writer collects the
+   * records and uses every key seen, in order of first appearance.
+   */
+  columns?: readonly string[];
+}
+
+export function createRecordWriter<T extends object>(
+  out: Output,
+  format: OutputFormat,
+  options: RecordWriterOptions = {},
+): ItemWriter<T> {
+  const { columns } = options;
+  switch (format) {
+    case 'json':
+      return jsonArrayWriter(out);
+    case 'ndjson':
+      return ndjsonWriter(out);
+    case 'csv':
+      return columns
+        ? recordCsvStream(out, columns)
+        : collecting(async (records) => {
+            const writer = recordCsvStream<T>(out, keysOf(records));
+            for (const r of records) await writer.write(r);
+            return writer.end();
+          });
+    case 'table':
+      return collecting(async (records) => {
+        const cols = columns ?? keysOf(records);
+        const rows = records.map((r) => cols.map((c) => field(r, c)));
+        await put(out, renderTable([...cols], rows, options));
+        return { count: records.length, droppedAttributes: [] };
+      });
+  }
+}
+
+export async function writeRecords<T extends object>(
+  out: Output,
+  format: OutputFormat,
+  records: Iterable<T> | AsyncIterable<T>,
+  options: RecordWriterOptions = {},
+): Promise<WriteSummary> {
+  return drain(createRecordWriter<T>(out, format, options), records);
+}
+
+/** One record (e.g. `auth status`, `config list`): an object, a line, a row, or key/value pairs. */
+export async function writeRecord(
+  out: Output,
+  format: OutputFormat,
+  record: object,
+  options: RecordWriterOptions = {},
+): Promise<void> {
+  switch (format) {
+    case 'json':
+      return put(out, `${JSON.stringify(record, null, 2)}\n`);
+    case 'ndjson':
+      return put(out, `${JSON.stringify(record)}\n`);
+    case 'csv':
+      await writeRecords(out, 'csv', [record], options);
+      return;
+    case 'table': {
+      const keys = options.columns ?? Object.keys(record);
+      return put(
+        out,
+        renderKeyValue(
+          keys.map((k) => [k, field(record, k)]),
+          options,
+        ),
+      );
+    }
+  }
+}
+
+function recordCsvStream<T extends object>(out: Output, columns: readonly string[]): ItemWriter<T> {
+  let count = 0;
+  let headerWritten = false;
+  const header = async () => {
+    if (headerWritten) return;
+    headerWritten = true;
+    await put(out, csvLine([...columns]));
+  };
+  return {
+    async write(record) {
+      await header();
+      await put(out, csvLine(columns.map((c) => cell(field(record, c)))));
+      count++;
+    },
+    async end() {
+      await header();
+      return { count, droppedAttributes: [] };
+    },
+  };
+}
+
+function keysOf(records: readonly object[]): string[] {
+  const keys = new Set<string>();
+  for (const r of records) for (const k of Object.keys(r)) keys.add(k);
+  return [...keys];
+}
+
+function field(record: object, key: string): unknown {
+  return (record as Record<string, unknown>)[key];
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared writers and cells
+
+/** A JSON array written item by item; the bytes equal `JSON.stringify(items, null, 2)`. */
+function jsonArrayWriter<T>(out: Output): ItemWriter<T> {
+  let count = 0;
+  return {
+    async write(item) {
+      const body = JSON.stringify(item, null, 2).replace(/^/gm, '  ');
+      await put(out, `${count === 0 ? '[\n' : ',\n'}${body}`);
+      count++;
+    },
+    async end() {
+      await put(out, count === 0 ? '[]\n' : '\n]\n');
+      return { count, droppedAttributes: [] };
+    },
+  };
+}
+
+function ndjsonWriter<T>(out: Output): ItemWriter<T> {
+  let count = 0;
+  return {
+    async write(item) {
+      await put(out, `${JSON.stringify(item)}\n`);
+      count++;
+    },
+    async end() {
+      return { count, droppedAttributes: [] };
+    },
+  };
+}
+
+/** For formats that need every item before the first byte: gathers, then renders at `end`. */
+function collecting<T>(finish: (items: T[]) => Promise<WriteSummary>): ItemWriter<T> {
+  const items: T[] = [];
+  return {
+    async write(item) {
+      items.push(item);
+    },
+    end: () => finish(items),
+  };
+}
+
+async function drain<T>(writer: ItemWriter<T>, items: Iterable<T> | AsyncIterable<T>): Promise<WriteSummary> {
+  for await (const item of items) await writer.write(item);
+  return writer.end();
+}
+
+/** Writes and, when the stream's buffer is full, waits for it to empty before the next item. */
+async function put(out: Output, chunk: string): Promise<void> {
+  if (out.write(chunk) || !out.once) return;
+  const { once } = out;
+  await new Promise<void>((resolve) => {
+    once.call(out, 'drain', resolve);
+  });
+}
+
+function csvLine(cells: string[]): string {
+  return stringify([cells]);
+}
+
+/** A value as CSV text: null and undefined empty, objects as JSON. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Unix seconds as an ISO 8601 instant without milliseconds (the API has none). */
+export function isoTime(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? String(seconds) : date.toISOString().replace('.000Z', 'Z');
+}
+
+// ---------------------------------------------------------------------------------------
+// Tables
+
+function tableStyle(options: TableOptions) {
+  return options.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
+}
+
+function fitCell(value: unknown, options: TableOptions): string {
+  const text = cell(value).replace(/\s*\n\s*/g, ' ');
+  const max = options.maxCellWidth ?? DEFAULT_MAX_CELL_WIDTH;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function renderTable(head: string[], rows: unknown[][], options: TableOptions = {}): string {
+  const table = new Table({ head, style: tableStyle(options) });
+  for (const row of rows) table.push(row.map((v) => fitCell(v, options)));
+  return `${table.toString()}\n`;
+}
+
+export function renderKeyValue(pairs: [string, unknown][], options: TableOptions = {}): string {
+  const table = new Table({ style: tableStyle(options) });
+  for (const [key, value] of pairs) table.push([key, fitCell(value, options)]);
+  return `${table.toString()}\n`;
+}

@@ -1,0 +1,132 @@
+// The process's streams as the CLI sees them: what is a terminal, whether colour is wanted,
+// and the stderr side-channel (notes, warnings, spinners) that keeps stdout for data alone.
+import { redactSecrets } from '../../client/redact.js';
+
+/** Structurally `CliStream` of ../io.ts: process streams and test collectors both fit. */
+export interface OutStream {
+  write(chunk: string): boolean;
+  isTTY?: boolean;
+  columns?: number;
+  once?(event: 'drain', listener: () => void): unknown;
+}
+export type InStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+
+export interface CreateIoOptions {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
+  env: NodeJS.ProcessEnv;
+  /** `--quiet`: no notes and no spinners; warnings, errors and data still appear. */
+  quiet?: boolean;
+  /** A `--color`/`--no-color` flag, which beats the environment. */
+  color?: boolean;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  /** Stops with a success mark; the text goes to stderr even without a spinner. */
+  succeed(text?: string): void;
+  /** Stops with a failure mark; the text goes to stderr even without a spinner. */
+  fail(text?: string): void;
+  /** Stops and clears the line. */
+  stop(): void;
+}
+
+export interface Io {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly stdin: InStream;
+  readonly env: NodeJS.ProcessEnv;
+  readonly isTTY: { readonly stdout: boolean; readonly stderr: boolean; readonly stdin: boolean };
+  readonly color: { readonly stdout: boolean; readonly stderr: boolean };
+  readonly quiet: boolean;
+  /** Progress or information for a person, on stderr; silent under --quiet. */
+  note(message: string): void;
+  /** Something the user should know even under --quiet, on stderr. */
+  warn(message: string): void;
+  /** A started spinner on stderr when it is a terminal and not --quiet, else a silent stand-in. */
+  spinner(text: string): Promise<Spinner>;
+}
+
+/**
+ * Whether to colour a stream: NO_COLOR (any non-empty value, per no-color.org) wins, then
+ * FORCE_COLOR, then `TERM=dumb`, then whether the stream is a terminal.
+ */
+export function colorAllowed(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  if (env['NO_COLOR']) return false;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env['TERM'] === 'dumb') return false;
+  return stream.isTTY === true;
+}
+
+export function createIo(options: CreateIoOptions): Io {
+  const { stdout, stderr, stdin, env } = options;
+  const quiet = options.quiet ?? false;
+  const isTTY = { stdout: stdout.isTTY === true, stderr: stderr.isTTY === true, stdin: stdin.isTTY === true };
+  const color = {
+    stdout: options.color ?? colorAllowed(stdout, env),
+    stderr: options.color ?? colorAllowed(stderr, env),
+  };
+  // While a spinner turns, ora hooks stderr's write to clear and redraw around these lines.
+  const line = (text: string) => {
+    stderr.write(`${redactSecrets(text)}\n`);
+  };
+  const note = (message: string) => {
+    if (!quiet) line(message);
+  };
+
+  return {
+    stdout,
+    stderr,
+    stdin,
+    env,
+    isTTY,
+    color,
+    quiet,
+    note,
+    warn: (message) => line(`warning: ${message}`),
+    async spinner(text) {
+      if (quiet || !isTTY.stderr || env['TERM'] === 'dumb') return silentSpinner(note);
+      // Loaded here so commands that never spin never load ora.
+      const { default: ora } = await import('ora');
+      const spinner = ora({
+        text,
+        // Only reached when stderr is a real terminal, i.e. a process stream.
+        stream: stderr as unknown as NodeJS.WritableStream,
+        isEnabled: true,
+        color: color.stderr ? 'cyan' : false,
+        // ora would otherwise put stdin in raw mode, which breaks prompts and piped input.
+        discardStdin: false,
+      }).start();
+      return {
+        update: (t) => {
+          spinner.text = t;
+        },
+        succeed: (t) => {
+          spinner.succeed(t === undefined ? undefined : redactSecrets(t));
+        },
+        fail: (t) => {
+          spinner.fail(t === undefined ? undefined : redactSecrets(t));
+        },
+        stop: () => {
+          spinner.stop();
+        },
+      };
+    },
+  };
+}
+
+/** Without a terminal the progress is dropped, but the outcome is still said, once. */
+function silentSpinner(note: (message: string) => void): Spinner {
+  return {
+    update: () => {},
+    succeed: (t) => {
+      if (t) note(t);
+    },
+    fail: (t) => {
+      if (t) note(t);
+    },
+    stop: () => {},
+  };
+}

@@ -1,0 +1,245 @@
+// The `contacts` program: commands and options declared here, each command's code loaded only
+// when it runs, so `contacts --help` and `contacts get` stay fast.
+import { Command, Option } from 'commander';
+import { redactSecrets } from '../client/redact.js';
+import { VERSION } from '../client/version.js';
+import { OUTPUT_FORMATS } from '../config/settings.js';
+import type { CliIo } from './io.js';
+import { collect, collectAttr, decimal, integer } from './options.js';
+
+type Action = (...args: unknown[]) => Promise<void>;
+type Loader = () => Promise<Record<string, unknown>>;
+
+/**
+ * Wraps a lazily imported command function: builds the command context from the global and
+ * local options, runs the command, and always releases what the context opened.
+ */
+function lazy(io: CliIo, load: Loader, name: string): Action {
+  return async (...args: unknown[]) => {
+    const command = args.at(-1) as Command;
+    const positionals = args.slice(0, -2);
+    const [{ CommandContext }, mod] = await Promise.all([import('./context.js'), load()]);
+    const fn = mod[name] as (ctx: unknown, ...rest: unknown[]) => Promise<void>;
+    const ctx = new CommandContext(io, command.optsWithGlobals());
+    try {
+      await fn(ctx, ...positionals, command.opts());
+    } finally {
+      await ctx.close();
+    }
+  };
+}
+
+const contactsCmd = () => import('./commands/contacts.js');
+const attrsCmd = () => import('./commands/attrs.js');
+const authCmd = () => import('./commands/auth.js');
+const configCmd = () => import('./commands/config.js');
+const serveCmd = () => import('./commands/serve.js');
+const completionCmd = () => import('./commands/completion.js');
+
+const agentOption = () =>
+  new Option(
+    '-a, --agent <id>',
+    'agent whose directory to use (env: CONTACTS_AGENT, or the profile default)',
+  );
+
+/** Options shared by `upsert` and `update`: the contact's fields. */
+function fieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--name <name>', "the contact's name")
+    .option('--email <email>', "the contact's email address")
+    .option('--phone <number>', 'phone number with a leading + and country code, e.g. "+44 20 7946 0958"')
+    .option('--attr <key=value>', 'set a custom attribute (repeatable)', collectAttr)
+    .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
+}
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('contacts');
+  program
+    .description('Work with the Contacts API from a terminal, a script or a CI job.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'output format (default: table on a terminal, json otherwise)',
+      ).choices(OUTPUT_FORMATS),
+    )
+    .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
+    .option('--base-url <url>', 'API base URL (env: CONTACTS_BASE_URL)')
+    .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
+    .option('--debug', 'print each request and response (key redacted) and error details to stderr')
+    .option('-q, --quiet', 'print only data: no progress, notes or warnings')
+    .option('--no-color', 'disable colors (also NO_COLOR)')
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .showHelpAfterError('(add --help for usage)')
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      // commander echoes bad input back; a key pasted in the wrong place must not be.
+      outputError: (s, write) => write(redactSecrets(s)),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ contacts auth login
+  $ contacts attrs define plan --type text --agent my-agent
+  $ contacts upsert --external-id u_42 --name "Ada Lovelace" --email ada@example.com --attr plan=pro
+  $ contacts list --all -o ndjson | jq .email
+  $ contacts --mock list --agent demo      # no key, no server: an embedded mock
+
+Learn more: contacts <command> --help`,
+    );
+
+  program
+    .command('list')
+    .description("list the agent's contacts, oldest first")
+    .addOption(agentOption())
+    .option('-p, --page <n>', 'page number', integer(1))
+    .option('--per-page <n>', 'contacts per page (10 to 1000)', integer(10, 1000))
+    .option('--all', 'stream every page')
+    .action(lazy(io, contactsCmd, 'list'));
+
+  program
+    .command('get')
+    .description('show one contact')
+    .argument('<id>', 'external_id or the service id')
+    .addOption(agentOption())
+    .action(lazy(io, contactsCmd, 'get'));
+
+  fieldOptions(
+    program
+      .command('upsert')
+      .description('create a contact, or update the one with the same external_id')
+      .addOption(agentOption())
+      .option('-e, --external-id <id>', "your system's id for the contact (required, here or in --data)"),
+  ).action(lazy(io, contactsCmd, 'upsert'));
+
+  fieldOptions(
+    program
+      .command('update')
+      .description("change some of a contact's fields (the rest keep their values)")
+      .argument('<id>', 'external_id or the service id')
+      .addOption(agentOption())
+      .option('-e, --external-id <id>', 'give the contact a new external_id'),
+  )
+    .option('--unset <field>', 'clear a field: name, email, phone or attr.<name> (repeatable)', collect)
+    .action(lazy(io, contactsCmd, 'update'));
+
+  program
+    .command('delete')
+    .description('delete a contact')
+    .argument('<id>', 'external_id or the service id')
+    .addOption(agentOption())
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .action(lazy(io, contactsCmd, 'remove'));
+
+  const attrs = program.command('attrs').description('list and define typed custom attributes');
+  attrs
+    .command('list')
+    .description("list the agent's custom attribute definitions, archived ones too")
+    .addOption(agentOption())
+    .action(lazy(io, attrsCmd, 'list'));
+  attrs
+    .command('define')
+    .description('define a typed custom attribute')
+    .argument('<name>', 'lowercase letters, digits and _, starting with a letter')
+    .addOption(agentOption())
+    .addOption(
+      new Option('-t, --type <type>', 'value type')
+        .choices(['text', 'number', 'boolean', 'date'])
+        .makeOptionMandatory(),
+    )
+    .option('--label <label>', 'human-readable label (default: the name)')
+    .option('--description <text>', 'what the attribute means')
+    .action(lazy(io, attrsCmd, 'define'));
+  attrs
+    .command('update')
+    .description("change an attribute's label or description, or archive it (the type never changes)")
+    .argument('<name>', 'the attribute name')
+    .addOption(agentOption())
+    .option('--label <label>', 'new label')
+    .option('--description <text>', 'new description')
+    .addOption(
+      new Option('--archive', 'archive: values are kept, only null is accepted').conflicts('unarchive'),
+    )
+    .option('--unarchive', 'accept values again')
+    .action(lazy(io, attrsCmd, 'update'));
+
+  const auth = program.command('auth').description('store, check and remove the workspace key');
+  auth
+    .command('login')
+    .description('store a bk_ workspace key (hidden prompt, or stdin with --with-key)')
+    .option('--with-key', 'read the key from stdin, e.g. `contacts auth login --with-key < key.txt`')
+    .addHelpText(
+      'after',
+      '\nThe key is stored in the profile named by --profile (default: "default"), with --base-url if given.',
+    )
+    .action(lazy(io, authCmd, 'login'));
+  auth
+    .command('status')
+    .description('show the base URL, profile and key in use (masked), and where each came from')
+    .action(lazy(io, authCmd, 'status'));
+  auth
+    .command('logout')
+    .description("remove the profile's stored key (--profile picks the profile)")
+    .action(lazy(io, authCmd, 'logout'));
+
+  const config = program.command('config').description('read and change settings: base-url, agent, output');
+  config
+    .command('get')
+    .description('print one setting of the profile')
+    .argument('<key>', 'base-url, agent or output')
+    .action(lazy(io, configCmd, 'get'));
+  config
+    .command('set')
+    .description('change one setting of the profile')
+    .argument('<key>', 'base-url, agent or output')
+    .argument('<value>', 'the new value')
+    .action(lazy(io, configCmd, 'set'));
+  config
+    .command('unset')
+    .description('remove one setting from the profile')
+    .argument('<key>', 'base-url, agent or output')
+    .action(lazy(io, configCmd, 'unset'));
+  config
+    .command('list')
+    .description("list the profile's settings and the config file's path")
+    .action(lazy(io, configCmd, 'list'));
+
+  program
+    .command('serve')
+    .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--data <file>', 'keep the state in this file (loaded at start, written atomically)')
+    .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
+    .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0, 60_000))
+    .option(
+      '--fail-rate <r>',
+      'fail this share of requests (0 to 1): 500, 503, resets, lost responses',
+      decimal(0, 1),
+    )
+    .option('--fault-seed <n>', 'seed for reproducible faults', integer(0))
+    .option('--rate-limit <n>', 'allow this many requests per second, then 429', integer(1))
+    .action(lazy(io, serveCmd, 'serve'));
+
+  program
+    .command('completion')
+    .description('print a shell completion script')
+    .addArgument(
+      new Command().createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']),
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ contacts completion bash > ~/.local/share/bash-completion/completions/contacts',
+    )
+    .action(async (shell: string) => {
+      const { completionScript } = await completionCmd();
+      io.stdout.write(completionScript(program, shell as 'bash' | 'zsh' | 'fish'));
+    });
+
+  return program;
+}

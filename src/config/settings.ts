@@ -1,0 +1,107 @@
+// The settings a profile can hold, their names on the command line and in the file, and the
+// checks every value passes, whichever source (flag, env, file) it comes from.
+import { UsageError } from '../cli/errors.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Names of `contacts config get|set|unset`, mapped to their keys in the file. */
+export const SETTING_KEYS = {
+  'base-url': 'base_url',
+  agent: 'agent',
+  output: 'output',
+} as const;
+export type SettingKey = keyof typeof SETTING_KEYS;
+export const SETTING_NAMES = Object.keys(SETTING_KEYS) as SettingKey[];
+
+/** One profile as stored. `api_key` is never listed with the settings. */
+export interface ProfileConfig {
+  base_url?: string;
+  agent?: string;
+  output?: OutputFormat;
+  api_key?: string;
+}
+
+export const API_KEY_PREFIX = 'bk_';
+export const DEFAULT_PROFILE = 'default';
+
+export function isSettingKey(name: string): name is SettingKey {
+  return Object.hasOwn(SETTING_KEYS, name);
+}
+
+export function parseSettingKey(name: string): SettingKey {
+  if (isSettingKey(name)) return name;
+  throw new UsageError(`Unknown setting: ${name}`, { hint: `Settings are: ${SETTING_NAMES.join(', ')}.` });
+}
+
+// A letter or digit first keeps names like `__proto__` and `-x` out of the file and the argv.
+const PROFILE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function validateProfileName(name: string, from = '--profile'): string {
+  if (PROFILE_RE.test(name)) return name;
+  throw new UsageError(`Invalid profile name from ${from}: ${JSON.stringify(name)}`, {
+    hint: 'Use letters, digits, ".", "_" and "-" (at most 64 characters), starting with a letter or digit.',
+  });
+}
+
+/**
+ * An http(s) URL without credentials, query or fragment; trailing slashes dropped so paths
+ * join cleanly. Credentials are refused because `auth status` prints the base URL.
+ */
+export function validateBaseUrl(value: string, from = 'base-url'): string {
+  const raw = value.trim();
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Invalid base URL from ${from}: ${raw || '(empty)'}`, {
+      hint: 'Expected an http or https URL, e.g. https://api.contacts.example',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`Invalid base URL from ${from}: ${raw} (only http and https are supported)`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError(`Invalid base URL from ${from}: it must not contain credentials`, {
+      hint: 'Store the API key with `contacts auth login` instead.',
+    });
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(`Invalid base URL from ${from}: ${raw} (no query or fragment allowed)`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function validateAgent(value: string, from = 'agent'): string {
+  const agent = value.trim();
+  if (agent) return agent;
+  throw new UsageError(`Invalid agent from ${from}: it must not be empty`);
+}
+
+export function validateOutput(value: string, from = 'output'): OutputFormat {
+  const format = value.trim().toLowerCase();
+  if ((OUTPUT_FORMATS as readonly string[]).includes(format)) return format as OutputFormat;
+  throw new UsageError(`Invalid output format from ${from}: ${value}`, {
+    hint: `Choose one of: ${OUTPUT_FORMATS.join(', ')}.`,
+  });
+}
+
+/** Checks and normalises a value for `key`; `from` names its source in the message. */
+export function validateSetting(key: SettingKey, value: string, from: string = key): string {
+  switch (key) {
+    case 'base-url':
+      return validateBaseUrl(value, from);
+    case 'agent':
+      return validateAgent(value, from);
+    case 'output':
+      return validateOutput(value, from);
+  }
+}
+
+/** A `bk_` key with something after the prefix and no whitespace inside. */
+export function validateApiKey(value: string, from = 'the key'): string {
+  const key = value.trim();
+  if (key.startsWith(API_KEY_PREFIX) && key.length > API_KEY_PREFIX.length && !/\s/.test(key)) return key;
+  // The value itself is never echoed: it may be a real secret pasted in the wrong place.
+  throw new UsageError(`Invalid API key from ${from}: expected a key starting with ${API_KEY_PREFIX}`);
+}

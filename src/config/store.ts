@@ -1,0 +1,227 @@
+// The config file: profiles with their settings and API key, kept by `conf` in a file only its
+// owner can read. `conf` is imported when a store is opened, so commands without one never load it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type Conf from 'conf';
+import { CliError, ExitCode } from '../cli/errors.js';
+import {
+  type OutputFormat,
+  type ProfileConfig,
+  SETTING_KEYS,
+  SETTING_NAMES,
+  type SettingKey,
+  validateApiKey,
+  validateProfileName,
+  validateSetting,
+} from './settings.js';
+
+export const CONFIG_DIR_ENV = 'CONTACTS_CONFIG_DIR';
+export const PROJECT_NAME = 'contacts-cli';
+export const CONFIG_VERSION = 1;
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+interface ConfigFile {
+  version: number;
+  profiles: Record<string, ProfileConfig>;
+}
+
+/** What settings resolution needs from a store; tests may hand in a plain object. */
+export interface ProfileSource {
+  readonly path: string;
+  getProfile(profile: string): ProfileConfig;
+}
+
+export interface ConfigStore extends ProfileSource {
+  /** Names of the profiles in the file. */
+  profiles(): string[];
+  get(profile: string, key: SettingKey): string | undefined;
+  /** Validates, stores and returns the normalised value. */
+  set(profile: string, key: SettingKey, value: string): string;
+  /** Returns whether the setting was there. */
+  unset(profile: string, key: SettingKey): boolean;
+  /** The profile's settings (never its key), by their command-line names. */
+  list(profile: string): Partial<Record<SettingKey, string>>;
+  getApiKey(profile: string): string | undefined;
+  setApiKey(profile: string, key: string): void;
+  /** Returns whether a key was stored. */
+  deleteApiKey(profile: string): boolean;
+}
+
+export interface OpenConfigStoreOptions {
+  /** Only `CONTACTS_CONFIG_DIR` is read from it; pass the process's own env in the CLI. */
+  env: NodeJS.ProcessEnv;
+}
+
+/** The directory `CONTACTS_CONFIG_DIR` names, if set, made absolute. */
+export function configDirFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  const dir = env[CONFIG_DIR_ENV]?.trim();
+  return dir ? path.resolve(dir) : undefined;
+}
+
+/** Opens (without creating) the config file; the file is first written by a `set`. */
+export async function openConfigStore({ env }: OpenConfigStoreOptions): Promise<ConfigStore> {
+  const { default: ConfClass } = await import('conf');
+  const cwd = configDirFromEnv(env);
+  // Created here, before conf gets the chance to create it with the default (0755) mode.
+  if (cwd) fs.mkdirSync(cwd, { recursive: true, mode: DIR_MODE });
+  let conf: Conf<ConfigFile>;
+  try {
+    conf = new ConfClass<ConfigFile>({
+      ...(cwd ? { cwd } : { projectName: PROJECT_NAME }),
+      configName: 'config',
+      configFileMode: FILE_MODE,
+      // Profile names may contain dots.
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+  } catch (error) {
+    throw unreadable(cwd ? path.join(cwd, 'config.json') : 'the config file', error);
+  }
+  // conf's default directory is ours alone, so it is tightened even before the first write.
+  if (!cwd) tighten(path.dirname(conf.path), DIR_MODE);
+  return new FileConfigStore(conf);
+}
+
+class FileConfigStore implements ConfigStore {
+  readonly path: string;
+  readonly #conf: Conf<ConfigFile>;
+
+  constructor(conf: Conf<ConfigFile>) {
+    this.#conf = conf;
+    this.path = conf.path;
+  }
+
+  profiles(): string[] {
+    return Object.keys(this.#read().profiles);
+  }
+
+  getProfile(profile: string): ProfileConfig {
+    const found = this.#read().profiles[validateProfileName(profile)];
+    return found ? { ...found } : {};
+  }
+
+  get(profile: string, key: SettingKey): string | undefined {
+    return this.getProfile(profile)[SETTING_KEYS[key]];
+  }
+
+  set(profile: string, key: SettingKey, value: string): string {
+    const normalised = validateSetting(key, value);
+    this.#update(profile, (p) => {
+      if (key === 'output') p.output = normalised as OutputFormat;
+      else p[SETTING_KEYS[key]] = normalised;
+    });
+    return normalised;
+  }
+
+  unset(profile: string, key: SettingKey): boolean {
+    return this.#remove(profile, SETTING_KEYS[key]);
+  }
+
+  list(profile: string): Partial<Record<SettingKey, string>> {
+    const p = this.getProfile(profile);
+    const out: Partial<Record<SettingKey, string>> = {};
+    for (const name of SETTING_NAMES) {
+      const value = p[SETTING_KEYS[name]];
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  }
+
+  getApiKey(profile: string): string | undefined {
+    return this.getProfile(profile).api_key;
+  }
+
+  setApiKey(profile: string, key: string): void {
+    const valid = validateApiKey(key);
+    this.#update(profile, (p) => {
+      p.api_key = valid;
+    });
+  }
+
+  deleteApiKey(profile: string): boolean {
+    return this.#remove(profile, 'api_key');
+  }
+
+  #remove(profile: string, field: keyof ProfileConfig): boolean {
+    const existing = this.getProfile(profile);
+    if (existing[field] === undefined) return false;
+    this.#update(profile, (p) => {
+      delete p[field];
+    });
+    return true;
+  }
+
+  #update(profile: string, change: (p: ProfileConfig) => void): void {
+    const name = validateProfileName(profile);
+    const file = this.#read();
+    const p = { ...file.profiles[name] };
+    change(p);
+    const profiles = { ...file.profiles };
+    if (Object.keys(p).length === 0) delete profiles[name];
+    else profiles[name] = p;
+    this.#conf.store = { version: CONFIG_VERSION, profiles };
+    // conf's mode applies when it creates the file; a file or directory made by someone else
+    // (or an older version) is tightened on every write, since it now holds settings or a key.
+    tighten(this.path, FILE_MODE);
+    tighten(path.dirname(this.path), DIR_MODE);
+  }
+
+  #read(): ConfigFile {
+    let raw: unknown;
+    try {
+      raw = this.#conf.store;
+    } catch (error) {
+      throw unreadable(this.path, error);
+    }
+    return parseConfigFile(raw, this.path);
+  }
+}
+
+/** Checks the file's shape; a hand edit gone wrong is reported, never silently discarded. */
+function parseConfigFile(raw: unknown, file: string): ConfigFile {
+  if (!isRecord(raw)) throw invalid(file, 'not a JSON object');
+  if (raw.version !== undefined && raw.version !== CONFIG_VERSION) {
+    throw invalid(file, `unsupported version ${JSON.stringify(raw.version)} (this CLI reads version 1)`);
+  }
+  const profiles = raw.profiles ?? {};
+  if (!isRecord(profiles)) throw invalid(file, '"profiles" is not an object');
+  const out: Record<string, ProfileConfig> = {};
+  for (const [name, value] of Object.entries(profiles)) {
+    if (!isRecord(value)) throw invalid(file, `profile ${JSON.stringify(name)} is not an object`);
+    for (const [field, v] of Object.entries(value)) {
+      if (typeof v !== 'string') throw invalid(file, `profiles.${name}.${field} is not a string`);
+    }
+    out[name] = value as ProfileConfig;
+  }
+  return { version: CONFIG_VERSION, profiles: out };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(file: string, why: string): CliError {
+  return new CliError(`Invalid config file ${file}: ${why}`, {
+    exitCode: ExitCode.USAGE,
+    hint: 'Fix or remove the file, then set values again with `contacts config set`.',
+  });
+}
+
+function unreadable(file: string, error: unknown): CliError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CliError(`Cannot read config file ${file}: ${reason}`, {
+    exitCode: ExitCode.USAGE,
+    hint: 'Fix or remove the file, then set values again with `contacts config set`.',
+    cause: error,
+  });
+}
+
+function tighten(target: string, mode: number): void {
+  try {
+    if ((fs.statSync(target).mode & 0o777) !== mode) fs.chmodSync(target, mode);
+  } catch (error) {
+    // Windows has no POSIX modes to set; anywhere else, a key must not sit in a readable file.
+    if (process.platform !== 'win32') throw error;
+  }
+}

@@ -1,0 +1,230 @@
+import { CommanderError, InvalidArgumentError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import {
+  CliError,
+  CredentialsError,
+  ExitCode,
+  InterruptedError,
+  toExit,
+  UsageError,
+} from '../../src/cli/errors.js';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  UnsupportedMediaTypeError,
+} from '../../src/client/errors.js';
+
+const URL = 'http://127.0.0.1:4010/api/v1/agents/a1/contacts';
+
+function api<T extends typeof APIError>(
+  Cls: T,
+  status: number,
+  message: string,
+  extra: Partial<ConstructorParameters<T>[0]> = {},
+) {
+  return new Cls({ status, message, method: 'GET', url: URL, ...extra });
+}
+
+describe('exit code table', () => {
+  it('has the documented, distinct values', () => {
+    expect(ExitCode).toEqual({
+      OK: 0,
+      FAILURE: 1,
+      USAGE: 2,
+      AUTH: 3,
+      NOT_FOUND: 4,
+      CONFLICT: 5,
+      SERVICE: 6,
+      NETWORK: 7,
+      PARTIAL: 8,
+      INTERRUPTED: 130,
+    });
+    expect(new Set(Object.values(ExitCode)).size).toBe(Object.keys(ExitCode).length);
+  });
+});
+
+describe('client errors', () => {
+  it.each([
+    ['BadRequestError', api(BadRequestError, 400, 'Validation failed'), ExitCode.USAGE],
+    ['PayloadTooLargeError', api(PayloadTooLargeError, 413, 'Payload too large'), ExitCode.USAGE],
+    ['AuthenticationError', api(AuthenticationError, 401, 'Unauthorized access'), ExitCode.AUTH],
+    ['PermissionDeniedError', api(PermissionDeniedError, 403, 'Forbidden'), ExitCode.AUTH],
+    ['NotFoundError', api(NotFoundError, 404, 'Contact not found'), ExitCode.NOT_FOUND],
+    ['ConflictError', api(ConflictError, 409, 'Email already exists'), ExitCode.CONFLICT],
+    ['RateLimitError', api(RateLimitError, 429, 'Rate limit exceeded'), ExitCode.SERVICE],
+    ['InternalServerError', api(InternalServerError, 503, 'Service unavailable'), ExitCode.SERVICE],
+    ['APIError 5xx', api(APIError, 502, 'Bad gateway'), ExitCode.SERVICE],
+    ['UnsupportedMediaTypeError', api(UnsupportedMediaTypeError, 415, 'Unsupported'), ExitCode.FAILURE],
+    ['APIError 418', api(APIError, 418, 'Teapot'), ExitCode.FAILURE],
+  ] as const)('%s -> its exit code, with the message and status', (_name, error, code) => {
+    const { code: got, lines } = toExit(error);
+    expect(got).toBe(code);
+    expect(lines[0]).toBe(`error: ${error.message} (HTTP ${error.status})`);
+  });
+
+  it('prints each issue of a 400 field by field', () => {
+    const error = api(BadRequestError, 400, 'Validation failed', {
+      issues: [
+        { field: 'email', message: 'Invalid email' },
+        { field: 'custom_attributes.plan', message: 'Unknown custom attribute: define it first' },
+      ],
+    });
+    expect(toExit(error).lines).toEqual([
+      'error: Validation failed (HTTP 400)',
+      '  email: Invalid email',
+      '  custom_attributes.plan: Unknown custom attribute: define it first',
+    ]);
+  });
+
+  it('tells how to log in on a 401', () => {
+    const { lines } = toExit(api(AuthenticationError, 401, 'Unauthorized access'));
+    expect(lines.at(-1)).toMatch(/^hint: .*contacts auth login/);
+  });
+
+  it('says when to retry a 429', () => {
+    const error = api(RateLimitError, 429, 'Rate limit exceeded', { headers: { 'retry-after': '7' } });
+    expect(toExit(error).lines.at(-1)).toBe('hint: The service is rate limiting requests; try again in 7 s.');
+  });
+
+  it('maps a contract breach to a service failure and lists the issues', () => {
+    const error = new ResponseValidationError({
+      message: 'Unexpected response',
+      status: 200,
+      issues: [{ field: 'data.0.created_at', message: 'Expected number' }],
+      body: {},
+    });
+    const { code, lines } = toExit(error);
+    expect(code).toBe(ExitCode.SERVICE);
+    expect(lines).toContain('  data.0.created_at: Expected number');
+  });
+
+  it('maps connection failures and timeouts to the network code, with the cause', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    const connection = toExit(new APIConnectionError('Connection error', { cause: refused }));
+    expect(connection.code).toBe(ExitCode.NETWORK);
+    expect(connection.lines[0]).toBe('error: Connection error (ECONNREFUSED)');
+    expect(connection.lines.at(-1)).toMatch(/^hint: .*--base-url/);
+
+    const timeout = toExit(new APITimeoutError('Request timed out'));
+    expect(timeout.code).toBe(ExitCode.NETWORK);
+    expect(timeout.lines.at(-1)).toMatch(/did not answer in time/);
+  });
+
+  it('maps an abort to 130', () => {
+    expect(toExit(new APIUserAbortError()).code).toBe(ExitCode.INTERRUPTED);
+    expect(toExit(new DOMException('aborted', 'AbortError')).code).toBe(ExitCode.INTERRUPTED);
+  });
+});
+
+describe('CLI errors', () => {
+  it('keeps the code and hint of a CliError', () => {
+    expect(
+      toExit(new CliError('Import finished with 3 rejected rows', { exitCode: ExitCode.PARTIAL })),
+    ).toEqual({
+      code: ExitCode.PARTIAL,
+      lines: ['error: Import finished with 3 rejected rows'],
+    });
+    expect(toExit(new UsageError('No agent selected', { hint: 'Pass --agent <id>.' }))).toEqual({
+      code: ExitCode.USAGE,
+      lines: ['error: No agent selected', 'hint: Pass --agent <id>.'],
+    });
+    expect(toExit(new CredentialsError('No API key')).code).toBe(ExitCode.AUTH);
+    expect(toExit(new InterruptedError()).code).toBe(ExitCode.INTERRUPTED);
+  });
+});
+
+describe('commander errors: commander has printed them, so no lines', () => {
+  it.each([
+    [new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), ExitCode.OK],
+    [new CommanderError(0, 'commander.version', '0.1.0'), ExitCode.OK],
+    [new CommanderError(0, 'commander.help', '(outputHelp)'), ExitCode.OK],
+    [new CommanderError(1, 'commander.help', '(outputHelp)'), ExitCode.USAGE],
+    [new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), ExitCode.USAGE],
+    [new CommanderError(1, 'commander.missingArgument', 'error: missing'), ExitCode.USAGE],
+    [new InvalidArgumentError('Not a whole number.'), ExitCode.USAGE],
+    [new CommanderError(5, 'commander.error', 'custom'), 5],
+  ] as const)('%s -> %i', (error, code) => {
+    expect(toExit(error)).toEqual({ code, lines: [] });
+  });
+
+  it('recognises a commander error from another copy of commander', () => {
+    const foreign = Object.assign(new Error('x'), { code: 'commander.unknownCommand', exitCode: 1 });
+    expect(toExit(foreign)).toEqual({ code: ExitCode.USAGE, lines: [] });
+  });
+});
+
+describe('everything else', () => {
+  it('maps an unexpected Error to 1 with a hint to use --debug', () => {
+    const { code, lines } = toExit(new TypeError('x is undefined'));
+    expect(code).toBe(ExitCode.FAILURE);
+    expect(lines[0]).toBe('error: x is undefined');
+    expect(lines.at(-1)).toMatch(/--debug/);
+  });
+
+  it('maps a thrown non-Error to 1', () => {
+    expect(toExit('boom')).toEqual({ code: ExitCode.FAILURE, lines: ['error: Unexpected failure: boom'] });
+  });
+
+  it('maps a missing input file to a usage error', () => {
+    const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'x.csv'"), {
+      code: 'ENOENT',
+      path: 'x.csv',
+    });
+    expect(toExit(enoent)).toEqual({ code: ExitCode.USAGE, lines: ['error: No such file: x.csv'] });
+  });
+
+  it('treats a closed stdout pipe as success', () => {
+    expect(toExit(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toEqual({
+      code: 0,
+      lines: [],
+    });
+  });
+});
+
+describe('redaction and debug', () => {
+  it('never prints a key, in the message, the issues or the debug details', () => {
+    const key = 'bk_live_supersecret_0001';
+    const error = api(BadRequestError, 400, `Bad key ${key}`, {
+      url: `${URL}?token=${key}`,
+      issues: [{ field: 'x', message: `saw Bearer ${key}` }],
+      body: { echoed: key },
+    });
+    const { lines } = toExit(error, { debug: true });
+    expect(lines.join('\n')).not.toContain('supersecret');
+    expect(lines.join('\n')).toContain('[REDACTED]');
+  });
+
+  it('redacts the literal secrets it is given', () => {
+    const { lines } = toExit(new Error('key was plainsecret123 oops'), { secrets: ['plainsecret123'] });
+    expect(lines[0]).toBe('error: key was [REDACTED] oops');
+  });
+
+  it('adds the request, the stack and the cause chain with debug only', () => {
+    const cause = new Error('socket hang up');
+    const error = new APIConnectionError('Connection error', { cause });
+    const plain = toExit(error).lines.join('\n');
+    const debug = toExit(error, { debug: true }).lines.join('\n');
+    expect(plain).not.toContain('    at ');
+    expect(debug).toContain('    at ');
+    expect(debug).toContain('caused by: Error: socket hang up');
+
+    const withRequest = toExit(api(NotFoundError, 404, 'Contact not found'), { debug: true }).lines;
+    expect(withRequest).toContain(`request: GET ${URL}`);
+  });
+
+  it('splits multi-line messages into lines', () => {
+    const { lines } = toExit(new CliError('first\nsecond'));
+    expect(lines).toEqual(['error: first', 'second']);
+  });
+});

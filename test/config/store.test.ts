@@ -1,0 +1,184 @@
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CliError, ExitCode, UsageError } from '../../src/cli/errors.js';
+import { type ConfigStore, configDirFromEnv, openConfigStore } from '../../src/config/store.js';
+import {
+  realConfigDir,
+  snapshotRealConfig,
+  type TempConfigDir,
+  tempConfigDir,
+} from '../helpers/temp-config-dir.js';
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+let before: string;
+beforeAll(() => {
+  before = snapshotRealConfig();
+});
+afterAll(() => {
+  // Nothing in this file may create, change or chmod the user's real config.
+  expect(snapshotRealConfig()).toBe(before);
+});
+
+let tmp: TempConfigDir;
+let store: ConfigStore;
+beforeEach(async () => {
+  tmp = await tempConfigDir();
+  store = await openConfigStore({ env: tmp.env });
+});
+afterEach(() => tmp.cleanup());
+
+describe('location', () => {
+  it('lives in CONTACTS_CONFIG_DIR, never in the real config directory', () => {
+    expect(store.path).toBe(path.join(tmp.dir, 'config.json'));
+    expect(store.path.startsWith(realConfigDir())).toBe(false);
+  });
+
+  it('resolves a relative CONTACTS_CONFIG_DIR and ignores a blank one', () => {
+    expect(configDirFromEnv({ CONTACTS_CONFIG_DIR: 'rel/dir' })).toBe(path.resolve('rel/dir'));
+    expect(configDirFromEnv({ CONTACTS_CONFIG_DIR: '  ' })).toBeUndefined();
+    expect(configDirFromEnv({})).toBeUndefined();
+  });
+
+  it('creates the directory 0700 but no file until something is written', () => {
+    expect(mode(tmp.dir)).toBe(0o700);
+    expect(() => statSync(store.path)).toThrow(/ENOENT/);
+    expect(store.profiles()).toEqual([]);
+  });
+});
+
+describe('permissions', () => {
+  it('writes the file 0600 in a 0700 directory', () => {
+    store.setApiKey('default', 'bk_secret_value_1234');
+    expect(mode(store.path)).toBe(0o600);
+    expect(mode(tmp.dir)).toBe(0o700);
+  });
+
+  it('tightens a file and directory that someone else left open', async () => {
+    const other = path.join(tmp.root, 'loose');
+    mkdirSync(other, { mode: 0o755 });
+    chmodSync(other, 0o755);
+    writeFileSync(path.join(other, 'config.json'), '{"version":1,"profiles":{}}', { mode: 0o644 });
+    chmodSync(path.join(other, 'config.json'), 0o644);
+    const loose = await openConfigStore({ env: { CONTACTS_CONFIG_DIR: other } });
+    loose.set('default', 'agent', 'a1');
+    expect(mode(loose.path)).toBe(0o600);
+    expect(mode(other)).toBe(0o700);
+  });
+});
+
+describe('settings', () => {
+  it('sets, gets, lists and unsets per profile, in the documented shape', () => {
+    expect(store.set('default', 'base-url', 'https://api.example.test/')).toBe('https://api.example.test');
+    store.set('default', 'agent', ' agent-1 ');
+    store.set('work', 'output', 'CSV');
+    expect(store.get('default', 'base-url')).toBe('https://api.example.test');
+    expect(store.get('default', 'agent')).toBe('agent-1');
+    expect(store.list('work')).toEqual({ output: 'csv' });
+    expect(store.profiles().sort()).toEqual(['default', 'work']);
+
+    const file = JSON.parse(readFileSync(store.path, 'utf8'));
+    expect(file).toEqual({
+      version: 1,
+      profiles: {
+        default: { base_url: 'https://api.example.test', agent: 'agent-1' },
+        work: { output: 'csv' },
+      },
+    });
+
+    expect(store.unset('default', 'agent')).toBe(true);
+    expect(store.unset('default', 'agent')).toBe(false);
+    expect(store.get('default', 'agent')).toBeUndefined();
+  });
+
+  it('drops a profile once its last setting is gone', () => {
+    store.set('tmp', 'agent', 'x');
+    store.unset('tmp', 'agent');
+    expect(store.profiles()).toEqual([]);
+  });
+
+  it('keeps profile names with dots whole', () => {
+    store.set('prod.eu', 'agent', 'eu-agent');
+    expect(store.get('prod.eu', 'agent')).toBe('eu-agent');
+    expect(JSON.parse(readFileSync(store.path, 'utf8')).profiles['prod.eu']).toEqual({ agent: 'eu-agent' });
+  });
+
+  it.each([
+    ['base-url', 'ftp://example.com'],
+    ['base-url', 'not a url'],
+    ['base-url', 'https://user:pw@example.com'],
+    ['base-url', 'https://example.com/?x=1'],
+    ['output', 'yaml'],
+    ['agent', '   '],
+  ] as const)('rejects %s=%s with a usage error and writes nothing', (key, value) => {
+    expect(() => store.set('default', key, value)).toThrow(UsageError);
+    expect(() => statSync(store.path)).toThrow(/ENOENT/);
+  });
+
+  it('rejects unsafe profile names', () => {
+    expect(() => store.set('__proto__', 'agent', 'x')).toThrow(UsageError);
+    expect(() => store.set('-x', 'agent', 'x')).toThrow(UsageError);
+  });
+
+  it('never lists the key with the settings', () => {
+    store.setApiKey('default', 'bk_secret_value_1234');
+    store.set('default', 'agent', 'a');
+    expect(store.list('default')).toEqual({ agent: 'a' });
+  });
+});
+
+describe('api key', () => {
+  it('stores, reads and deletes the key per profile', () => {
+    store.setApiKey('default', ' bk_secret_value_1234\n');
+    store.setApiKey('other', 'bk_other_key_5678');
+    expect(store.getApiKey('default')).toBe('bk_secret_value_1234');
+    expect(store.getApiKey('other')).toBe('bk_other_key_5678');
+    expect(store.deleteApiKey('default')).toBe(true);
+    expect(store.deleteApiKey('default')).toBe(false);
+    expect(store.getApiKey('default')).toBeUndefined();
+    expect(store.getApiKey('other')).toBe('bk_other_key_5678');
+  });
+
+  it('refuses a key without the bk_ prefix, without echoing it', () => {
+    let error: unknown;
+    try {
+      store.setApiKey('default', 'sk_live_abcdefgh');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).not.toContain('sk_live_abcdefgh');
+    expect(() => store.setApiKey('default', 'bk_')).toThrow(UsageError);
+  });
+
+  it('is seen by a second store on the same directory', async () => {
+    store.setApiKey('default', 'bk_secret_value_1234');
+    const again = await openConfigStore({ env: tmp.env });
+    expect(again.getApiKey('default')).toBe('bk_secret_value_1234');
+  });
+});
+
+describe('a broken file', () => {
+  it('is reported with its path, not silently cleared', async () => {
+    mkdirSync(tmp.dir, { recursive: true });
+    writeFileSync(store.path, '{"profiles": ');
+    let error: unknown;
+    try {
+      await openConfigStore({ env: tmp.env });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(ExitCode.USAGE);
+    expect((error as Error).message).toContain(store.path);
+    expect(readFileSync(store.path, 'utf8')).toBe('{"profiles": ');
+  });
+
+  it('is reported when its shape is wrong', () => {
+    writeFileSync(store.path, JSON.stringify({ version: 1, profiles: { default: { agent: 42 } } }));
+    expect(() => store.getProfile('default')).toThrow(/profiles\.default\.agent is not a string/);
+    writeFileSync(store.path, JSON.stringify({ version: 2, profiles: {} }));
+    expect(() => store.getProfile('default')).toThrow(/unsupported version 2/);
+  });
+});

@@ -1,0 +1,86 @@
+// Runs the CLI two ways: in-process through run() with captured streams (fast, for parsing),
+// and as a real child process of bin/contacts.js (for flows, exit codes and TTY-less output).
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { CliIo } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/contacts.js', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temporary config directory and working directory; never the user's real ones. */
+export async function tempHome(): Promise<{ dir: string; env: NodeJS.ProcessEnv; cleanup(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'contacts-cli-test-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'xdg'),
+    CONTACTS_CONFIG_DIR: join(dir, 'config'),
+    NO_COLOR: '1',
+  };
+  return { dir, env, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+class Capture extends PassThrough {
+  text = '';
+  isTTY: boolean;
+  constructor(isTTY = false) {
+    super();
+    this.isTTY = isTTY;
+    this.on('data', (c: Buffer) => {
+      this.text += c.toString();
+    });
+  }
+}
+
+/** Runs `contacts <argv>` in this process. */
+export async function runInProcess(
+  argv: string[],
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string; tty?: boolean } = {},
+): Promise<CliResult> {
+  const stdout = new Capture(options.tty);
+  const stderr = new Capture(options.tty);
+  const io: CliIo = {
+    stdout,
+    stderr,
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+  };
+  const code = await run(argv, io);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** Runs `bin/contacts.js <argv>` as a child process with only the given environment. */
+export function runBin(
+  argv: string[],
+  options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string },
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
