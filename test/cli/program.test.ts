@@ -1,0 +1,133 @@
+// Parsing, help and completion, in-process through run() with captured streams.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import { VERSION } from '../../src/client/version.js';
+import { runInProcess } from '../helpers/cli.js';
+
+describe('program parsing', () => {
+  it('prints help to stdout and exits 0, listing every command', async () => {
+    const r = await runInProcess(['--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of [
+      'list',
+      'get',
+      'upsert',
+      'update',
+      'delete',
+      'attrs',
+      'auth',
+      'config',
+      'serve',
+      'completion',
+    ]) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
+    }
+    expect(r.stderr).toBe('');
+  });
+
+  it('prints the version', async () => {
+    const r = await runInProcess(['--version']);
+    expect(r).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+  });
+
+  it('shows global options in a subcommand help', async () => {
+    const r = await runInProcess(['upsert', '--help']);
+    expect(r.stdout).toContain('--external-id <id>');
+    expect(r.stdout).toContain('--attr <key=value>');
+    expect(r.stdout).toMatch(/Global Options:[\s\S]*--output <format>/);
+  });
+
+  it.each([
+    [['list', '--per-page', '5'], /--per-page <n>' argument '5' is invalid\. Must be 10 to 1000\./],
+    [['list', '--page', 'two'], /Not a whole number/],
+    [['-o', 'yaml', 'list'], /Allowed choices are table, json, ndjson, csv/],
+    [['upsert', '--attr', 'novalue'], /Expected key=value/],
+    [['attrs', 'define', 'x', '--type', 'money'], /Allowed choices are text, number, boolean, date/],
+    [['attrs', 'define', 'x'], /required option '-t, --type <type>' not specified/],
+    [['attrs', 'update', 'x', '--archive', '--unarchive'], /cannot be used with option '--unarchive'/],
+    [['serve', '--mock', '--fail-rate', '2'], /Must be 0 to 1/],
+    [['lsit'], /unknown command 'lsit'[\s\S]*Did you mean list\?/],
+    [['get'], /missing required argument 'id'/],
+  ])('rejects %j with a usage error', async (argv, message) => {
+    const r = await runInProcess(argv);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('redacts a key pasted where a command belongs', async () => {
+    const r = await runInProcess(['bk_pasted_secret_123456']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).not.toContain('pasted_secret');
+  });
+
+  it('refuses serve without --mock', async () => {
+    const r = await runInProcess(['serve']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('serve needs --mock');
+  });
+
+  it('refuses --all with --page', async () => {
+    const r = await runInProcess(['list', '--all', '--page', '2', '--agent', 'a'], {
+      env: { CONTACTS_API_KEY: 'bk_x_12345678', CONTACTS_BASE_URL: 'http://127.0.0.1:9' },
+    });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('--all and --page');
+  });
+});
+
+describe('completion', () => {
+  it.each(['bash', 'zsh', 'fish'] as const)(
+    'prints a %s script naming every command and option',
+    async (shell) => {
+      const r = await runInProcess(['completion', shell]);
+      expect(r.code).toBe(0);
+      for (const word of [
+        'list',
+        'upsert',
+        'attrs',
+        'define',
+        'per-page',
+        'external-id',
+        'ndjson',
+        'boolean',
+      ]) {
+        expect(r.stdout).toContain(word);
+      }
+    },
+  );
+
+  it('bash: the script parses and completes subcommands, options and choices', async () => {
+    const { stdout } = await runInProcess(['completion', 'bash']);
+    const dir = await mkdtemp(join(tmpdir(), 'contacts-completion-'));
+    try {
+      const file = join(dir, 'contacts.bash');
+      await writeFile(file, stdout);
+      const complete = (...words: string[]) =>
+        execFileSync(
+          'bash',
+          [
+            '-c',
+            `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _contacts; printf '%s\\n' "\${COMPREPLY[@]}"`,
+            'x',
+            file,
+            ...words,
+          ],
+          { encoding: 'utf8' },
+        )
+          .trim()
+          .split('\n');
+      expect(complete('contacts', 'at')).toEqual(['attrs']);
+      expect(complete('contacts', 'attrs', 'd')).toEqual(['define']);
+      expect(complete('contacts', 'attrs', 'define', 'x', '--type', 'b')).toEqual(['boolean']);
+      expect(complete('contacts', 'list', '--per')).toEqual(['--per-page']);
+      expect(complete('contacts', 'list', '--out')).toEqual(['--output']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
