@@ -154,6 +154,7 @@ Learn more: contacts <command> --help`,
     )
     .option('--label <label>', 'human-readable label (default: the name)')
     .option('--description <text>', 'what the attribute means')
+    .option('--if-not-exists', 'succeed if it already exists with the same type (for seeding scripts)')
     .action(lazy(io, attrsCmd, 'define'));
   attrs
     .command('update')

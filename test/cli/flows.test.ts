@@ -216,6 +216,19 @@ describe('contacts and attributes', () => {
     expect((await run(['get', 'u2'])).code).toBe(ExitCode.NOT_FOUND);
   });
 
+  it('attrs define --if-not-exists is idempotent for the same type only', async () => {
+    const { run } = await withMock();
+    expect((await run(['attrs', 'define', 'plan', '--type', 'text'])).code).toBe(0);
+    expect((await run(['attrs', 'define', 'plan', '--type', 'text'])).code).toBe(ExitCode.CONFLICT);
+    const again = await run(['attrs', 'define', 'plan', '--type', 'text', '--if-not-exists']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('already exists');
+    expect(JSON.parse(again.stdout)).toMatchObject({ name: 'plan', type: 'text' });
+    const other = await run(['attrs', 'define', 'plan', '--type', 'number', '--if-not-exists']);
+    expect(other.code).toBe(ExitCode.CONFLICT);
+    expect(other.stderr).toContain('already exists with type text');
+  });
+
   it('pages: --page, --per-page, and a note about the next page on stderr', async () => {
     const { run, mock } = await withMock();
     for (let i = 0; i < 25; i++) mock.store.upsertContact('agent-1', { external_id: `u${i}` });

@@ -1,7 +1,8 @@
 // `contacts attrs list|define|update`: thin commands over client.attributes.
-import type { AttributeType, AttributeUpdate } from '../../api/attribute.js';
+import type { AttributeDefinition, AttributeType, AttributeUpdate } from '../../api/attribute.js';
+import { ConflictError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeAttributeDefinition, writeAttributeDefinitions } from '../output/render.js';
 
 export async function list(ctx: CommandContext) {
@@ -18,14 +19,29 @@ export async function list(ctx: CommandContext) {
 export async function define(
   ctx: CommandContext,
   name: string,
-  opts: { type: AttributeType; label?: string; description?: string },
+  opts: { type: AttributeType; label?: string; description?: string; ifNotExists?: boolean },
 ) {
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
-  const definition = await client.attributes.define(
-    { name, type: opts.type, label: opts.label, description: opts.description },
-    { agentId },
-  );
-  ctx.io.note(`Defined ${definition.type} attribute ${definition.name}.`);
+  let definition: AttributeDefinition;
+  try {
+    definition = await client.attributes.define(
+      { name, type: opts.type, label: opts.label, description: opts.description },
+      { agentId },
+    );
+    ctx.io.note(`Defined ${definition.type} attribute ${definition.name}.`);
+  } catch (err) {
+    if (!(opts.ifNotExists && err instanceof ConflictError)) throw err;
+    // Idempotent for seeding scripts: the same name and type is success, another type is not.
+    const existing = (await client.attributes.list({ agentId })).find((d) => d.name === name);
+    if (!existing) throw err;
+    if (existing.type !== opts.type) {
+      throw new CliError(`Attribute ${name} already exists with type ${existing.type}, not ${opts.type}`, {
+        exitCode: ExitCode.CONFLICT,
+      });
+    }
+    definition = existing;
+    ctx.io.note(`Attribute ${name} already exists (${existing.type}).`);
+  }
   await writeAttributeDefinition(ctx.io.stdout, format, definition, { color: ctx.io.color.stdout });
 }
 
