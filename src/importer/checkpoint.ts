@@ -1,0 +1,321 @@
+// The resume checkpoint: which rows of one input have landed for one agent, kept in a small JSON
+// file beside the input so that a re-run after a crash or Ctrl-C sends only what has not landed.
+//
+// Rows are keyed by `SourceRecord.row`, their number among the records the source yields: unique
+// (unlike lines, which a one-line JSON array shares) and the same in every run over the same file
+// with the same version of the sources. A change to which records a source yields must bump VERSION.
+//
+// Invariant the pipeline must keep. A row is marked (`markLanded`) only after the service has
+// answered for it, and rows sharing an external_id are sent in file order, the next one only after
+// the previous one is marked (or rejected). A flush writes one snapshot of everything marked so far,
+// so any snapshot that holds a later row of an external_id also holds the earlier ones: resuming
+// never replays an older row over a newer one. (A rejected row is not landed: a resumed run checks
+// and sends it again, which is what lets a fix, such as defining a missing attribute, take effect.)
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import * as z from 'zod';
+import { CheckpointMismatchError, ImportError } from './errors.js';
+
+const VERSION = 1;
+const HEAD_BYTES = 64 * 1024;
+
+const RangeSchema = z.tuple([z.number().int().positive(), z.number().int().positive()]);
+
+const CheckpointFileSchema = z.object({
+  version: z.literal(VERSION),
+  input: z.object({
+    path: z.string(),
+    size: z.number(),
+    mtimeMs: z.number(),
+    headSha256: z.string(),
+  }),
+  agentId: z.string(),
+  settings: z.string(),
+  landed: z.object({
+    /** Every row up to this one has landed (0: none yet). */
+    through: z.number().int().nonnegative(),
+    /** Landed rows above `through`, as sorted, disjoint [from, to] ranges. */
+    ranges: z.array(RangeSchema),
+  }),
+  updatedAt: z.string(),
+});
+type CheckpointFile = z.infer<typeof CheckpointFileSchema>;
+type InputIdentity = CheckpointFile['input'];
+
+export interface CheckpointOptions {
+  /** The input file (stdin cannot be resumed: it cannot be read again). */
+  input: string;
+  agentId: string;
+  /** Load the existing checkpoint (and check it belongs to this input); else start afresh. */
+  resume: boolean;
+  /** Default: `<input>.import-checkpoint.json`. */
+  path?: string | undefined;
+  /** Whatever else must match on resume (format, column mapping...), compared verbatim. */
+  settings?: string | undefined;
+  /** Marks are written at most this long after they are made; 0 writes only on `flush()`. Default 1000. */
+  flushIntervalMs?: number | undefined;
+}
+
+/** `<input>.import-checkpoint.json`, beside the input. */
+export function defaultCheckpointPath(input: string): string {
+  return `${input}.import-checkpoint.json`;
+}
+
+/**
+ * The landed rows of one import: a low-water mark plus a range per run of landed rows above it.
+ * Only rows not landed (in flight, or rejected) open gaps, so it stays small whatever the file's size.
+ */
+export class ImportCheckpoint {
+  readonly path: string;
+  /** True when an earlier checkpoint was loaded (`resume` and one existed). */
+  readonly resumed: boolean;
+  /** True when a checkpoint of an earlier, unfinished run was found and discarded (no `resume`). */
+  readonly discarded: boolean;
+
+  #identity: InputIdentity;
+  #agentId: string;
+  #settings: string;
+  #ranges: [number, number][];
+  #dirty = false;
+  #ended = false;
+  #chain: Promise<void> = Promise.resolve();
+  #timer: NodeJS.Timeout | null = null;
+  #intervalMs: number;
+  #failure: unknown = null;
+  #tempSeq = 0;
+
+  private constructor(init: {
+    path: string;
+    resumed: boolean;
+    discarded: boolean;
+    identity: InputIdentity;
+    agentId: string;
+    settings: string;
+    ranges: [number, number][];
+    intervalMs: number;
+  }) {
+    this.path = init.path;
+    this.resumed = init.resumed;
+    this.discarded = init.discarded;
+    this.#identity = init.identity;
+    this.#agentId = init.agentId;
+    this.#settings = init.settings;
+    this.#ranges = init.ranges;
+    this.#intervalMs = init.intervalMs;
+  }
+
+  /**
+   * Open the checkpoint of `input`. With `resume`, an existing checkpoint is loaded if it was
+   * written for the same file (size, mtime, first 64 KiB), agent and settings, else this throws a
+   * CheckpointMismatchError; a missing one just starts afresh. Without `resume`, an existing one
+   * is removed.
+   */
+  static async open(options: CheckpointOptions): Promise<ImportCheckpoint> {
+    if (options.input === '-') throw new ImportError('An import from stdin cannot be resumed');
+    const path = options.path ?? defaultCheckpointPath(options.input);
+    const identity = await identify(options.input);
+    const settings = options.settings ?? '';
+    const base = {
+      path,
+      identity,
+      agentId: options.agentId,
+      settings,
+      intervalMs: options.flushIntervalMs ?? 1000,
+    };
+
+    let text: string | null = null;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (text === null) return new ImportCheckpoint({ ...base, resumed: false, discarded: false, ranges: [] });
+    if (!options.resume) {
+      await rm(path, { force: true });
+      return new ImportCheckpoint({ ...base, resumed: false, discarded: true, ranges: [] });
+    }
+
+    let saved: CheckpointFile;
+    try {
+      saved = CheckpointFileSchema.parse(JSON.parse(text));
+    } catch {
+      throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
+    }
+    const reasons = mismatches(saved, identity, options.agentId, settings);
+    if (reasons.length > 0) throw new CheckpointMismatchError(path, reasons);
+    const ranges: [number, number][] = saved.landed.through > 0 ? [[1, saved.landed.through]] : [];
+    for (const range of saved.landed.ranges) insertRange(ranges, range[0], range[1]);
+    return new ImportCheckpoint({ ...base, resumed: true, discarded: false, ranges });
+  }
+
+  /** Every row through this one has landed. */
+  get landedThrough(): number {
+    const first = this.#ranges[0];
+    return first && first[0] === 1 ? first[1] : 0;
+  }
+
+  /** Record that a row (`SourceRecord.row`) has landed; written by the next flush (periodic, or explicit). */
+  markLanded(row: number): void {
+    if (this.#ended) return;
+    insertRange(this.#ranges, row, row);
+    this.#dirty = true;
+    if (this.#intervalMs > 0 && !this.#timer) {
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        this.flush().catch((error: unknown) => {
+          this.#failure = error;
+        });
+      }, this.#intervalMs);
+      // A pending flush must not keep the process alive; close() or complete() writes the rest.
+      this.#timer.unref();
+    }
+  }
+
+  /** Whether a row (`SourceRecord.row`) has landed, in this run or the one resumed. */
+  hasLanded(row: number): boolean {
+    const ranges = this.#ranges;
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [from, to] = ranges[mid]!;
+      if (row < from) hi = mid - 1;
+      else if (row > to) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  }
+
+  /**
+   * Write the marks made so far, atomically (temporary file, fsync, rename). Calls made while a
+   * write is running share the next write. Throws if a periodic write failed since the last call.
+   */
+  flush(): Promise<void> {
+    const run = this.#chain.then(() => this.#write());
+    this.#chain = run.catch(() => {});
+    const failure = this.#failure;
+    this.#failure = null;
+    return failure ? Promise.reject(failure) : run;
+  }
+
+  /** Stop the timer and write what is left: for an interrupted run (Ctrl-C) to resume later. */
+  async close(): Promise<void> {
+    this.#stopTimer();
+    await this.flush();
+    this.#ended = true;
+  }
+
+  /** The import finished: remove the checkpoint, so a later run starts from the beginning. */
+  async complete(): Promise<void> {
+    this.#stopTimer();
+    this.#ended = true;
+    await this.#chain;
+    await rm(this.path, { force: true });
+  }
+
+  #stopTimer() {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  async #write(): Promise<void> {
+    if (!this.#dirty || this.#ended) return;
+    this.#dirty = false;
+    const through = this.landedThrough;
+    const file: CheckpointFile = {
+      version: VERSION,
+      input: this.#identity,
+      agentId: this.#agentId,
+      settings: this.#settings,
+      landed: { through, ranges: through > 0 ? this.#ranges.slice(1) : this.#ranges.slice() },
+      updatedAt: new Date().toISOString(),
+    };
+    try {
+      await writeAtomically(this.path, `${JSON.stringify(file)}\n`, ++this.#tempSeq);
+    } catch (error) {
+      this.#dirty = true;
+      throw error;
+    }
+  }
+}
+
+/** Insert [from, to] into sorted, disjoint, non-adjacent ranges, merging neighbours. */
+function insertRange(ranges: [number, number][], from: number, to: number): void {
+  // Rows land nearly in order, so the place is almost always at the end.
+  let i = ranges.length;
+  while (i > 0 && ranges[i - 1]![0] > from) i--;
+  // ranges[i - 1] starts at or before `from`; merge with it if it touches.
+  if (i > 0 && ranges[i - 1]![1] + 1 >= from) {
+    i--;
+    ranges[i]![1] = Math.max(ranges[i]![1], to);
+  } else {
+    ranges.splice(i, 0, [from, to]);
+  }
+  const current = ranges[i]!;
+  while (i + 1 < ranges.length && ranges[i + 1]![0] <= current[1] + 1) {
+    current[1] = Math.max(current[1], ranges[i + 1]![1]);
+    ranges.splice(i + 1, 1);
+  }
+}
+
+async function identify(input: string): Promise<InputIdentity> {
+  const info = await stat(input);
+  const handle = await open(input, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(HEAD_BYTES, info.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const headSha256 = createHash('sha256').update(head.subarray(0, bytesRead)).digest('hex');
+    return { path: resolve(input), size: info.size, mtimeMs: info.mtimeMs, headSha256 };
+  } finally {
+    await handle.close();
+  }
+}
+
+function mismatches(
+  saved: CheckpointFile,
+  identity: InputIdentity,
+  agentId: string,
+  settings: string,
+): string[] {
+  const reasons: string[] = [];
+  if (saved.agentId !== agentId)
+    reasons.push(`it was written for agent "${saved.agentId}", not "${agentId}"`);
+  if (saved.input.size !== identity.size) {
+    reasons.push(`the file's size changed from ${saved.input.size} to ${identity.size} bytes`);
+  } else if (saved.input.headSha256 !== identity.headSha256) {
+    reasons.push('the start of the file changed');
+  } else if (saved.input.mtimeMs !== identity.mtimeMs) {
+    reasons.push('the file was modified since');
+  }
+  if (saved.settings !== settings) reasons.push('the import options (format or column mapping) changed');
+  return reasons;
+}
+
+async function writeAtomically(path: string, text: string, seq: number): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${seq}.tmp`);
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  // The rename itself is durable only once the directory is synced (not possible on Windows).
+  try {
+    const dir = await open(dirname(path), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    // Best effort: the file content is already synced.
+  }
+}

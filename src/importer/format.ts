@@ -1,0 +1,92 @@
+// Which reader a file needs: the format from an explicit choice, the extension or the first bytes,
+// and the CSV delimiter sniffed from the header line.
+import { extname, join } from 'node:path';
+import { ImportError } from './errors.js';
+
+export const IMPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export const CSV_DELIMITERS = [',', ';', '\t'] as const;
+export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
+
+const BY_EXTENSION: Record<string, ImportFormat> = {
+  '.csv': 'csv',
+  '.tsv': 'csv',
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+};
+
+/** `--format` values: the three formats plus the extensions people type instead. */
+const FORMAT_ALIASES: Record<string, ImportFormat> = {
+  csv: 'csv',
+  tsv: 'csv',
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+};
+
+/** An explicit format option, checked; `tsv` and `jsonl` are accepted as their formats. */
+export function parseFormatOption(value: string): ImportFormat {
+  const format = FORMAT_ALIASES[value.trim().toLowerCase()];
+  if (!format) throw new ImportError(`Unknown format "${value}": expected csv, tsv, json, ndjson or jsonl`);
+  return format;
+}
+
+/**
+ * The format named by the explicit option, else by the file's extension; undefined when neither
+ * decides (stdin, `.txt`), and the caller then sniffs the content with `sniffFormat`.
+ */
+export function formatFromName(input: string, explicit?: string): ImportFormat | undefined {
+  if (explicit) return parseFormatOption(explicit);
+  if (input === '-') return undefined;
+  return BY_EXTENSION[extname(input).toLowerCase()];
+}
+
+/** The delimiter an extension implies (`.tsv` is tab), undefined when it must be sniffed. */
+export function delimiterFromName(input: string): CsvDelimiter | undefined {
+  return extname(input).toLowerCase() === '.tsv' ? '\t' : undefined;
+}
+
+/**
+ * Guess the format of an unnamed input from its first characters: `[` opens a JSON array,
+ * `{` a line of NDJSON; anything else is read as CSV.
+ */
+export function sniffFormat(sample: string): ImportFormat {
+  const first = sample.replace(/^\uFEFF/, '').trimStart()[0];
+  if (first === '[') return 'json';
+  if (first === '{') return 'ndjson';
+  return 'csv';
+}
+
+/**
+ * The delimiter of a CSV sample: the candidate that occurs most often outside quotes in the
+ * first record (the header). Ties and a single-column header fall back in the order `,` `;` tab.
+ */
+export function sniffDelimiter(sample: string): CsvDelimiter {
+  const counts = new Map<string, number>(CSV_DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const ch of sample.replace(/^\uFEFF/, '')) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) break;
+    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  }
+  let best: CsvDelimiter = ',';
+  for (const d of CSV_DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
+  return best;
+}
+
+/**
+ * The rejects file that sits next to an input by default: `contacts.csv` gives
+ * `contacts.rejects.csv`. JSON arrays are rejected as NDJSON (one record a line), so
+ * `contacts.json` gives `contacts.rejects.ndjson`. Stdin's go to `stdin.rejects.<ext>` in `cwd`.
+ */
+export function defaultRejectsPath(input: string, format: ImportFormat, cwd = process.cwd()): string {
+  const ext = input === '-' ? '' : extname(input);
+  const base = input === '-' ? join(cwd, 'stdin') : input.slice(0, input.length - ext.length);
+  const lower = ext.toLowerCase();
+  let rejectsExt: string;
+  if (format === 'csv') rejectsExt = lower === '.csv' || lower === '.tsv' ? ext : '.csv';
+  else rejectsExt = lower === '.jsonl' || lower === '.ndjson' ? ext : '.ndjson';
+  return `${base}.rejects${rejectsExt}`;
+}

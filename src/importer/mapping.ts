@@ -1,0 +1,249 @@
+// Which contact field or custom attribute each CSV column fills: synonyms, attribute names and
+// `--map` overrides, resolved once from the header.
+import type { AttributeDefinition } from '../api/attribute.js';
+import { MappingError } from './errors.js';
+import { REJECT_KEYS } from './sources/types.js';
+
+export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber'] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+export type ColumnTarget =
+  | { kind: 'field'; field: ContactField }
+  | { kind: 'attribute'; name: string }
+  /** Joined with the last name into `name` when the file has no full-name column. */
+  | { kind: 'first_name' }
+  | { kind: 'last_name' };
+
+/** One `--map "Header=target"`; `target` null means "ignore this column" (`-`). */
+export interface MapOverride {
+  header: string;
+  target: ColumnTarget | null;
+}
+
+export interface ColumnMapping {
+  /** The header the mapping was made for. */
+  header: string[];
+  /** By column index: what the column fills, or null when it is ignored. */
+  columns: (ColumnTarget | null)[];
+  /** Columns that map to nothing and were not ignored on purpose: report them once. */
+  unmapped: string[];
+}
+
+/**
+ * Header synonyms, compared after `normalizeHeader`. Earlier entries win when two columns match
+ * one field (a file with both `ID` and `External ID` takes `External ID`; `ID` is then unmapped).
+ */
+export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', readonly string[]> = {
+  external_id: ['externalid', 'userid', 'customerid', 'contactid', 'clientid', 'memberid', 'uid', 'id'],
+  name: ['name', 'fullname', 'contactname', 'displayname', 'customername'],
+  email: ['email', 'emailaddress', 'mail', 'mailaddress'],
+  phonenumber: [
+    'phonenumber',
+    'phone',
+    'phoneno',
+    'mobile',
+    'mobilenumber',
+    'mobilephone',
+    'cell',
+    'cellphone',
+    'telephone',
+    'telephonenumber',
+    'tel',
+  ],
+  first_name: ['firstname', 'givenname', 'forename'],
+  last_name: ['lastname', 'surname', 'familyname'],
+};
+
+const ATTR_PREFIX_RE = /^(attr|custom_attributes)\./i;
+
+/** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
+export function normalizeHeader(header: string): string {
+  return header
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Parse one `--map "Header=target"` (split at the last `=`, since a header may contain one). */
+export function parseMapOption(value: string): MapOverride {
+  const at = value.lastIndexOf('=');
+  const header = at === -1 ? '' : value.slice(0, at).trim();
+  const target = at === -1 ? '' : value.slice(at + 1).trim();
+  if (!header || !target) {
+    throw new MappingError(`Invalid --map "${value}": expected "Header=field", e.g. --map "E-mail=email"`);
+  }
+  if (target === '-') return { header, target: null };
+  if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
+    return { header, target: { kind: 'field', field: target as ContactField } };
+  }
+  if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
+    return { header, target: { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') } };
+  }
+  throw new MappingError(
+    `Invalid --map "${value}": unknown field "${target}"; expected one of ${CONTACT_FIELDS.join(', ')}, ` +
+      'attr.<name> or - (ignore the column)',
+  );
+}
+
+export interface ResolveMappingOptions {
+  header: string[];
+  /** The agent's custom attribute definitions (archived ones too). */
+  definitions: Iterable<AttributeDefinition>;
+  overrides?: MapOverride[];
+}
+
+/**
+ * Map the columns of a CSV header. In order of precedence: `--map` overrides; the rejects'
+ * `_line`/`_error` columns (ignored silently); `attr.<name>` headers; contact field synonyms;
+ * headers naming a defined, non-archived attribute. Each target is filled by one column at most:
+ * the first one wins and later ones are unmapped. Throws a MappingError for an override naming
+ * no column or an undefined attribute, and when no column fills `external_id`.
+ */
+export function resolveMapping({
+  header,
+  definitions,
+  overrides = [],
+}: ResolveMappingOptions): ColumnMapping {
+  const defs = [...definitions];
+  const columns: (ColumnTarget | null)[] = header.map(() => null);
+  // `decided`: no automatic rule may touch the column; `ignored`: left out on purpose, not reported.
+  const decided = header.map(() => false);
+  const ignored = header.map(() => false);
+  const taken = new Set<string>();
+  const label = (i: number) => (header[i]!.trim() ? header[i]!.trim() : `(column ${i + 1}, no header)`);
+
+  for (const override of overrides) {
+    const i = findColumn(header, override.header);
+    if (i === -1) {
+      throw new MappingError(
+        `--map "${override.header}=...": the file has no column "${override.header}" ` +
+          `(columns: ${header.map((_, j) => label(j)).join(', ')})`,
+      );
+    }
+    const target = override.target && checkAttribute(override.target, defs, `--map "${override.header}=..."`);
+    if (target) {
+      const key = targetKey(target);
+      if (taken.has(key)) {
+        throw new MappingError(`--map: two columns map to ${describeTarget(target)}; keep one of them`);
+      }
+      taken.add(key);
+    }
+    columns[i] = target;
+    decided[i] = true;
+    ignored[i] = target === null;
+  }
+
+  const claim = (i: number, target: ColumnTarget) => {
+    const key = targetKey(target);
+    if (taken.has(key)) return;
+    taken.add(key);
+    columns[i] = target;
+    decided[i] = true;
+  };
+
+  header.forEach((cell, i) => {
+    if (decided[i]) return;
+    const trimmed = cell.trim();
+    if (trimmed === REJECT_KEYS.line || trimmed === REJECT_KEYS.error) {
+      decided[i] = true;
+      ignored[i] = true;
+    } else if (ATTR_PREFIX_RE.test(trimmed)) {
+      const target = checkAttribute(
+        { kind: 'attribute', name: trimmed.replace(ATTR_PREFIX_RE, '') },
+        defs,
+        `Column "${trimmed}"`,
+      );
+      claim(i, target);
+    }
+  });
+
+  // Synonyms by rank, so `External ID` beats an earlier `ID` column.
+  for (const [target, synonyms] of Object.entries(HEADER_SYNONYMS)) {
+    for (const synonym of synonyms) {
+      const i = header.findIndex((cell, j) => !decided[j] && normalizeHeader(cell) === synonym);
+      if (i !== -1) {
+        claim(i, toTarget(target));
+        break;
+      }
+    }
+  }
+
+  const activeByName = new Map(defs.filter((d) => !d.archived).map((d) => [normalizeHeader(d.name), d.name]));
+  header.forEach((cell, i) => {
+    const name = decided[i] ? undefined : activeByName.get(normalizeHeader(cell));
+    if (name) claim(i, { kind: 'attribute', name });
+  });
+
+  // First and last names only stand in for a missing full name.
+  if (taken.has('name')) {
+    columns.forEach((target, i) => {
+      if (target?.kind === 'first_name' || target?.kind === 'last_name') columns[i] = null;
+    });
+  }
+
+  if (!columns.some((t) => t?.kind === 'field' && t.field === 'external_id')) {
+    throw new MappingError(
+      `No column maps to external_id (columns: ${header.map((_, j) => label(j)).join(', ')}). ` +
+        `Name one with --map "<column>=external_id"; recognised headers: External ID, User ID, Customer ID, ID.`,
+    );
+  }
+
+  const unmapped = header.flatMap((_, i) => (columns[i] === null && !ignored[i] ? [label(i)] : []));
+  return { header, columns, unmapped };
+}
+
+/** `Header -> target` lines, for a verbose run or a dry run. */
+export function describeMapping(mapping: ColumnMapping): string[] {
+  return mapping.columns.flatMap((target, i) =>
+    target ? [`${mapping.header[i]!.trim() || `(column ${i + 1})`} -> ${describeTarget(target)}`] : [],
+  );
+}
+
+export function describeTarget(target: ColumnTarget): string {
+  switch (target.kind) {
+    case 'field':
+      return target.field;
+    case 'attribute':
+      return `attr.${target.name}`;
+    case 'first_name':
+      return 'name (first part)';
+    case 'last_name':
+      return 'name (last part)';
+  }
+}
+
+/** An exact (trimmed) header first, else the one column whose normalised header matches. */
+function findColumn(header: string[], wanted: string): number {
+  const exact = header.findIndex((cell) => cell.trim() === wanted.trim());
+  if (exact !== -1) return exact;
+  const norm = normalizeHeader(wanted);
+  const matches = header.flatMap((cell, i) => (normalizeHeader(cell) === norm ? [i] : []));
+  return matches.length === 1 ? matches[0]! : -1;
+}
+
+/** The attribute as the agent defines it (its exact name), or a MappingError if it is not defined. */
+function checkAttribute(target: ColumnTarget, defs: AttributeDefinition[], where: string): ColumnTarget {
+  if (target.kind !== 'attribute') return target;
+  const found =
+    defs.find((d) => d.name === target.name) ??
+    defs.find((d) => normalizeHeader(d.name) === normalizeHeader(target.name));
+  if (!found) {
+    const known = defs.filter((d) => !d.archived).map((d) => d.name);
+    throw new MappingError(
+      `${where}: custom attribute "${target.name}" is not defined for this agent ` +
+        `(defined: ${known.length ? known.join(', ') : 'none'}); define it first, or map the column to -`,
+    );
+  }
+  return { kind: 'attribute', name: found.name };
+}
+
+function targetKey(target: ColumnTarget): string {
+  if (target.kind === 'field') return target.field;
+  if (target.kind === 'attribute') return `attr.${target.name}`;
+  return target.kind;
+}
+
+function toTarget(key: string): ColumnTarget {
+  if (key === 'first_name' || key === 'last_name') return { kind: key };
+  return { kind: 'field', field: key as ContactField };
+}

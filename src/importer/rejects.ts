@@ -1,0 +1,156 @@
+// The rejects file: every row that could not land, with its line and reason, in a form that
+// imports again as is once fixed. Written to a temporary file and renamed into place on close.
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { ImportError } from './errors.js';
+import type { CsvDelimiter, ImportFormat } from './format.js';
+import { REJECT_KEYS, type SourceRecord } from './sources/types.js';
+
+export interface RejectsWriterOptions {
+  /** Where the file lands (see `defaultRejectsPath`). */
+  path: string;
+  /** The input's format: CSV rejects are CSV, JSON and NDJSON rejects are NDJSON. */
+  format: ImportFormat;
+  /** CSV: the input's header; `_line` and `_error` columns are added after it. */
+  header?: string[] | undefined;
+  delimiter?: CsvDelimiter | undefined;
+  /** CSV: start with a UTF-8 BOM, as the input did (spreadsheets need it to read UTF-8). */
+  bom?: boolean | undefined;
+  /** The input's path: refusing to write over it. */
+  input?: string | undefined;
+}
+
+export interface RejectsSummary {
+  path: string;
+  count: number;
+}
+
+const BUFFER_CHARS = 64 * 1024;
+
+/**
+ * Collects rejects. Nothing is created until the first reject; the rows go to a hidden temporary
+ * file beside `path`, which `close()` syncs and renames into place, so a file at `path` is always
+ * whole. `close()` with no rejects removes a `path` left by an earlier run: every run re-checks
+ * every row that has not landed (resumed runs too), so an old rejects file would only mislead.
+ * Writes may be called without awaiting each other: they are queued in call order.
+ */
+export class RejectsWriter {
+  readonly path: string;
+  #options: RejectsWriterOptions;
+  #temp: string;
+  #file: FileHandle | null = null;
+  #buffer: string[] = [];
+  #buffered = 0;
+  #count = 0;
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(options: RejectsWriterOptions) {
+    if (options.input && options.input !== '-' && resolve(options.input) === resolve(options.path)) {
+      throw new ImportError(
+        `The rejects file would overwrite the input ${options.input}; choose another path`,
+      );
+    }
+    if (options.format === 'csv' && !options.header)
+      throw new ImportError('CSV rejects need the input header');
+    this.path = options.path;
+    this.#options = options;
+    this.#temp = join(
+      dirname(options.path),
+      `.${basename(options.path)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`,
+    );
+  }
+
+  /** Rejects written so far. */
+  get count(): number {
+    return this.#count;
+  }
+
+  write(source: SourceRecord, reason: string): Promise<void> {
+    if (this.#closed) return Promise.reject(new ImportError('The rejects file is already closed'));
+    this.#count++;
+    const text = this.#format(source, reason);
+    return this.#enqueue(async () => {
+      if (!this.#file) {
+        this.#file = await open(this.#temp, 'w');
+        this.#push(this.#preamble());
+      }
+      this.#push(text);
+      if (this.#buffered >= BUFFER_CHARS) await this.#drain();
+    });
+  }
+
+  /** Commit: the file at `path` holds every reject, or is removed when there were none. */
+  async close(): Promise<RejectsSummary | null> {
+    this.#closed = true;
+    await this.#enqueue(async () => {
+      if (!this.#file) {
+        await rm(this.path, { force: true });
+        return;
+      }
+      await this.#drain();
+      await this.#file.sync();
+      await this.#file.close();
+      this.#file = null;
+      await rename(this.#temp, this.path);
+    });
+    return this.#count > 0 ? { path: this.path, count: this.#count } : null;
+  }
+
+  /** Give up: remove the temporary file and leave `path` as it was. */
+  async abort(): Promise<void> {
+    this.#closed = true;
+    await this.#enqueue(async () => {
+      await this.#file?.close();
+      this.#file = null;
+      await rm(this.#temp, { force: true });
+    });
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.#queue.then(task);
+    // A failed write fails its caller; later tasks still run (close and abort must clean up).
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  #push(text: string) {
+    this.#buffer.push(text);
+    this.#buffered += text.length;
+  }
+
+  async #drain() {
+    if (!this.#file || this.#buffered === 0) return;
+    const text = this.#buffer.join('');
+    this.#buffer = [];
+    this.#buffered = 0;
+    await this.#file.write(text);
+  }
+
+  #preamble(): string {
+    const { format, header, delimiter = ',', bom } = this.#options;
+    if (format !== 'csv') return '';
+    const row = stringify([[...header!, REJECT_KEYS.line, REJECT_KEYS.error]], { delimiter });
+    return bom ? `\uFEFF${row}` : row;
+  }
+
+  #format(source: SourceRecord, reason: string): string {
+    const { format, header, delimiter = ',' } = this.#options;
+    if (format === 'csv') {
+      // Cells as read (a row of the wrong width too, so it stays wrong until fixed).
+      const cells = source.raw ?? header!.map((h) => String(source.record[h] ?? ''));
+      return stringify([[...cells, String(source.line), reason]], { delimiter });
+    }
+    const record =
+      source.text !== undefined
+        ? { [REJECT_KEYS.line]: source.line, [REJECT_KEYS.error]: reason, [REJECT_KEYS.raw]: source.text }
+        : { ...source.record, [REJECT_KEYS.line]: source.line, [REJECT_KEYS.error]: reason };
+    return `${JSON.stringify(record)}\n`;
+  }
+}
+
+export function createRejectsWriter(options: RejectsWriterOptions): RejectsWriter {
+  return new RejectsWriter(options);
+}

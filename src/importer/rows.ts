@@ -1,0 +1,85 @@
+// One source record -> a contact input checked and coerced by the contract's own schemas, or a
+// reject with its line and a reason.
+import type { AttributeDefinition } from '../api/attribute.js';
+import { type ContactInputParsed, createContactValidators } from '../api/contact.js';
+import { toIssues } from '../api/envelope.js';
+import type { ColumnMapping } from './mapping.js';
+import type { SourceRecord } from './sources/types.js';
+
+export type RowResult =
+  | { ok: true; line: number; input: ContactInputParsed; source: SourceRecord }
+  | { ok: false; line: number; reason: string; source: SourceRecord };
+
+export interface RowValidatorOptions {
+  /** The agent's attribute definitions: custom attributes are checked and coerced against them. */
+  definitions: Iterable<AttributeDefinition>;
+  /** CSV only: the column mapping. JSON records already use the contract's field names. */
+  mapping?: ColumnMapping | undefined;
+}
+
+/**
+ * A validator for the rows of one import. CSV cells are trimmed and an empty cell means "not
+ * given" (the field is left out, never cleared). JSON records pass as written (`null` clears), but
+ * a numeric `external_id` becomes its string.
+ */
+export function createRowValidator({
+  definitions,
+  mapping,
+}: RowValidatorOptions): (source: SourceRecord) => RowResult {
+  const { input: schema } = createContactValidators(definitions);
+  return (source) => {
+    const reject = (reason: string): RowResult => ({ ok: false, line: source.line, reason, source });
+    if (source.error) return reject(source.error);
+    const candidate = mapping ? fromColumns(source.raw ?? [], mapping) : fromJson(source.record);
+    if (typeof candidate === 'string') return reject(candidate);
+    const parsed = schema.safeParse(candidate);
+    if (!parsed.success) {
+      return reject(
+        toIssues(parsed.error)
+          .map((issue) => `${issue.field}: ${issue.message}`)
+          .join('; '),
+      );
+    }
+    return { ok: true, line: source.line, input: parsed.data, source };
+  };
+}
+
+function fromColumns(cells: string[], mapping: ColumnMapping): Record<string, unknown> {
+  const candidate: Record<string, unknown> = {};
+  const attributes: Record<string, string> = {};
+  let first = '';
+  let last = '';
+  mapping.columns.forEach((target, i) => {
+    const value = cells[i]?.trim();
+    if (!target || !value) return;
+    switch (target.kind) {
+      case 'field':
+        candidate[target.field] = value;
+        break;
+      case 'attribute':
+        attributes[target.name] = value;
+        break;
+      case 'first_name':
+        first = value;
+        break;
+      case 'last_name':
+        last = value;
+        break;
+    }
+  });
+  if (candidate.name === undefined && (first || last))
+    candidate.name = [first, last].filter(Boolean).join(' ');
+  if (Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
+  return candidate;
+}
+
+/** The record with a numeric external_id as its string, or why it cannot be one. */
+function fromJson(record: Record<string, unknown>): Record<string, unknown> | string {
+  const id = record.external_id;
+  if (typeof id !== 'number') return record;
+  if (!Number.isFinite(id)) return 'external_id: Expected a string';
+  if (Number.isInteger(id) && !Number.isSafeInteger(id)) {
+    return `external_id: ${id} is too large to keep exactly as a JSON number; write it as a string`;
+  }
+  return { ...record, external_id: String(id) };
+}

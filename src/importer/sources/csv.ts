@@ -1,0 +1,226 @@
+// CSV (and TSV) records streamed with csv-parse, each with the physical line it starts on.
+import { parse } from 'csv-parse';
+import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { ImportError, SourceParseError } from '../errors.js';
+import { type CsvDelimiter, sniffDelimiter } from '../format.js';
+import type { OpenedInput } from './input.js';
+import { type ImportSource, REJECT_KEYS, type SourceRecord } from './types.js';
+
+export interface CsvOptions {
+  /** Overrides sniffing (`.tsv` files pass tab). */
+  delimiter?: CsvDelimiter | undefined;
+}
+
+interface Parsed {
+  cells: string[];
+  /** csv-parse's running count of the empty lines it skipped, when it read this record. */
+  emptyLines: number;
+}
+
+const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
+
+/**
+ * Open a CSV input: reads the header before returning, so the caller can map columns first.
+ * Blank rows (no cell with a non-space character) are skipped. A row whose number of fields differs
+ * from the header's (empty cells after the last column aside) is handed on with `error` set: its
+ * values could land in the wrong fields.
+ */
+export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Promise<ImportSource> {
+  const bom = input.sample[0] === 0xef && input.sample[1] === 0xbb && input.sample[2] === 0xbf;
+  const delimiter = options.delimiter ?? sniffDelimiter(input.sample.toString('utf8'));
+
+  // Records are taken from `on_record` as the parser meets them, not from its readable side: a
+  // stream that fails drops what it had buffered, and the rows before a broken quote must still
+  // be read (and the error placed after them). The input is written chunk by chunk, one chunk
+  // only when the records of the last one are used up, which keeps memory flat.
+  const parsed: Parsed[] = [];
+  const parser = parse({
+    bom: true,
+    delimiter,
+    // Whitespace around delimiters is noise (and `a, "b, c"` is common); rows are trimmed anyway.
+    trim: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // Any line ending, even mixed in one file; the line count below follows the same rule.
+    record_delimiter: ['\r\n', '\n', '\r'],
+    // A record larger than a request body cannot be sent; usually it is a quote left open.
+    max_record_size: MAX_BODY_BYTES,
+    on_record: (record: string[], context) => {
+      parsed.push({ cells: record, emptyLines: context.empty_lines });
+      return null;
+    },
+  });
+  parser.on('error', () => {
+    // Reported through the write and end callbacks below.
+  });
+  parser.resume();
+  const chunks = input.chunks[Symbol.asyncIterator]();
+  let inputDone = false;
+  let failure: unknown = null;
+
+  const feed = async () => {
+    try {
+      const next = await chunks.next();
+      if (next.done) {
+        inputDone = true;
+        await new Promise<void>((resolve, reject) => {
+          parser.once('error', reject);
+          parser.once('finish', resolve);
+          parser.end();
+        });
+      } else {
+        await new Promise<void>((resolve, reject) =>
+          parser.write(next.value, (error) => (error ? reject(error) : resolve())),
+        );
+      }
+    } catch (error) {
+      failure = error;
+    }
+  };
+
+  const close = () => {
+    parser.destroy();
+    input.destroy();
+  };
+
+  // csv-parse's own `info.lines` counts a CRLF inside a quoted field twice, so lines are counted
+  // here: a record spans 1 + the line breaks inside its cells, plus the empty lines skipped before it.
+  let nextLine = 1;
+  let emptyLinesSeen = 0;
+  let rowNumber = 0;
+  let taken = 0;
+
+  const read = async (): Promise<{ cells: string[]; line: number; last: number } | null> => {
+    while (taken === parsed.length) {
+      parsed.length = 0;
+      taken = 0;
+      if (failure) throw parseError(input.name, failure, nextLine, emptyLinesSeen);
+      if (inputDone) return null;
+      await feed();
+    }
+    const { cells, emptyLines } = parsed[taken++]!;
+    const line = nextLine + (emptyLines - emptyLinesSeen);
+    emptyLinesSeen = emptyLines;
+    const last = line + lineBreaks(cells);
+    nextLine = last + 1;
+    return { cells, line, last };
+  };
+
+  let first: Awaited<ReturnType<typeof read>>;
+  try {
+    do first = await read();
+    while (first && isBlank(first.cells));
+  } catch (error) {
+    close();
+    throw error;
+  }
+  if (!first) {
+    close();
+    throw new ImportError(`${input.name}: the file is empty: expected a header row`);
+  }
+  const fullHeader = first.cells;
+  const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
+  const header = kept.map((i) => fullHeader[i]!);
+  const keys = uniqueKeys(header);
+
+  async function* records(): AsyncGenerator<SourceRecord> {
+    try {
+      for (let row = await read(); row; row = await read()) {
+        if (isBlank(row.cells)) continue;
+        rowNumber++;
+        // Extra cells that are all empty (a trailing delimiter) cannot put a value in the wrong place.
+        const cells =
+          row.cells.length > fullHeader.length && isBlank(row.cells.slice(fullHeader.length))
+            ? row.cells.slice(0, fullHeader.length)
+            : row.cells;
+        if (cells.length !== fullHeader.length) {
+          yield {
+            row: rowNumber,
+            line: row.line,
+            record: {},
+            raw: cells,
+            error: widthError(cells.length, fullHeader.length, delimiter),
+          };
+          continue;
+        }
+        const raw = kept.map((i) => cells[i]!);
+        const record: Record<string, unknown> = {};
+        keys.forEach((key, i) => {
+          record[key] = raw[i];
+        });
+        yield { row: rowNumber, line: row.line, record, raw };
+      }
+    } finally {
+      close();
+    }
+  }
+
+  return {
+    name: input.name,
+    format: 'csv',
+    header,
+    delimiter,
+    bom,
+    records: records(),
+    close,
+  };
+}
+
+const BREAK_RE = /\r\n|\r|\n/g;
+
+function lineBreaks(cells: string[]): number {
+  let n = 0;
+  for (const cell of cells) {
+    if (cell.includes('\n') || cell.includes('\r')) n += cell.match(BREAK_RE)!.length;
+  }
+  return n;
+}
+
+function widthError(fields: number, expected: number, delimiter: CsvDelimiter): string {
+  const what = `Row has ${fields} field${fields === 1 ? '' : 's'} but the header has ${expected}`;
+  const shown = delimiter === '\t' ? 'a tab' : `"${delimiter}"`;
+  return fields > expected ? `${what}: a value containing ${shown} must be quoted` : what;
+}
+
+const isBlank = (cells: string[]) => cells.every((c) => c.trim() === '');
+
+/** Record keys from header cells: a repeated or empty header gets its column number, so none is lost. */
+function uniqueKeys(header: string[]): string[] {
+  const seen = new Set<string>();
+  return header.map((cell, i) => {
+    let key = cell.trim() || `column ${i + 1}`;
+    if (seen.has(key)) key = `${key} (column ${i + 1})`;
+    seen.add(key);
+    return key;
+  });
+}
+
+const QUOTE_ADVICE = 'a quote inside a value must be doubled ("") and the whole value quoted';
+
+function parseError(file: string, error: unknown, nextLine: number, emptyLinesSeen: number): Error {
+  if (error instanceof ImportError) return error;
+  const e = error as { code?: unknown; index?: unknown; empty_lines?: unknown; message?: string };
+  if (typeof e.code !== 'string' || !/^(CSV_|INVALID_)/.test(e.code)) return error as Error;
+  const skipped = typeof e.empty_lines === 'number' ? e.empty_lines - emptyLinesSeen : 0;
+  const line = nextLine + Math.max(0, skipped);
+  const column = typeof e.index === 'number' ? e.index + 1 : undefined;
+  let reason: string;
+  switch (e.code) {
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      reason = `unexpected characters after a closing quote: ${QUOTE_ADVICE}`;
+      break;
+    case 'INVALID_OPENING_QUOTE':
+      reason = `a quote in the middle of an unquoted value: ${QUOTE_ADVICE}`;
+      break;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      reason = 'a quote opened in this record is never closed';
+      break;
+    case 'CSV_MAX_RECORD_SIZE':
+      reason = 'the record is longer than 1 MiB: is a quote left open?';
+      break;
+    default:
+      reason = e.message ?? String(error);
+  }
+  return new SourceParseError({ file, line, column, reason, cause: error });
+}

@@ -1,0 +1,66 @@
+// Open any input as records: pick the reader by format (explicit, extension, or first bytes).
+import {
+  type CsvDelimiter,
+  delimiterFromName,
+  formatFromName,
+  type ImportFormat,
+  sniffDelimiter,
+  sniffFormat,
+} from '../format.js';
+import { countCsvRows, countJsonRows, countNdjsonRows } from './count.js';
+import { openCsv } from './csv.js';
+import { type InputOptions, openInput } from './input.js';
+import { openJson } from './json.js';
+import { openNdjson } from './ndjson.js';
+import type { ImportSource } from './types.js';
+
+export type { ImportSource, SourceRecord } from './types.js';
+export { REJECT_KEYS } from './types.js';
+
+export interface OpenSourceOptions extends InputOptions {
+  /** `csv`, `tsv`, `json`, `ndjson` or `jsonl`; else decided by the extension, else by the content. */
+  format?: string | undefined;
+  /** CSV only; else tab for `.tsv`, else sniffed from the header line. */
+  delimiter?: CsvDelimiter | undefined;
+}
+
+/**
+ * Open `input` (a path, or `-` for stdin) as a stream of records. A CSV header is read before
+ * this resolves (`source.header`), so columns can be mapped before the first row.
+ */
+export async function openSource(input: string, options: OpenSourceOptions = {}): Promise<ImportSource> {
+  const named = formatFromName(input, options.format);
+  const opened = await openInput(input, options);
+  const format = named ?? sniffFormat(opened.sample.toString('utf8'));
+  switch (format) {
+    case 'csv':
+      return openCsv(opened, { delimiter: options.delimiter ?? delimiterFromName(input) });
+    case 'json':
+      return openJson(opened);
+    case 'ndjson':
+      return openNdjson(opened);
+  }
+}
+
+/**
+ * How many records `openSource` would yield for this file, in one cheap pass, for a progress
+ * total. Reading stdin twice is impossible: the caller counts only files.
+ */
+export async function countRows(
+  file: string,
+  format: ImportFormat,
+  delimiter?: CsvDelimiter,
+): Promise<number> {
+  const opened = await openInput(file);
+  switch (format) {
+    case 'csv':
+      return countCsvRows(
+        opened,
+        delimiter ?? delimiterFromName(file) ?? sniffDelimiter(opened.sample.toString('utf8')),
+      );
+    case 'json':
+      return countJsonRows(opened);
+    case 'ndjson':
+      return countNdjsonRows(opened);
+  }
+}

@@ -1,0 +1,41 @@
+// What every source yields: one record of the input with where it sits in the file.
+import type { CsvDelimiter, ImportFormat } from '../format.js';
+
+export interface SourceRecord {
+  /**
+   * 1-based number of the record among those the source yields (the CSV header and blank lines
+   * do not count). Unique even where lines are not (a one-line JSON array): the checkpoint's key.
+   */
+  row: number;
+  /** 1-based physical line where the record starts (for a JSON array, where the element opens). */
+  line: number;
+  /** The record: CSV cells by header, or a JSON object without the rejects' `_line`/`_error`. */
+  record: Record<string, unknown>;
+  /** CSV only: the cells as read, in header order (rejects write them back unchanged). */
+  raw?: string[];
+  /** JSON only: the original text, when it is not an object (rejects keep it as `_raw`). */
+  text?: string;
+  /** Set when the source read the record but cannot hand it on: the row is rejected with this reason. */
+  error?: string;
+}
+
+export interface ImportSource {
+  /** The file name, or `stdin`, for messages. */
+  name: string;
+  format: ImportFormat;
+  /** CSV only: the header cells as written (without the rejects' `_line`/`_error`). */
+  header?: string[];
+  delimiter?: CsvDelimiter;
+  /** CSV only: the input began with a UTF-8 byte-order mark (rejects keep it, for spreadsheets). */
+  bom?: boolean;
+  /** The records in file order; iterate once. Breaking out of the loop closes the input. */
+  records: AsyncIterable<SourceRecord>;
+  /** Close the input without reading on (also done by breaking out of `records`). */
+  close(): void;
+}
+
+/**
+ * Keys a rejects file adds to each record. Sources drop them on reading, so a rejects file
+ * imports again as is once fixed.
+ */
+export const REJECT_KEYS = { line: '_line', error: '_error', raw: '_raw' } as const;

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { MappingError } from '../../src/importer/errors.js';
+import {
+  type ColumnMapping,
+  describeMapping,
+  normalizeHeader,
+  parseMapOption,
+  resolveMapping,
+} from '../../src/importer/mapping.js';
+import { DEFINITIONS } from './helpers.js';
+
+const map = (header: string[], overrides: string[] = []): ColumnMapping =>
+  resolveMapping({ header, definitions: DEFINITIONS, overrides: overrides.map(parseMapOption) });
+
+describe('normalizeHeader', () => {
+  it('ignores case, spaces, underscores, dashes and punctuation', () => {
+    expect(
+      ['External ID', 'external_id', 'EXTERNAL-ID', ' externalId ', 'E-mail', 'Phone #'].map(normalizeHeader),
+    ).toEqual(['externalid', 'externalid', 'externalid', 'externalid', 'email', 'phone']);
+  });
+});
+
+describe('resolveMapping', () => {
+  it('maps the usual synonyms of each contact field', () => {
+    const cases: [string, string][] = [
+      ['External ID', 'external_id'],
+      ['user_id', 'external_id'],
+      ['Customer ID', 'external_id'],
+      ['ID', 'external_id'],
+      ['E-mail', 'email'],
+      ['Email Address', 'email'],
+      ['Mail', 'email'],
+      ['Phone', 'phonenumber'],
+      ['Phone Number', 'phonenumber'],
+      ['Mobile', 'phonenumber'],
+      ['Telephone', 'phonenumber'],
+      ['Tel', 'phonenumber'],
+      ['Full Name', 'name'],
+      ['Contact Name', 'name'],
+    ];
+    for (const [header, field] of cases) {
+      const extra = field === 'external_id' ? [] : ['external_id'];
+      const mapping = map([header, ...extra]);
+      expect(mapping.columns[0], header).toEqual({ kind: 'field', field });
+    }
+  });
+
+  it('prefers the higher-ranked synonym and reports the other column as unmapped', () => {
+    const mapping = map(['ID', 'Email', 'External ID', 'Mobile', 'Phone']);
+    expect(mapping.columns).toEqual([
+      null,
+      { kind: 'field', field: 'email' },
+      { kind: 'field', field: 'external_id' },
+      null,
+      { kind: 'field', field: 'phonenumber' },
+    ]);
+    expect(mapping.unmapped).toEqual(['ID', 'Mobile']);
+  });
+
+  it('fills custom attributes from their names (normalised) and from attr.<name>', () => {
+    const mapping = map(['external_id', 'Plan', 'Signup Date', 'attr.seats', 'ATTR.vip', 'Notes']);
+    expect(describeMapping(mapping)).toEqual([
+      'external_id -> external_id',
+      'Plan -> attr.plan',
+      'Signup Date -> attr.signup_date',
+      'attr.seats -> attr.seats',
+      'ATTR.vip -> attr.vip',
+    ]);
+    expect(mapping.unmapped).toEqual(['Notes']);
+  });
+
+  it('does not guess an archived attribute from a header, but maps it when named with attr.', () => {
+    expect(map(['external_id', 'Legacy Code']).unmapped).toEqual(['Legacy Code']);
+    expect(map(['external_id', 'attr.legacy_code']).columns[1]).toEqual({
+      kind: 'attribute',
+      name: 'legacy_code',
+    });
+  });
+
+  it('refuses attr.<name> for an attribute the agent has not defined', () => {
+    expect(() => map(['external_id', 'attr.tier'])).toThrow(MappingError);
+    expect(() => map(['external_id', 'attr.tier'])).toThrow(
+      'Column "attr.tier": custom attribute "tier" is not defined for this agent',
+    );
+  });
+
+  it('joins first and last name only when there is no full-name column', () => {
+    const joined = map(['First Name', 'Last Name', 'User ID']);
+    expect(joined.columns.slice(0, 2)).toEqual([{ kind: 'first_name' }, { kind: 'last_name' }]);
+    const full = map(['First Name', 'Name', 'Surname', 'User ID']);
+    expect(full.columns[1]).toEqual({ kind: 'field', field: 'name' });
+    expect(full.unmapped).toEqual(['First Name', 'Surname']);
+  });
+
+  it('lets --map overrides win over synonyms, ignore columns, and fill attributes', () => {
+    const mapping = map(
+      ['Email', 'Work Email', 'Kundennummer', 'Tarif', 'Phone', 'Memo'],
+      ['Work Email=email', 'Kundennummer=external_id', 'Tarif=attr.plan', 'memo=-'],
+    );
+    expect(describeMapping(mapping)).toEqual([
+      'Work Email -> email',
+      'Kundennummer -> external_id',
+      'Tarif -> attr.plan',
+      'Phone -> phonenumber',
+    ]);
+    // The displaced synonym is reported; the column ignored with - is not.
+    expect(mapping.unmapped).toEqual(['Email']);
+  });
+
+  it('skips the _line and _error columns of a rejects file silently', () => {
+    const mapping = map(['external_id', 'email', '_line', '_error']);
+    expect(mapping.columns.slice(2)).toEqual([null, null]);
+    expect(mapping.unmapped).toEqual([]);
+  });
+
+  it('fails clearly when no column maps to external_id', () => {
+    expect(() => map(['Name', 'Email'])).toThrow(
+      'No column maps to external_id (columns: Name, Email). Name one with --map "<column>=external_id"',
+    );
+    expect(map(['Ref', 'Email'], ['Ref=external_id']).columns[0]).toEqual({
+      kind: 'field',
+      field: 'external_id',
+    });
+  });
+
+  it('fails clearly on an override naming no column, an undefined attribute, or a field twice', () => {
+    expect(() => map(['external_id', 'Email'], ['Mail Addr=email'])).toThrow(
+      '--map "Mail Addr=...": the file has no column "Mail Addr" (columns: external_id, Email)',
+    );
+    expect(() => map(['external_id', 'X'], ['X=attr.nope'])).toThrow(
+      'custom attribute "nope" is not defined',
+    );
+    expect(() => map(['external_id', 'A', 'B'], ['A=email', 'B=email'])).toThrow(
+      '--map: two columns map to email; keep one of them',
+    );
+  });
+
+  it('labels columns without a header by their number', () => {
+    expect(map(['external_id', '', 'x']).unmapped).toEqual(['(column 2, no header)', 'x']);
+  });
+});
+
+describe('parseMapOption', () => {
+  it('splits at the last = and accepts fields, attr.<name> and -', () => {
+    expect(parseMapOption('a=b=email')).toEqual({ header: 'a=b', target: { kind: 'field', field: 'email' } });
+    expect(parseMapOption(' Tarif = attr.plan ')).toEqual({
+      header: 'Tarif',
+      target: { kind: 'attribute', name: 'plan' },
+    });
+    expect(parseMapOption('Memo=-')).toEqual({ header: 'Memo', target: null });
+  });
+
+  it('rejects an unknown field and a malformed option', () => {
+    expect(() => parseMapOption('Mail=e-mail')).toThrow(
+      'unknown field "e-mail"; expected one of external_id, name, email, phonenumber, attr.<name> or -',
+    );
+    expect(() => parseMapOption('email')).toThrow('expected "Header=field"');
+    expect(() => parseMapOption('=email')).toThrow(MappingError);
+  });
+});

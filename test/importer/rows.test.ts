@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { parseMapOption, resolveMapping } from '../../src/importer/mapping.js';
+import { createRowValidator, type RowResult } from '../../src/importer/rows.js';
+import type { SourceRecord } from '../../src/importer/sources/types.js';
+import { DEFINITIONS } from './helpers.js';
+
+const HEADER = ['User ID', 'Full Name', 'E-mail', 'Phone', 'Plan', 'Seats', 'VIP', 'Signup Date', 'Legacy'];
+const csvMapping = resolveMapping({
+  header: HEADER,
+  definitions: DEFINITIONS,
+  overrides: [parseMapOption('Legacy=attr.legacy_code')],
+});
+const csvRow = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+const jsonRow = createRowValidator({ definitions: DEFINITIONS });
+
+const cells = (values: Partial<Record<(typeof HEADER)[number], string>>, line = 2): SourceRecord => {
+  const raw = HEADER.map((h) => values[h] ?? '');
+  return { row: line - 1, line, raw, record: Object.fromEntries(HEADER.map((h, i) => [h, raw[i]])) };
+};
+const json = (record: Record<string, unknown>, line = 1): SourceRecord => ({
+  row: line,
+  line,
+  record,
+});
+const reason = (result: RowResult) => (result.ok ? null : result.reason);
+
+describe('CSV rows', () => {
+  it('trims cells, leaves empty ones out, and coerces attributes by type', () => {
+    const result = csvRow(
+      cells({
+        'User ID': '  u1 ',
+        'Full Name': ' Ann Smith ',
+        'E-mail': ' ann@example.com ',
+        Phone: '',
+        Plan: 'pro',
+        Seats: ' 12 ',
+        VIP: 'TRUE',
+        'Signup Date': '2024-05-31',
+      }),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      line: 2,
+      input: {
+        external_id: 'u1',
+        name: 'Ann Smith',
+        email: 'ann@example.com',
+        custom_attributes: { plan: 'pro', seats: 12, vip: true, signup_date: '2024-05-31' },
+      },
+    });
+    expect(result.ok && 'phonenumber' in result.input).toBe(false);
+  });
+
+  it('omits custom_attributes entirely when every attribute cell is empty', () => {
+    const result = csvRow(cells({ 'User ID': 'u2' }));
+    expect(result.ok && result.input).toEqual({ external_id: 'u2' });
+  });
+
+  it('joins first and last name when there is no full-name column', () => {
+    const mapping = resolveMapping({ header: ['id', 'First Name', 'Last Name'], definitions: DEFINITIONS });
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    const row = (raw: string[]) => validate({ row: 1, line: 2, raw, record: {} });
+    expect(row(['1', 'Ann', 'Smith'])).toMatchObject({ ok: true, input: { name: 'Ann Smith' } });
+    expect(row(['2', '', 'Smith'])).toMatchObject({ ok: true, input: { name: 'Smith' } });
+    expect(row(['3', '', ''])).toMatchObject({ ok: true, input: { external_id: '3' } });
+  });
+
+  it('rejects each kind of bad value with the contract field and message', () => {
+    const cases: [Parameters<typeof cells>[0], string][] = [
+      [{ 'Full Name': 'No Id' }, 'external_id: Required'],
+      [{ 'User ID': 'x'.repeat(256) }, 'external_id: Too big: expected string to have <=255 characters'],
+      [{ 'User ID': '1', 'E-mail': 'not-an-email' }, 'email: Invalid email'],
+      [
+        { 'User ID': '1', Phone: '020 7946 0958' },
+        'phonenumber: Invalid phone number: expected a leading + and country code, e.g. +44 20 7946 0958',
+      ],
+      [{ 'User ID': '1', Phone: '+44 12' }, 'phonenumber: Invalid phone number: expected 7 to 15 digits'],
+      [
+        { 'User ID': '1', 'Full Name': 'n'.repeat(256) },
+        'name: Too big: expected string to have <=255 characters',
+      ],
+      [{ 'User ID': '1', Seats: 'twelve' }, 'custom_attributes.seats: Expected a number or a numeric string'],
+      [
+        { 'User ID': '1', VIP: 'yes' },
+        'custom_attributes.vip: Expected a boolean (true/false, "true"/"false", 1/0)',
+      ],
+      [
+        { 'User ID': '1', 'Signup Date': '31/05/2024' },
+        'custom_attributes.signup_date: Expected an ISO 8601 date (2024-05-31) or date-time',
+      ],
+      [
+        { 'User ID': '1', Legacy: 'L-1' },
+        'custom_attributes.legacy_code: Custom attribute is archived: only null is accepted',
+      ],
+    ];
+    for (const [values, expected] of cases) expect(reason(csvRow(cells(values))), expected).toBe(expected);
+  });
+
+  it('lists every problem of a row, separated by semicolons', () => {
+    expect(reason(csvRow(cells({ 'User ID': '1', 'E-mail': 'bad', Seats: 'many' }, 9)))).toBe(
+      'email: Invalid email; custom_attributes.seats: Expected a number or a numeric string',
+    );
+  });
+
+  it("rejects a row the source flagged, with the source's reason and line", () => {
+    const source: SourceRecord = {
+      row: 6,
+      line: 7,
+      raw: ['1'],
+      record: {},
+      error: 'Row has 1 field but…',
+    };
+    expect(csvRow(source)).toEqual({ ok: false, line: 7, reason: 'Row has 1 field but…', source });
+  });
+});
+
+describe('JSON rows', () => {
+  it('passes records as written, null clearing a field, and coerces attributes', () => {
+    const result = jsonRow(
+      json({
+        external_id: 'a1',
+        email: null,
+        phonenumber: '+44 20 7946 0958',
+        custom_attributes: { seats: '3', vip: 0, plan: 7, signup_date: null },
+      }),
+    );
+    expect(result).toEqual({
+      ok: true,
+      line: 1,
+      source: expect.anything(),
+      input: {
+        external_id: 'a1',
+        email: null,
+        phonenumber: '+44 20 7946 0958',
+        custom_attributes: { seats: 3, vip: false, plan: '7', signup_date: null },
+      },
+    });
+  });
+
+  it('turns a numeric external_id into its string, unless it is too large to be exact', () => {
+    expect(jsonRow(json({ external_id: 42 }))).toMatchObject({ ok: true, input: { external_id: '42' } });
+    expect(reason(jsonRow(json({ external_id: 2 ** 60 })))).toBe(
+      `external_id: ${2 ** 60} is too large to keep exactly as a JSON number; write it as a string`,
+    );
+  });
+
+  it('rejects unknown fields, undefined attributes and wrong types', () => {
+    expect(reason(jsonRow(json({ external_id: '1', fax: '123' })))).toBe('fax: Unknown field');
+    expect(reason(jsonRow(json({ external_id: '1', custom_attributes: { tier: 'gold' } })))).toBe(
+      'custom_attributes.tier: Unknown custom attribute: define it first',
+    );
+    expect(reason(jsonRow(json({ external_id: true })))).toBe(
+      'external_id: Invalid input: expected string, received boolean',
+    );
+    expect(reason(jsonRow(json({ external_id: '1', custom_attributes: 'plan=pro' })))).toMatch(
+      /^custom_attributes: /,
+    );
+  });
+
+  it('rejects what the source could not read', () => {
+    const source: SourceRecord = {
+      row: 3,
+      line: 3,
+      record: {},
+      text: '{oops',
+      error: 'Invalid JSON: x',
+    };
+    expect(reason(jsonRow(source))).toBe('Invalid JSON: x');
+  });
+});
