@@ -1,23 +1,20 @@
 // Writers that put contacts, attribute definitions and plain records on stdout as a table,
 // JSON, NDJSON or CSV. json, ndjson and csv stream item by item (honouring backpressure), so
 // `list --all` holds one page at a time; a table needs every row to size its columns.
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
 import type { AttributeDefinition } from '../../api/attribute.js';
 import type { Contact } from '../../api/contact.js';
+import { cell, isoTime } from './cells.js';
 import type { OutputFormat } from './format.js';
+import type { TableOptions } from './table.js';
+
+export type { TableOptions };
+
+export { isoTime };
 
 /** Where data goes: stdout in the CLI, any writable stream (or a plain collector) in tests. */
 export interface Output {
   write(chunk: string): boolean;
   once?(event: 'drain', listener: () => void): unknown;
-}
-
-export interface TableOptions {
-  /** ANSI colours in headers and borders; only when stdout is a TTY and NO_COLOR is unset. */
-  color?: boolean;
-  /** Longer cell values are cut with an ellipsis so rows stay on one line. */
-  maxCellWidth?: number;
 }
 
 export interface WriteSummary {
@@ -64,7 +61,6 @@ const LIST_TABLE_COLUMNS = [
   'attributes',
   'updated_at',
 ] as const;
-const DEFAULT_MAX_CELL_WIDTH = 48;
 const ATTRIBUTE_COLUMNS = ['name', 'type', 'label', 'description', 'archived'] as const;
 
 // ---------------------------------------------------------------------------------------
@@ -99,7 +95,7 @@ export function createContactWriter(
           attributeSummary(c.custom_attributes),
           isoTime(c.updated_at),
         ]);
-        await put(out, renderTable([...LIST_TABLE_COLUMNS], rows, options));
+        await put(out, (await table()).renderTable([...LIST_TABLE_COLUMNS], rows, options));
         return { count: contacts.length, droppedAttributes: [] };
       });
   }
@@ -143,7 +139,7 @@ export async function writeContact(
         ['created_at', isoTime(contact.created_at)],
         ['updated_at', isoTime(contact.updated_at)],
       ];
-      return put(out, renderKeyValue(pairs, options));
+      return put(out, (await table()).renderKeyValue(pairs, options));
     }
   }
 }
@@ -175,13 +171,13 @@ function contactCsvStream(out: Output, attributeNames: readonly string[]): ItemW
   const header = async () => {
     if (headerWritten) return;
     headerWritten = true;
-    await put(out, csvLine(contactCsvHeader(attributeNames)));
+    await put(out, await csvLine(contactCsvHeader(attributeNames)));
   };
   return {
     async write(contact) {
       await header();
       for (const key of Object.keys(contact.custom_attributes)) if (!known.has(key)) dropped.add(key);
-      await put(out, csvLine(contactCsvRow(contact, attributeNames)));
+      await put(out, await csvLine(contactCsvRow(contact, attributeNames)));
       count++;
     },
     async end() {
@@ -258,7 +254,7 @@ export function createRecordWriter<T extends object>(
       return collecting(async (records) => {
         const cols = columns ?? keysOf(records);
         const rows = records.map((r) => cols.map((c) => field(r, c)));
-        await put(out, renderTable([...cols], rows, options));
+        await put(out, (await table()).renderTable([...cols], rows, options));
         return { count: records.length, droppedAttributes: [] };
       });
   }
@@ -292,7 +288,7 @@ export async function writeRecord(
       const keys = options.columns ?? Object.keys(record);
       return put(
         out,
-        renderKeyValue(
+        (await table()).renderKeyValue(
           keys.map((k) => [k, field(record, k)]),
           options,
         ),
@@ -307,12 +303,12 @@ function recordCsvStream<T extends object>(out: Output, columns: readonly string
   const header = async () => {
     if (headerWritten) return;
     headerWritten = true;
-    await put(out, csvLine([...columns]));
+    await put(out, await csvLine([...columns]));
   };
   return {
     async write(record) {
       await header();
-      await put(out, csvLine(columns.map((c) => cell(field(record, c)))));
+      await put(out, await csvLine(columns.map((c) => cell(field(record, c)))));
       count++;
     },
     async end() {
@@ -389,44 +385,13 @@ async function put(out: Output, chunk: string): Promise<void> {
   });
 }
 
-function csvLine(cells: string[]): string {
+/** One CSV record; csv-stringify loads on the first one, so other formats never pay for it. */
+async function csvLine(cells: string[]): Promise<string> {
+  const { stringify } = await import('csv-stringify/sync');
   return stringify([cells]);
 }
 
-/** A value as CSV text: null and undefined empty, objects as JSON. */
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/** Unix seconds as an ISO 8601 instant without milliseconds (the API has none). */
-export function isoTime(seconds: number): string {
-  const date = new Date(seconds * 1000);
-  return Number.isNaN(date.getTime()) ? String(seconds) : date.toISOString().replace('.000Z', 'Z');
-}
-
-// ---------------------------------------------------------------------------------------
-// Tables
-
-function tableStyle(options: TableOptions) {
-  return options.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
-}
-
-function fitCell(value: unknown, options: TableOptions): string {
-  const text = cell(value).replace(/\s*\n\s*/g, ' ');
-  const max = options.maxCellWidth ?? DEFAULT_MAX_CELL_WIDTH;
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-export function renderTable(head: string[], rows: unknown[][], options: TableOptions = {}): string {
-  const table = new Table({ head, style: tableStyle(options) });
-  for (const row of rows) table.push(row.map((v) => fitCell(v, options)));
-  return `${table.toString()}\n`;
-}
-
-export function renderKeyValue(pairs: [string, unknown][], options: TableOptions = {}): string {
-  const table = new Table({ style: tableStyle(options) });
-  for (const [key, value] of pairs) table.push([key, fitCell(value, options)]);
-  return `${table.toString()}\n`;
+/** cli-table3 loads only when a table is drawn. */
+async function table() {
+  return import('./table.js');
 }
