@@ -34,6 +34,8 @@ const attrsCmd = () => import('./commands/attrs.js');
 const authCmd = () => import('./commands/auth.js');
 const configCmd = () => import('./commands/config.js');
 const serveCmd = () => import('./commands/serve.js');
+const importCmd = () => import('./commands/import.js');
+const exportCmd = () => import('./commands/export.js');
 const completionCmd = () => import('./commands/completion.js');
 
 const agentOption = () =>
@@ -135,6 +137,73 @@ Learn more: contacts <command> --help`,
     .addOption(agentOption())
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .action(lazy(io, contactsCmd, 'remove'));
+
+  program
+    .command('import')
+    .description('upsert every row of a CSV, JSON or NDJSON file by external_id')
+    .argument('<file>', 'the file to import, or - for stdin')
+    .addOption(agentOption())
+    .addOption(
+      new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices([
+        'csv',
+        'tsv',
+        'json',
+        'ndjson',
+        'jsonl',
+      ]),
+    )
+    .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
+    .option(
+      '--map <header=field>',
+      'map a column: external_id, name, email, phonenumber, attr.<name>, or - to ignore (repeatable)',
+      collect,
+    )
+    .option(
+      '--concurrency <n>',
+      'requests in flight at most (default 8; lowered while rate limited)',
+      integer(1, 256),
+    )
+    .option(
+      '--batch-size <n>',
+      'contacts per request with the batch form (1 to 1000; default 1)',
+      integer(1, 1000),
+    )
+    .option(
+      '--rejects <file>',
+      'where rows that could not land go (default: <file>.rejects.<ext> next to the input)',
+    )
+    .option('--resume', 'skip the rows an interrupted run of the same file already landed')
+    .option('--dry-run', 'check every row and report what would change; write nothing')
+    .addHelpText(
+      'after',
+      `
+Columns are matched to fields ignoring case, spaces, _ and -, with the usual synonyms
+(External ID, User ID, Customer ID, ID; Name, Full Name, First Name + Last Name; Email, E-mail,
+Email Address; Phone, Phone Number, Mobile, Telephone, Tel). A column named after a defined
+custom attribute, or attr.<name>, fills that attribute. JSON and NDJSON records use the API's
+field names, with custom_attributes nested.
+
+Exit codes: 0 every row landed, 8 some rows were rejected (see the rejects file), 130 interrupted.
+
+Examples:
+  $ contacts import customers.csv --agent my-agent
+  $ contacts import export.csv --map "Client Ref=external_id" --map "Notes=-"
+  $ contacts import contacts.ndjson --batch-size 500
+  $ contacts import big.csv --resume           # after a crash or Ctrl-C
+  $ cat contacts.ndjson | contacts import - --format ndjson`,
+    )
+    .action(lazy(io, importCmd, 'importFile'));
+
+  program
+    .command('export')
+    .description('write every contact of the agent as CSV (importable again as is), JSON or NDJSON')
+    .addOption(agentOption())
+    .option(
+      '--out <file>',
+      'write to this file (atomically) instead of stdout; its extension picks the format',
+    )
+    .addHelpText('after', '\nThe format is -o csv|json|ndjson, else the --out extension, else csv.')
+    .action(lazy(io, exportCmd, 'exportContacts'));
 
   const attrs = program.command('attrs').description('list and define typed custom attributes');
   attrs

@@ -43,6 +43,7 @@ export interface RequestSpec {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  onRetry?: (event: RetryEvent) => void;
 }
 
 const DEBUG_BODY_LIMIT = 2_000;
@@ -94,7 +95,9 @@ export class Transport {
       }
       if (attempt > maxRetries) throw failure;
       const delayMs = backoffDelayMs(this.#options.retry, attempt - 1, headers, this.#options.random);
-      this.#options.onRetry?.({ attempt, delayMs, method: spec.method, url: url.href, error: failure });
+      const event = { attempt, delayMs, method: spec.method, url: url.href, error: failure };
+      this.#options.onRetry?.(event);
+      spec.onRetry?.(event);
       this.#debug(`retrying in ${delayMs}ms after ${failure.message}`);
       try {
         await sleep(delayMs, spec.signal);

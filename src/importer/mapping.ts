@@ -54,6 +54,9 @@ export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', 
   last_name: ['lastname', 'surname', 'familyname'],
 };
 
+/** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
+const RECORD_FIELDS = new Set(['id', 'createdat', 'updatedat']);
+
 const ATTR_PREFIX_RE = /^(attr|custom_attributes)\./i;
 
 /** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
@@ -186,6 +189,19 @@ export function resolveMapping({
       `No column maps to external_id (columns: ${header.map((_, j) => label(j)).join(', ')}). ` +
         `Name one with --map "<column>=external_id"; recognised headers: External ID, User ID, Customer ID, ID.`,
     );
+  }
+
+  // A file with external_id beside the record's timestamps is one of our exports (or alike): the
+  // service's own fields (id, created_at, updated_at) are read-only, so they are skipped quietly.
+  const externalIdColumn = columns.findIndex((t) => t?.kind === 'field' && t.field === 'external_id');
+  const normalized = header.map(normalizeHeader);
+  const looksExported =
+    normalized[externalIdColumn] === 'externalid' &&
+    (normalized.includes('createdat') || normalized.includes('updatedat'));
+  if (looksExported) {
+    header.forEach((_, i) => {
+      if (columns[i] === null && !decided[i] && RECORD_FIELDS.has(normalized[i]!)) ignored[i] = true;
+    });
   }
 
   const unmapped = header.flatMap((_, i) => (columns[i] === null && !ignored[i] ? [label(i)] : []));

@@ -158,3 +158,20 @@ describe('parseMapOption', () => {
     expect(() => parseMapOption('=email')).toThrow(MappingError);
   });
 });
+
+describe('record fields of an export', () => {
+  it('skips id, created_at and updated_at silently when external_id has its own column', () => {
+    const m = resolveMapping({
+      header: ['id', 'external_id', 'name', 'created_at', 'updated_at', 'notes'],
+      definitions: [],
+    });
+    expect(m.unmapped).toEqual(['notes']);
+    expect(m.columns[0]).toBeNull();
+  });
+
+  it('still maps a lone ID column to external_id', () => {
+    const m = resolveMapping({ header: ['ID', 'Name', 'created_at'], definitions: [] });
+    expect(m.columns[0]).toEqual({ kind: 'field', field: 'external_id' });
+    expect(m.unmapped).toEqual(['created_at']);
+  });
+});

@@ -1,7 +1,7 @@
 // What a resource needs from the client: the agent to address, the request core, the parser.
 import type * as z from 'zod';
 import type { RawResponse } from '../response.js';
-import type { RequestSpec } from '../transport.js';
+import type { RequestSpec, RetryEvent } from '../transport.js';
 
 /** Per-call options every method takes. */
 export interface RequestOptions {
@@ -10,6 +10,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Called before each retry of this call (after the client's own `onRetry`). */
+  onRetry?: (event: RetryEvent) => void;
 }
 
 export interface ClientCore {

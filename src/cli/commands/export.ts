@@ -1,0 +1,62 @@
+// `contacts export`: every contact of the agent, page by page, as CSV (importable again as is),
+// JSON or NDJSON, to stdout or to a file written atomically.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { writeContacts } from '../output/render.js';
+
+const BY_EXTENSION: Record<string, 'csv' | 'json' | 'ndjson'> = {
+  '.csv': 'csv',
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+};
+
+export async function exportContacts(ctx: CommandContext, opts: { out?: string }) {
+  const asked = ctx.options.output;
+  const format = asked ?? (opts.out ? BY_EXTENSION[extname(opts.out).toLowerCase()] : undefined) ?? 'csv';
+  if (format !== 'csv' && format !== 'json' && format !== 'ndjson') {
+    throw new UsageError(`export writes csv, json or ndjson, not ${format}`, {
+      hint: 'Pass -o csv, -o json or -o ndjson.',
+    });
+  }
+  const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+  // Every attribute (archived too) gets a CSV column up front, so rows stream.
+  const attributeNames = (await client.attributes.list({ agentId })).map((d) => d.name);
+
+  const target = opts.out ? resolve(ctx.cwd, opts.out) : undefined;
+  const temp = target
+    ? join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`)
+    : undefined;
+  const file = temp ? createWriteStream(temp, { flags: 'wx' }) : undefined;
+  const fileError = file ? new Promise<never>((_, reject) => file.once('error', reject)) : undefined;
+  const spinner = await ctx.io.spinner('Exporting contacts…');
+  let count = 0;
+  async function* contacts() {
+    for await (const page of client.contacts.pages({ agentId, perPage: 1000 })) {
+      count += page.data.length;
+      spinner.update(`Exporting contacts… ${count} of ${page.total}`);
+      yield* page.data;
+    }
+  }
+  try {
+    const writing = writeContacts(file ?? ctx.io.stdout, format, contacts(), { attributeNames });
+    const summary = await (fileError ? Promise.race([writing, fileError]) : writing);
+    if (file && temp && target) {
+      await new Promise<void>((resolve, reject) =>
+        file.end((err?: Error | null) => (err ? reject(err) : resolve())),
+      );
+      await rename(temp, target);
+    }
+    spinner.stop();
+    ctx.io.note(`Exported ${summary.count} contacts${target ? ` to ${opts.out}` : ''}.`);
+  } catch (err) {
+    spinner.fail();
+    file?.destroy();
+    if (temp) await rm(temp, { force: true });
+    throw err;
+  }
+}

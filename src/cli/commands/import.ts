@@ -1,0 +1,175 @@
+// `contacts import <file|->`: the importer with progress on stderr, a summary, and the exit
+// code scripts can act on (0 all landed, 8 some rejected, 130 interrupted).
+import { relative } from 'node:path';
+import type { CsvDelimiter, ImportFormat } from '../../importer/format.js';
+import type { MapOverride } from '../../importer/mapping.js';
+import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { writeRecord } from '../output/render.js';
+
+export interface ImportCommandOptions {
+  format?: string;
+  delimiter?: string;
+  map?: string[];
+  concurrency?: number;
+  batchSize?: number;
+  rejects?: string;
+  resume?: boolean;
+  dryRun?: boolean;
+}
+
+const DELIMITERS: Record<string, CsvDelimiter> = {
+  ',': ',',
+  comma: ',',
+  ';': ';',
+  semicolon: ';',
+  tab: '\t',
+  '\\t': '\t',
+  '\t': '\t',
+};
+
+export async function importFile(ctx: CommandContext, file: string, opts: ImportCommandOptions) {
+  const importer = await import('../../importer/index.js');
+  const { runImport, ImportStoppedError } = await import('../../importer/pipeline.js');
+  const format: ImportFormat | undefined = opts.format ? importer.parseFormatOption(opts.format) : undefined;
+  const delimiter = opts.delimiter === undefined ? undefined : DELIMITERS[opts.delimiter];
+  if (opts.delimiter !== undefined && !delimiter) {
+    throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
+  }
+  const maps: MapOverride[] = (opts.map ?? []).map(importer.parseMapOption);
+  const path = file === '-' ? '-' : (await import('node:path')).resolve(ctx.cwd, file);
+  const [client, agentId, outFormat] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
+
+  const controller = new AbortController();
+  // Once: a second Ctrl-C meets no listener, so Node's default ends the process at once.
+  const onSigint = () => {
+    ctx.io.warn('\nInterrupted: letting requests in flight finish (Ctrl-C again to quit now)…');
+    controller.abort();
+  };
+  process.once('SIGINT', onSigint);
+  const progress = await createProgress(ctx, opts.dryRun ?? false);
+
+  let report: ImportReport;
+  try {
+    report = await runImport({
+      client,
+      agentId,
+      input: path,
+      stdin: ctx.io.stdin as never,
+      cwd: ctx.cwd,
+      format,
+      delimiter,
+      maps,
+      concurrency: opts.concurrency,
+      batchSize: opts.batchSize,
+      rejectsPath:
+        opts.rejects === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.rejects),
+      resume: opts.resume,
+      dryRun: opts.dryRun,
+      countTotal: true,
+      signal: controller.signal,
+      onEvent: progress.event,
+    });
+  } catch (err) {
+    progress.stop();
+    if (err instanceof ImportStoppedError) {
+      const r = err.report;
+      ctx.io.warn(
+        `${r.created + r.updated} rows landed, ${r.rejected} rejected before the import stopped.` +
+          (r.checkpointFile
+            ? ` Fix the cause, then run the same command with --resume to send the rest.`
+            : ''),
+      );
+      if (r.rejectsFile) ctx.io.warn(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
+      throw err.cause instanceof importer.SourceParseError
+        ? new UsageError(err.cause.message, { cause: err.cause })
+        : err.cause;
+    }
+    if (err instanceof importer.ImportError) throw new UsageError(err.message, { cause: err });
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  progress.stop();
+
+  const verb = report.dryRun ? 'Checked' : report.interrupted ? 'Interrupted' : 'Imported';
+  ctx.io.note(
+    `${verb} ${report.rows} rows in ${(report.durationMs / 1000).toFixed(1)}s (${report.rowsPerSecond} rows/s): ` +
+      `${report.created} ${report.dryRun ? 'to create' : 'created'}, ${report.updated} ${report.dryRun ? 'to update' : 'updated'}, ` +
+      `${report.rejected} rejected${report.skipped ? `, ${report.skipped} landed in an earlier run` : ''}.`,
+  );
+  if (report.rejectsFile) {
+    ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
+  }
+  if (report.interrupted) ctx.io.warn('Run the same command with --resume to send the rest.');
+  await writeRecord(ctx.io.stdout, outFormat, summaryRecord(report), { color: ctx.io.color.stdout });
+
+  if (report.interrupted) throw new CliError('Import interrupted', { exitCode: ExitCode.INTERRUPTED });
+  if (report.rejected > 0) ctx.setExitCode(ExitCode.PARTIAL);
+}
+
+function summaryRecord(r: ImportReport) {
+  return {
+    rows: r.rows,
+    created: r.created,
+    updated: r.updated,
+    rejected: r.rejected,
+    skipped: r.skipped,
+    dry_run: r.dryRun,
+    interrupted: r.interrupted,
+    duration_ms: r.durationMs,
+    rows_per_second: r.rowsPerSecond,
+    rejects_file: r.rejectsFile,
+  };
+}
+
+function display(ctx: CommandContext, file: string): string {
+  const rel = relative(ctx.cwd, file);
+  return rel.startsWith('..') ? file : rel;
+}
+
+/** Progress on stderr: a spinner line on a terminal, plain lines every few seconds otherwise. */
+async function createProgress(ctx: CommandContext, dryRun: boolean) {
+  const spinner = ctx.io.isTTY.stderr ? await ctx.io.spinner('Reading…') : undefined;
+  let lastLine = Date.now();
+  const line = (e: Extract<ImportEvent, { type: 'progress' }>) => {
+    const { stats, total } = e;
+    const done = stats.created + stats.updated + stats.rejected + stats.skipped;
+    const seconds = Math.max(0.001, (Date.now() - stats.startedAt) / 1000);
+    const rate = Math.round((stats.created + stats.updated + stats.rejected) / seconds);
+    const of = total ? ` of ${total} (${Math.floor((done * 100) / Math.max(1, total))}%)` : '';
+    return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s, ${stats.rejected} rejected`;
+  };
+  return {
+    event(e: ImportEvent) {
+      switch (e.type) {
+        case 'start':
+          if (e.unmapped.length > 0)
+            ctx.io.warn(`Ignoring columns that map to no field: ${e.unmapped.join(', ')}`);
+          if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
+          break;
+        case 'progress':
+          if (spinner) spinner.update(line(e));
+          else if (Date.now() - lastLine >= 2000 && !ctx.io.quiet) {
+            lastLine = Date.now();
+            ctx.io.note(line(e));
+          }
+          break;
+        case 'reject':
+          // A dry run lists every reject; a real run keeps them in the rejects file.
+          if (dryRun) ctx.io.note(`line ${e.line}: ${e.reason}`);
+          break;
+        case 'throttled':
+          if (ctx.options.debug) ctx.io.note(`rate limited: ${e.concurrency} requests in flight`);
+          break;
+        case 'batch-unsupported':
+          ctx.io.warn(`The service does not accept the batch form (${e.reason}); sending single rows.`);
+          break;
+      }
+    },
+    stop() {
+      spinner?.stop();
+    },
+  };
+}

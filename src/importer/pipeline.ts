@@ -1,0 +1,401 @@
+// The import pipeline: records from a source, checked with the contract, upserted with bounded
+// (adaptive) concurrency, rows sharing an external_id applied one after another in file order;
+// every row either lands (and is checkpointed) or goes to the rejects file with its reason.
+import type { Readable } from 'node:stream';
+import type { ContactInputParsed } from '../api/contact.js';
+import type { ContactsClient } from '../client/client.js';
+import {
+  type APIError,
+  BadRequestError,
+  ConflictError,
+  PayloadTooLargeError,
+  RateLimitError,
+} from '../client/errors.js';
+import type { RetryEvent } from '../client/transport.js';
+import { ImportCheckpoint } from './checkpoint.js';
+import { ImportError } from './errors.js';
+import { type CsvDelimiter, defaultRejectsPath, type ImportFormat } from './format.js';
+import { AdaptiveLimiter } from './limiter.js';
+import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping } from './mapping.js';
+import { createRejectsWriter, type RejectsWriter } from './rejects.js';
+import { createRowValidator } from './rows.js';
+import { countRows, openSource } from './sources/index.js';
+import type { SourceRecord } from './sources/types.js';
+
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_IMPORT_RETRIES = 10;
+
+export interface ImportOptions {
+  client: ContactsClient;
+  agentId: string;
+  /** A file path, or `-` for stdin. */
+  input: string;
+  stdin?: Readable;
+  cwd?: string;
+  format?: ImportFormat;
+  delimiter?: CsvDelimiter;
+  /** CSV column overrides (`--map "Header=field"`). */
+  maps?: MapOverride[];
+  /** Requests in flight at most; lowered for a while when the service answers 429. */
+  concurrency?: number;
+  /** Contacts per request with the batch form; 1 sends one request per row. */
+  batchSize?: number;
+  /** Read and check everything, report what would happen, write nothing. */
+  dryRun?: boolean;
+  /** Skip the rows an earlier, interrupted run of the same file landed. */
+  resume?: boolean;
+  rejectsPath?: string;
+  /** Retries per request (5xx, 429, connection failures) before the import stops. */
+  maxRetries?: number;
+  /** Count the file's rows first, so progress can show a total. */
+  countTotal?: boolean;
+  /** Ctrl-C: stop reading, let requests in flight finish, keep the checkpoint. */
+  signal?: AbortSignal;
+  onEvent?: (event: ImportEvent) => void;
+  /** Milliseconds between progress events. */
+  progressIntervalMs?: number;
+}
+
+export interface ImportStats {
+  /** Records read from the input. */
+  read: number;
+  created: number;
+  updated: number;
+  rejected: number;
+  /** Landed by an earlier run (with `--resume`). */
+  skipped: number;
+  startedAt: number;
+}
+
+export type ImportEvent =
+  | {
+      type: 'start';
+      source: string;
+      format: ImportFormat;
+      total: number | undefined;
+      mapping: string[];
+      unmapped: string[];
+      resumed: boolean;
+    }
+  | { type: 'progress'; stats: ImportStats; total: number | undefined; concurrency: number }
+  | { type: 'reject'; line: number; reason: string }
+  | { type: 'throttled'; concurrency: number }
+  | { type: 'batch-unsupported'; reason: string };
+
+export interface ImportReport {
+  rows: number;
+  created: number;
+  updated: number;
+  rejected: number;
+  skipped: number;
+  durationMs: number;
+  rowsPerSecond: number;
+  dryRun: boolean;
+  /** Stopped by the signal before the end of the input; the checkpoint is kept. */
+  interrupted: boolean;
+  rejectsFile: string | null;
+  /** Where progress is kept while the import is unfinished (null once it completed). */
+  checkpointFile: string | null;
+}
+
+interface ValidRow {
+  source: SourceRecord;
+  input: ContactInputParsed;
+  key: string;
+}
+
+/** An import that stopped on an error it cannot isolate to a row (auth, service down, network). */
+export class ImportStoppedError extends ImportError {
+  override name = 'ImportStoppedError';
+  readonly report: ImportReport;
+  constructor(cause: unknown, report: ImportReport) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Import stopped: ${reason}`, { cause });
+    this.report = report;
+  }
+}
+
+export async function runImport(options: ImportOptions): Promise<ImportReport> {
+  const { client, agentId, input } = options;
+  const dryRun = options.dryRun ?? false;
+  const batchSize = options.batchSize ?? 1;
+  const maxRetries = options.maxRetries ?? DEFAULT_IMPORT_RETRIES;
+  const emit = options.onEvent ?? (() => {});
+  const fromStdin = input === '-';
+  if (fromStdin && options.resume)
+    throw new ImportError('stdin cannot be resumed: import from a file to use --resume');
+
+  const definitions = await client.attributes.list({ agentId, maxRetries });
+  const source = await openSource(input, {
+    format: options.format,
+    delimiter: options.delimiter,
+    stdin: options.stdin,
+  });
+  let mapping: ColumnMapping | undefined;
+  if (source.format === 'csv') {
+    mapping = resolveMapping({ header: source.header ?? [], definitions, overrides: options.maps });
+  } else if (options.maps?.length) {
+    source.close();
+    throw new ImportError(
+      '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
+    );
+  }
+  const validate = createRowValidator({ definitions, mapping });
+
+  const stats: ImportStats = {
+    read: 0,
+    created: 0,
+    updated: 0,
+    rejected: 0,
+    skipped: 0,
+    startedAt: Date.now(),
+  };
+  const total =
+    options.countTotal && !fromStdin ? await countRows(input, source.format, source.delimiter) : undefined;
+
+  let checkpoint: ImportCheckpoint | undefined;
+  let rejects: RejectsWriter | undefined;
+  if (!dryRun) {
+    if (!fromStdin) {
+      checkpoint = await ImportCheckpoint.open({
+        input,
+        agentId,
+        resume: options.resume ?? false,
+        settings: JSON.stringify({
+          format: source.format,
+          delimiter: source.delimiter,
+          mapping: mapping && describeMapping(mapping),
+        }),
+      });
+    }
+    rejects = createRejectsWriter({
+      path: options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd),
+      format: source.format,
+      header: source.header,
+      delimiter: source.delimiter,
+      bom: source.bom,
+      input: fromStdin ? undefined : input,
+    });
+  }
+  emit({
+    type: 'start',
+    source: source.name,
+    format: source.format,
+    total,
+    mapping: mapping ? describeMapping(mapping) : [],
+    unmapped: mapping?.unmapped ?? [],
+    resumed: checkpoint?.resumed ?? false,
+  });
+
+  const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+  // The last unit of work for each external_id still in flight: the next row with that key waits for it.
+  const tails = new Map<string, Promise<void>>();
+  const active = new Set<Promise<void>>();
+  let fatal: { error: unknown } | undefined;
+  let batchSupported = batchSize > 1;
+  let batch: ValidRow[] = [];
+  let batchKeys = new Set<string>();
+  // Dry run: which external_ids exist now, and which the file has created so far.
+  const existing = dryRun ? await existingIds(client, agentId, maxRetries) : undefined;
+
+  let lastProgress = 0;
+  const progress = (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastProgress < (options.progressIntervalMs ?? 250)) return;
+    lastProgress = now;
+    emit({ type: 'progress', stats: { ...stats }, total, concurrency: limiter.limit });
+  };
+
+  const reject = async (rec: SourceRecord, reason: string) => {
+    stats.rejected++;
+    emit({ type: 'reject', line: rec.line, reason });
+    await rejects?.write(rec, reason);
+  };
+
+  const onRetry = (event: RetryEvent) => {
+    if (event.error instanceof RateLimitError) {
+      limiter.throttled();
+      emit({ type: 'throttled', concurrency: limiter.limit });
+    }
+  };
+
+  const landed = (row: ValidRow, created: boolean) => {
+    if (created) stats.created++;
+    else stats.updated++;
+    checkpoint?.markLanded(row.source.row);
+  };
+
+  const sendOne = async (row: ValidRow) => {
+    let retried = false;
+    try {
+      const { contact, created } = await client.contacts.upsert(row.input, {
+        agentId,
+        maxRetries,
+        onRetry: (e) => {
+          retried = true;
+          onRetry(e);
+        },
+      });
+      // A create whose answer was lost is retried and answered "updated"; its timestamps tell.
+      landed(row, created || (retried && contact.created_at === contact.updated_at));
+      limiter.succeeded();
+    } catch (err) {
+      if (!isRowRejection(err)) throw err;
+      await reject(row.source, rejectionReason(err));
+    }
+  };
+
+  const sendBatch = async (rows: ValidRow[]) => {
+    if (!batchSupported) {
+      for (const row of rows) await sendOne(row);
+      return;
+    }
+    try {
+      const contacts = await client.contacts.upsertMany(
+        rows.map((r) => r.input),
+        { agentId, maxRetries, onRetry },
+      );
+      // Rows with one key never share a batch, so equal timestamps mean this request created it.
+      rows.forEach((row, i) =>
+        landed(row, contacts[i] !== undefined && contacts[i].created_at === contacts[i].updated_at),
+      );
+      limiter.succeeded();
+    } catch (err) {
+      if (!isRowRejection(err)) throw err;
+      if (err instanceof BadRequestError && !err.issues.some((i) => i.field.startsWith('users.'))) {
+        // Not about any item: this server does not take the batch form. Single rows from now on.
+        batchSupported = false;
+        emit({ type: 'batch-unsupported', reason: rejectionReason(err) });
+      }
+      // Isolate the bad row(s): the batch wrote nothing, so each row is sent on its own, in order.
+      for (const row of rows) await sendOne(row);
+    }
+  };
+
+  const dispatch = async (keys: string[], work: () => Promise<void>) => {
+    await limiter.acquire();
+    if (fatal) {
+      limiter.release();
+      return;
+    }
+    const before = keys.map((k) => tails.get(k)).filter((p): p is Promise<void> => p !== undefined);
+    const task = (async () => {
+      try {
+        if (before.length > 0) await Promise.all(before);
+        if (!fatal) await work();
+      } catch (error) {
+        fatal ??= { error };
+      } finally {
+        limiter.release();
+      }
+    })();
+    for (const k of keys) tails.set(k, task);
+    active.add(task);
+    void task.then(() => {
+      active.delete(task);
+      for (const k of keys) if (tails.get(k) === task) tails.delete(k);
+      progress();
+    });
+  };
+
+  const flushBatch = async () => {
+    if (batch.length === 0) return;
+    const rows = batch;
+    const keys = [...batchKeys];
+    batch = [];
+    batchKeys = new Set();
+    await dispatch(keys, () => sendBatch(rows));
+  };
+
+  let interrupted = false;
+  try {
+    for await (const rec of source.records) {
+      if (options.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      if (fatal) break;
+      stats.read++;
+      if (checkpoint?.hasLanded(rec.row)) {
+        stats.skipped++;
+        continue;
+      }
+      const result = validate(rec);
+      if (!result.ok) {
+        await reject(rec, result.reason);
+        progress();
+        continue;
+      }
+      const row: ValidRow = { source: rec, input: result.input, key: result.input.external_id };
+      if (existing) {
+        const created = !existing.has(row.key);
+        existing.add(row.key);
+        if (created) stats.created++;
+        else stats.updated++;
+        progress();
+      } else if (batchSize > 1 && batchSupported) {
+        if (batchKeys.has(row.key)) await flushBatch();
+        batch.push(row);
+        batchKeys.add(row.key);
+        if (batch.length >= batchSize) await flushBatch();
+      } else {
+        await dispatch([row.key], () => sendOne(row));
+      }
+    }
+    if (!interrupted && !fatal) await flushBatch();
+    await Promise.all(active);
+  } catch (error) {
+    // The input itself failed (a parse error): let what is in flight land, then report it.
+    await Promise.all(active);
+    fatal ??= { error };
+  }
+
+  const durationMs = Date.now() - stats.startedAt;
+  const done = stats.created + stats.updated + stats.rejected;
+  // Rejects found so far are kept even when the import stops: they are what the user fixes next.
+  const rejectsSummary = await rejects?.close();
+  const unfinished = Boolean(fatal) || interrupted;
+  if (checkpoint) {
+    if (unfinished) await checkpoint.close();
+    else await checkpoint.complete();
+  }
+  progress(true);
+  const report: ImportReport = {
+    rows: stats.read,
+    created: stats.created,
+    updated: stats.updated,
+    rejected: stats.rejected,
+    skipped: stats.skipped,
+    durationMs,
+    rowsPerSecond: durationMs > 0 ? Math.round((done * 1000) / durationMs) : done,
+    dryRun,
+    interrupted,
+    rejectsFile: rejectsSummary?.path ?? null,
+    checkpointFile: unfinished ? (checkpoint?.path ?? null) : null,
+  };
+  if (fatal) throw new ImportStoppedError(fatal.error, report);
+  return report;
+}
+
+/** Errors that belong to one row (its data), as opposed to the service or the connection. */
+function isRowRejection(err: unknown): err is APIError {
+  return (
+    err instanceof BadRequestError || err instanceof ConflictError || err instanceof PayloadTooLargeError
+  );
+}
+
+function rejectionReason(err: APIError): string {
+  if (err.issues.length > 0) return err.issues.map((i) => `${i.field}: ${i.message}`).join('; ');
+  return err.message.replace(/^\d{3}\s+/, '');
+}
+
+async function existingIds(
+  client: ContactsClient,
+  agentId: string,
+  maxRetries: number,
+): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for await (const contact of client.contacts.listAll({ agentId, perPage: 1000, maxRetries }))
+    ids.add(contact.external_id);
+  return ids;
+}
