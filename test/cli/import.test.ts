@@ -1,0 +1,241 @@
+// `contacts import` and `contacts export` as a user runs them: a real child process against the
+// mock on port 0, including a kill -9 mid-import and a resume that sends only the rest.
+import { spawn } from 'node:child_process';
+import { watch } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import type { MockServer } from '../../src/mock/server.js';
+import { BIN, runBin, tempHome } from '../helpers/cli.js';
+import { startTestMock } from '../helpers/mock.js';
+
+const KEY = 'bk_import_cli_key';
+const AGENT = 'imp';
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+
+function envFor(mock: MockServer): NodeJS.ProcessEnv {
+  return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url, CONTACTS_AGENT: AGENT };
+}
+
+async function bigCsv(rows: number): Promise<string> {
+  const lines = ['external_id,name,seats'];
+  for (let i = 1; i <= rows; i++) lines.push(`u${i},Name ${i},${i}`);
+  const file = join(home.dir, 'big.csv');
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+function expectAllLanded(mock: MockServer, rows: number) {
+  const contacts = mock.store.contacts(AGENT);
+  expect(contacts).toHaveLength(rows);
+  expect(new Set(contacts.map((c) => c.external_id)).size).toBe(rows);
+  expect(contacts.every((c) => c.custom_attributes.seats === Number(c.external_id.slice(1)))).toBe(true);
+}
+
+describe('contacts import', () => {
+  it('prints a JSON summary and exits 8 when rows were rejected', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'in.csv');
+    await writeFile(file, 'Customer ID;E-mail Address;Notes\nc1;c1@example.com;hi\nc2;nope;x\n');
+    const r = await runBin(['import', file, '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.PARTIAL);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 1, updated: 0, rejected: 1 });
+    expect(r.stderr).toContain('Ignoring columns that map to no field: Notes');
+    expect(r.stderr).toContain('Rejected rows: in.rejects.csv');
+    expect(await readFile(join(home.dir, 'in.rejects.csv'), 'utf8')).toContain(
+      'c2;nope;x;3;email: Invalid email',
+    );
+  });
+
+  it('reads stdin with -', async () => {
+    const mock = await startTestMock();
+    const r = await runBin(['import', '-', '--format', 'ndjson', '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+      stdin: '{"external_id":"s1"}\n{"external_id":"s2","name":"Two"}\n',
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, rejected: 0 });
+    expect(mock.store.contacts(AGENT).map((c) => c.external_id)).toEqual(['s1', 's2']);
+  });
+
+  it('--dry-run lists every reject and changes nothing', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'dry.csv');
+    await writeFile(file, 'id,email\na,a@example.com\nb,bad\nc,also-bad\n');
+    const r = await runBin(['import', file, '--dry-run', '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.PARTIAL);
+    expect(r.stderr).toContain('line 3: email: Invalid email');
+    expect(r.stderr).toContain('line 4: email: Invalid email');
+    expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, created: 1, rejected: 2 });
+    expect(mock.store.contacts(AGENT)).toHaveLength(0);
+  });
+
+  it('reports a broken CSV quote with file, line and column, and exits 2', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'broken.csv');
+    await writeFile(file, 'external_id,name\nok,Fine\nx,Bro"ken\n');
+    const r = await runBin(['import', file], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/broken\.csv: line 3, column 2/);
+  });
+
+  it('resumes after kill -9, sending only what had not landed', async () => {
+    let posts = 0;
+    const mock = await startTestMock({
+      faults: { latencyMs: 1 },
+      onRequest: (e) => {
+        if (e.method === 'POST') posts++;
+      },
+    });
+    mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
+    const rows = 3000;
+    const file = await bigCsv(rows);
+    const checkpoint = `${file}.import-checkpoint.json`;
+
+    const child = spawn(process.execPath, [BIN, 'import', file, '--concurrency', '4'], {
+      env: envFor(mock),
+      cwd: home.dir,
+      stdio: 'ignore',
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    // Kill it the moment its first checkpoint lands on disk: mid-import, with rows in flight.
+    await new Promise<void>((resolve) => {
+      const watcher = watch(home.dir, (_event, name) => {
+        if (name === 'big.csv.import-checkpoint.json') {
+          watcher.close();
+          resolve();
+        }
+      });
+    });
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const landedBeforeResume = mock.store.contacts(AGENT).length;
+    expect(landedBeforeResume).toBeGreaterThan(0);
+    expect(landedBeforeResume).toBeLessThan(rows);
+
+    const postsBefore = posts;
+    const r = await runBin(['import', file, '--resume', '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.skipped).toBeGreaterThan(0);
+    expect(summary.skipped + summary.created + summary.updated).toBe(rows);
+    // Only rows not in the checkpoint were sent again: at most those plus the few in flight at the kill.
+    const resent = posts - postsBefore;
+    expect(resent).toBe(rows - summary.skipped);
+    expect(resent).toBeLessThan(rows);
+    expectAllLanded(mock, rows);
+    await expect(readFile(checkpoint)).rejects.toThrow();
+  });
+
+  it('Ctrl-C stops cleanly with exit 130 and a hint, and --resume finishes the job', async () => {
+    const mock = await startTestMock({ faults: { latencyMs: 1 } });
+    mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
+    const rows = 2000;
+    const file = await bigCsv(rows);
+    let sent = 0;
+    const child = spawn(process.execPath, [BIN, 'import', file, '--concurrency', '2'], {
+      env: envFor(mock),
+      cwd: home.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const unsubscribe = mock.store.onChange(() => {
+      if (++sent === 200) child.kill('SIGINT');
+    });
+    expect(await exited).toBe(ExitCode.INTERRUPTED);
+    unsubscribe();
+    expect(stderr).toContain('--resume');
+    expect(mock.store.contacts(AGENT).length).toBeLessThan(rows);
+
+    const r = await runBin(['import', file, '--resume', '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(0);
+    expectAllLanded(mock, rows);
+  });
+});
+
+describe('contacts export', () => {
+  it('round-trips: a CSV export imports again unchanged', async () => {
+    const mock = await startTestMock();
+    for (const agent of [AGENT, 'copy']) {
+      mock.store.defineAttribute(agent, { name: 'plan', type: 'text' });
+      mock.store.defineAttribute(agent, { name: 'seats', type: 'number' });
+      mock.store.defineAttribute(agent, { name: 'vip', type: 'boolean' });
+      mock.store.defineAttribute(agent, { name: 'since', type: 'date' });
+    }
+    mock.store.upsertContact(AGENT, {
+      external_id: 'a',
+      name: 'Ada, "the first"',
+      email: 'ada@example.com',
+      phonenumber: '+44 20 7946 0958',
+      custom_attributes: { plan: 'pro', seats: 3, vip: true, since: '2024-05-31' },
+    });
+    mock.store.upsertContact(AGENT, {
+      external_id: 'b',
+      name: 'Multi\nline',
+      custom_attributes: { vip: false },
+    });
+    mock.store.upsertContact(AGENT, { external_id: 'c' });
+
+    const out = join(home.dir, 'export.csv');
+    const exported = await runBin(['export', '--out', out], { env: envFor(mock), cwd: home.dir });
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain('Exported 3 contacts');
+
+    const imported = await runBin(['import', out, '--agent', 'copy', '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).not.toContain('Ignoring columns');
+    // Concurrent rows are created in the order they complete, so compare by external_id.
+    const strip = (agent: string) =>
+      mock.store
+        .contacts(agent)
+        .map(({ id: _id, created_at: _c, updated_at: _u, ...rest }) => rest)
+        .sort((x, y) => x.external_id.localeCompare(y.external_id));
+    expect(strip('copy')).toEqual(strip(AGENT));
+
+    const again = await runBin(['export', '-o', 'csv', '--agent', 'copy'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    // The second export has the same columns and values; only ids and timestamps are new.
+    const rows = (csv: string) =>
+      (parse(csv, { columns: true }) as Record<string, string>[])
+        .map(({ id: _id, created_at: _c, updated_at: _u, ...rest }) => rest)
+        .sort((x, y) => x.external_id!.localeCompare(y.external_id!));
+    expect(again.stdout.split('\n')[0]).toBe((await readFile(out, 'utf8')).split('\n')[0]);
+    expect(rows(again.stdout)).toEqual(rows(await readFile(out, 'utf8')));
+    expect(rows(again.stdout)).toHaveLength(3);
+  });
+
+  it('streams NDJSON to stdout and refuses a table', async () => {
+    const mock = await startTestMock();
+    mock.store.upsertContact(AGENT, { external_id: 'x' });
+    const r = await runBin(['export', '-o', 'ndjson'], { env: envFor(mock), cwd: home.dir });
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).external_id),
+    ).toEqual(['x']);
+    expect((await runBin(['export', '-o', 'table'], { env: envFor(mock), cwd: home.dir })).code).toBe(
+      ExitCode.USAGE,
+    );
+  });
+});

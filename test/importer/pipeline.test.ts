@@ -1,0 +1,327 @@
+// The import pipeline end to end against the mock on port 0: every row lands exactly once, in
+// file order per external_id, or lands in the rejects file with its reason; faults included.
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContactsClient } from '../../src/client/client.js';
+import { runImport } from '../../src/importer/pipeline.js';
+import type { MockServer } from '../../src/mock/server.js';
+import { startTestMock } from '../helpers/mock.js';
+import { tempDir } from './helpers.js';
+
+const KEY = 'bk_import_test_key';
+const AGENT = 'imp';
+const clients: ContactsClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+function clientFor(url: string) {
+  const client = new ContactsClient({
+    baseUrl: url,
+    apiKey: KEY,
+    agentId: AGENT,
+    retry: { initialDelayMs: 5, maxDelayMs: 50, maxRetryAfterMs: 1000 },
+  });
+  clients.push(client);
+  return client;
+}
+
+async function setup(faults?: Parameters<typeof startTestMock>[0]) {
+  const mock = await startTestMock(faults);
+  mock.store.defineAttribute(AGENT, { name: 'plan', type: 'text' });
+  mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
+  mock.store.defineAttribute(AGENT, { name: 'legacy', type: 'text' });
+  mock.store.updateAttribute(AGENT, 'legacy', { archived: true });
+  return { mock, client: clientFor(mock.url), dir: await tempDir() };
+}
+
+const byKey = (mock: MockServer) => new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+
+/** A CSV of `n` rows; every 7th row repeats an earlier id, so duplicates meet concurrency. */
+function csvRows(n: number): { text: string; last: Map<string, { name: string; seats: string }> } {
+  const last = new Map<string, { name: string; seats: string }>();
+  const lines = ['External ID,Name,Email,seats'];
+  for (let i = 1; i <= n; i++) {
+    const id = i % 7 === 0 ? `u${i - 5}` : `u${i}`;
+    const row = { name: `Name ${i}`, seats: String(i) };
+    last.set(id, row);
+    lines.push(`${id},${row.name},${id}@example.com,${row.seats}`);
+  }
+  return { text: `${lines.join('\n')}\n`, last };
+}
+
+function expectDirectoryEquals(mock: MockServer, last: Map<string, { name: string; seats: string }>) {
+  const contacts = byKey(mock);
+  expect(mock.store.contacts(AGENT)).toHaveLength(last.size);
+  for (const [id, row] of last) {
+    expect(contacts.get(id), id).toMatchObject({
+      name: row.name,
+      custom_attributes: { seats: Number(row.seats) },
+    });
+  }
+}
+
+describe('runImport', () => {
+  it('imports a CSV with duplicates applied in file order under concurrency', async () => {
+    const { mock, client, dir } = await setup();
+    const { text, last } = csvRows(300);
+    const file = join(dir, 'people.csv');
+    await writeFile(file, text);
+    const report = await runImport({ client, agentId: AGENT, input: file, concurrency: 16 });
+    expect(report).toMatchObject({ rows: 300, rejected: 0, interrupted: false, rejectsFile: null });
+    expect(report.created).toBe(last.size);
+    expect(report.updated).toBe(300 - last.size);
+    expectDirectoryEquals(mock, last);
+    expect(existsSync(`${file}.import-checkpoint.json`)).toBe(false);
+  });
+
+  it('rejects bad rows locally and on the service, with line numbers and reasons, and keeps going', async () => {
+    const { mock, client, dir } = await setup();
+    mock.store.upsertContact(AGENT, { external_id: 'owner', email: 'taken@example.com' });
+    const file = join(dir, 'mixed.csv');
+    await writeFile(
+      file,
+      [
+        'external_id,name,email,phonenumber,plan,seats,attr.legacy',
+        'ok1,Ada,,+44 20 7946 0958,pro,1,',
+        ',No Id,,,,,',
+        'e1,Bad Email,not-an-email,,,,',
+        'p1,Bad Phone,,12345,,,',
+        's1,Bad Seats,,,,many,',
+        'l1,Archived,,,,,old',
+        'c1,Conflict,TAKEN@example.com,,,,',
+        'w1,Too,Many,Cells,,,,,extra',
+        'ok2,Grace,,,team,2,',
+      ].join('\n'),
+    );
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ rows: 9, created: 2, rejected: 7 });
+    const rejects = await readFile(report.rejectsFile!, 'utf8');
+    const lines = rejects.trim().split('\n');
+    expect(lines[0]).toBe('external_id,name,email,phonenumber,plan,seats,attr.legacy,_line,_error');
+    const reasons = Object.fromEntries(lines.slice(1).map((l) => [l.split(',')[0], l]));
+    expect(reasons['']).toMatch(/,3,"?external_id: /);
+    expect(reasons.e1).toMatch(/,4,"?email: Invalid email/);
+    expect(reasons.p1).toMatch(/,5,"?phonenumber: Invalid phone number/);
+    expect(reasons.s1).toMatch(/,6,"?custom_attributes\.seats: Expected a number/);
+    expect(reasons.l1).toMatch(/,7,"?custom_attributes\.legacy: .*archived/);
+    expect(reasons.c1).toMatch(/,8,"?Email already exists/);
+    expect(reasons.w1).toMatch(/,9,"?/);
+    expect([...byKey(mock).keys()].sort()).toEqual(['ok1', 'ok2', 'owner']);
+  });
+
+  it('re-imports a fixed rejects file as is (its _line and _error columns are ignored)', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'in.csv');
+    await writeFile(file, 'external_id,email\na,a@example.com\nb,broken\n');
+    const first = await runImport({ client, agentId: AGENT, input: file });
+    expect(first.rejected).toBe(1);
+    const fixed = (await readFile(first.rejectsFile!, 'utf8')).replace('broken', 'b@example.com');
+    await writeFile(first.rejectsFile!, fixed);
+    const second = await runImport({ client, agentId: AGENT, input: first.rejectsFile! });
+    expect(second).toMatchObject({ rows: 1, created: 1, rejected: 0 });
+    expect(byKey(mock).get('b')?.email).toBe('b@example.com');
+  });
+
+  it('imports JSON arrays and NDJSON with nested custom_attributes, rejecting a bad line', async () => {
+    const { mock, client, dir } = await setup();
+    const json = join(dir, 'a.json');
+    await writeFile(
+      json,
+      JSON.stringify([
+        { external_id: 1, custom_attributes: { seats: '4' } },
+        { external_id: 'j2', name: 'J' },
+      ]),
+    );
+    expect(await runImport({ client, agentId: AGENT, input: json })).toMatchObject({ rows: 2, created: 2 });
+    const ndjson = join(dir, 'b.ndjson');
+    await writeFile(
+      ndjson,
+      '{"external_id":"n1","custom_attributes":{"plan":"pro"}}\n{oops\n{"external_id":"n2","extra":1}\n',
+    );
+    const report = await runImport({ client, agentId: AGENT, input: ndjson });
+    expect(report).toMatchObject({ rows: 3, created: 1, rejected: 2 });
+    expect(byKey(mock).get('1')?.custom_attributes).toEqual({ seats: 4 });
+    expect(byKey(mock).get('n1')?.custom_attributes).toEqual({ plan: 'pro' });
+    const rejects = (await readFile(report.rejectsFile!, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rejects.map((r) => r._line)).toEqual([2, 3]);
+    expect(rejects[1]._error).toMatch(/extra: Unknown field/);
+  });
+
+  it('a dry run reports what would change and writes nothing', async () => {
+    const { mock, client, dir } = await setup();
+    mock.store.upsertContact(AGENT, { external_id: 'u2', name: 'Before' });
+    const file = join(dir, 'dry.csv');
+    await writeFile(file, 'id,name,email\nu1,A,\nu2,B,\nu1,C,\nu3,D,nope\n');
+    const writesBefore = mock.requests.filter((r) => r.method !== 'GET').length;
+    const report = await runImport({ client, agentId: AGENT, input: file, dryRun: true });
+    expect(report).toMatchObject({
+      dryRun: true,
+      rows: 4,
+      created: 1,
+      updated: 2,
+      rejected: 1,
+      rejectsFile: null,
+    });
+    expect(mock.requests.filter((r) => r.method !== 'GET').length).toBe(writesBefore);
+    expect(byKey(mock).get('u2')?.name).toBe('Before');
+    expect(mock.store.contacts(AGENT)).toHaveLength(1);
+    expect(existsSync(join(dir, 'dry.rejects.csv'))).toBe(false);
+    expect(existsSync(`${file}.import-checkpoint.json`)).toBe(false);
+  });
+
+  it('uses the batch form, and isolates a bad row of a rejected batch', async () => {
+    const { mock, client, dir } = await setup();
+    mock.store.upsertContact(AGENT, { external_id: 'owner', email: 'dup@example.com' });
+    const { text, last } = csvRows(120);
+    const file = join(dir, 'batch.csv');
+    await writeFile(file, `${text}x1,Conflict,dup@example.com,1\n`);
+    const report = await runImport({ client, agentId: AGENT, input: file, batchSize: 25, concurrency: 4 });
+    expect(report).toMatchObject({ rows: 121, rejected: 1 });
+    expect(report.created + report.updated).toBe(120);
+    const batchPosts = mock.requests.filter((r) => r.method === 'POST').length;
+    expect(batchPosts).toBeLessThan(120);
+    mock.store.deleteContact(AGENT, 'owner');
+    expectDirectoryEquals(mock, last);
+  });
+
+  it('falls back to single rows when the service does not take the batch form', async () => {
+    const bodies: unknown[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (req.method === 'GET') {
+          return res.end(JSON.stringify({ message: 'Success', data: [] }));
+        }
+        const parsed = JSON.parse(body);
+        bodies.push(parsed);
+        if (parsed.users) {
+          res.statusCode = 400;
+          return res.end(
+            JSON.stringify({
+              message: 'Validation failed',
+              issues: [{ field: 'users', message: 'Unknown field' }],
+            }),
+          );
+        }
+        res.statusCode = 201;
+        res.end(
+          JSON.stringify({
+            message: 'Success',
+            data: {
+              id: `ct_${parsed.external_id}`,
+              external_id: parsed.external_id,
+              name: null,
+              email: null,
+              phonenumber: null,
+              custom_attributes: {},
+              created_at: 1,
+              updated_at: 1,
+            },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const dir = await tempDir();
+      const file = join(dir, 'x.ndjson');
+      await writeFile(
+        file,
+        Array.from({ length: 30 }, (_, i) => JSON.stringify({ external_id: `k${i}` })).join('\n'),
+      );
+      const events: string[] = [];
+      const report = await runImport({
+        client: clientFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+        agentId: AGENT,
+        input: file,
+        batchSize: 10,
+        concurrency: 1,
+        onEvent: (e) => events.push(e.type),
+      });
+      expect(report).toMatchObject({ rows: 30, created: 30, rejected: 0 });
+      expect(events).toContain('batch-unsupported');
+      expect(bodies.filter((b) => (b as { users?: unknown }).users)).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('lands every row exactly once through 500s, 503s, resets and lost responses', async () => {
+    const { mock, client, dir } = await setup({ faults: { failRate: 0.3, seed: 42 } });
+    const { text, last } = csvRows(400);
+    const file = join(dir, 'faulty.csv');
+    await writeFile(file, text);
+    const report = await runImport({ client, agentId: AGENT, input: file, concurrency: 8 });
+    expect(report).toMatchObject({ rows: 400, rejected: 0 });
+    expect(report.created + report.updated).toBe(400);
+    const kinds = new Set(mock.requests.map((r) => r.fault).filter(Boolean));
+    expect([...kinds].sort()).toEqual(['error-500', 'error-503', 'lost', 'reset']);
+    expectDirectoryEquals(mock, last);
+  });
+
+  it('slows down instead of failing when rate limited', async () => {
+    const { mock, client, dir } = await setup({ faults: { rateLimit: 100 } });
+    const { text, last } = csvRows(250);
+    const file = join(dir, 'limited.csv');
+    await writeFile(file, text);
+    let throttled = 0;
+    const report = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      concurrency: 32,
+      onEvent: (e) => {
+        if (e.type === 'throttled') throttled++;
+      },
+    });
+    expect(report).toMatchObject({ rows: 250, rejected: 0 });
+    expect(throttled).toBeGreaterThan(0);
+    expect(mock.requests.some((r) => r.status === 429)).toBe(true);
+    expectDirectoryEquals(mock, last);
+  });
+
+  it('stops at the signal, keeps the checkpoint, and a resume sends only the rest', async () => {
+    const { mock, client, dir } = await setup();
+    const { text, last } = csvRows(200);
+    const file = join(dir, 'stop.csv');
+    await writeFile(file, text);
+    const controller = new AbortController();
+    let posts = 0;
+    const unsubscribe = mock.store.onChange(() => {
+      if (++posts === 50) controller.abort();
+    });
+    const first = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      concurrency: 2,
+      signal: controller.signal,
+    });
+    unsubscribe();
+    expect(first.interrupted).toBe(true);
+    expect(first.rows).toBeLessThan(200);
+    expect(existsSync(first.checkpointFile!)).toBe(true);
+
+    const landedBefore = first.created + first.updated;
+    const postsBefore = mock.requests.filter((r) => r.method === 'POST').length;
+    const second = await runImport({ client, agentId: AGENT, input: file, resume: true });
+    expect(second.skipped).toBe(landedBefore);
+    expect(second.created + second.updated + second.skipped).toBe(200);
+    expect(mock.requests.filter((r) => r.method === 'POST').length - postsBefore).toBe(200 - landedBefore);
+    expect(existsSync(first.checkpointFile!)).toBe(false);
+    expectDirectoryEquals(mock, last);
+  });
+});
