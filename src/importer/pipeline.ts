@@ -256,9 +256,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         { agentId, maxRetries, onRetry },
       );
       // Rows with one key never share a batch, so equal timestamps mean this request created it.
-      rows.forEach((row, i) =>
-        landed(row, contacts[i] !== undefined && contacts[i].created_at === contacts[i].updated_at),
-      );
+      rows.forEach((row, i) => {
+        const contact = contacts[i];
+        landed(row, contact !== undefined && contact.created_at === contact.updated_at);
+      });
       limiter.succeeded();
     } catch (err) {
       if (!isRowRejection(err)) throw err;
