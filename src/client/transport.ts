@@ -35,6 +35,14 @@ export interface TransportOptions {
   random?: () => number;
 }
 
+interface Target {
+  origin: string;
+  pathname: string;
+  /** Path and query, as sent. */
+  path: string;
+  href: string;
+}
+
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
@@ -54,11 +62,14 @@ export class Transport {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #origin: URL;
+  /** The base URL's own path (`/gateway` in `https://host/gateway`), without a trailing slash. */
+  readonly #basePath: string;
 
   constructor(options: TransportOptions) {
     this.#apiKey = options.apiKey;
     this.#options = options;
     this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.#basePath = this.#origin.pathname.replace(/\/$/, '');
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
       options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
@@ -68,12 +79,18 @@ export class Transport {
     return this.#origin.href.replace(/\/$/, '');
   }
 
-  url(spec: Pick<RequestSpec, 'path' | 'query'>): URL {
-    const url = new URL(spec.path.replace(/^\//, ''), this.#origin);
-    for (const [k, v] of Object.entries(spec.query ?? {})) {
-      if (v !== undefined) url.searchParams.set(k, String(v));
+  /** Where a request goes. Strings, not a URL object: this runs for every request of an import. */
+  url(spec: Pick<RequestSpec, 'path' | 'query'>): Target {
+    let query = '';
+    if (spec.query) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(spec.query)) if (v !== undefined) params.set(k, String(v));
+      const text = params.toString();
+      if (text) query = `?${text}`;
     }
-    return url;
+    const pathname = `${this.#basePath}${spec.path}`;
+    const origin = this.#origin.origin;
+    return { origin, pathname, path: `${pathname}${query}`, href: `${origin}${pathname}${query}` };
   }
 
   /** Sends the request, retrying what is safe to retry; resolves with any 2xx response. */
@@ -107,7 +124,7 @@ export class Transport {
     }
   }
 
-  async #attempt(spec: RequestSpec, url: URL, attempt: number): Promise<RawResponse> {
+  async #attempt(spec: RequestSpec, url: Target, attempt: number): Promise<RawResponse> {
     if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const headers: Record<string, string> = {
@@ -119,31 +136,34 @@ export class Transport {
 
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
     const controller = new AbortController();
-    const timeout = new TimeoutSignal();
-    const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+    const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
     const onUserAbort = () => controller.abort(spec.signal?.reason);
     spec.signal?.addEventListener('abort', onUserAbort, { once: true });
 
     const started = performance.now();
-    this.#debug(`→ ${spec.method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-    this.#debug(`  headers ${JSON.stringify(redactHeaders(headers))}`);
-    if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
+    const debugging = this.#options.debug !== undefined;
+    if (debugging) {
+      this.#debug(`→ ${spec.method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      this.#debug(`  headers ${JSON.stringify(redactHeaders(headers))}`);
+      if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
+    }
     try {
       const res = await this.#dispatcher.request({
         origin: url.origin,
-        path: url.pathname + url.search,
+        path: url.path,
         method: spec.method,
         headers,
         body,
         signal: controller.signal,
       });
       const text = await res.body.text();
-      const ms = Math.round(performance.now() - started);
-      this.#debug(`← ${res.statusCode} ${spec.method} ${url.pathname} in ${ms}ms`);
-      if (text) this.#debug(`  body ${truncate(text)}`);
+      if (debugging) {
+        this.#debug(`← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms`);
+        if (text) this.#debug(`  body ${truncate(text)}`);
+      }
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
-      if (controller.signal.reason instanceof TimeoutSignal) {
+      if (controller.signal.reason === TIMED_OUT) {
         throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {
           cause: err,
         });
@@ -171,11 +191,8 @@ export class Transport {
   }
 }
 
-class TimeoutSignal extends Error {
-  constructor() {
-    super('timeout');
-  }
-}
+/** The abort reason of a timeout: a plain marker, since an Error would capture a stack per request. */
+const TIMED_OUT = Symbol('timed out');
 
 function truncate(text: string): string {
   return text.length > DEBUG_BODY_LIMIT ? `${text.slice(0, DEBUG_BODY_LIMIT)}… (${text.length} bytes)` : text;

@@ -64,6 +64,15 @@ describe('client transport', () => {
     expect(server.requests[0]!.url).toBe('/api/v1/chatbots/x%3Fy/contacts/a%2Fb%20c');
   });
 
+  it('keeps the path of a base URL and sends the list query', async () => {
+    const listBody = { message: 'Success', data: [], total: 0, pages: { page: 2, per_page: 10, total_pages: 0 } };
+    server = await startScriptedServer([{ status: 200, body: listBody }]);
+    const client = new ContactsClient({ baseUrl: `${server.url}/gateway/`, apiKey: KEY, agentId: 'a' });
+    clients.push(client);
+    await client.contacts.list({ page: 2, perPage: 10 });
+    expect(server.requests[0]!.url).toBe('/gateway/api/v1/chatbots/a/contacts?page=2&per_page=10');
+  });
+
   it('retries 503 and a connection reset, then succeeds', async () => {
     const retries: number[] = [];
     const { client, server } = await setup(

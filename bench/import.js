@@ -1,0 +1,198 @@
+// Import throughput and memory: a 100,000-row CSV imported into a local mock by the real
+// `contacts import`, beside the mock's own upsert capacity (autocannon, same concurrency) in
+// the same run; then peak RSS of the importer for a 1,000,000-row file.
+// Usage: npm run build && node bench/import.js [--rows 100000] [--big 1000000] [--concurrency 8]
+import { fork, spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const KEY = 'bk_bench_key';
+const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
+
+// ---- child: the mock, in its own process so it never shares an event loop with the load -------
+
+async function child() {
+  const { startMockServer } = await import('../dist/mock/server.js');
+  const mock = await startMockServer({ port: 0 });
+  const defineAttributes = (agent) => {
+    mock.store.defineAttribute(agent, { name: 'plan', type: 'text' });
+    mock.store.defineAttribute(agent, { name: 'seats', type: 'number' });
+  };
+  process.on('message', (msg) => {
+    if (msg.type === 'agent') {
+      defineAttributes(msg.agent);
+      process.send({ type: 'ready' });
+    } else if (msg.type === 'count') {
+      process.send({ type: 'count', count: mock.store.contacts(msg.agent).length });
+    }
+  });
+  process.send({ type: 'url', url: mock.url });
+}
+
+// ---- parent -----------------------------------------------------------------------------------
+
+function row(i) {
+  return `u${i},Contact ${i},contact${i}@example.com,+44 20 7946 ${String(i % 10000).padStart(4, '0')},${i % 2 ? 'pro' : 'free'},${i % 50}\n`;
+}
+
+async function writeCsv(file, rows) {
+  const out = createWriteStream(file);
+  const write = (s) => (out.write(s) ? undefined : new Promise((r) => out.once('drain', r)));
+  await write('External ID,Full Name,Email,Phone,plan,seats\n');
+  for (let i = 1; i <= rows; i++) await write(row(i));
+  await new Promise((r) => out.end(r));
+}
+
+function ask(worker, msg, type) {
+  return new Promise((resolve) => {
+    const on = (m) => {
+      if (m.type === type) {
+        worker.off('message', on);
+        resolve(m);
+      }
+    };
+    worker.on('message', on);
+    worker.send(msg);
+  });
+}
+
+/** Runs `contacts import`, polling its peak RSS (VmHWM) from /proc while it runs. */
+function importRun(file, agent, url, extra) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(
+      process.execPath,
+      [BIN, 'import', file, '--agent', agent, '-o', 'json', '-q', ...extra],
+      {
+        env: { PATH: process.env.PATH, HOME: tmpdir(), CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let peakKb = 0;
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        // exited between ticks
+      }
+    }, 50);
+    let stdout = '';
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) return reject(new Error(`import exited ${code}: ${stdout}`));
+      resolve({ seconds, peakMb: peakKb / 1024, summary: JSON.parse(stdout) });
+    });
+  });
+}
+
+async function mockCapacity(url, agent, connections, duration) {
+  const { default: autocannon } = await import('autocannon');
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: `/api/v1/chatbots/${agent}/contacts`,
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          const i = ++n;
+          const body = {
+            external_id: `u${i}`,
+            name: `Contact ${i}`,
+            email: `contact${i}@example.com`,
+            phonenumber: '+44 20 7946 0958',
+            custom_attributes: { plan: 'pro', seats: String(i % 50) },
+          };
+          return { ...req, body: JSON.stringify(body) };
+        },
+      },
+    ],
+  });
+  return result.requests.average;
+}
+
+async function parent() {
+  const { values } = parseArgs({
+    options: {
+      rows: { type: 'string', default: '100000' },
+      big: { type: 'string', default: '1000000' },
+      concurrency: { type: 'string', default: '8' },
+      duration: { type: 'string', default: '5' },
+    },
+  });
+  const rows = Number(values.rows);
+  const big = Number(values.big);
+  const concurrency = Number(values.concurrency);
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-import-bench-'));
+  const worker = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: 'inherit' });
+  try {
+    const { url } = await new Promise((resolve) => worker.once('message', resolve));
+    const file = join(dir, 'contacts.csv');
+    await writeCsv(file, rows);
+
+    await ask(worker, { type: 'agent', agent: 'capacity' }, 'ready');
+    const capacity = await mockCapacity(url, 'capacity', concurrency, Number(values.duration));
+
+    await ask(worker, { type: 'agent', agent: 'single' }, 'ready');
+    const single = await importRun(file, 'single', url, ['--concurrency', String(concurrency)]);
+    const landedSingle = (await ask(worker, { type: 'count', agent: 'single' }, 'count')).count;
+
+    await ask(worker, { type: 'agent', agent: 'batch' }, 'ready');
+    const batch = await importRun(file, 'batch', url, [
+      '--concurrency',
+      String(concurrency),
+      '--batch-size',
+      '500',
+    ]);
+    const landedBatch = (await ask(worker, { type: 'count', agent: 'batch' }, 'count')).count;
+
+    console.log(
+      `import of a ${rows}-row CSV into the local mock, concurrency ${concurrency}, node ${process.version}`,
+    );
+    console.log(
+      `mock upsert capacity (autocannon, ${concurrency} connections): ${Math.round(capacity)} req/s`,
+    );
+    const line = (name, r, landed) =>
+      console.log(
+        `${name.padEnd(22)} ${(rows / r.seconds).toFixed(0).padStart(7)} rows/s  ${r.seconds.toFixed(1).padStart(6)} s  ` +
+          `${(rows / r.seconds / capacity).toFixed(2)}x capacity  peak RSS ${r.peakMb.toFixed(0)} MB  landed ${landed}/${rows}`,
+      );
+    line('single rows', single, landedSingle);
+    line('batches of 500', batch, landedBatch);
+
+    if (big > 0) {
+      const bigFile = join(dir, 'big.csv');
+      await writeCsv(bigFile, big);
+      await ask(worker, { type: 'agent', agent: 'big' }, 'ready');
+      const r = await importRun(bigFile, 'big', url, [
+        '--concurrency',
+        String(concurrency),
+        '--batch-size',
+        '1000',
+      ]);
+      const landed = (await ask(worker, { type: 'count', agent: 'big' }, 'count')).count;
+      console.log(
+        `${big}-row CSV (batches of 1000): ${(big / r.seconds).toFixed(0)} rows/s, ${r.seconds.toFixed(1)} s, ` +
+          `peak RSS ${r.peakMb.toFixed(0)} MB, landed ${landed}/${big}`,
+      );
+    }
+  } finally {
+    worker.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--child')) await child();
+else await parent();
