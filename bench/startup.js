@@ -70,7 +70,9 @@ const median = (xs) => {
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
 const base = median(samples.get(cases[0].name));
 console.log(`start-up time, ${RUNS} runs each (after ${WARMUP} warm-up), node ${process.version}`);
-console.log(`${'command'.padEnd(26)}${'median ms'.padStart(10)}${'p90 ms'.padStart(9)}${'x node'.padStart(9)}`);
+console.log(
+  `${'command'.padEnd(26)}${'median ms'.padStart(10)}${'p90 ms'.padStart(9)}${'x node'.padStart(9)}`,
+);
 for (const c of cases) {
   const xs = samples.get(c.name);
   console.log(

@@ -72,17 +72,17 @@ export const attributeValueSchemas = {
   text: z.union([z.string(), z.number().transform(String)], {
     error: 'Expected text (a string or a number)',
   }),
-  number: z.union(
-    [
-      z.number().refine(Number.isFinite, 'Expected a finite number'),
-      z
-        .string()
-        .trim()
-        .regex(NUMERIC_RE, 'Expected a number')
-        .transform((s) => Number(s)),
-    ],
-    { error: 'Expected a number or a numeric string' },
-  ),
+  // One transform rather than a union: numeric strings are the common input (CSV imports),
+  // and a union would fail its number branch, building an issue, for every one of them.
+  number: z.unknown().transform((v, ctx) => {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v === 'string') {
+      const s = v.trim();
+      if (NUMERIC_RE.test(s)) return Number(s);
+    }
+    ctx.addIssue({ code: 'custom', message: 'Expected a number or a numeric string' });
+    return z.NEVER;
+  }),
   boolean: z.unknown().transform((v, ctx) => {
     if (v === true || v === 1) return true;
     if (v === false || v === 0) return false;

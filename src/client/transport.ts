@@ -158,7 +158,9 @@ export class Transport {
       });
       const text = await res.body.text();
       if (debugging) {
-        this.#debug(`← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms`);
+        this.#debug(
+          `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms`,
+        );
         if (text) this.#debug(`  body ${truncate(text)}`);
       }
       return { status: res.statusCode, headers: res.headers, text };

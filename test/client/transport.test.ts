@@ -65,7 +65,12 @@ describe('client transport', () => {
   });
 
   it('keeps the path of a base URL and sends the list query', async () => {
-    const listBody = { message: 'Success', data: [], total: 0, pages: { page: 2, per_page: 10, total_pages: 0 } };
+    const listBody = {
+      message: 'Success',
+      data: [],
+      total: 0,
+      pages: { page: 2, per_page: 10, total_pages: 0 },
+    };
     server = await startScriptedServer([{ status: 200, body: listBody }]);
     const client = new ContactsClient({ baseUrl: `${server.url}/gateway/`, apiKey: KEY, agentId: 'a' });
     clients.push(client);

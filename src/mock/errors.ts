@@ -1,0 +1,25 @@
+// The one error type of the mock core: a contract error (status, message, issues) that the
+// request handler turns into the wire's error body.
+import type { Issue } from '../api/envelope.js';
+
+export class MockHttpError extends Error {
+  override name = 'MockHttpError';
+  readonly status: number;
+  readonly issues: Issue[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    message: string,
+    options: { issues?: Issue[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = status;
+    this.issues = options.issues;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const badRequest = (message: string, issues?: Issue[]) => new MockHttpError(400, message, { issues });
+export const notFound = (message: string) => new MockHttpError(404, message);
+export const conflict = (message: string, issues?: Issue[]) => new MockHttpError(409, message, { issues });

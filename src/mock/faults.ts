@@ -1,0 +1,119 @@
+// Fault injection for the mock server: latency, failures drawn from a seeded PRNG (so a run can
+// be replayed), and a fixed-window rate limit with the usual headers.
+
+/** What a failing request turns into. */
+export type FaultKind =
+  /** 500 with an error body. */
+  | 'error-500'
+  /** 503 with an error body and `Retry-After`. */
+  | 'error-503'
+  /** The connection is dropped before the request is handled. */
+  | 'reset'
+  /** The request is handled (a write commits), then the connection is dropped unanswered. */
+  | 'lost';
+
+export const FAULT_KINDS: readonly FaultKind[] = ['error-500', 'error-503', 'reset', 'lost'];
+
+export interface FaultOptions {
+  /** Delay before each request is handled. */
+  latencyMs?: number;
+  /** Share of requests, 0 to 1, that fail with one of the `FaultKind`s. */
+  failRate?: number;
+  /** Seed of the PRNG that picks failures; the same seed replays the same sequence. */
+  seed?: number;
+  /** Requests per second allowed (a fixed one-second window); the rest get 429. */
+  rateLimit?: number;
+  /** Clock in milliseconds, for tests. */
+  now?: () => number;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** The X-RateLimit-* headers, plus Retry-After when refused. */
+  headers: Record<string, string>;
+}
+
+export interface FaultInjector {
+  readonly seed: number;
+  readonly latencyMs: number;
+  /** Counts the request against the window; null when no rate limit is set. */
+  checkRateLimit(): RateLimitDecision | null;
+  /** The fault for the next request, or null to answer it normally. */
+  nextFault(): FaultKind | null;
+  /** Back to the state just after creation: the PRNG reseeded, the window emptied. */
+  reset(): void;
+}
+
+/** mulberry32: a tiny, fast 32-bit PRNG; good enough to pick faults, and reproducible. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Throws a RangeError naming the first option out of range. */
+export function checkFaultOptions(options: FaultOptions): void {
+  const { latencyMs, failRate, seed, rateLimit } = options;
+  if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
+    throw new RangeError(`latencyMs must be a number >= 0 (got ${latencyMs})`);
+  }
+  if (failRate !== undefined && !(failRate >= 0 && failRate <= 1)) {
+    throw new RangeError(`failRate must be between 0 and 1 (got ${failRate})`);
+  }
+  if (seed !== undefined && !Number.isInteger(seed))
+    throw new RangeError(`seed must be an integer (got ${seed})`);
+  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 1)) {
+    throw new RangeError(`rateLimit must be a whole number >= 1 (got ${rateLimit})`);
+  }
+}
+
+export function createFaultInjector(options: FaultOptions): FaultInjector {
+  checkFaultOptions(options);
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const failRate = options.failRate ?? 0;
+  const limit = options.rateLimit;
+  const now = options.now ?? Date.now;
+  let random = mulberry32(seed);
+  let windowStart = Number.NEGATIVE_INFINITY;
+  let used = 0;
+
+  return {
+    seed,
+    latencyMs: options.latencyMs ?? 0,
+    checkRateLimit() {
+      if (limit === undefined) return null;
+      const t = now();
+      // Windows sit on whole wall-clock seconds, so X-RateLimit-Reset is an exact Unix second.
+      const start = Math.floor(t / 1000) * 1000;
+      if (start !== windowStart) {
+        windowStart = start;
+        used = 0;
+      }
+      const allowed = used < limit;
+      if (allowed) used += 1;
+      const resetAt = windowStart + 1000;
+      const headers: Record<string, string> = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(Math.max(0, limit - used)),
+        'x-ratelimit-reset': String(resetAt / 1000),
+      };
+      if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((resetAt - t) / 1000)));
+      return { allowed, headers };
+    },
+    nextFault() {
+      if (failRate === 0) return null;
+      if (random() >= failRate) return null;
+      return FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)]!;
+    },
+    reset() {
+      random = mulberry32(seed);
+      windowStart = Number.NEGATIVE_INFINITY;
+      used = 0;
+    },
+  };
+}

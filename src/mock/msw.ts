@@ -1,0 +1,47 @@
+// msw 2 handlers over the same handleRequest core, for code that talks to the API with fetch.
+// The only module that imports msw, so the server never loads it.
+import { type HttpHandler, HttpResponse, http } from 'msw';
+import { createMockState, handleRequest, type MockState } from './handler.js';
+import { toJson } from './json.js';
+
+export interface MockHandlersOptions {
+  /** Only requests under this URL are answered (e.g. `https://api.example.com`); by default any origin. */
+  baseUrl?: string;
+  /** Accepted keys when no `state` is given; by default any well-formed `bk_` key. */
+  keys?: string[];
+  /** State to serve, shared with the caller (tests inspect `state.store`). */
+  state?: MockState;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The handlers answer the API's paths plus /health and /openapi.json; other requests pass on. */
+export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandler[] {
+  const state = options.state ?? createMockState({ keys: options.keys });
+  const base = options.baseUrl ? new URL(options.baseUrl) : undefined;
+  const prefix = base ? base.pathname.replace(/\/+$/, '') : '';
+  const origin = base ? escapeRegExp(base.origin) : 'https?://[^/]+';
+  // msw matches a RegExp against the request URL without its query string.
+  const pattern = new RegExp(`^${origin}${escapeRegExp(prefix)}(?:/api/v1/.*|/health|/openapi\\.json)$`);
+
+  const handler = http.all(pattern, async ({ request }) => {
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const response = handleRequest(state, {
+      method: request.method,
+      path: url.pathname.slice(prefix.length),
+      query: url.searchParams,
+      headers,
+      body: hasBody ? Buffer.from(await request.arrayBuffer()) : undefined,
+    });
+    return new HttpResponse(response.body === undefined ? null : toJson(response.body), {
+      status: response.status,
+      headers: { ...response.headers, 'content-type': 'application/json; charset=utf-8' },
+    });
+  });
+  return [handler];
+}

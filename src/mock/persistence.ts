@@ -1,0 +1,137 @@
+// Keeps the mock's state in a JSON file: loaded once at start, saved after writes (coalesced,
+// one write in flight) and always replaced atomically, so a crash never leaves half a file.
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export interface Persistence {
+  readonly file: string;
+  /** The parsed content of the file; undefined when there is none yet. */
+  load<T>(parse: (raw: unknown) => T): Promise<T | undefined>;
+  /** Asks for a save of the current state; many calls while a save runs make one more save. */
+  schedule(): void;
+  /** Resolves when everything scheduled so far is on disk; rejects if the last save failed. */
+  flush(): Promise<void>;
+}
+
+export interface PersistenceOptions {
+  /** Told about a failed background save (the next save retries with the latest state). */
+  onError?: (error: Error) => void;
+}
+
+let tempCounter = 0;
+
+/** Writes `data` to `file` through a temp file in the same directory: write, fsync, rename. */
+export async function writeFileAtomic(file: string, data: string): Promise<void> {
+  const dir = dirname(file);
+  tempCounter += 1;
+  // Named `.<file>.<pid>.<n>.tmp`: removeStaleTemps relies on this form.
+  const temp = join(dir, `.${basename(file)}.${process.pid}.${tempCounter}.tmp`);
+  try {
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  // The rename itself is durable only once the directory is synced; not every platform allows it.
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {}
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Temp files of `file` left by a process that died mid-save (kill -9); the data file is whole. */
+async function removeStaleTemps(file: string): Promise<void> {
+  const prefix = `.${basename(file)}.`;
+  for (const name of await readdir(dirname(file))) {
+    const m = name.startsWith(prefix) ? /^(\d+)\.(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (m && Number(m[1]) !== process.pid && !isAlive(Number(m[1]))) {
+      await unlink(join(dirname(file), name)).catch(() => {});
+    }
+  }
+}
+
+export function createPersistence(
+  file: string,
+  snapshot: () => unknown,
+  options: PersistenceOptions = {},
+): Persistence {
+  let dirty = false;
+  let running: Promise<void> | null = null;
+  let lastError: Error | null = null;
+
+  async function drain(): Promise<void> {
+    // Yield once so that a burst of synchronous writes becomes a single save.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (dirty) {
+      dirty = false;
+      try {
+        await writeFileAtomic(file, JSON.stringify(snapshot()));
+        lastError = null;
+      } catch (error) {
+        lastError = error instanceof Error ? error : new Error(String(error));
+        options.onError?.(lastError);
+      }
+    }
+    // Cleared in the same synchronous step as the last `dirty` check: a schedule() can never
+    // fall between the two and be lost.
+    running = null;
+  }
+
+  function schedule(): void {
+    dirty = true;
+    running ??= drain();
+  }
+
+  return {
+    file,
+    async load<T>(parse: (raw: unknown) => T): Promise<T | undefined> {
+      await mkdir(dirname(file), { recursive: true });
+      await removeStaleTemps(file);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw new Error(`Cannot read mock data file ${file}: ${(error as Error).message}`, { cause: error });
+      }
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch (error) {
+        throw new Error(`Mock data file ${file} is corrupt (not JSON: ${(error as Error).message})`, {
+          cause: error,
+        });
+      }
+      try {
+        return parse(raw);
+      } catch (error) {
+        throw new Error(`Mock data file ${file} is corrupt: ${(error as Error).message}`, { cause: error });
+      }
+    },
+    schedule,
+    async flush(): Promise<void> {
+      while (running) await running;
+      if (lastError) throw new Error(`Could not save mock data file ${file}: ${lastError.message}`);
+    },
+  };
+}

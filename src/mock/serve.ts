@@ -1,0 +1,94 @@
+// `contacts serve --mock`: runs the mock server in the foreground, prints its URL first, logs
+// each request to stderr and stops cleanly on SIGINT/SIGTERM.
+import type { Writable } from 'node:stream';
+import type { FaultOptions } from './faults.js';
+import { type MockServer, type RequestLogEntry, startMockServer } from './server.js';
+
+export interface ServeMockOptions {
+  port?: number;
+  host?: string;
+  dataFile?: string;
+  keys?: string[];
+  faults?: FaultOptions;
+  /** One line per request on stderr. */
+  log?: boolean;
+}
+
+/** Where the stop signals come from; `process` unless a test passes its own emitter. */
+export interface SignalSource {
+  once(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  off(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
+export interface ServeMockIO {
+  stdout: Writable;
+  stderr: Writable;
+  signals?: SignalSource;
+}
+
+export interface ServingMock {
+  server: MockServer;
+  /** Resolves once the server has stopped and its data is flushed; rejects if the flush failed. */
+  closed: Promise<void>;
+}
+
+/** A log line: never headers, so never the Authorization value. */
+export function formatLogEntry(entry: RequestLogEntry): string {
+  const status = entry.status === 0 ? '---' : String(entry.status);
+  const fault = entry.fault ? ` [fault: ${entry.fault}]` : '';
+  return `${entry.method} ${entry.path} ${status} ${entry.durationMs.toFixed(1)}ms${fault}`;
+}
+
+function describe(server: MockServer, options: ServeMockOptions): string {
+  const parts = [
+    options.dataFile ? `data: ${options.dataFile}` : 'data: in memory',
+    options.keys?.length ? `keys: ${options.keys.length} accepted` : 'keys: any bk_ key',
+  ];
+  const f = options.faults;
+  if (server.faults && f) {
+    const faults = [
+      f.latencyMs ? `latency ${f.latencyMs}ms` : '',
+      f.failRate ? `fail rate ${f.failRate} (seed ${server.faults.seed})` : '',
+      f.rateLimit ? `rate limit ${f.rateLimit}/s` : '',
+    ].filter(Boolean);
+    if (faults.length) parts.push(`faults: ${faults.join(', ')}`);
+  }
+  return `Mock Contacts API on ${server.url} (${parts.join('; ')}). Ctrl+C stops it.`;
+}
+
+export async function serveMock(options: ServeMockOptions, io: ServeMockIO): Promise<ServingMock> {
+  const server = await startMockServer({
+    port: options.port,
+    host: options.host,
+    dataFile: options.dataFile,
+    keys: options.keys,
+    faults: options.faults,
+    onRequest: options.log ? (entry) => io.stderr.write(`${formatLogEntry(entry)}\n`) : undefined,
+    onError: (error) => io.stderr.write(`mock: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  io.stdout.write(`${server.url}\n`);
+  io.stderr.write(`${describe(server, options)}\n`);
+
+  const signals = io.signals ?? process;
+  const closed = new Promise<void>((resolve, reject) => {
+    let stopping = false;
+    const unlisten = () => {
+      signals.off('SIGINT', stop);
+      signals.off('SIGTERM', stop);
+    };
+    function stop() {
+      stopping = true;
+      unlisten();
+      io.stderr.write('Stopping the mock server...\n');
+      server.close().then(resolve, reject);
+    }
+    signals.once('SIGINT', stop);
+    signals.once('SIGTERM', stop);
+    // Closed by the caller's own close(): its outcome is the caller's; just stop listening.
+    void server.closed.then(() => {
+      unlisten();
+      if (!stopping) resolve();
+    });
+  });
+  return { server, closed };
+}

@@ -1,0 +1,287 @@
+// The mock on the wire: a node:http server over handleRequest, with persistence, fault
+// injection and a bounded request log.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { MAX_BODY_BYTES } from '../api/limits.js';
+import { MockHttpError } from './errors.js';
+import { createFaultInjector, type FaultInjector, type FaultKind, type FaultOptions } from './faults.js';
+import {
+  createMockState,
+  errorResponse,
+  handleRequest,
+  type MockResponse,
+  type MockState,
+  payloadTooLarge,
+} from './handler.js';
+import { toJson } from './json.js';
+import { createPersistence, type Persistence } from './persistence.js';
+import { createMockStore, type MockStore } from './store.js';
+
+export interface RequestLogEntry {
+  method: string;
+  /** The pathname, without the query string. */
+  path: string;
+  /** 0 when the connection was dropped without an answer (a `reset` or `lost` fault). */
+  status: number;
+  durationMs: number;
+  fault?: FaultKind;
+}
+
+export interface MockServerOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Accept only these keys; by default any well-formed `bk_` key is accepted. */
+  keys?: string[];
+  /** Load state from this JSON file at start and keep it saved there. */
+  dataFile?: string;
+  faults?: FaultOptions;
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Told about unexpected handler errors (answered 500) and failed background saves. */
+  onError?: (error: unknown) => void;
+}
+
+export interface MockServer {
+  /** Base URL, e.g. `http://127.0.0.1:40123`. */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly state: MockState;
+  readonly store: MockStore;
+  /** The most recent requests, oldest first (at most `REQUEST_LOG_LIMIT`). */
+  readonly requests: readonly RequestLogEntry[];
+  /** The active fault injector, or null without faults. */
+  readonly faults: FaultInjector | null;
+  readonly dataFile: string | undefined;
+  /** Resolves once `close()` has finished, however it ended. */
+  readonly closed: Promise<void>;
+  /** Empties the store and the request log and replays faults from their seed. */
+  reset(): void;
+  /** Resolves when every change so far is in the data file (immediately without one). */
+  flush(): Promise<void>;
+  /** Stops listening, ends open connections (keep-alive ones too) and flushes the data file. */
+  close(): Promise<void>;
+}
+
+export const REQUEST_LOG_LIMIT = 1000;
+
+interface ReadRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  search: string;
+  body: Buffer | undefined;
+  /** performance.now() when the request arrived. */
+  started: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+const elapsed = (started: number) => Math.round((performance.now() - started) * 10) / 10;
+
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const store = createMockStore();
+  const state = createMockState({ store, keys: options.keys });
+  const faults = options.faults ? createFaultInjector(options.faults) : null;
+  const onError = options.onError ?? (() => {});
+
+  let persistence: Persistence | undefined;
+  if (options.dataFile) {
+    persistence = createPersistence(options.dataFile, () => store.snapshot(), { onError });
+    // A restore failure comes back as an error naming the file.
+    await persistence.load((raw) => store.restore(raw));
+    const p = persistence;
+    store.onChange(() => p.schedule());
+  }
+
+  const requests: RequestLogEntry[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+
+  function record(entry: RequestLogEntry): void {
+    requests.push(entry);
+    // Trimmed in batches: dropping one entry per request would move the whole array each time.
+    if (requests.length >= 2 * REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
+    if (options.onRequest) {
+      try {
+        options.onRequest(entry);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  }
+
+  function send(res: ServerResponse, response: MockResponse, extra?: Record<string, string>): void {
+    const payload = response.body === undefined ? '' : toJson(response.body);
+    res.writeHead(response.status, {
+      ...response.headers,
+      ...extra,
+      'content-type': JSON_TYPE,
+      'content-length': Buffer.byteLength(payload),
+    });
+    res.end(payload);
+  }
+
+  /** Answers a request whose body has been read, applying its fault if it drew one. */
+  function answer(
+    { req, res, path, search, body, started }: ReadRequest,
+    fault: FaultKind | null,
+    extra: Record<string, string> | undefined,
+  ): void {
+    if (closing || res.destroyed) return;
+    const method = req.method ?? 'GET';
+    const done = (status: number) =>
+      record({
+        method,
+        path,
+        status,
+        durationMs: elapsed(started),
+        ...(fault ? { fault } : {}),
+      });
+
+    if (fault === 'reset') {
+      req.socket.destroy();
+      done(0);
+      return;
+    }
+    if (fault === 'error-500' || fault === 'error-503') {
+      const status = fault === 'error-500' ? 500 : 503;
+      const response = errorResponse(
+        new MockHttpError(
+          status,
+          status === 500 ? 'Internal server error (injected)' : 'Service unavailable (injected)',
+        ),
+      );
+      send(res, response, status === 503 ? { ...extra, 'retry-after': '1' } : extra);
+      done(status);
+      return;
+    }
+
+    const response = handleRequest(state, {
+      method,
+      path,
+      query: new URLSearchParams(search),
+      headers: req.headers,
+      body,
+    });
+    if (response.error !== undefined) onError(response.error);
+    if (fault === 'lost') {
+      req.socket.destroy();
+      done(0);
+      return;
+    }
+    send(res, response, extra);
+    done(response.status);
+  }
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const search = q < 0 ? '' : url.slice(q + 1);
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the client can finish sending and
+      // see the 413 rather than a reset connection.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (closing) return;
+      const method = req.method ?? 'GET';
+      if (size > MAX_BODY_BYTES) {
+        send(res, payloadTooLarge());
+        record({ method, path, status: 413, durationMs: elapsed(started) });
+        return;
+      }
+      const body =
+        size === 0 || !BODY_METHODS.has(method)
+          ? undefined
+          : chunks.length === 1
+            ? chunks[0]
+            : Buffer.concat(chunks);
+
+      const read: ReadRequest = { req, res, path, search, body, started };
+      if (!faults || path === '/health') {
+        answer(read, null, undefined);
+        return;
+      }
+      const limit = faults.checkRateLimit();
+      if (limit && !limit.allowed) {
+        send(res, errorResponse(new MockHttpError(429, 'Rate limit exceeded')), limit.headers);
+        record({ method, path, status: 429, durationMs: elapsed(started) });
+        return;
+      }
+      const fault = faults.nextFault();
+      if (faults.latencyMs > 0) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          answer(read, fault, limit?.headers);
+        }, faults.latencyMs);
+        timers.add(timer);
+      } else {
+        answer(read, fault, limit?.headers);
+      }
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', onError);
+  const address = server.address() as AddressInfo;
+  const host = address.address;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  let closePromise: Promise<void> | undefined;
+  let markClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+
+  return {
+    url,
+    port: address.port,
+    host,
+    state,
+    store,
+    get requests() {
+      return requests.length > REQUEST_LOG_LIMIT ? requests.slice(-REQUEST_LOG_LIMIT) : requests;
+    },
+    faults,
+    dataFile: options.dataFile,
+    closed,
+    reset() {
+      store.reset();
+      requests.length = 0;
+      faults?.reset();
+    },
+    flush: () => persistence?.flush() ?? Promise.resolve(),
+    close() {
+      closePromise ??= (async () => {
+        closing = true;
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        try {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          });
+          await persistence?.flush();
+        } finally {
+          markClosed();
+        }
+      })();
+      return closePromise;
+    },
+  };
+}

@@ -1,0 +1,506 @@
+// The mock's in-memory state: each agent's contacts and attribute definitions, with the
+// contract's write rules (upsert by external_id, unique emails, merging, paging) applied once.
+import * as z from 'zod';
+import {
+  AttributeCreateSchema,
+  type AttributeDefinition,
+  AttributeDefinitionSchema,
+  AttributeUpdateSchema,
+  type AttributeValue,
+  type Contact,
+  type ContactPatchParsed,
+  ContactSchema,
+  type ContactValidators,
+  createContactValidators,
+  type ListQuery,
+  type Pagination,
+  toIssues,
+} from '../api/index.js';
+import { badRequest, conflict, notFound } from './errors.js';
+
+const SNAPSHOT_VERSION = 1;
+
+/** What `snapshot()` returns and `restore()` accepts: plain JSON, the format of the data file. */
+export const StoreSnapshotSchema = z.object({
+  version: z.literal(SNAPSHOT_VERSION),
+  seq: z.number().int().nonnegative(),
+  agents: z.record(
+    z.string(),
+    z.object({ contacts: z.array(ContactSchema), attributes: z.array(AttributeDefinitionSchema) }),
+  ),
+});
+export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
+
+/** Frozen, and the same object for the same page until the agent's contacts change. */
+export interface ContactPage {
+  readonly data: readonly Contact[];
+  readonly total: number;
+  readonly pages: Pagination;
+}
+
+export interface UpsertResult {
+  contact: Contact;
+  created: boolean;
+}
+
+/**
+ * The mock's state and every contract rule that touches it. Bodies come in unvalidated
+ * (`unknown`) and are checked here, so the store is safe to drive directly (seeding, tests);
+ * contract errors are thrown as `MockHttpError`. Every operation is synchronous: a request is
+ * read, checked and written with no await in between, which is what keeps concurrent upserts
+ * of one external_id to one contact. Returned records are frozen; they are never mutated.
+ */
+export interface MockStore {
+  upsertContact(agentId: string, body: unknown): UpsertResult;
+  /** All or nothing: every item is validated and checked for conflicts before any is written. */
+  batchUpsert(agentId: string, body: unknown): Contact[];
+  /** By external_id first, then by the service id; undefined when neither matches. */
+  findContact(agentId: string, key: string): Contact | undefined;
+  getContact(agentId: string, key: string): Contact;
+  patchContact(agentId: string, key: string, body: unknown): Contact;
+  deleteContact(agentId: string, key: string): Contact;
+  listContacts(agentId: string, query: ListQuery): ContactPage;
+  /** Every contact of the agent in creation order. */
+  contacts(agentId: string): Contact[];
+  listAttributes(agentId: string): AttributeDefinition[];
+  defineAttribute(agentId: string, body: unknown): AttributeDefinition;
+  updateAttribute(agentId: string, name: string, body: unknown): AttributeDefinition;
+  /** The agent's contact validators, built once per change of its definitions. */
+  validators(agentId: string): ContactValidators;
+  agentIds(): string[];
+  snapshot(): StoreSnapshot;
+  /** Replaces the whole state; throws when the snapshot is not a valid one. */
+  restore(snapshot: unknown): void;
+  reset(): void;
+  /** Called after every committed change; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void;
+}
+
+export interface MockStoreOptions {
+  /** Clock in milliseconds, for tests. */
+  now?: () => number;
+  /** Initial state, as from `snapshot()`. */
+  snapshot?: unknown;
+}
+
+interface AgentState {
+  /** By service id; a Map keeps insertion order, and `set` on an existing key keeps its place. */
+  contacts: Map<string, Contact>;
+  /** The current record by external_id (replaced with it on every write). */
+  byExternalId: Map<string, Contact>;
+  byEmail: Map<string, string>;
+  attributes: Map<string, AttributeDefinition>;
+  /** Ids in creation order for paging; dropped on delete, rebuilt on demand. */
+  order: string[] | null;
+  /**
+   * Pages served since the last change of a contact, by `page/per_page`. Frozen, so the JSON
+   * serialiser caches their text too: a repeated list GET costs a lookup.
+   */
+  pages: Map<string, ContactPage>;
+  validators: ContactValidators | null;
+}
+
+/** The fields a write decides; ids and timestamps come from the store. */
+type ContactFields = Pick<Contact, 'external_id' | 'name' | 'email' | 'phonenumber' | 'custom_attributes'>;
+
+const EMAIL_EXISTS = 'Email already exists';
+const EXTERNAL_ID_EXISTS = 'External ID already exists';
+const CONTACT_NOT_FOUND = 'Contact not found';
+const ATTRIBUTE_NOT_FOUND = 'Custom attribute not found';
+
+const newAgent = (): AgentState => ({
+  contacts: new Map(),
+  byExternalId: new Map(),
+  byEmail: new Map(),
+  attributes: new Map(),
+  order: null,
+  pages: new Map(),
+  validators: null,
+});
+
+/** Distinct pages kept per agent; past it the cache starts over. */
+const PAGE_CACHE_LIMIT = 64;
+
+const EMPTY_ATTRIBUTES: Readonly<Record<string, AttributeValue>> = Object.freeze({});
+
+const lower = (email: string | null) => (email === null ? undefined : email.toLowerCase());
+
+function parseOrThrow<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (!result.success) throw badRequest('Validation failed', toIssues(result.error));
+  return result.data;
+}
+
+/** The fields after applying input over a previous record: absent keeps, null clears, attributes merge. */
+function mergeFields(
+  prev: ContactFields | undefined,
+  input: ContactPatchParsed,
+  externalId: string,
+): ContactFields {
+  // Stored attribute objects are frozen, so an untouched one is shared rather than copied.
+  let attrs = prev?.custom_attributes ?? EMPTY_ATTRIBUTES;
+  if (input.custom_attributes) {
+    const merged: Record<string, AttributeValue> = { ...attrs };
+    for (const [key, value] of Object.entries(input.custom_attributes)) {
+      if (value === null) delete merged[key];
+      else merged[key] = value;
+    }
+    attrs = merged;
+  }
+  return {
+    external_id: externalId,
+    name: input.name !== undefined ? input.name : (prev?.name ?? null),
+    email: input.email !== undefined ? input.email : (prev?.email ?? null),
+    phonenumber: input.phonenumber !== undefined ? input.phonenumber : (prev?.phonenumber ?? null),
+    custom_attributes: attrs,
+  };
+}
+
+function sameFields(a: ContactFields, b: ContactFields): boolean {
+  if (a.external_id !== b.external_id || a.name !== b.name || a.email !== b.email) return false;
+  if (a.phonenumber !== b.phonenumber) return false;
+  if (a.custom_attributes === b.custom_attributes) return true;
+  const ka = Object.keys(a.custom_attributes);
+  if (ka.length !== Object.keys(b.custom_attributes).length) return false;
+  return ka.every((k) => a.custom_attributes[k] === b.custom_attributes[k]);
+}
+
+class MemoryStore implements MockStore {
+  private agents = new Map<string, AgentState>();
+  private seq = 0;
+  private listeners = new Set<() => void>();
+  private readonly now: () => number;
+
+  constructor(options: MockStoreOptions) {
+    this.now = options.now ?? Date.now;
+    if (options.snapshot !== undefined) this.restore(options.snapshot);
+  }
+
+  upsertContact(agentId: string, body: unknown): UpsertResult {
+    const agent = this.agent(agentId);
+    const input = parseOrThrow(this.validatorsOf(agent).input, body);
+    const prev = agent.byExternalId.get(input.external_id);
+    const fields = mergeFields(prev, input, input.external_id);
+    const email = lower(fields.email);
+    if (email !== undefined && email !== lower(prev?.email ?? null)) {
+      const owner = agent.byEmail.get(email);
+      if (owner !== undefined && owner !== prev?.id) throw conflict(EMAIL_EXISTS);
+    }
+    const contact = this.write(agent, prev, fields);
+    if (contact !== prev) this.changed();
+    return { contact, created: prev === undefined };
+  }
+
+  batchUpsert(agentId: string, body: unknown): Contact[] {
+    const agent = this.agent(agentId);
+    const { users } = parseOrThrow(this.validatorsOf(agent).batch, body);
+
+    // Dry run over an overlay of the batch's own effects, so that conflicts between items
+    // are caught too and nothing is written unless every item can be.
+    const staged = new Map<string, ContactFields>();
+    const emailOwners = new Map<string, string | null>(); // lowercased email -> external_id, null = freed
+    const issues: { field: string; message: string }[] = [];
+    users.forEach((item, i) => {
+      const prev = staged.get(item.external_id) ?? agent.byExternalId.get(item.external_id);
+      const next = mergeFields(prev, item, item.external_id);
+      const before = lower(prev?.email ?? null);
+      const after = lower(next.email);
+      if (after !== before) {
+        if (after !== undefined) {
+          const owner = emailOwners.has(after)
+            ? emailOwners.get(after)
+            : this.emailOwnerExternalId(agent, after);
+          if (owner != null && owner !== item.external_id) {
+            issues.push({ field: `users.${i}.email`, message: EMAIL_EXISTS });
+          }
+          emailOwners.set(after, item.external_id);
+        }
+        if (before !== undefined) emailOwners.set(before, null);
+      }
+      staged.set(item.external_id, next);
+    });
+    if (issues.length > 0) throw conflict(EMAIL_EXISTS, issues);
+
+    let changed = false;
+    const out = users.map((item) => {
+      const prev = agent.byExternalId.get(item.external_id);
+      const contact = this.write(agent, prev, mergeFields(prev, item, item.external_id));
+      changed ||= contact !== prev;
+      return contact;
+    });
+    if (changed) this.changed();
+    return out;
+  }
+
+  findContact(agentId: string, key: string): Contact | undefined {
+    const agent = this.agents.get(agentId);
+    if (!agent) return undefined;
+    return agent.byExternalId.get(key) ?? agent.contacts.get(key);
+  }
+
+  getContact(agentId: string, key: string): Contact {
+    const contact = this.findContact(agentId, key);
+    if (!contact) throw notFound(CONTACT_NOT_FOUND);
+    return contact;
+  }
+
+  patchContact(agentId: string, key: string, body: unknown): Contact {
+    const prev = this.getContact(agentId, key);
+    const agent = this.agent(agentId);
+    const patch = parseOrThrow(this.validatorsOf(agent).patch, body);
+    const externalId = patch.external_id ?? prev.external_id;
+    if (externalId !== prev.external_id && agent.byExternalId.has(externalId))
+      throw conflict(EXTERNAL_ID_EXISTS);
+    const fields = mergeFields(prev, patch, externalId);
+    const email = lower(fields.email);
+    if (email !== undefined && email !== lower(prev.email)) {
+      const owner = agent.byEmail.get(email);
+      if (owner !== undefined && owner !== prev.id) throw conflict(EMAIL_EXISTS);
+    }
+    const contact = this.write(agent, prev, fields);
+    if (contact !== prev) this.changed();
+    return contact;
+  }
+
+  deleteContact(agentId: string, key: string): Contact {
+    const contact = this.getContact(agentId, key);
+    const agent = this.agent(agentId);
+    agent.contacts.delete(contact.id);
+    agent.byExternalId.delete(contact.external_id);
+    const email = lower(contact.email);
+    if (email !== undefined) agent.byEmail.delete(email);
+    agent.order = null;
+    agent.pages.clear();
+    this.changed();
+    return contact;
+  }
+
+  listContacts(agentId: string, { page, per_page }: ListQuery): ContactPage {
+    const agent = this.agents.get(agentId);
+    const total = agent?.contacts.size ?? 0;
+    const totalPages = Math.ceil(total / per_page);
+    if (!agent || total === 0) return { data: [], total: 0, pages: { page, per_page, total_pages: 0 } };
+    if (page > totalPages) throw badRequest('Page number out of range');
+    const key = `${page}/${per_page}`;
+    let cached = agent.pages.get(key);
+    if (!cached) {
+      agent.order ??= [...agent.contacts.keys()];
+      const start = (page - 1) * per_page;
+      const order = agent.order;
+      cached = Object.freeze({
+        data: Object.freeze(order.slice(start, start + per_page).map((id) => agent.contacts.get(id)!)),
+        total,
+        pages: Object.freeze({ page, per_page, total_pages: totalPages }),
+      });
+      if (agent.pages.size >= PAGE_CACHE_LIMIT) agent.pages.clear();
+      agent.pages.set(key, cached);
+    }
+    return cached;
+  }
+
+  contacts(agentId: string): Contact[] {
+    return [...(this.agents.get(agentId)?.contacts.values() ?? [])];
+  }
+
+  listAttributes(agentId: string): AttributeDefinition[] {
+    return [...(this.agents.get(agentId)?.attributes.values() ?? [])];
+  }
+
+  defineAttribute(agentId: string, body: unknown): AttributeDefinition {
+    const input = parseOrThrow(AttributeCreateSchema, body);
+    const agent = this.agent(agentId);
+    if (agent.attributes.has(input.name)) throw conflict('Custom attribute already exists');
+    const definition: AttributeDefinition = Object.freeze({
+      name: input.name,
+      type: input.type,
+      label: input.label ?? input.name,
+      description: input.description ?? null,
+      archived: false,
+    });
+    agent.attributes.set(definition.name, definition);
+    agent.validators = null;
+    this.changed();
+    return definition;
+  }
+
+  updateAttribute(agentId: string, name: string, body: unknown): AttributeDefinition {
+    const agent = this.agents.get(agentId);
+    const prev = agent?.attributes.get(name);
+    if (!agent || !prev) throw notFound(ATTRIBUTE_NOT_FOUND);
+    let changes = body;
+    // A PUT that repeats the current type is harmless; any other type is the one change refused.
+    if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'type' in body) {
+      const { type, ...rest } = body as Record<string, unknown>;
+      if (type !== prev.type) {
+        throw badRequest('The type of a custom attribute cannot change', [
+          { field: 'type', message: `The type of a custom attribute cannot change (it is ${prev.type})` },
+        ]);
+      }
+      changes = rest;
+    }
+    const update = parseOrThrow(AttributeUpdateSchema, changes);
+    const definition: AttributeDefinition = Object.freeze({
+      ...prev,
+      label: update.label ?? prev.label,
+      description: update.description !== undefined ? update.description : prev.description,
+      archived: update.archived ?? prev.archived,
+    });
+    agent.attributes.set(name, definition);
+    agent.validators = null;
+    this.changed();
+    return definition;
+  }
+
+  validators(agentId: string): ContactValidators {
+    return this.validatorsOf(this.agents.get(agentId) ?? newAgent());
+  }
+
+  agentIds(): string[] {
+    return [...this.agents.keys()];
+  }
+
+  snapshot(): StoreSnapshot {
+    const agents: StoreSnapshot['agents'] = {};
+    for (const [agentId, agent] of this.agents) {
+      if (agent.contacts.size === 0 && agent.attributes.size === 0) continue;
+      agents[agentId] = {
+        contacts: [...agent.contacts.values()],
+        attributes: [...agent.attributes.values()],
+      };
+    }
+    return { version: SNAPSHOT_VERSION, seq: this.seq, agents };
+  }
+
+  restore(snapshot: unknown): void {
+    const parsed = StoreSnapshotSchema.safeParse(snapshot);
+    if (!parsed.success) {
+      const detail = toIssues(parsed.error)
+        .slice(0, 3)
+        .map((i) => `${i.field}: ${i.message}`)
+        .join('; ');
+      throw new Error(`Not a mock store snapshot (${detail})`);
+    }
+    const agents = new Map<string, AgentState>();
+    for (const [agentId, saved] of Object.entries(parsed.data.agents)) {
+      const agent = newAgent();
+      for (const d of saved.attributes) {
+        const { name, type, label, description, archived } = d;
+        agent.attributes.set(name, Object.freeze({ name, type, label, description, archived }));
+      }
+      for (const c of saved.contacts) {
+        const email = lower(c.email);
+        if (agent.contacts.has(c.id) || agent.byExternalId.has(c.external_id)) {
+          throw new Error(`Not a mock store snapshot (agent ${agentId}: contact ${c.id} appears twice)`);
+        }
+        if (email !== undefined && agent.byEmail.has(email)) {
+          throw new Error(`Not a mock store snapshot (agent ${agentId}: email of ${c.id} is not unique)`);
+        }
+        const {
+          id,
+          external_id,
+          name,
+          email: rawEmail,
+          phonenumber,
+          custom_attributes,
+          created_at,
+          updated_at,
+        } = c;
+        agent.contacts.set(
+          id,
+          Object.freeze({
+            id,
+            external_id,
+            name,
+            email: rawEmail,
+            phonenumber,
+            custom_attributes: Object.freeze({ ...custom_attributes }),
+            created_at,
+            updated_at,
+          }),
+        );
+        agent.byExternalId.set(external_id, agent.contacts.get(id)!);
+        if (email !== undefined) agent.byEmail.set(email, id);
+      }
+      agents.set(agentId, agent);
+    }
+    this.agents = agents;
+    this.seq = parsed.data.seq;
+  }
+
+  reset(): void {
+    this.agents = new Map();
+    this.seq = 0;
+    this.changed();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private agent(agentId: string): AgentState {
+    let agent = this.agents.get(agentId);
+    if (!agent) {
+      agent = newAgent();
+      this.agents.set(agentId, agent);
+    }
+    return agent;
+  }
+
+  private validatorsOf(agent: AgentState): ContactValidators {
+    agent.validators ??= createContactValidators(agent.attributes.values());
+    return agent.validators;
+  }
+
+  private emailOwnerExternalId(agent: AgentState, email: string): string | undefined {
+    const id = agent.byEmail.get(email);
+    return id === undefined ? undefined : agent.contacts.get(id)?.external_id;
+  }
+
+  /** Commits a checked write and keeps the indexes in step; an unchanged contact stays as it was. */
+  private write(agent: AgentState, prev: Contact | undefined, fields: ContactFields): Contact {
+    if (prev && sameFields(prev, fields)) return prev;
+    const now = Math.floor(this.now() / 1000);
+    const contact: Contact = Object.freeze({
+      id: prev?.id ?? this.nextId(),
+      external_id: fields.external_id,
+      name: fields.name,
+      email: fields.email,
+      phonenumber: fields.phonenumber,
+      custom_attributes: Object.isFrozen(fields.custom_attributes)
+        ? fields.custom_attributes
+        : Object.freeze(fields.custom_attributes),
+      created_at: prev?.created_at ?? now,
+      updated_at: now,
+    });
+    if (prev && prev.external_id !== contact.external_id) agent.byExternalId.delete(prev.external_id);
+    agent.byExternalId.set(contact.external_id, contact);
+    const before = lower(prev?.email ?? null);
+    const after = lower(contact.email);
+    if (before !== after) {
+      if (before !== undefined) agent.byEmail.delete(before);
+      if (after !== undefined) agent.byEmail.set(after, contact.id);
+    }
+    if (!prev) agent.order?.push(contact.id);
+    agent.contacts.set(contact.id, contact);
+    if (agent.pages.size > 0) agent.pages.clear();
+    return contact;
+  }
+
+  /** `ct_` + a fixed-width base-36 counter (so ids sort in creation order) + a random tail. */
+  private nextId(): string {
+    this.seq += 1;
+    const tail = Math.floor(Math.random() * 36 ** 4)
+      .toString(36)
+      .padStart(4, '0');
+    return `ct_${this.seq.toString(36).padStart(10, '0')}${tail}`;
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export function createMockStore(options: MockStoreOptions = {}): MockStore {
+  return new MemoryStore(options);
+}

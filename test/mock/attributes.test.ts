@@ -1,0 +1,183 @@
+// Custom attribute definitions and the typed values they allow, over real HTTP.
+import { describe, expect, it } from 'vitest';
+import { AttributeDefinitionSchema, paths } from '../../src/api/index.js';
+import { AGENT, api, startTestMock } from '../helpers/mock.js';
+
+async function setup() {
+  const server = await startTestMock();
+  return { server, client: api(server.url) };
+}
+
+describe('define POST .../custom-attributes', () => {
+  it('answers 201 with defaults: label = name, description null, archived false', async () => {
+    const { client } = await setup();
+    const res = await client.post(paths.attributes(AGENT), { name: 'plan', type: 'text' });
+    expect(res.status).toBe(201);
+    expect(AttributeDefinitionSchema.parse(res.body.data)).toEqual({
+      name: 'plan',
+      type: 'text',
+      label: 'plan',
+      description: null,
+      archived: false,
+    });
+    const full = await client.post(paths.attributes(AGENT), {
+      name: 'renewal',
+      type: 'date',
+      label: 'Renewal date',
+      description: 'When the plan renews',
+    });
+    expect(full.body.data).toMatchObject({ label: 'Renewal date', description: 'When the plan renews' });
+  });
+
+  it('refuses a second definition of a name with 409', async () => {
+    const { client } = await setup();
+    await client.post(paths.attributes(AGENT), { name: 'plan', type: 'text' });
+    const res = await client.post(paths.attributes(AGENT), { name: 'plan', type: 'number' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: 'Custom attribute already exists' });
+  });
+
+  it('validates name, type and unknown fields with 400', async () => {
+    const { client } = await setup();
+    const cases: [unknown, string][] = [
+      [{ name: 'Plan', type: 'text' }, 'name'],
+      [{ name: '1plan', type: 'text' }, 'name'],
+      [{ name: `a${'b'.repeat(64)}`, type: 'text' }, 'name'],
+      [{ name: 'plan', type: 'list' }, 'type'],
+      [{ name: 'plan' }, 'type'],
+      [{ name: 'plan', type: 'text', colour: 'red' }, 'colour'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await client.post(paths.attributes(AGENT), body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.issues.map((i: { field: string }) => i.field)).toContain(field);
+    }
+    expect(
+      (await client.post(paths.attributes(AGENT), { name: `a${'b'.repeat(63)}`, type: 'text' })).status,
+    ).toBe(201);
+  });
+});
+
+describe('list GET .../custom-attributes', () => {
+  it('lists every definition in definition order, archived ones too', async () => {
+    const { client } = await setup();
+    await client.post(paths.attributes(AGENT), { name: 'b_attr', type: 'text' });
+    await client.post(paths.attributes(AGENT), { name: 'a_attr', type: 'number' });
+    await client.put(paths.attribute(AGENT, 'b_attr'), { archived: true });
+    const res = await client.get(paths.attributes(AGENT));
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((d: { name: string; archived: boolean }) => [d.name, d.archived])).toEqual([
+      ['b_attr', true],
+      ['a_attr', false],
+    ]);
+  });
+});
+
+describe('change PUT .../custom-attributes/:name', () => {
+  it('changes label, description and archived, and answers 200 with the definition', async () => {
+    const { client } = await setup();
+    await client.post(paths.attributes(AGENT), { name: 'plan', type: 'text', description: 'old' });
+    const res = await client.put(paths.attribute(AGENT, 'plan'), { label: 'Plan', archived: true });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      name: 'plan',
+      type: 'text',
+      label: 'Plan',
+      description: 'old',
+      archived: true,
+    });
+    const cleared = await client.put(paths.attribute(AGENT, 'plan'), { description: null, archived: false });
+    expect(cleared.body.data).toMatchObject({ label: 'Plan', description: null, archived: false });
+  });
+
+  it('refuses a type change with 400, allows repeating the current type', async () => {
+    const { client } = await setup();
+    await client.post(paths.attributes(AGENT), { name: 'seats', type: 'number' });
+    const res = await client.put(paths.attribute(AGENT, 'seats'), { type: 'text' });
+    expect(res.status).toBe(400);
+    expect(res.body.issues[0].field).toBe('type');
+    const same = await client.put(paths.attribute(AGENT, 'seats'), { type: 'number', label: 'Seats' });
+    expect(same.status).toBe(200);
+    expect(same.body.data.type).toBe('number');
+  });
+
+  it('answers 404 for an unknown attribute and 400 for unknown fields', async () => {
+    const { client } = await setup();
+    const missing = await client.put(paths.attribute(AGENT, 'nope'), { label: 'x' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ message: 'Custom attribute not found' });
+    await client.post(paths.attributes(AGENT), { name: 'plan', type: 'text' });
+    const bad = await client.put(paths.attribute(AGENT, 'plan'), { label: '', hidden: true });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues.map((i: { field: string }) => i.field).sort()).toEqual(['hidden', 'label']);
+  });
+});
+
+describe('typed values on contacts', () => {
+  async function withTypes() {
+    const ctx = await setup();
+    for (const [name, type] of [
+      ['plan', 'text'],
+      ['seats', 'number'],
+      ['vip', 'boolean'],
+      ['renewal', 'date'],
+    ]) {
+      expect((await ctx.client.post(paths.attributes(AGENT), { name, type })).status).toBe(201);
+    }
+    const write = (custom_attributes: Record<string, unknown>) =>
+      ctx.client.post(paths.contacts(AGENT), { external_id: 'u', custom_attributes });
+    return { ...ctx, write };
+  }
+
+  it('coerces each type to its stored form', async () => {
+    const { write } = await withTypes();
+    const res = await write({ plan: 42, seats: ' 12.5 ', vip: '1', renewal: '2024-05-31T10:00:00+02:00' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.custom_attributes).toEqual({
+      plan: '42',
+      seats: 12.5,
+      vip: true,
+      renewal: '2024-05-31T08:00:00.000Z',
+    });
+    const more = await write({ vip: 'false', seats: 0, renewal: '2024-02-29' });
+    expect(more.body.data.custom_attributes).toMatchObject({ vip: false, seats: 0, renewal: '2024-02-29' });
+    expect((await write({ vip: 0 })).body.data.custom_attributes.vip).toBe(false);
+  });
+
+  it('rejects values a type cannot take, naming each key', async () => {
+    const { write } = await withTypes();
+    const res = await write({ plan: true, seats: 'lots', vip: 'maybe', renewal: '31/05/2024' });
+    expect(res.status).toBe(400);
+    expect(res.body.issues.map((i: { field: string }) => i.field).sort()).toEqual([
+      'custom_attributes.plan',
+      'custom_attributes.renewal',
+      'custom_attributes.seats',
+      'custom_attributes.vip',
+    ]);
+    const nested = await write({ plan: { a: 1 } });
+    expect(nested.status).toBe(400);
+    const notObject = await write([1, 2] as unknown as Record<string, unknown>);
+    expect(notObject.status).toBe(400);
+    expect(notObject.body.issues[0].field).toBe('custom_attributes');
+  });
+
+  it('keeps archived values but takes only null for them', async () => {
+    const { client, write } = await withTypes();
+    await write({ plan: 'pro', seats: 3 });
+    await client.put(paths.attribute(AGENT, 'plan'), { archived: true });
+    expect((await client.get(paths.contact(AGENT, 'u'))).body.data.custom_attributes.plan).toBe('pro');
+    const refused = await write({ plan: 'team' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues[0].field).toBe('custom_attributes.plan');
+    const cleared = await write({ plan: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.custom_attributes).toEqual({ seats: 3 });
+  });
+
+  it('uses the new definitions right after a define (validators are rebuilt)', async () => {
+    const { client, write } = await withTypes();
+    expect((await write({ tier: 'gold' })).status).toBe(400);
+    await client.post(paths.attributes(AGENT), { name: 'tier', type: 'text' });
+    expect((await write({ tier: 'gold' })).status).toBe(201);
+  });
+});

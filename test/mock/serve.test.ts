@@ -1,0 +1,107 @@
+// serveMock, the body of `contacts serve --mock`: URL first on stdout, a log line per request
+// on stderr (never the key), and a clean stop on SIGINT/SIGTERM.
+import { EventEmitter } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { paths } from '../../src/api/index.js';
+import { type ServeMockOptions, serveMock } from '../../src/mock/serve.js';
+import { AGENT, api, tempDir } from '../helpers/mock.js';
+
+class Capture extends PassThrough {
+  text = '';
+  private waiters: (() => void)[] = [];
+  constructor() {
+    super();
+    this.on('data', (chunk: Buffer) => {
+      this.text += chunk.toString();
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+  /** Resolves once the captured text matches. */
+  async waitFor(re: RegExp): Promise<string> {
+    while (!re.test(this.text)) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    return this.text;
+  }
+}
+
+async function serve(options: ServeMockOptions = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const signals = new EventEmitter();
+  const running = await serveMock({ port: 0, ...options }, { stdout, stderr, signals });
+  onTestFinished(() => running.server.close());
+  const url = stdout.text.split('\n')[0]!;
+  return { ...running, stdout, stderr, signals, url };
+}
+
+describe('serveMock', () => {
+  it('prints the URL as the first line of stdout, and serves there', async () => {
+    const { stdout, url, server } = await serve();
+    expect(url).toBe(server.url);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stdout.text).toBe(`${url}\n`);
+    expect((await api(url).get('/health')).status).toBe(200);
+  });
+
+  it('logs method, path, status and time per request to stderr, never the key', async () => {
+    const key = 'bk_secret_value_123';
+    const { url, stderr } = await serve({ log: true });
+    await api(url, key).post(paths.contacts(AGENT), { external_id: 'a' });
+    await api(url, key).get(paths.contact(AGENT, 'missing'));
+    const text = await stderr.waitFor(/missing 404/);
+    expect(text).toMatch(new RegExp(`POST ${paths.contacts(AGENT)} 201 \\d+\\.\\dms`));
+    expect(text).toContain(`GET ${paths.contact(AGENT, 'missing')} 404`);
+    expect(text).not.toContain('secret');
+    expect(text).not.toMatch(/authorization/i);
+  });
+
+  it('writes no request lines without log', async () => {
+    const { url, stderr } = await serve({ log: false });
+    await api(url).get(paths.contacts(AGENT));
+    expect(stderr.text).not.toContain(paths.contacts(AGENT));
+  });
+
+  it('describes data file, keys and faults (with the seed to replay them) on stderr', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'data.json');
+    const { stderr } = await serve({ dataFile, keys: ['bk_a', 'bk_b'], faults: { failRate: 0.1, seed: 77 } });
+    expect(stderr.text).toContain(dataFile);
+    expect(stderr.text).toContain('keys: 2 accepted');
+    expect(stderr.text).toContain('fail rate 0.1 (seed 77)');
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`stops on ${signal}: flushes the data file, closes, resolves closed`, async () => {
+      const dir = await tempDir();
+      const dataFile = join(dir, 'data.json');
+      const { url, signals, closed, server } = await serve({ dataFile });
+      server.store.upsertContact(AGENT, { external_id: 'kept' });
+      signals.emit(signal);
+      await closed;
+      const saved = JSON.parse(await readFile(dataFile, 'utf8'));
+      expect(saved.agents[AGENT].contacts[0].external_id).toBe('kept');
+      await expect(fetch(`${url}/health`)).rejects.toThrow();
+      expect(signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM')).toBe(0);
+    });
+  }
+
+  it('resolves closed and stops listening for signals when the server is closed directly', async () => {
+    const before = process.listenerCount('SIGINT') + process.listenerCount('SIGTERM');
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const { server, closed } = await serveMock({ port: 0 }, { stdout, stderr });
+    expect(process.listenerCount('SIGINT') + process.listenerCount('SIGTERM')).toBe(before + 2);
+    await server.close();
+    await closed;
+    expect(process.listenerCount('SIGINT') + process.listenerCount('SIGTERM')).toBe(before);
+  });
+
+  it('rejects when the port is taken', async () => {
+    const { server } = await serve();
+    await expect(
+      serveMock({ port: server.port, host: '127.0.0.1' }, { stdout: new Capture(), stderr: new Capture() }),
+    ).rejects.toThrow(/EADDRINUSE/);
+  });
+});

@@ -1,0 +1,173 @@
+// The store driven directly: ids, snapshots, change notifications and the JSON fast path.
+import { describe, expect, it } from 'vitest';
+import { MockHttpError } from '../../src/mock/errors.js';
+import { createMockState, handleRequest } from '../../src/mock/handler.js';
+import { toJson } from '../../src/mock/json.js';
+import { createMockStore } from '../../src/mock/store.js';
+
+const A = 'agent-a';
+
+function thrown(fn: () => unknown): MockHttpError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof MockHttpError) return error;
+    throw error;
+  }
+  throw new Error('expected a MockHttpError');
+}
+
+describe('createMockStore', () => {
+  it('gives ids that sort in creation order, also past the first digit rollover', () => {
+    const store = createMockStore();
+    const users = Array.from({ length: 40 }, (_, i) => ({ external_id: `u${i}` }));
+    const ids = store.batchUpsert(A, { users }).map((c) => c.id);
+    expect(new Set(ids).size).toBe(40);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.every((id) => /^ct_[0-9a-z]{14}$/.test(id))).toBe(true);
+  });
+
+  it('stamps created_at and updated_at in Unix seconds from its clock', () => {
+    let now = 1_700_000_000_500;
+    const store = createMockStore({ now: () => now });
+    const { contact } = store.upsertContact(A, { external_id: 'a' });
+    expect(contact.created_at).toBe(1_700_000_000);
+    now += 5000;
+    const updated = store.patchContact(A, 'a', { name: 'N' });
+    expect(updated.created_at).toBe(1_700_000_000);
+    expect(updated.updated_at).toBe(1_700_000_005);
+  });
+
+  it('returns frozen records that later writes do not change', () => {
+    const store = createMockStore();
+    const { contact } = store.upsertContact(A, { external_id: 'a', name: 'One' });
+    store.upsertContact(A, { external_id: 'a', name: 'Two' });
+    expect(contact.name).toBe('One');
+    expect(Object.isFrozen(contact)).toBe(true);
+    expect(Object.isFrozen(contact.custom_attributes)).toBe(true);
+    expect(store.getContact(A, 'a').name).toBe('Two');
+  });
+
+  it('throws contract errors as MockHttpError with status and issues', () => {
+    const store = createMockStore();
+    expect(thrown(() => store.getContact(A, 'x')).status).toBe(404);
+    const invalid = thrown(() => store.upsertContact(A, { external_id: 1 }));
+    expect(invalid.status).toBe(400);
+    expect(invalid.issues?.[0]?.field).toBe('external_id');
+    store.upsertContact(A, { external_id: 'a', email: 'a@example.com' });
+    expect(thrown(() => store.upsertContact(A, { external_id: 'b', email: 'A@example.com' })).status).toBe(
+      409,
+    );
+    expect(thrown(() => store.updateAttribute(A, 'nope', {})).status).toBe(404);
+  });
+
+  it('round-trips a snapshot through JSON, indexes included', () => {
+    const store = createMockStore();
+    store.defineAttribute(A, { name: 'plan', type: 'text' });
+    store.upsertContact(A, { external_id: 'a', email: 'a@example.com', custom_attributes: { plan: 'pro' } });
+    store.upsertContact('agent-b', { external_id: 'b' });
+    const copy = createMockStore({ snapshot: JSON.parse(JSON.stringify(store.snapshot())) });
+
+    expect(copy.contacts(A)).toEqual(store.contacts(A));
+    expect(copy.listAttributes(A)).toEqual(store.listAttributes(A));
+    expect(copy.getContact('agent-b', 'b').external_id).toBe('b');
+    // Email index restored; ids keep increasing after the restored counter.
+    expect(thrown(() => copy.upsertContact(A, { external_id: 'c', email: 'A@EXAMPLE.COM' })).status).toBe(
+      409,
+    );
+    const next = copy.upsertContact(A, { external_id: 'd' }).contact;
+    expect(next.id > copy.getContact(A, 'a').id).toBe(true);
+    // Validators know the restored attribute.
+    expect(copy.upsertContact(A, { external_id: 'e', custom_attributes: { plan: 'x' } }).created).toBe(true);
+  });
+
+  it('refuses a snapshot that is not one, or breaks uniqueness', () => {
+    const store = createMockStore();
+    expect(() => store.restore({ version: 2 })).toThrow(/Not a mock store snapshot/);
+    const contact = {
+      id: 'ct_1',
+      external_id: 'a',
+      name: null,
+      email: 'x@example.com',
+      phonenumber: null,
+      custom_attributes: {},
+      created_at: 1,
+      updated_at: 1,
+    };
+    const twice = {
+      version: 1,
+      seq: 2,
+      agents: { a: { contacts: [contact, { ...contact, id: 'ct_2' }], attributes: [] } },
+    };
+    expect(() => store.restore(twice)).toThrow(/appears twice|not unique/);
+  });
+
+  it('tells listeners about each committed change, once per batch, not about failed or empty writes', () => {
+    const store = createMockStore();
+    let changes = 0;
+    const off = store.onChange(() => {
+      changes += 1;
+    });
+    store.upsertContact(A, { external_id: 'a' });
+    store.batchUpsert(A, { users: [{ external_id: 'b' }, { external_id: 'c' }] });
+    expect(changes).toBe(2);
+    expect(() => store.upsertContact(A, { external_id: '' })).toThrow();
+    store.upsertContact(A, { external_id: 'a' });
+    expect(changes).toBe(2);
+    off();
+    store.deleteContact(A, 'a');
+    expect(changes).toBe(2);
+  });
+
+  it('builds an agent validator once per change of its definitions', () => {
+    const store = createMockStore();
+    store.defineAttribute(A, { name: 'plan', type: 'text' });
+    const first = store.validators(A);
+    store.upsertContact(A, { external_id: 'a', custom_attributes: { plan: 'x' } });
+    expect(store.validators(A)).toBe(first);
+    store.updateAttribute(A, 'plan', { label: 'Plan' });
+    expect(store.validators(A)).not.toBe(first);
+  });
+});
+
+describe('toJson', () => {
+  const headers = { authorization: 'Bearer bk_x', 'content-type': 'application/json' };
+  const get = (state: ReturnType<typeof createMockState>, path: string, query = '') =>
+    handleRequest(state, {
+      method: 'GET',
+      path,
+      query: new URLSearchParams(query),
+      headers,
+      body: undefined,
+    });
+
+  it('writes the same text as JSON.stringify for every kind of response body', () => {
+    const state = createMockState();
+    state.store.batchUpsert(A, { users: Array.from({ length: 25 }, (_, i) => ({ external_id: `u${i}` })) });
+    const list = get(state, `/api/v1/chatbots/${A}/contacts`, 'page=2&per_page=10').body;
+    expect(Object.isFrozen(list)).toBe(true);
+    const bodies: unknown[] = [
+      list,
+      list,
+      get(state, `/api/v1/chatbots/${A}/contacts/u3`).body,
+      get(state, '/api/v1/chatbots/empty/contacts').body,
+      { message: 'Bad', issues: [{ field: 'a', message: 'b' }] },
+      Object.freeze([1, 'two']),
+      null,
+      'text',
+    ];
+    for (const body of bodies) expect(toJson(body)).toBe(JSON.stringify(body));
+  });
+
+  it('serves a list page that reflects the write before it', () => {
+    const state = createMockState();
+    const list = () => toJson(get(state, '/api/v1/chatbots/a/contacts', 'per_page=10').body);
+    state.store.upsertContact('a', { external_id: 'x', name: 'before' });
+    expect(list()).toContain('"before"');
+    expect(list()).toContain('"before"');
+    state.store.upsertContact('a', { external_id: 'x', name: 'after' });
+    expect(list()).toContain('"after"');
+    state.store.upsertContact('a', { external_id: 'y' });
+    expect(JSON.parse(list()).total).toBe(2);
+  });
+});
