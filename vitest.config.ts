@@ -1,12 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import SummaryReporter from './test/support/summary-reporter.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 20_000,
+    testTimeout: 30_000,
     hookTimeout: 20_000,
-    // Tests start real servers on port 0 and child processes; two cores is the machine.
+    // Tests start real servers on port 0 and child processes; forks keep them apart.
     pool: 'forks',
+    reporters: [...configDefaults.reporters, new SummaryReporter()],
   },
 });
