@@ -12,9 +12,10 @@
 // never replays an older row over a newer one. (A rejected row is not landed: a resumed run checks
 // and sends it again, which is what lets a fix, such as defining a missing attribute, take effect.)
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { open, readFile, rm, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import * as z from 'zod';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { CheckpointMismatchError, ImportError } from './errors.js';
 
 const VERSION = 1;
@@ -83,7 +84,6 @@ export class ImportCheckpoint {
   #timer: NodeJS.Timeout | null = null;
   #intervalMs: number;
   #failure: unknown = null;
-  #tempSeq = 0;
 
   private constructor(init: {
     path: string;
@@ -232,7 +232,7 @@ export class ImportCheckpoint {
       updatedAt: new Date().toISOString(),
     };
     try {
-      await writeAtomically(this.path, `${JSON.stringify(file)}\n`, ++this.#tempSeq);
+      await writeFileAtomic(this.path, `${JSON.stringify(file)}\n`);
     } catch (error) {
       this.#dirty = true;
       throw error;
@@ -290,32 +290,4 @@ function mismatches(
   }
   if (saved.settings !== settings) reasons.push('the import options (format or column mapping) changed');
   return reasons;
-}
-
-async function writeAtomically(path: string, text: string, seq: number): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${seq}.tmp`);
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  // The rename itself is durable only once the directory is synced (not possible on Windows).
-  try {
-    const dir = await open(dirname(path), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    // Best effort: the file content is already synced.
-  }
 }

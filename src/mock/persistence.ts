@@ -1,7 +1,8 @@
 // Keeps the mock's state in a JSON file: loaded once at start, saved after writes (coalesced,
 // one write in flight) and always replaced atomically, so a crash never leaves half a file.
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
 
 export interface Persistence {
   readonly file: string;
@@ -16,38 +17,6 @@ export interface Persistence {
 export interface PersistenceOptions {
   /** Told about a failed background save (the next save retries with the latest state). */
   onError?: (error: Error) => void;
-}
-
-let tempCounter = 0;
-
-/** Writes `data` to `file` through a temp file in the same directory: write, fsync, rename. */
-export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const dir = dirname(file);
-  tempCounter += 1;
-  // Named `.<file>.<pid>.<n>.tmp`: removeStaleTemps relies on this form.
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${tempCounter}.tmp`);
-  try {
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-  // The rename itself is durable only once the directory is synced; not every platform allows it.
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {}
 }
 
 const isAlive = (pid: number) => {

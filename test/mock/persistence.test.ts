@@ -4,7 +4,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { watch } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
 import { createPersistence } from '../../src/mock/persistence.js';
@@ -120,17 +119,13 @@ describe('createPersistence', () => {
   });
 });
 
-/** persistence.ts has only node: imports, so it runs in a plain child process once transpiled. */
+/** The saver runs the built module (npm test builds first) in a plain child process. */
 async function writeChildScript(dir: string): Promise<string> {
-  const source = await readFile(new URL('../../src/mock/persistence.ts', import.meta.url), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  await writeFile(join(dir, 'persistence.mjs'), outputText);
+  const persistence = new URL('../../dist/mock/persistence.js', import.meta.url).href;
   const child = join(dir, 'saver.mjs');
   await writeFile(
     child,
-    `import { createPersistence } from './persistence.mjs';
+    `import { createPersistence } from '${persistence}';
 const file = process.argv[2];
 let n = 0;
 // Each state is self-checking: its filler length is derived from its counter.
