@@ -1,10 +1,12 @@
 // What every command gets: the streams, the settings in force (flag > env > profile), and,
 // on first use, a client (or an embedded mock with its client) and the output format.
-import { resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { ContactsClient } from '../client/client.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
+import { CliError } from './errors.js';
 import type { CliIo } from './io.js';
 import { chooseFormat, type OutputFormat } from './output/format.js';
 import { createIo, type Io } from './output/terminal.js';
@@ -34,6 +36,7 @@ export class CommandContext {
   #settings?: Promise<ResolvedSettings>;
   #client?: Promise<ContactsClient>;
   #mock?: MockServer;
+  #releaseMock?: () => Promise<void>;
 
   constructor(cli: CliIo, options: GlobalOptions) {
     this.#cli = cli;
@@ -118,8 +121,19 @@ export class CommandContext {
         `retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1}): ${e.error.message}`,
       );
     if (this.mockMode) {
-      const { startMockServer } = await import('../mock/server.js');
-      this.#mock = await startMockServer({ port: 0, dataFile: this.mockDataFile() });
+      const [{ startMockServer }, { acquireFileLock, FileLockTimeoutError }] = await Promise.all([
+        import('../mock/server.js'),
+        import('../util/file-lock.js'),
+      ]);
+      const dataFile = this.mockDataFile();
+      await mkdir(dirname(dataFile), { recursive: true });
+      // One command at a time on the state file, so parallel `--mock` commands never lose writes.
+      this.#releaseMock = await acquireFileLock(dataFile, {
+        onWait: (pid) => this.io.note(`Waiting for another contacts --mock command (process ${pid})…`),
+      }).catch((err) => {
+        throw err instanceof FileLockTimeoutError ? new CliError(err.message, { cause: err }) : err;
+      });
+      this.#mock = await startMockServer({ port: 0, dataFile });
       return new ContactsClient({ baseUrl: this.#mock.url, apiKey: EMBEDDED_MOCK_KEY, debug, onRetry });
     }
     const settings = await this.settings();
@@ -139,5 +153,6 @@ export class CommandContext {
     this.#client = undefined;
     if (client) await (await client.catch(() => undefined))?.close();
     await this.#mock?.close();
+    await this.#releaseMock?.();
   }
 }

@@ -2,6 +2,7 @@
 // one write in flight) and always replaced atomically, so a crash never leaves half a file.
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isProcessAlive } from '../util/process-alive.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 
 export interface Persistence {
@@ -19,21 +20,12 @@ export interface PersistenceOptions {
   onError?: (error: Error) => void;
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** Temp files of `file` left by a process that died mid-save (kill -9); the data file is whole. */
 async function removeStaleTemps(file: string): Promise<void> {
   const prefix = `.${basename(file)}.`;
   for (const name of await readdir(dirname(file))) {
     const m = name.startsWith(prefix) ? /^(\d+)\.(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
-    if (m && Number(m[1]) !== process.pid && !isAlive(Number(m[1]))) {
+    if (m && Number(m[1]) !== process.pid && !isProcessAlive(Number(m[1]))) {
       await unlink(join(dirname(file), name)).catch(() => {});
     }
   }

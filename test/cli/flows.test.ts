@@ -1,7 +1,7 @@
 // The CLI as a user runs it: a real child process against the mock on port 0, with a
 // temporary CONTACTS_CONFIG_DIR, asserting output, exit codes and that the key never shows.
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -311,6 +311,33 @@ describe('embedded mock', () => {
     ]);
     const data = JSON.parse(await readFile(join(home.dir, '.contacts-mock', 'data.json'), 'utf8'));
     expect(JSON.stringify(data)).toContain('"u1"');
+  });
+});
+
+describe('embedded mock, concurrently', () => {
+  it('parallel --mock commands in one directory all keep their writes', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => cli(['--mock', 'upsert', '--external-id', `p${i}`, '-q'])),
+    );
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    const listed = JSON.parse((await cli(['--mock', 'list', '-o', 'json'])).stdout);
+    expect(listed.map((c: { external_id: string }) => c.external_id).sort()).toEqual([
+      'p0',
+      'p1',
+      'p2',
+      'p3',
+      'p4',
+      'p5',
+    ]);
+  });
+
+  it('takes over a lock left by a process that no longer exists', async () => {
+    await mkdir(join(home.dir, '.contacts-mock'), { recursive: true });
+    // A pid far above any pid_max in use: nobody owns it.
+    await writeFile(join(home.dir, '.contacts-mock', 'data.json.lock'), '2147483646');
+    const r = await cli(['--mock', 'upsert', '--external-id', 'after-crash']);
+    expect(r.code).toBe(0);
+    await expect(stat(join(home.dir, '.contacts-mock', 'data.json.lock'))).rejects.toThrow();
   });
 });
 
