@@ -24,7 +24,12 @@ describe('README', () => {
         .replace(/^npm ci && /, '')
         .replaceAll('./bin/contacts.js', JSON.stringify(BIN));
       const run = () =>
-        execFileSync('bash', ['-c', command], { cwd: home.dir, env: home.env, encoding: 'utf8' });
+        execFileSync('bash', ['-c', command], {
+          cwd: home.dir,
+          env: home.env,
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
       // execFileSync throws on a non-zero exit: both runs must succeed.
       expect(run()).toContain('"u_1"');
       run();

@@ -75,9 +75,13 @@ export class CommandContext {
     return this.#store;
   }
 
+  /** Settings in force. Reading them never loads conf; only commands that write the file do. */
   settings(): Promise<ResolvedSettings> {
     this.#settings ??= (async () => {
-      const [{ resolveSettings }, store] = await Promise.all([import('../config/resolve.js'), this.store()]);
+      const [{ resolveSettings }, store] = await Promise.all([
+        import('../config/resolve.js'),
+        this.#store ?? import('../config/store.js').then((m) => m.openConfigReader({ env: this.env })),
+      ]);
       return resolveSettings({
         flags: {
           profile: this.options.profile,

@@ -1,9 +1,9 @@
 // The settings a profile can hold, their names on the command line and in the file, and the
 // checks every value passes, whichever source (flag, env, file) it comes from.
 import { UsageError } from '../cli/errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../cli/output/formats.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export { OUTPUT_FORMATS, type OutputFormat };
 
 /** Names of `contacts config get|set|unset`, mapped to their keys in the file. */
 export const SETTING_KEYS = {

@@ -59,6 +59,44 @@ export function configDirFromEnv(env: NodeJS.ProcessEnv): string | undefined {
   return dir ? path.resolve(dir) : undefined;
 }
 
+/** Where the config file is: in CONTACTS_CONFIG_DIR, else where conf puts it for this project. */
+export async function configFilePath(env: NodeJS.ProcessEnv): Promise<string> {
+  const cwd = configDirFromEnv(env);
+  if (cwd) return path.join(cwd, 'config.json');
+  // The same computation as conf's default (its `projectSuffix` is 'nodejs').
+  const { default: envPaths } = await import('env-paths');
+  return path.join(envPaths(PROJECT_NAME, { suffix: 'nodejs' }).config, 'config.json');
+}
+
+/**
+ * The profiles, read-only and without loading conf (whose schema validator alone costs most of
+ * a command's start-up): every command that only reads settings uses this.
+ */
+export async function openConfigReader({ env }: OpenConfigStoreOptions): Promise<ProfileSource> {
+  const file = await configFilePath(env);
+  let text: string | undefined;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadable(file, error);
+  }
+  let config: ConfigFile = { version: CONFIG_VERSION, profiles: {} };
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      config = parseConfigFile(JSON.parse(text), file);
+    } catch (error) {
+      throw error instanceof CliError ? error : unreadable(file, error);
+    }
+  }
+  return {
+    path: file,
+    getProfile(profile: string): ProfileConfig {
+      const found = config.profiles[validateProfileName(profile)];
+      return found ? { ...found } : {};
+    },
+  };
+}
+
 /** Opens (without creating) the config file; the file is first written by a `set`. */
 export async function openConfigStore({ env }: OpenConfigStoreOptions): Promise<ConfigStore> {
   const { default: ConfClass } = await import('conf');
