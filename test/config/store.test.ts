@@ -2,7 +2,13 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CliError, ExitCode, UsageError } from '../../src/cli/errors.js';
-import { type ConfigStore, configDirFromEnv, openConfigStore } from '../../src/config/store.js';
+import {
+  type ConfigStore,
+  configDirFromEnv,
+  configFilePath,
+  openConfigReader,
+  openConfigStore,
+} from '../../src/config/store.js';
 import {
   realConfigDir,
   snapshotRealConfig,
@@ -180,5 +186,33 @@ describe('a broken file', () => {
     expect(() => store.getProfile('default')).toThrow(/profiles\.default\.agent is not a string/);
     writeFileSync(store.path, JSON.stringify({ version: 2, profiles: {} }));
     expect(() => store.getProfile('default')).toThrow(/unsupported version 2/);
+  });
+});
+
+describe('openConfigReader (reads without loading conf)', () => {
+  it('sees what the store wrote, at the same path', async () => {
+    store.set('work', 'agent', 'a-7');
+    store.setApiKey('work', 'bk_reader_test_1234');
+    const reader = await openConfigReader({ env: tmp.env });
+    expect(reader.path).toBe(store.path);
+    expect(reader.getProfile('work')).toEqual({ agent: 'a-7', api_key: 'bk_reader_test_1234' });
+    expect(reader.getProfile('default')).toEqual({});
+  });
+
+  it('treats a missing file as no profiles, and finds the default path as conf does', async () => {
+    const reader = await openConfigReader({ env: tmp.env });
+    expect(reader.getProfile('default')).toEqual({});
+    // env-paths reads XDG_CONFIG_HOME from the process, so the expectation does too.
+    expect(await configFilePath({})).toBe(path.join(realConfigDir(), 'config.json'));
+  });
+
+  it('reports a broken file with its path, as the store does', async () => {
+    mkdirSync(tmp.dir, { recursive: true });
+    writeFileSync(path.join(tmp.dir, 'config.json'), '{"profiles": [');
+    await expect(openConfigReader({ env: tmp.env })).rejects.toThrow(path.join(tmp.dir, 'config.json'));
+    writeFileSync(path.join(tmp.dir, 'config.json'), '{"profiles": {"default": {"agent": 7}}}');
+    await expect(openConfigReader({ env: tmp.env })).rejects.toThrow(
+      /profiles\.default\.agent is not a string/,
+    );
   });
 });
