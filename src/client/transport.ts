@@ -134,11 +134,9 @@ export class Transport {
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
 
+    // undici's own timers bound the wait for the headers and for each stretch of the body: no
+    // AbortController and timer of our own per request, which an import sends thousands of.
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
-    const onUserAbort = () => controller.abort(spec.signal?.reason);
-    spec.signal?.addEventListener('abort', onUserAbort, { once: true });
 
     const started = performance.now();
     const debugging = this.#options.debug !== undefined;
@@ -154,7 +152,9 @@ export class Transport {
         method: spec.method,
         headers,
         body,
-        signal: controller.signal,
+        signal: spec.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       const text = await res.body.text();
       if (debugging) {
@@ -165,12 +165,12 @@ export class Transport {
       }
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
-      if (controller.signal.reason === TIMED_OUT) {
+      if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
+      if (TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
         throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {
           cause: err,
         });
       }
-      if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
       if (err instanceof ContactsError) throw err;
       throw new APIConnectionError(
         redactSecrets(
@@ -178,9 +178,6 @@ export class Transport {
         ),
         { cause: err },
       );
-    } finally {
-      clearTimeout(timer);
-      spec.signal?.removeEventListener('abort', onUserAbort);
     }
   }
 
@@ -193,8 +190,7 @@ export class Transport {
   }
 }
 
-/** The abort reason of a timeout: a plain marker, since an Error would capture a stack per request. */
-const TIMED_OUT = Symbol('timed out');
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function truncate(text: string): string {
   return text.length > DEBUG_BODY_LIMIT ? `${text.slice(0, DEBUG_BODY_LIMIT)}… (${text.length} bytes)` : text;
