@@ -129,18 +129,25 @@ function display(ctx: CommandContext, file: string): string {
   return rel.startsWith('..') ? file : rel;
 }
 
+/** One progress line: rows done (of the total, for a file), rows per second, rejects so far. */
+export function progressLine(
+  e: Extract<ImportEvent, { type: 'progress' }>,
+  dryRun: boolean,
+  now = Date.now(),
+): string {
+  const { stats, total } = e;
+  const done = stats.created + stats.updated + stats.rejected + stats.skipped;
+  const seconds = Math.max(0.001, (now - stats.startedAt) / 1000);
+  const rate = Math.round((stats.created + stats.updated + stats.rejected) / seconds);
+  const of = total ? ` of ${total} (${Math.floor((done * 100) / Math.max(1, total))}%)` : '';
+  return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s, ${stats.rejected} rejected`;
+}
+
 /** Progress on stderr: a spinner line on a terminal, plain lines every few seconds otherwise. */
 async function createProgress(ctx: CommandContext, dryRun: boolean) {
   const spinner = ctx.io.isTTY.stderr ? await ctx.io.spinner('Reading…') : undefined;
   let lastLine = Date.now();
-  const line = (e: Extract<ImportEvent, { type: 'progress' }>) => {
-    const { stats, total } = e;
-    const done = stats.created + stats.updated + stats.rejected + stats.skipped;
-    const seconds = Math.max(0.001, (Date.now() - stats.startedAt) / 1000);
-    const rate = Math.round((stats.created + stats.updated + stats.rejected) / seconds);
-    const of = total ? ` of ${total} (${Math.floor((done * 100) / Math.max(1, total))}%)` : '';
-    return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s, ${stats.rejected} rejected`;
-  };
+  const line = (e: Extract<ImportEvent, { type: 'progress' }>) => progressLine(e, dryRun);
   return {
     event(e: ImportEvent) {
       switch (e.type) {
