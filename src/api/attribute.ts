@@ -78,7 +78,8 @@ export const attributeValueSchemas = {
     if (typeof v === 'number' && Number.isFinite(v)) return v;
     if (typeof v === 'string') {
       const s = v.trim();
-      if (NUMERIC_RE.test(s)) return Number(s);
+      // "1e400" is numeric text but no finite number: it would be stored as Infinity.
+      if (NUMERIC_RE.test(s) && Number.isFinite(Number(s))) return Number(s);
     }
     ctx.addIssue({ code: 'custom', message: 'Expected a number or a numeric string' });
     return z.NEVER;
@@ -98,7 +99,10 @@ export const attributeValueSchemas = {
     const s = raw.trim();
     if (isoDate.safeParse(s).success) return s;
     if (isoDateTime.safeParse(s).success) {
-      const t = new Date(s);
+      // A date-time without an offset is read as UTC, never in the zone of whichever machine
+      // happens to run the import.
+      const hasOffset = /(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(s);
+      const t = new Date(hasOffset ? s : `${s}Z`);
       if (!Number.isNaN(t.getTime())) return t.toISOString();
     }
     ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date (2024-05-31) or date-time' });

@@ -133,7 +133,8 @@ export class CommandContext {
       await mkdir(dirname(dataFile), { recursive: true });
       // One command at a time on the state file, so parallel `--mock` commands never lose writes.
       this.#releaseMock = await acquireFileLock(dataFile, {
-        onWait: (pid) => this.io.note(`Waiting for another contacts --mock command (process ${pid})…`),
+        onWait: (pid) =>
+          this.io.note(`Waiting for another contacts --mock command${pid ? ` (process ${pid})` : ''}…`),
       }).catch((err) => {
         throw err instanceof FileLockTimeoutError ? new CliError(err.message, { cause: err }) : err;
       });

@@ -1,6 +1,5 @@
 // The CLI's own errors and the one place that turns any thrown value into lines for stderr
 // and an exit code. main.ts prints the lines and exits; nothing else decides an exit code.
-import { CommanderError } from 'commander';
 import {
   APIConnectionError,
   APIError,
@@ -17,34 +16,10 @@ import {
   ResponseValidationError,
 } from '../client/errors.js';
 import { redactSecrets } from '../client/redact.js';
+import { commanderExitCode, isCommanderError } from './commander-exit.js';
+import { ExitCode } from './exit-codes.js';
 
-/**
- * Exit codes of the `contacts` command. Documented in the README; scripts depend on them,
- * so a number never changes meaning.
- */
-export const ExitCode = {
-  /** Success. */
-  OK: 0,
-  /** Anything not covered below: a bug, an unexpected local failure. */
-  FAILURE: 1,
-  /** Bad arguments, options or configuration values, or input the service rejected as invalid (400, 413). */
-  USAGE: 2,
-  /** No API key, or the service rejected it (401, 403). */
-  AUTH: 3,
-  /** The contact or attribute does not exist (404). */
-  NOT_FOUND: 4,
-  /** The write conflicts with existing data, e.g. an email already in use (409). */
-  CONFLICT: 5,
-  /** The service failed: 5xx, still rate limited after retries (429), or an answer that breaks the contract. */
-  SERVICE: 6,
-  /** The service could not be reached: refused, reset, DNS, TLS, timeout. */
-  NETWORK: 7,
-  /** An import finished, but some rows were rejected (see its report). */
-  PARTIAL: 8,
-  /** Interrupted by Ctrl-C (SIGINT), as shells report it: 128 + 2. */
-  INTERRUPTED: 130,
-} as const;
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+export { ExitCode } from './exit-codes.js';
 
 export interface CliErrorOptions {
   exitCode?: number;
@@ -124,22 +99,6 @@ export function toExit(error: unknown, options: ToExitOptions = {}): ExitPlan {
     code: described.code,
     lines: lines.flatMap((l) => redactSecrets(l, options.secrets).split('\n')),
   };
-}
-
-/** Commander has already written its own message (through configureOutput) before throwing. */
-function commanderExitCode(error: CommanderError): number {
-  switch (error.code) {
-    case 'commander.helpDisplayed':
-    case 'commander.version':
-      return ExitCode.OK;
-    // `program.error()` and a failed subcommand process carry the code their author chose.
-    case 'commander.error':
-    case 'commander.executeSubCommandAsync':
-      return error.exitCode;
-    default:
-      // Includes `commander.help` with exit code 1: help shown because a subcommand was missing.
-      return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-  }
 }
 
 function describe(error: unknown): Described {
@@ -281,19 +240,6 @@ function safeJson(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-// Duck-typed as well: a second copy of commander in node_modules would defeat instanceof.
-function isCommanderError(error: unknown): error is CommanderError {
-  if (error instanceof CommanderError) return true;
-  const e = error as { code?: unknown; exitCode?: unknown } | null;
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    typeof e.code === 'string' &&
-    e.code.startsWith('commander.') &&
-    typeof e.exitCode === 'number'
-  );
 }
 
 function isAbortError(error: unknown): boolean {

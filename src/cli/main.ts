@@ -1,10 +1,8 @@
 // The entry point of the `contacts` binary: runs the program, and is the only place that
 // decides the exit code and exits.
 import { VERSION } from '../client/version.js';
+import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { type CliIo, processIo } from './io.js';
-
-/** Commander's own exits that are not failures: help and version were printed. */
-const CLEAN_EXITS = new Set(['commander.version', 'commander.helpDisplayed', 'commander.help']);
 
 /** Runs the CLI with these arguments (without `node` and the script) and returns the exit code. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
@@ -19,7 +17,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode ?? 0;
   } catch (error) {
-    if (CLEAN_EXITS.has((error as { code?: string } | null)?.code ?? '')) return 0;
+    // Commander has printed its own message: only the code is left to decide.
+    if (isCommanderError(error)) return commanderExitCode(error);
     const { toExit } = await import('./errors.js');
     const debug = argv.includes('--debug') || io.env.CONTACTS_DEBUG === '1';
     const { code, lines } = toExit(error, { debug, secrets: [io.env.CONTACTS_API_KEY] });

@@ -1,5 +1,6 @@
 // A page of contacts that knows how to fetch the next one; iterating it walks every page.
 import type { Contact } from '../api/contact.js';
+import { BadRequestError } from './errors.js';
 
 export interface PageInfo {
   page: number;
@@ -33,12 +34,21 @@ export class ContactPage implements AsyncIterable<Contact> {
     return this.hasNextPage() ? this.#fetchPage(this.page + 1) : null;
   }
 
-  /** This page and every page after it, fetched one at a time as they are consumed. */
+  /**
+   * This page and every page after it, fetched one at a time as they are consumed. A page that
+   * disappears under the walk (contacts deleted meanwhile, so the service says the page is out
+   * of range) ends it.
+   */
   async *pages(): AsyncGenerator<ContactPage> {
     let current: ContactPage | null = this;
     while (current) {
       yield current;
-      current = await current.getNextPage();
+      try {
+        current = await current.getNextPage();
+      } catch (err) {
+        if (err instanceof BadRequestError && /out of range/i.test(err.message)) return;
+        throw err;
+      }
     }
   }
 

@@ -13,8 +13,10 @@ export function maskKey(key: string): string {
   return `${prefix}...${secret.slice(-4)}`;
 }
 
-// Over-redacting is harmless, so no word boundary: `token=bk_x` and `"bk_x"` both match.
-const KEY_RE = /bk_[A-Za-z0-9_-]+/g;
+// Over-redacting is harmless, so no word boundary: `token=bk_x` and `"bk_x"` both match, and a
+// key runs to the next space or quote whatever its characters. A masked key (`bk_...1234`) is
+// left alone: it is what `auth status` is meant to show.
+const KEY_RE = /bk_(?!\.\.\.)[^\s"'`<>]+/g;
 const BEARER_RE = /\b(Bearer)\s+[^\s"',;]+/gi;
 
 /**

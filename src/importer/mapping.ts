@@ -156,7 +156,11 @@ export function resolveMapping({
         defs,
         `Column "${trimmed}"`,
       );
-      claim(i, target);
+      // An archived attribute takes no values: its column (as in an export) is left out and
+      // reported, rather than every row with a value being rejected. `--map` can still ask for it.
+      const archived = target.kind === 'attribute' && defs.find((d) => d.name === target.name)?.archived;
+      if (archived) decided[i] = true;
+      else claim(i, target);
     }
   });
 

@@ -132,16 +132,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     stdin: options.stdin,
   });
   let mapping: ColumnMapping | undefined;
-  if (source.format === 'csv') {
-    mapping = resolveMapping({ header: source.header ?? [], definitions, overrides: options.maps });
-  } else if (options.maps?.length) {
-    source.close();
-    throw new ImportError(
-      '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
-    );
-  }
-  const validate = createRowValidator({ definitions, mapping });
-
+  let validate: ReturnType<typeof createRowValidator>;
+  let total: number | undefined;
+  let checkpoint: ImportCheckpoint | undefined;
+  let rejects: RejectsWriter | undefined;
   const stats: ImportStats = {
     read: 0,
     created: 0,
@@ -150,42 +144,56 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     skipped: 0,
     startedAt: Date.now(),
   };
-  const total =
-    options.countTotal && !fromStdin ? await countRows(input, source.format, source.delimiter) : undefined;
+  // Everything that can refuse the import (mapping, checkpoint, rejects path) before a row is
+  // sent: the input is closed when it does.
+  try {
+    if (source.format === 'csv') {
+      mapping = resolveMapping({ header: source.header ?? [], definitions, overrides: options.maps });
+    } else if (options.maps?.length) {
+      throw new ImportError(
+        '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
+      );
+    }
+    validate = createRowValidator({ definitions, mapping });
 
-  let checkpoint: ImportCheckpoint | undefined;
-  let rejects: RejectsWriter | undefined;
-  if (!dryRun) {
-    if (!fromStdin) {
-      checkpoint = await ImportCheckpoint.open({
-        input,
-        agentId,
-        resume: options.resume ?? false,
-        settings: JSON.stringify({
-          format: source.format,
-          delimiter: source.delimiter,
-          mapping: mapping && describeMapping(mapping),
-        }),
+    total =
+      options.countTotal && !fromStdin ? await countRows(input, source.format, source.delimiter) : undefined;
+
+    if (!dryRun) {
+      if (!fromStdin) {
+        checkpoint = await ImportCheckpoint.open({
+          input,
+          agentId,
+          resume: options.resume ?? false,
+          settings: JSON.stringify({
+            format: source.format,
+            delimiter: source.delimiter,
+            mapping: mapping && describeMapping(mapping),
+          }),
+        });
+      }
+      rejects = createRejectsWriter({
+        path: options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd),
+        format: source.format,
+        header: source.header,
+        delimiter: source.delimiter,
+        bom: source.bom,
+        input: fromStdin ? undefined : input,
       });
     }
-    rejects = createRejectsWriter({
-      path: options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd),
+    emit({
+      type: 'start',
+      source: source.name,
       format: source.format,
-      header: source.header,
-      delimiter: source.delimiter,
-      bom: source.bom,
-      input: fromStdin ? undefined : input,
+      total,
+      mapping: mapping ? describeMapping(mapping) : [],
+      unmapped: mapping?.unmapped ?? [],
+      resumed: checkpoint?.resumed ?? false,
     });
+  } catch (error) {
+    source.close();
+    throw error;
   }
-  emit({
-    type: 'start',
-    source: source.name,
-    format: source.format,
-    total,
-    mapping: mapping ? describeMapping(mapping) : [],
-    unmapped: mapping?.unmapped ?? [],
-    resumed: checkpoint?.resumed ?? false,
-  });
 
   const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
   // The last unit of work for each external_id still in flight: the next row with that key waits for it.
@@ -197,6 +205,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   let batchKeys = new Set<string>();
   // Dry run: which external_ids exist now, and which the file has created so far.
   const existing = dryRun ? await existingIds(client, agentId, maxRetries) : undefined;
+  // The batch form (and a create whose answer was lost) does not say "created"; the service's
+  // ids sort in creation order, so a contact with an id above the newest one before the run is new.
+  const newestBefore = dryRun ? undefined : await newestId(client, agentId, maxRetries);
+  const createdThisRun = (contact: { id: string }) => newestBefore === undefined || contact.id > newestBefore;
 
   let lastProgress = 0;
   const progress = (force = false) => {
@@ -237,7 +249,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         },
       });
       // A create whose answer was lost is retried and answered "updated"; its timestamps tell.
-      landed(row, created || (retried && contact.created_at === contact.updated_at));
+      landed(
+        row,
+        created || (retried && createdThisRun(contact) && contact.created_at === contact.updated_at),
+      );
       limiter.succeeded();
     } catch (err) {
       if (!isRowRejection(err)) throw err;
@@ -255,10 +270,14 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         rows.map((r) => r.input),
         { agentId, maxRetries, onRetry },
       );
-      // Rows with one key never share a batch, so equal timestamps mean this request created it.
+      // Rows with one key never share a batch. A key repeated in the file counts as created once
+      // unless both of its rows land within the same second of creating it (timestamps are seconds).
       rows.forEach((row, i) => {
         const contact = contacts[i];
-        landed(row, contact !== undefined && contact.created_at === contact.updated_at);
+        landed(
+          row,
+          contact !== undefined && createdThisRun(contact) && contact.created_at === contact.updated_at,
+        );
       });
       limiter.succeeded();
     } catch (err) {
@@ -399,4 +418,15 @@ async function existingIds(
   for await (const contact of client.contacts.listAll({ agentId, perPage: 1000, maxRetries }))
     ids.add(contact.external_id);
   return ids;
+}
+
+/** The id of the agent's newest contact (lists run oldest first), or '' when it has none. */
+async function newestId(client: ContactsClient, agentId: string, maxRetries: number): Promise<string> {
+  const first = await client.contacts.list({ agentId, perPage: 10, maxRetries });
+  if (first.total === 0) return '';
+  const last =
+    first.totalPages > 1
+      ? await client.contacts.list({ agentId, perPage: 10, page: first.totalPages, maxRetries })
+      : first;
+  return last.data.at(-1)?.id ?? '';
 }

@@ -73,8 +73,20 @@ function fromColumns(cells: string[], mapping: ColumnMapping): Record<string, un
   return candidate;
 }
 
-/** The record with a numeric external_id as its string, or why it cannot be one. */
-function fromJson(record: Record<string, unknown>): Record<string, unknown> | string {
+/** The service's own fields of a contact record: read-only, so an export's copies are dropped. */
+const RECORD_FIELDS = ['id', 'created_at', 'updated_at'] as const;
+
+/**
+ * The record ready for the contract's input schema: without the read-only fields of a
+ * record (a JSON export imports again as is), and with a numeric external_id as its string,
+ * or why it cannot be one.
+ */
+function fromJson(source: Record<string, unknown>): Record<string, unknown> | string {
+  let record = source;
+  if (RECORD_FIELDS.some((f) => f in source)) {
+    record = { ...source };
+    for (const f of RECORD_FIELDS) delete record[f];
+  }
   const id = record.external_id;
   if (typeof id !== 'number') return record;
   if (!Number.isFinite(id)) return 'external_id: Expected a string';

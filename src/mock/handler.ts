@@ -1,8 +1,8 @@
 // One request in, one response out: authentication, routing, body checks and the contract's
 // envelopes over the store. Transport-free, so the node:http server and msw share it.
-import { createRequire } from 'node:module';
 import { ListQuerySchema, MAX_BODY_BYTES, matchRoute, type Route, toIssues } from '../api/index.js';
 import { buildOpenApiDocument } from '../api/openapi.js';
+import { VERSION } from '../client/version.js';
 import { badRequest, MockHttpError } from './errors.js';
 import { type ContactPage, createMockStore, type MockStore } from './store.js';
 
@@ -85,14 +85,7 @@ function listEnvelope(page: ContactPage): object {
 
 let openApiDocument: Record<string, unknown> | undefined;
 function openApi(): Record<string, unknown> {
-  if (!openApiDocument) {
-    let version: string | undefined;
-    try {
-      // Two levels up from both src/mock and dist/mock.
-      version = (createRequire(import.meta.url)('../../package.json') as { version?: string }).version;
-    } catch {}
-    openApiDocument = buildOpenApiDocument(version);
-  }
+  openApiDocument ??= buildOpenApiDocument(VERSION);
   return openApiDocument;
 }
 

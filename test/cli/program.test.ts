@@ -65,6 +65,20 @@ describe('program parsing', () => {
     expect(r.stderr).not.toContain('pasted_secret');
   });
 
+  it('exits 2 with usage when a command is missing', async () => {
+    for (const argv of [[], ['attrs'], ['auth']]) {
+      const r = await runInProcess(argv);
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(/^Usage: contacts/);
+    }
+  });
+
+  it('never echoes a key with dots or pluses given in the wrong place', async () => {
+    const r = await runInProcess(['list', '--api-key=bk_live.S3CRETtail+xyz']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).not.toContain('S3CRET');
+  });
+
   it('refuses serve without --mock', async () => {
     const r = await runInProcess(['serve']);
     expect(r.code).toBe(ExitCode.USAGE);

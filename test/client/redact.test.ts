@@ -50,3 +50,16 @@ describe('redactSecrets', () => {
     expect(redactSecrets(once)).toBe(once);
   });
 });
+
+describe('keys with any characters', () => {
+  it('redacts a key up to the next space or quote, whatever it contains', () => {
+    const key = 'bk_live.S3CRETtail+xyz/=';
+    const out = redactSecrets(`unknown option '--api-key=${key}' and "${key}"`);
+    expect(out).not.toContain('S3CRET');
+    expect(out).not.toContain('xyz');
+  });
+
+  it('leaves a masked key readable', () => {
+    expect(redactSecrets('key bk_...9876 stored')).toBe('key bk_...9876 stored');
+  });
+});

@@ -69,12 +69,17 @@ describe('resolveMapping', () => {
     expect(mapping.unmapped).toEqual(['Notes']);
   });
 
-  it('does not guess an archived attribute from a header, but maps it when named with attr.', () => {
+  it('leaves the column of an archived attribute out (reported), by name or attr., unless --map asks', () => {
     expect(map(['external_id', 'Legacy Code']).unmapped).toEqual(['Legacy Code']);
-    expect(map(['external_id', 'attr.legacy_code']).columns[1]).toEqual({
-      kind: 'attribute',
-      name: 'legacy_code',
+    const exported = map(['external_id', 'attr.legacy_code']);
+    expect(exported.columns[1]).toBeNull();
+    expect(exported.unmapped).toEqual(['attr.legacy_code']);
+    const asked = resolveMapping({
+      header: ['external_id', 'attr.legacy_code'],
+      definitions: DEFINITIONS,
+      overrides: [parseMapOption('attr.legacy_code=attr.legacy_code')],
     });
+    expect(asked.columns[1]).toEqual({ kind: 'attribute', name: 'legacy_code' });
   });
 
   it('refuses attr.<name> for an attribute the agent has not defined', () => {

@@ -5,6 +5,13 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const module of testModules) {
+      // A file that fails to load or errors outside its tests has no failed test to count.
+      if (
+        module.state() === 'failed' &&
+        ![...module.children.allTests()].some((t) => t.result().state === 'failed')
+      ) {
+        counts.failed++;
+      }
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed++;

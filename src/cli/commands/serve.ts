@@ -14,7 +14,7 @@ export interface ServeOptions {
 }
 
 export async function serve(ctx: CommandContext, opts: ServeOptions) {
-  if (!ctx.options.mock) {
+  if (!ctx.mockMode) {
     throw new UsageError('serve needs --mock: the mock is the only server this tool runs', {
       hint: 'contacts serve --mock [--port 4010]',
     });

@@ -4,7 +4,7 @@ import { type Contact, type ContactInput, type ContactPatch, ContactSchema } fro
 import { ContactListResponseSchema, dataPayload } from '../../api/envelope.js';
 import { MAX_BATCH_SIZE } from '../../api/limits.js';
 import { paths } from '../../api/paths.js';
-import { BadRequestError, ContactsError } from '../errors.js';
+import { ContactsError } from '../errors.js';
 import { ContactPage } from '../pagination.js';
 import type { ClientCore, RequestOptions } from './core.js';
 
@@ -56,21 +56,9 @@ export class Contacts {
     for await (const page of this.pages(params)) yield* page.data;
   }
 
-  /**
-   * Every page of the agent's contacts. A page that disappears under us (contacts deleted
-   * while walking, so the service says the page is out of range) ends the walk.
-   */
+  /** Every page of the agent's contacts, fetched as they are consumed. */
   async *pages(params: Omit<ListParams, 'page'> = {}): AsyncGenerator<ContactPage> {
-    let page: ContactPage | null = await this.list({ ...params, page: 1 });
-    while (page) {
-      yield page;
-      try {
-        page = await page.getNextPage();
-      } catch (err) {
-        if (err instanceof BadRequestError && /out of range/i.test(err.message)) return;
-        throw err;
-      }
-    }
+    yield* (await this.list({ ...params, page: 1 })).pages();
   }
 
   /** One contact, by its `external_id` or the service's own id. */
