@@ -176,6 +176,7 @@ describe('contacts export', () => {
       mock.store.defineAttribute(agent, { name: 'seats', type: 'number' });
       mock.store.defineAttribute(agent, { name: 'vip', type: 'boolean' });
       mock.store.defineAttribute(agent, { name: 'since', type: 'date' });
+      mock.store.defineAttribute(agent, { name: 'legacy', type: 'text' });
     }
     mock.store.upsertContact(AGENT, {
       external_id: 'a',
@@ -189,19 +190,29 @@ describe('contacts export', () => {
       name: 'Multi\nline',
       custom_attributes: { vip: false },
     });
-    mock.store.upsertContact(AGENT, { external_id: 'c' });
+    mock.store.upsertContact(AGENT, { external_id: 'c', custom_attributes: { legacy: 'kept' } });
+    // An archived attribute keeps its values: they are exported, and left out on re-import.
+    mock.store.updateAttribute(AGENT, 'legacy', { archived: true });
+    mock.store.updateAttribute('copy', 'legacy', { archived: true });
 
     const out = join(home.dir, 'export.csv');
     const exported = await runBin(['export', '--out', out], { env: envFor(mock), cwd: home.dir });
     expect(exported.code).toBe(0);
     expect(exported.stderr).toContain('Exported 3 contacts');
 
+    expect(await readFile(out, 'utf8')).toContain('attr.legacy');
     const imported = await runBin(['import', out, '--agent', 'copy', '-o', 'json'], {
       env: envFor(mock),
       cwd: home.dir,
     });
     expect(imported.code).toBe(0);
-    expect(imported.stderr).not.toContain('Ignoring columns');
+    expect(imported.stderr).toContain('Ignoring columns that map to no field: attr.legacy');
+    // Into the same agent too: nothing is rejected, nothing changes.
+    const same = await runBin(['import', out, '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+    expect(same.code).toBe(0);
+    expect(JSON.parse(same.stdout)).toMatchObject({ rows: 3, created: 0, updated: 3, rejected: 0 });
+    // The copy cannot hold the archived value; the rest must be equal.
+    mock.store.patchContact(AGENT, 'c', { custom_attributes: { legacy: null } });
     // Concurrent rows are created in the order they complete, so compare by external_id.
     const strip = (agent: string) =>
       mock.store
@@ -217,11 +228,37 @@ describe('contacts export', () => {
     // The second export has the same columns and values; only ids and timestamps are new.
     const rows = (csv: string) =>
       (parse(csv, { columns: true }) as Record<string, string>[])
-        .map(({ id: _id, created_at: _c, updated_at: _u, ...rest }) => rest)
+        // Besides ids and timestamps, only the archived attribute differs: the copy cannot take it.
+        .map(({ id: _id, created_at: _c, updated_at: _u, 'attr.legacy': _l, ...rest }) => rest)
         .sort((x, y) => x.external_id!.localeCompare(y.external_id!));
     expect(again.stdout.split('\n')[0]).toBe((await readFile(out, 'utf8')).split('\n')[0]);
     expect(rows(again.stdout)).toEqual(rows(await readFile(out, 'utf8')));
     expect(rows(again.stdout)).toHaveLength(3);
+  });
+
+  it('round-trips NDJSON and JSON exports too', async () => {
+    const mock = await startTestMock();
+    mock.store.upsertContact(AGENT, { external_id: 'x', name: 'X', email: 'x@example.com' });
+    mock.store.upsertContact(AGENT, { external_id: 'y', phonenumber: '+44 20 7946 0958' });
+    for (const [format, agent] of [
+      ['ndjson', 'copy-nd'],
+      ['json', 'copy-js'],
+    ] as const) {
+      const out = join(home.dir, `export.${format}`);
+      expect((await runBin(['export', '--out', out], { env: envFor(mock), cwd: home.dir })).code).toBe(0);
+      const r = await runBin(['import', out, '--agent', agent, '-o', 'json'], {
+        env: envFor(mock),
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, rejected: 0 });
+      const strip = (a: string) =>
+        mock.store
+          .contacts(a)
+          .map(({ id: _i, created_at: _c, updated_at: _u, ...rest }) => rest)
+          .sort((p, q) => p.external_id.localeCompare(q.external_id));
+      expect(strip(agent)).toEqual(strip(AGENT));
+    }
   });
 
   it('streams NDJSON to stdout and refuses a table', async () => {
