@@ -2,7 +2,7 @@
 // JSON or NDJSON, to stdout or to a file written atomically.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -49,6 +49,13 @@ export async function exportContacts(ctx: CommandContext, opts: { out?: string }
       await new Promise<void>((resolve, reject) =>
         file.end((err?: Error | null) => (err ? reject(err) : resolve())),
       );
+      // On disk before it takes the name: a crash never leaves a half file named as the export.
+      const handle = await open(temp, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(temp, target);
     }
     spinner.stop();
