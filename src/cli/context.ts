@@ -147,6 +147,14 @@ export class CommandContext {
     return new ContactsClient({ baseUrl: settings.baseUrl, apiKey, debug, onRetry });
   }
 
+  /**
+   * In mock mode, resolves once the embedded mock's state file holds every write so far: the
+   * importer waits for it before recording rows as landed. Undefined against a real service.
+   */
+  get mockDurable(): (() => Promise<void>) | undefined {
+    return this.mockMode ? async () => this.#mock?.flush() : undefined;
+  }
+
   /** Where the embedded mock keeps its state between commands. */
   mockDataFile(): string {
     return resolve(this.cwd, this.env.CONTACTS_MOCK_DATA ?? '.contacts-mock/data.json');

@@ -56,6 +56,12 @@ export interface CheckpointOptions {
   settings?: string | undefined;
   /** Marks are written at most this long after they are made; 0 writes only on `flush()`. Default 1000. */
   flushIntervalMs?: number | undefined;
+  /**
+   * Run before each write, after the marks to write are taken: makes the landed rows durable on
+   * the service's side first (the embedded mock saves its file in the background), so the
+   * checkpoint never claims a row the service could still lose in a crash.
+   */
+  beforeWrite?: (() => Promise<void>) | undefined;
 }
 
 /** `<input>.import-checkpoint.json`, beside the input. */
@@ -83,6 +89,7 @@ export class ImportCheckpoint {
   #chain: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | null = null;
   #intervalMs: number;
+  readonly #beforeWrite: (() => Promise<void>) | undefined;
   #failure: unknown = null;
 
   private constructor(init: {
@@ -94,6 +101,7 @@ export class ImportCheckpoint {
     settings: string;
     ranges: [number, number][];
     intervalMs: number;
+    beforeWrite: (() => Promise<void>) | undefined;
   }) {
     this.path = init.path;
     this.resumed = init.resumed;
@@ -103,6 +111,7 @@ export class ImportCheckpoint {
     this.#settings = init.settings;
     this.#ranges = init.ranges;
     this.#intervalMs = init.intervalMs;
+    this.#beforeWrite = init.beforeWrite;
   }
 
   /**
@@ -122,6 +131,7 @@ export class ImportCheckpoint {
       agentId: options.agentId,
       settings,
       intervalMs: options.flushIntervalMs ?? 1000,
+      beforeWrite: options.beforeWrite,
     };
 
     let text: string | null = null;
@@ -232,6 +242,7 @@ export class ImportCheckpoint {
       updatedAt: new Date().toISOString(),
     };
     try {
+      await this.#beforeWrite?.();
       await writeFileAtomic(this.path, `${JSON.stringify(file)}\n`);
     } catch (error) {
       this.#dirty = true;

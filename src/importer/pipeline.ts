@@ -49,6 +49,8 @@ export interface ImportOptions {
   maxRetries?: number;
   /** Count the file's rows first, so progress can show a total. */
   countTotal?: boolean;
+  /** Makes what the service has accepted durable before the checkpoint records it (embedded mock). */
+  durable?: () => Promise<void>;
   /** Ctrl-C: stop reading, let requests in flight finish, keep the checkpoint. */
   signal?: AbortSignal;
   onEvent?: (event: ImportEvent) => void;
@@ -170,6 +172,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
             delimiter: source.delimiter,
             mapping: mapping && describeMapping(mapping),
           }),
+          beforeWrite: options.durable,
         });
       }
       rejects = createRejectsWriter({

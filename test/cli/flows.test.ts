@@ -285,10 +285,17 @@ describe('contacts and attributes', () => {
     } finally {
       await server.close();
     }
-    const closed = await cli(['get', 'u1'], {
-      env: { CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: server.url, CONTACTS_AGENT: 'a' },
-    });
-    expect(closed.code).toBe(ExitCode.NETWORK);
+    // A server that resets every connection: unlike a closed port, no other test can take it over.
+    const resetting = await startScriptedServer([{ reset: true }]);
+    try {
+      const unreachable = await cli(['get', 'u1'], {
+        env: { CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: resetting.url, CONTACTS_AGENT: 'a' },
+      });
+      expect(unreachable.code).toBe(ExitCode.NETWORK);
+      expect(unreachable.stderr).toContain('Could not reach');
+    } finally {
+      await resetting.close();
+    }
   });
 
   it('--debug shows requests and responses with the key redacted', async () => {

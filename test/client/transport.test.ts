@@ -151,10 +151,11 @@ describe('client transport', () => {
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
   });
 
-  it('reports a refused connection as APIConnectionError with its cause', async () => {
-    const { client, server } = await setup([{ status: 200 }], { maxRetries: 1 });
-    await server.close();
+  it('reports a connection that keeps failing as APIConnectionError with its cause', async () => {
+    // A server that resets every connection: unlike a closed port, no other test can take it over.
+    const { client, server } = await setup([{ reset: true }], { maxRetries: 1 });
     const err = await client.contacts.get('u1').catch((e) => e);
+    expect(server.requests).toHaveLength(2);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect(err.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+/);
     expect(err.cause).toBeDefined();

@@ -196,3 +196,51 @@ describe('ImportCheckpoint', () => {
     await expect(open('-', true)).rejects.toThrow('An import from stdin cannot be resumed');
   });
 });
+
+describe('beforeWrite', () => {
+  it('runs before each write, so the service is durable before the checkpoint says so', async () => {
+    const input = await fixture('hook.csv', 'external_id\na\nb\n');
+    const seenOnDisk: boolean[] = [];
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 0,
+      beforeWrite: async () => {
+        seenOnDisk.push(
+          await readFile(cp.path, 'utf8').then(
+            (t) => t.includes('"through":1'),
+            () => false,
+          ),
+        );
+      },
+    });
+    cp.markLanded(1);
+    await cp.flush();
+    expect(seenOnDisk).toEqual([false]);
+    expect(await readFile(cp.path, 'utf8')).toContain('"through":1');
+    await cp.complete();
+  });
+
+  it('writes nothing when the hook fails, and tries again on the next flush', async () => {
+    const input = await fixture('hook2.csv', 'external_id\na\n');
+    let fail = true;
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 0,
+      beforeWrite: async () => {
+        if (fail) throw new Error('disk full');
+      },
+    });
+    cp.markLanded(1);
+    await expect(cp.flush()).rejects.toThrow('disk full');
+    await expect(readFile(cp.path)).rejects.toThrow();
+    fail = false;
+    cp.markLanded(2);
+    await cp.flush();
+    expect(await readFile(cp.path, 'utf8')).toContain('"through":2');
+    await cp.complete();
+  });
+});
