@@ -261,7 +261,7 @@ describe('contacts export', () => {
     }
   });
 
-  it('streams NDJSON to stdout and refuses a table', async () => {
+  it('streams NDJSON to stdout and refuses a table or TSV', async () => {
     const mock = await startTestMock();
     mock.store.upsertContact(AGENT, { external_id: 'x' });
     const r = await runBin(['export', '-o', 'ndjson'], { env: envFor(mock), cwd: home.dir });
@@ -274,5 +274,8 @@ describe('contacts export', () => {
     expect((await runBin(['export', '-o', 'table'], { env: envFor(mock), cwd: home.dir })).code).toBe(
       ExitCode.USAGE,
     );
+    const tsv = await runBin(['export', '--out', 'x.tsv'], { env: envFor(mock), cwd: home.dir });
+    expect(tsv.code).toBe(ExitCode.USAGE);
+    expect(tsv.stderr).toContain('not TSV');
   });
 });

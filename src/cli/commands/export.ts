@@ -4,20 +4,20 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { formatFromName } from '../../importer/format.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
 
-const BY_EXTENSION: Record<string, 'csv' | 'json' | 'ndjson'> = {
-  '.csv': 'csv',
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-};
-
 export async function exportContacts(ctx: CommandContext, opts: { out?: string }) {
   const asked = ctx.options.output;
-  const format = asked ?? (opts.out ? BY_EXTENSION[extname(opts.out).toLowerCase()] : undefined) ?? 'csv';
+  if (!asked && opts.out && extname(opts.out).toLowerCase() === '.tsv') {
+    throw new UsageError('export writes comma-separated CSV, not TSV', {
+      hint: 'Name the file .csv, or pass -o csv.',
+    });
+  }
+  // The same extensions the importer reads, so what export writes, import takes back.
+  const format = asked ?? (opts.out ? formatFromName(opts.out) : undefined) ?? 'csv';
   if (format !== 'csv' && format !== 'json' && format !== 'ndjson') {
     throw new UsageError(`export writes csv, json or ndjson, not ${format}`, {
       hint: 'Pass -o csv, -o json or -o ndjson.',

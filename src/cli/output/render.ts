@@ -118,29 +118,41 @@ export async function writeContact(
   contact: Contact,
   options: ContactWriterOptions = {},
 ): Promise<void> {
+  await writeOne(out, format, contact, {
+    csv: () => writeContacts(out, 'csv', [contact], options),
+    pairs: () => [
+      ['id', contact.id],
+      ['external_id', contact.external_id],
+      ['name', contact.name],
+      ['email', contact.email],
+      ['phonenumber', contact.phonenumber],
+      ...Object.keys(contact.custom_attributes)
+        .sort()
+        .map((k): [string, unknown] => [`${ATTRIBUTE_COLUMN_PREFIX}${k}`, contact.custom_attributes[k]]),
+      ['created_at', isoTime(contact.created_at)],
+      ['updated_at', isoTime(contact.updated_at)],
+    ],
+    table: options,
+  });
+}
+
+/** One item in any format: JSON and NDJSON as they are; CSV and the table as the caller says. */
+async function writeOne(
+  out: Output,
+  format: OutputFormat,
+  item: object,
+  how: { csv: () => Promise<unknown>; pairs: () => [string, unknown][]; table: TableOptions },
+): Promise<void> {
   switch (format) {
     case 'json':
-      return put(out, `${JSON.stringify(contact, null, 2)}\n`);
+      return put(out, `${JSON.stringify(item, null, 2)}\n`);
     case 'ndjson':
-      return put(out, `${JSON.stringify(contact)}\n`);
+      return put(out, `${JSON.stringify(item)}\n`);
     case 'csv':
-      await writeContacts(out, 'csv', [contact], options);
+      await how.csv();
       return;
-    case 'table': {
-      const pairs: [string, unknown][] = [
-        ['id', contact.id],
-        ['external_id', contact.external_id],
-        ['name', contact.name],
-        ['email', contact.email],
-        ['phonenumber', contact.phonenumber],
-        ...Object.keys(contact.custom_attributes)
-          .sort()
-          .map((k): [string, unknown] => [`${ATTRIBUTE_COLUMN_PREFIX}${k}`, contact.custom_attributes[k]]),
-        ['created_at', isoTime(contact.created_at)],
-        ['updated_at', isoTime(contact.updated_at)],
-      ];
-      return put(out, (await table()).renderKeyValue(pairs, options));
-    }
+    case 'table':
+      return put(out, (await table()).renderKeyValue(how.pairs(), how.table));
   }
 }
 
@@ -276,25 +288,12 @@ export async function writeRecord(
   record: object,
   options: RecordWriterOptions = {},
 ): Promise<void> {
-  switch (format) {
-    case 'json':
-      return put(out, `${JSON.stringify(record, null, 2)}\n`);
-    case 'ndjson':
-      return put(out, `${JSON.stringify(record)}\n`);
-    case 'csv':
-      await writeRecords(out, 'csv', [record], options);
-      return;
-    case 'table': {
-      const keys = options.columns ?? Object.keys(record);
-      return put(
-        out,
-        (await table()).renderKeyValue(
-          keys.map((k) => [k, field(record, k)]),
-          options,
-        ),
-      );
-    }
-  }
+  await writeOne(out, format, record, {
+    csv: () => writeRecords(out, 'csv', [record], options),
+    pairs: () =>
+      (options.columns ?? Object.keys(record)).map((k): [string, unknown] => [k, field(record, k)]),
+    table: options,
+  });
 }
 
 function recordCsvStream<T extends object>(out: Output, columns: readonly string[]): ItemWriter<T> {
