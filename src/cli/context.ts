@@ -10,6 +10,7 @@ import { CliError } from './errors.js';
 import type { CliIo } from './io.js';
 import { chooseFormat, type OutputFormat } from './output/format.js';
 import { createIo, type Io } from './output/terminal.js';
+import { visible } from './output/visible.js';
 
 /** Options commander gathers from the program and the command (optsWithGlobals). */
 export interface GlobalOptions {
@@ -41,7 +42,9 @@ export class CommandContext {
   constructor(cli: CliIo, options: GlobalOptions) {
     this.#cli = cli;
     this.options = options;
+    cli.secrets ??= [];
     this.io = createIo({
+      secrets: cli.secrets,
       stdout: cli.stdout,
       stderr: cli.stderr,
       stdin: cli.stdin,
@@ -118,7 +121,7 @@ export class CommandContext {
   async #createClient(): Promise<ContactsClient> {
     const { ContactsClient } = await import('../client/client.js');
     const debug = this.options.debug
-      ? (line: string) => this.io.stderr.write(`[debug] ${line}\n`)
+      ? (line: string) => this.io.stderr.write(`[debug] ${visible(line)}\n`)
       : undefined;
     const onRetry = (e: { attempt: number; delayMs: number; error: Error }) =>
       this.io.note(
@@ -144,6 +147,7 @@ export class CommandContext {
     const settings = await this.settings();
     const { requireApiKey } = await import('../config/resolve.js');
     const apiKey = requireApiKey(settings);
+    this.#cli.secrets?.push(apiKey);
     return new ContactsClient({ baseUrl: settings.baseUrl, apiKey, debug, onRetry });
   }
 

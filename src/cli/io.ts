@@ -13,6 +13,8 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Literal secrets in use (the API key once resolved): redacted from everything printed. */
+  secrets?: string[];
   /** Set by a command that finished but wants a non-zero exit (an import with rejected rows). */
   exitCode?: number;
 }

@@ -19,10 +19,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // Commander has printed its own message: only the code is left to decide.
     if (isCommanderError(error)) return commanderExitCode(error);
-    const { toExit } = await import('./errors.js');
+    const [{ toExit }, { visible }] = await Promise.all([
+      import('./errors.js'),
+      import('./output/visible.js'),
+    ]);
     const debug = argv.includes('--debug') || io.env.CONTACTS_DEBUG === '1';
-    const { code, lines } = toExit(error, { debug, secrets: [io.env.CONTACTS_API_KEY] });
-    for (const line of lines) io.stderr.write(`${line}\n`);
+    const secrets = [io.env.CONTACTS_API_KEY, ...(io.secrets ?? [])];
+    const { code, lines } = toExit(error, { debug, secrets });
+    // Messages can quote data (a name, a header, a server's words): shown, never obeyed.
+    for (const line of lines) io.stderr.write(`${visible(line)}\n`);
     return code;
   }
 }

@@ -6,6 +6,7 @@ import { VERSION } from '../client/version.js';
 import type { CliIo } from './io.js';
 import { collect, collectAttr, decimal, integer } from './options.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
+import { visible } from './output/visible.js';
 
 type Action = (...args: unknown[]) => Promise<void>;
 type Loader = () => Promise<Record<string, unknown>>;
@@ -80,7 +81,7 @@ export function buildProgram(io: CliIo): Command {
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
       // commander echoes bad input back; a key pasted in the wrong place must not be.
-      outputError: (s, write) => write(redactSecrets(s)),
+      outputError: (s, write) => write(visible(redactSecrets(s))),
     })
     .addHelpText(
       'after',

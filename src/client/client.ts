@@ -1,5 +1,6 @@
 // ContactsClient: configuration, then the resources (`contacts`, `attributes`) over one transport.
 import type { Dispatcher } from 'undici';
+import { apiKeyProblem } from '../api/key.js';
 import { ContactsError } from './errors.js';
 import { Attributes } from './resources/attributes.js';
 import { Contacts } from './resources/contacts.js';
@@ -43,8 +44,8 @@ export class ContactsClient {
     const apiKey = options.apiKey ?? env.CONTACTS_API_KEY;
     const baseUrl = options.baseUrl ?? env.CONTACTS_BASE_URL;
     if (!apiKey) throw new ContactsError('No API key: pass apiKey or set CONTACTS_API_KEY');
-    if (!apiKey.startsWith('bk_'))
-      throw new ContactsError('The API key must be a workspace key starting with bk_');
+    const keyProblem = apiKeyProblem(apiKey);
+    if (keyProblem) throw new ContactsError(`The API key is not a valid workspace key: ${keyProblem}`);
     if (!baseUrl) throw new ContactsError('No base URL: pass baseUrl or set CONTACTS_BASE_URL');
     if (!/^https?:\/\//.test(baseUrl)) throw new ContactsError(`The base URL must be http(s): ${baseUrl}`);
     this.#agentId = options.agentId ?? env.CONTACTS_AGENT;

@@ -2,7 +2,7 @@
 import type * as z from 'zod';
 import { ErrorBodySchema, type Issue, toIssues } from '../api/envelope.js';
 import { type APIError, errorClassFor, type Headers, ResponseValidationError } from './errors.js';
-import { redactHeaders, redactSecrets } from './redact.js';
+import { redactDeep, redactHeaders, redactSecrets } from './redact.js';
 
 export interface RawResponse {
   status: number;
@@ -48,19 +48,24 @@ export function parseBody<S extends z.ZodType>(res: RawResponse, schema: S, what
 }
 
 /** The typed error for a non-2xx response, its message taken from the error body when there is one. */
-export function toAPIError(res: RawResponse, method: string, url: string): APIError {
+export function toAPIError(
+  res: RawResponse,
+  method: string,
+  url: string,
+  secrets: readonly (string | undefined)[] = [],
+): APIError {
   const json = parseJson(res.text);
   const parsed = json.ok ? ErrorBodySchema.safeParse(json.value) : undefined;
   const serverMessage = parsed?.success ? parsed.data.message : undefined;
   const issues: Issue[] = parsed?.success ? (parsed.data.issues ?? []) : [];
-  const message = redactSecrets(`${res.status} ${serverMessage ?? statusText(res.status)}`);
+  const message = redactSecrets(`${res.status} ${serverMessage ?? statusText(res.status)}`, secrets);
   const ErrorClass = errorClassFor(res.status);
   return new ErrorClass({
     status: res.status,
     message,
-    headers: redactHeaders(res.headers),
-    body: redactDeep(json.ok ? json.value : res.text.slice(0, 500)),
-    issues,
+    headers: redactHeaders(res.headers, secrets),
+    body: redactDeep(json.ok ? json.value : res.text.slice(0, 500), secrets),
+    issues: redactDeep(issues, secrets) as Issue[],
     method,
     url,
   });
@@ -83,9 +88,3 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 const statusText = (status: number) => STATUS_TEXT[status] ?? 'HTTP error';
-
-/** A copy of a parsed body with every string redacted: servers can echo what they were sent. */
-function redactDeep(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  return JSON.parse(redactSecrets(JSON.stringify(value)));
-}

@@ -103,7 +103,7 @@ export class Transport {
       try {
         const res = await this.#attempt(spec, url, attempt);
         if (res.status < 300) return res;
-        failure = toAPIError(res, spec.method, url.href);
+        failure = toAPIError(res, spec.method, url.href, [this.#apiKey]);
         if (!isRetryableStatus(res.status)) throw failure;
         headers = res.headers;
       } catch (err) {
@@ -142,7 +142,7 @@ export class Transport {
     const debugging = this.#options.debug !== undefined;
     if (debugging) {
       this.#debug(`→ ${spec.method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-      this.#debug(`  headers ${JSON.stringify(redactHeaders(headers))}`);
+      this.#debug(`  headers ${JSON.stringify(redactHeaders(headers, [this.#apiKey]))}`);
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
@@ -175,6 +175,7 @@ export class Transport {
       throw new APIConnectionError(
         redactSecrets(
           `Could not reach ${url.origin}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
+          [this.#apiKey],
         ),
         { cause: err },
       );
@@ -182,7 +183,7 @@ export class Transport {
   }
 
   #debug(line: string) {
-    this.#options.debug?.(redactSecrets(line));
+    this.#options.debug?.(redactSecrets(line, [this.#apiKey]));
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 // Settings in force for one run: each one from a flag, else the environment, else the profile,
 // else its default, with where it came from so `auth status` and errors can say so.
+import { apiKeyProblem } from '../api/key.js';
 import { CredentialsError, UsageError } from '../cli/errors.js';
 import {
   API_KEY_PREFIX,
@@ -122,10 +123,11 @@ export function requireApiKey(
       hint: `Run \`contacts auth login${profileFlag(settings.profile)}\`, or set ${ENV.apiKey}.`,
     });
   }
-  if (!apiKey.startsWith(API_KEY_PREFIX) || apiKey.length === API_KEY_PREFIX.length) {
+  const problem = apiKeyProblem(apiKey);
+  if (problem !== null) {
     const where =
       apiKeySource === 'env' ? ENV.apiKey : `profile "${settings.profile}" in ${settings.configPath}`;
-    throw new CredentialsError(`The API key from ${where} is not a ${API_KEY_PREFIX} key`, {
+    throw new CredentialsError(`The API key from ${where} is not a valid ${API_KEY_PREFIX} key: ${problem}`, {
       hint: `Check ${where}, or run \`contacts auth login${profileFlag(settings.profile)}\`.`,
     });
   }

@@ -2,6 +2,7 @@
 // checks every value passes, whichever source (flag, env, file) it comes from.
 import { UsageError } from '../cli/errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../cli/output/formats.js';
+import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
 
 export { OUTPUT_FORMATS, type OutputFormat };
 
@@ -22,7 +23,7 @@ export interface ProfileConfig {
   api_key?: string;
 }
 
-export const API_KEY_PREFIX = 'bk_';
+export { API_KEY_PREFIX };
 export const DEFAULT_PROFILE = 'default';
 
 export function isSettingKey(name: string): name is SettingKey {
@@ -98,10 +99,13 @@ export function validateSetting(key: SettingKey, value: string, from: string = k
   }
 }
 
-/** A `bk_` key with something after the prefix and no whitespace inside. */
+/** A well-formed `bk_` key (surrounding whitespace dropped), or a usage error saying why not. */
 export function validateApiKey(value: string, from = 'the key'): string {
   const key = value.trim();
-  if (key.startsWith(API_KEY_PREFIX) && key.length > API_KEY_PREFIX.length && !/\s/.test(key)) return key;
+  const problem = apiKeyProblem(key);
+  if (problem === null) return key;
   // The value itself is never echoed: it may be a real secret pasted in the wrong place.
-  throw new UsageError(`Invalid API key from ${from}: expected a key starting with ${API_KEY_PREFIX}`);
+  throw new UsageError(`Invalid API key from ${from}: ${problem}`, {
+    hint: `A workspace key starts with ${API_KEY_PREFIX}, e.g. bk_live_...; copy it again from the dashboard.`,
+  });
 }

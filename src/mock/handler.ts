@@ -1,6 +1,6 @@
 // One request in, one response out: authentication, routing, body checks and the contract's
 // envelopes over the store. Transport-free, so the node:http server and msw share it.
-import { ListQuerySchema, MAX_BODY_BYTES, matchRoute, type Route, toIssues } from '../api/index.js';
+import { isWellFormedApiKey, ListQuerySchema, MAX_BODY_BYTES, matchRoute, type Route, toIssues } from '../api/index.js';
 import { buildOpenApiDocument } from '../api/openapi.js';
 import { VERSION } from '../client/version.js';
 import { badRequest, MockHttpError } from './errors.js';
@@ -52,7 +52,7 @@ const ALLOW: Record<Route['kind'] | 'health' | 'openapi', readonly string[]> = {
   openapi: ['GET'],
 };
 
-const KEY_RE = /^Bearer +(bk_[^\s]+)$/i;
+const BEARER_RE = /^Bearer +(\S+)$/i;
 
 const success = (status: number, data: unknown): MockResponse => ({
   status,
@@ -151,8 +151,10 @@ function allowMethod(method: string, kind: keyof typeof ALLOW): void {
 function authenticate(state: MockState, header: string | string[] | undefined): void {
   const value = Array.isArray(header) ? header[0] : header;
   if (!value?.trim()) throw unauthorized('No API key provided.');
-  const key = KEY_RE.exec(value.trim())?.[1];
-  if (!key || (state.keys !== null && !state.keys.has(key))) throw unauthorized('Unauthorized access');
+  const key = BEARER_RE.exec(value.trim())?.[1];
+  if (!key || !isWellFormedApiKey(key) || (state.keys !== null && !state.keys.has(key))) {
+    throw unauthorized('Unauthorized access');
+  }
 }
 
 const unauthorized = (message: string) =>

@@ -1,4 +1,5 @@
 // `contacts serve --mock`: the embedded mock on a real port until SIGINT/SIGTERM.
+import { apiKeyProblem } from '../../api/key.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -18,6 +19,17 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
     throw new UsageError('serve needs --mock: the mock is the only server this tool runs', {
       hint: 'contacts serve --mock [--port 4010]',
     });
+  }
+  for (const key of opts.key ?? []) {
+    const problem = apiKeyProblem(key);
+    // No client could ever send a malformed key, so the server would refuse everyone.
+    if (problem) throw new UsageError(`--key: not a workspace key (${problem})`);
+  }
+  if (!opts.key?.length && !isLoopback(opts.host)) {
+    ctx.io.warn(
+      `listening on ${opts.host} with no --key: anyone who can reach this machine can read and write its contacts. ` +
+        'Pass --key bk_... to accept only your keys.',
+    );
   }
   const { serveMock } = await import('../../mock/serve.js');
   const { resolve } = await import('node:path');
@@ -41,4 +53,10 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
     { stdout: ctx.io.stdout as never, stderr: ctx.io.stderr as never },
   );
   await running.closed;
+}
+
+/** Whether a listen address is reachable from this machine only. */
+function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\./.test(h);
 }

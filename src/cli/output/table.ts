@@ -1,6 +1,7 @@
 // Tables for people (cli-table3), loaded only when a table is drawn.
 import Table from 'cli-table3';
 import { cell } from './cells.js';
+import { visible } from './visible.js';
 
 export interface TableOptions {
   /** ANSI colours in headers and borders; only when stdout is a TTY and NO_COLOR is unset. */
@@ -16,13 +17,14 @@ function tableStyle(options: TableOptions) {
 }
 
 function fitCell(value: unknown, options: TableOptions): string {
-  const text = cell(value).replace(/\s*\n\s*/g, ' ');
+  // A table is for people: control characters in data are shown, never sent to the terminal.
+  const text = visible(cell(value).replace(/\s*\n\s*/g, ' '), { singleLine: true });
   const max = options.maxCellWidth ?? DEFAULT_MAX_CELL_WIDTH;
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 export function renderTable(head: string[], rows: unknown[][], options: TableOptions = {}): string {
-  const table = new Table({ head, style: tableStyle(options) });
+  const table = new Table({ head: head.map((h) => visible(h, { singleLine: true })), style: tableStyle(options) });
   for (const row of rows) table.push(row.map((v) => fitCell(v, options)));
   return `${table.toString()}\n`;
 }

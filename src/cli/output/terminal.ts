@@ -1,6 +1,7 @@
 // The process's streams as the CLI sees them: what is a terminal, whether colour is wanted,
 // and the stderr side-channel (notes, warnings, spinners) that keeps stdout for data alone.
 import { redactSecrets } from '../../client/redact.js';
+import { visible } from './visible.js';
 
 /** Structurally `CliStream` of ../io.ts: process streams and test collectors both fit. */
 export interface OutStream {
@@ -20,6 +21,8 @@ export interface CreateIoOptions {
   quiet?: boolean;
   /** A `--color`/`--no-color` flag, which beats the environment. */
   color?: boolean;
+  /** Literal secrets (the key in use) to redact from every line; the list may grow later. */
+  secrets?: readonly string[];
 }
 
 export interface Spinner {
@@ -68,9 +71,13 @@ export function createIo(options: CreateIoOptions): Io {
     stdout: options.color ?? colorAllowed(stdout, env),
     stderr: options.color ?? colorAllowed(stderr, env),
   };
+  const secrets = options.secrets ?? [];
+  // Notes carry data (names, ids, a server's words): redacted, and control characters shown
+  // rather than obeyed, so a contact's name cannot retitle or clear the user's terminal.
+  const human = (text: string) => visible(redactSecrets(text, secrets));
   // While a spinner turns, ora hooks stderr's write to clear and redraw around these lines.
   const line = (text: string) => {
-    stderr.write(`${redactSecrets(text)}\n`);
+    stderr.write(`${human(text)}\n`);
   };
   const note = (message: string) => {
     if (!quiet) line(message);
@@ -91,7 +98,7 @@ export function createIo(options: CreateIoOptions): Io {
       // Loaded here so commands that never spin never load ora.
       const { default: ora } = await import('ora');
       const spinner = ora({
-        text,
+        text: human(text),
         // Only reached when stderr is a real terminal, i.e. a process stream.
         stream: stderr as unknown as NodeJS.WritableStream,
         isEnabled: true,
@@ -101,13 +108,13 @@ export function createIo(options: CreateIoOptions): Io {
       }).start();
       return {
         update: (t) => {
-          spinner.text = t;
+          spinner.text = human(t);
         },
         succeed: (t) => {
-          spinner.succeed(t === undefined ? undefined : redactSecrets(t));
+          spinner.succeed(t === undefined ? undefined : human(t));
         },
         fail: (t) => {
-          spinner.fail(t === undefined ? undefined : redactSecrets(t));
+          spinner.fail(t === undefined ? undefined : human(t));
         },
         stop: () => {
           spinner.stop();
