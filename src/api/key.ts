@@ -11,9 +11,9 @@ const KEY_BODY_RE = /^[\x21\x23-\x26\x28-\x5b\x5d-\x5f\x61-\x7e]+$/;
 
 /** Why `key` cannot be a workspace key, or null when it is well formed. Never echoes the key. */
 export function apiKeyProblem(key: string): string | null {
-  if (!key.startsWith(API_KEY_PREFIX)) return `it does not start with ${API_KEY_PREFIX}`;
+  if (!key.startsWith(API_KEY_PREFIX)) return `it does not start with "${API_KEY_PREFIX}"`;
   const body = key.slice(API_KEY_PREFIX.length);
-  if (body === '') return `there is nothing after ${API_KEY_PREFIX}`;
+  if (body === '') return `there is nothing after "${API_KEY_PREFIX}"`;
   if (!KEY_BODY_RE.test(body)) {
     return 'it contains characters an HTTP header cannot carry (spaces, quotes, backslashes, control or non-ASCII characters)';
   }

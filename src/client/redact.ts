@@ -64,7 +64,13 @@ export function redactDeep(value: unknown, secrets: readonly (string | undefined
       }
       if (Array.isArray(target)) target.push(copy);
       // defineProperty: a key such as `__proto__` stays an own property of the copy.
-      else Object.defineProperty(target, redactSecrets(k, secrets), { value: copy, enumerable: true, writable: true, configurable: true });
+      else
+        Object.defineProperty(target, redactSecrets(k, secrets), {
+          value: copy,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
   }
   return root;

@@ -1,8 +1,9 @@
 // The settings a profile can hold, their names on the command line and in the file, and the
 // checks every value passes, whichever source (flag, env, file) it comes from.
+
+import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
 import { UsageError } from '../cli/errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../cli/output/formats.js';
-import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
 
 export { OUTPUT_FORMATS, type OutputFormat };
 

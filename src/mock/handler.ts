@@ -1,6 +1,13 @@
 // One request in, one response out: authentication, routing, body checks and the contract's
 // envelopes over the store. Transport-free, so the node:http server and msw share it.
-import { isWellFormedApiKey, ListQuerySchema, MAX_BODY_BYTES, matchRoute, type Route, toIssues } from '../api/index.js';
+import {
+  isWellFormedApiKey,
+  ListQuerySchema,
+  MAX_BODY_BYTES,
+  matchRoute,
+  type Route,
+  toIssues,
+} from '../api/index.js';
 import { buildOpenApiDocument } from '../api/openapi.js';
 import { VERSION } from '../client/version.js';
 import { badRequest, MockHttpError } from './errors.js';

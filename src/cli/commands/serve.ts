@@ -23,7 +23,7 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
   for (const key of opts.key ?? []) {
     const problem = apiKeyProblem(key);
     // No client could ever send a malformed key, so the server would refuse everyone.
-    if (problem) throw new UsageError(`--key: not a workspace key (${problem})`);
+    if (problem) throw new UsageError(`--key: not a workspace key: ${problem}`);
   }
   if (!opts.key?.length && !isLoopback(opts.host)) {
     ctx.io.warn(
@@ -57,6 +57,9 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
 
 /** Whether a listen address is reachable from this machine only. */
 function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\./.test(h);
 }

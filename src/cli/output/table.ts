@@ -24,7 +24,10 @@ function fitCell(value: unknown, options: TableOptions): string {
 }
 
 export function renderTable(head: string[], rows: unknown[][], options: TableOptions = {}): string {
-  const table = new Table({ head: head.map((h) => visible(h, { singleLine: true })), style: tableStyle(options) });
+  const table = new Table({
+    head: head.map((h) => visible(h, { singleLine: true })),
+    style: tableStyle(options),
+  });
   for (const row of rows) table.push(row.map((v) => fitCell(v, options)));
   return `${table.toString()}\n`;
 }

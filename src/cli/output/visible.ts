@@ -4,8 +4,7 @@
 // C0 controls (tab and CR included: both move the cursor), DEL, C1 controls, and the Unicode
 // bidirectional overrides and line separators that reorder or break what a person reads.
 const UNSAFE_RE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_OR_NEWLINE_RE =
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_OR_NEWLINE_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\t': '\\t', '\r': '\\r', '\n': '\\n', '\u001b': '\\e' };
 
@@ -13,7 +12,9 @@ function escape(ch: string): string {
   const named = NAMED[ch];
   if (named) return named;
   const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /**
