@@ -8,6 +8,7 @@ import { runInProcess, tempHome } from '../helpers/cli.js';
 
 const EVIL = 'Evil\u001b]0;PWNED\u0007\u001b[2J\u009b31m\r\u202e';
 // Anything a terminal obeys: C0 controls but the line feed, DEL, C1, and bidi overrides.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_RE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 let home: Awaited<ReturnType<typeof tempHome>>;

@@ -3,7 +3,9 @@
 
 // C0 controls (tab and CR included: both move the cursor), DEL, C1 controls, and the Unicode
 // bidirectional overrides and line separators that reorder or break what a person reads.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const UNSAFE_RE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const UNSAFE_OR_NEWLINE_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\t': '\\t', '\r': '\\r', '\n': '\\n', '\u001b': '\\e' };
