@@ -10,7 +10,7 @@ const UNSAFE_OR_NEWLINE_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u20
 
 const NAMED: Record<string, string> = { '\t': '\\t', '\r': '\\r', '\n': '\\n', '\u001b': '\\e' };
 
-function escape(ch: string): string {
+function shown(ch: string): string {
   const named = NAMED[ch];
   if (named) return named;
   const code = ch.charCodeAt(0);
@@ -27,5 +27,5 @@ function escape(ch: string): string {
 export function visible(text: string, options: { singleLine?: boolean } = {}): string {
   const re = options.singleLine ? UNSAFE_OR_NEWLINE_RE : UNSAFE_RE;
   re.lastIndex = 0;
-  return re.test(text) ? text.replace(re, escape) : text;
+  return re.test(text) ? text.replace(re, shown) : text;
 }
