@@ -16,6 +16,8 @@ import {
   ResponseValidationError,
 } from '../client/errors.js';
 import { redactSecrets } from '../client/redact.js';
+import { ImportError } from '../importer/errors.js';
+import { MockDataFileError } from '../mock/errors.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { ExitCode } from './exit-codes.js';
 
@@ -132,8 +134,19 @@ function describe(error: unknown): Described {
   if (error instanceof APIUserAbortError || isAbortError(error)) {
     return { code: ExitCode.INTERRUPTED, message: 'Interrupted' };
   }
+  // The user's file or options, not a bug: a bad --map, an unreadable or malformed input.
+  if (error instanceof ImportError) return { code: ExitCode.USAGE, message: error.message };
+  if (error instanceof MockDataFileError) {
+    return {
+      code: ExitCode.USAGE,
+      message: error.message,
+      hint: 'Move the file aside (or delete it to start over), or name another file.',
+    };
+  }
   const fsProblem = describeFsError(error);
   if (fsProblem) return fsProblem;
+  const listenProblem = describeListenError(error);
+  if (listenProblem) return listenProblem;
   if (error instanceof Error) {
     return {
       code: ExitCode.FAILURE,
@@ -210,6 +223,32 @@ function describeFsError(error: unknown): Described | undefined {
   }
   if (code === 'EACCES' || code === 'EPERM') {
     return { code: ExitCode.FAILURE, message: `Permission denied: ${path}` };
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return { code: ExitCode.FAILURE, message: `No space left on the device (or quota) for ${path}` };
+  }
+  if (code === 'EROFS') return { code: ExitCode.FAILURE, message: `Read-only file system: ${path}` };
+  return undefined;
+}
+
+/** `serve` could not listen: the address is taken or not this machine's. */
+function describeListenError(error: unknown): Described | undefined {
+  const e = error as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (!(error instanceof Error) || e.syscall !== 'listen') return undefined;
+  const where = `${e.address ?? ''}${e.port === undefined ? '' : `:${e.port}`}`;
+  if (e.code === 'EADDRINUSE') {
+    return {
+      code: ExitCode.USAGE,
+      message: `Port ${e.port ?? ''} is already in use${where ? ` (${where})` : ''}`,
+      hint: 'Stop what is using it, or pick another with --port (0 picks a free one).',
+    };
+  }
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') {
+    return {
+      code: ExitCode.USAGE,
+      message: `Cannot listen on ${where}: ${e.code === 'EACCES' ? 'permission denied (ports below 1024 need root)' : 'not an address of this machine'}`,
+      hint: 'Use --host 127.0.0.1 and a port above 1023.',
+    };
   }
   return undefined;
 }

@@ -155,6 +155,10 @@ Learn more: contacts <command> --help`,
     )
     .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
     .option(
+      '--encoding <name>',
+      'text encoding of the file, e.g. windows-1252, latin1, utf-16le (default: UTF-8, or UTF-16 by its BOM)',
+    )
+    .option(
       '--map <header=field>',
       'map a column: external_id, name, email, phonenumber, attr.<name>, or - to ignore (repeatable)',
       collect,

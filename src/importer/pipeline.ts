@@ -12,6 +12,7 @@ import {
   RateLimitError,
 } from '../client/errors.js';
 import type { RetryEvent } from '../client/transport.js';
+import { outputPathProblem } from '../util/output-path.js';
 import { ImportCheckpoint } from './checkpoint.js';
 import { ImportError } from './errors.js';
 import { type CsvDelimiter, defaultRejectsPath, type ImportFormat } from './format.js';
@@ -34,6 +35,8 @@ export interface ImportOptions {
   cwd?: string;
   format?: ImportFormat;
   delimiter?: CsvDelimiter;
+  /** A TextDecoder label for the input's bytes; default UTF-8 (checked), or UTF-16 by its BOM. */
+  encoding?: string;
   /** CSV column overrides (`--map "Header=field"`). */
   maps?: MapOverride[];
   /** Requests in flight at most; lowered for a while when the service answers 429. */
@@ -131,6 +134,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const source = await openSource(input, {
     format: options.format,
     delimiter: options.delimiter,
+    encoding: options.encoding,
     stdin: options.stdin,
   });
   let mapping: ColumnMapping | undefined;
@@ -159,7 +163,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     validate = createRowValidator({ definitions, mapping });
 
     total =
-      options.countTotal && !fromStdin ? await countRows(input, source.format, source.delimiter) : undefined;
+      options.countTotal && !fromStdin
+        ? await countRows(input, source.format, source.delimiter, { encoding: options.encoding })
+        : undefined;
 
     if (!dryRun) {
       if (!fromStdin) {
@@ -175,8 +181,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           beforeWrite: options.durable,
         });
       }
+      const rejectsPath = options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd);
+      const problem = await outputPathProblem(rejectsPath, fromStdin ? {} : { [input]: 'the input' });
+      if (problem) throw new ImportError(`Cannot write the rejects file ${rejectsPath}: ${problem}`);
       rejects = createRejectsWriter({
-        path: options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd),
+        path: rejectsPath,
         format: source.format,
         header: source.header,
         delimiter: source.delimiter,

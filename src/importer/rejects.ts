@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { sameFile } from '../util/output-path.js';
+import { CSV_WRITE_OPTIONS, csvCell } from './csv-text.js';
 import { ImportError } from './errors.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
 import { REJECT_KEYS, type SourceRecord } from './sources/types.js';
@@ -32,9 +34,10 @@ const BUFFER_CHARS = 64 * 1024;
 /**
  * Collects rejects. Nothing is created until the first reject; the rows go to a hidden temporary
  * file beside `path`, which `close()` syncs and renames into place, so a file at `path` is always
- * whole. `close()` with no rejects removes a `path` left by an earlier run: every run re-checks
- * every row that has not landed (resumed runs too), so an old rejects file would only mislead.
- * Writes may be called without awaiting each other: they are queued in call order.
+ * whole. `close()` with no rejects removes a rejects file an earlier run left at `path` (every run
+ * re-checks every row that has not landed, so an old one would only mislead), but only when the
+ * file there is one this tool wrote: any other file is left alone. It never replaces the input,
+ * whatever alias of it `path` is. Writes may be queued without awaiting each other.
  */
 export class RejectsWriter {
   readonly path: string;
@@ -87,13 +90,19 @@ export class RejectsWriter {
     this.#closed = true;
     await this.#enqueue(async () => {
       if (!this.#file) {
-        await rm(this.path, { force: true });
+        if (await isRejectsFile(this.path)) await rm(this.path, { force: true });
         return;
       }
       await this.#drain();
       await this.#file.sync();
       await this.#file.close();
       this.#file = null;
+      const { input } = this.#options;
+      if (input && input !== '-' && (await sameFile(this.path, input))) {
+        throw new ImportError(
+          `The rejects file ${this.path} is the input ${input}; the rejects are kept in ${this.#temp}`,
+        );
+      }
       await rename(this.#temp, this.path);
     });
     return this.#count > 0 ? { path: this.path, count: this.#count } : null;
@@ -132,16 +141,23 @@ export class RejectsWriter {
   #preamble(): string {
     const { format, header, delimiter = ',', bom } = this.#options;
     if (format !== 'csv') return '';
-    const row = stringify([[...header!, REJECT_KEYS.line, REJECT_KEYS.error]], { delimiter });
+    const row = stringify([[...header!, REJECT_KEYS.line, REJECT_KEYS.error].map(csvCell)], {
+      ...CSV_WRITE_OPTIONS,
+      delimiter,
+    });
     return bom ? `\uFEFF${row}` : row;
   }
 
   #format(source: SourceRecord, reason: string): string {
     const { format, header, delimiter = ',' } = this.#options;
     if (format === 'csv') {
-      // Cells as read (a row of the wrong width too, so it stays wrong until fixed).
-      const cells = source.raw ?? header!.map((h) => String(source.record[h] ?? ''));
-      return stringify([[...cells, String(source.line), reason]], { delimiter });
+      // Cells as read (a row of the wrong width too, so it stays wrong until fixed), written the
+      // way export writes them, so the importer reads them back exactly.
+      const cells = source.raw ?? header!.map((h) => source.record[h] as string | undefined);
+      return stringify([[...cells, String(source.line), reason].map(csvCell)], {
+        ...CSV_WRITE_OPTIONS,
+        delimiter,
+      });
     }
     const record =
       source.text !== undefined
@@ -153,4 +169,37 @@ export class RejectsWriter {
 
 export function createRejectsWriter(options: RejectsWriterOptions): RejectsWriter {
   return new RejectsWriter(options);
+}
+
+/**
+ * Whether `path` holds a rejects file this tool wrote: CSV whose header ends with the `_line` and
+ * `_error` columns, or NDJSON whose first record has both keys. Only such a file is removed.
+ */
+export async function isRejectsFile(path: string): Promise<boolean> {
+  let head: string;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      head = buffer
+        .subarray(0, bytesRead)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+  const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
+  if (firstLine.startsWith('{')) {
+    try {
+      const record = JSON.parse(firstLine) as Record<string, unknown>;
+      return REJECT_KEYS.line in record && REJECT_KEYS.error in record;
+    } catch {
+      return false;
+    }
+  }
+  return new RegExp(`[,;\t]${REJECT_KEYS.line}[,;\t]${REJECT_KEYS.error}$`).test(firstLine);
 }

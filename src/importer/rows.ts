@@ -4,7 +4,7 @@ import type { AttributeDefinition } from '../api/attribute.js';
 import { type ContactInputParsed, createContactValidators } from '../api/contact.js';
 import { toIssues } from '../api/envelope.js';
 import type { ColumnMapping } from './mapping.js';
-import type { SourceRecord } from './sources/types.js';
+import type { Cell, SourceRecord } from './sources/types.js';
 
 export type RowResult =
   | { ok: true; line: number; input: ContactInputParsed; source: SourceRecord }
@@ -18,19 +18,26 @@ export interface RowValidatorOptions {
 }
 
 /**
- * A validator for the rows of one import. CSV cells are trimmed and an empty cell means "not
- * given" (the field is left out, never cleared). JSON records pass as written (`null` clears), but
- * a numeric `external_id` becomes its string.
+ * A validator for the rows of one import. A CSV cell is taken exactly as read (csv-parse drops
+ * the whitespace around an unquoted value; a quoted value keeps its own): an empty cell means
+ * "not given" (the field is left out, never cleared), and `""` gives the empty string to the
+ * fields that can hold one (name, text attributes), so an export imports back exactly. JSON
+ * records pass as written (`null` clears), but a numeric `external_id` becomes its string.
  */
 export function createRowValidator({
   definitions,
   mapping,
 }: RowValidatorOptions): (source: SourceRecord) => RowResult {
-  const { input: schema } = createContactValidators(definitions);
+  const defs = [...definitions];
+  const { input: schema } = createContactValidators(defs);
+  // Only text attributes can hold "": for the other types an empty string is no value at all.
+  const emptyAllowed = new Set(defs.filter((d) => d.type === 'text').map((d) => d.name));
   return (source) => {
     const reject = (reason: string): RowResult => ({ ok: false, line: source.line, reason, source });
     if (source.error) return reject(source.error);
-    const candidate = mapping ? fromColumns(source.raw ?? [], mapping) : fromJson(source.record);
+    const candidate = mapping
+      ? fromColumns(source.raw ?? [], mapping, emptyAllowed)
+      : fromJson(source.record);
     if (typeof candidate === 'string') return reject(candidate);
     const parsed = schema.safeParse(candidate);
     if (!parsed.success) {
@@ -44,20 +51,27 @@ export function createRowValidator({
   };
 }
 
-function fromColumns(cells: string[], mapping: ColumnMapping): Record<string, unknown> {
+/** Contact fields whose empty string is a value; email and phone have no empty form. */
+const EMPTY_FIELDS = new Set(['name']);
+
+function fromColumns(
+  cells: Cell[],
+  mapping: ColumnMapping,
+  emptyAttributes: ReadonlySet<string>,
+): Record<string, unknown> {
   const candidate: Record<string, unknown> = {};
   const attributes: Record<string, string> = {};
   let first = '';
   let last = '';
   mapping.columns.forEach((target, i) => {
-    const value = cells[i]?.trim();
-    if (!target || !value) return;
+    const value = cells[i];
+    if (!target || value === undefined) return;
     switch (target.kind) {
       case 'field':
-        candidate[target.field] = value;
+        if (value !== '' || EMPTY_FIELDS.has(target.field)) candidate[target.field] = value;
         break;
       case 'attribute':
-        attributes[target.name] = value;
+        if (value !== '' || emptyAttributes.has(target.name)) attributes[target.name] = value;
         break;
       case 'first_name':
         first = value;

@@ -23,3 +23,13 @@ export class MockHttpError extends Error {
 export const badRequest = (message: string, issues?: Issue[]) => new MockHttpError(400, message, { issues });
 export const notFound = (message: string) => new MockHttpError(404, message);
 export const conflict = (message: string, issues?: Issue[]) => new MockHttpError(409, message, { issues });
+
+/** The mock's data file cannot be used: unreadable, a directory, corrupt, or not the mock's. */
+export class MockDataFileError extends Error {
+  override name = 'MockDataFileError';
+  readonly file: string;
+  constructor(file: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.file = file;
+  }
+}

@@ -2,8 +2,10 @@
 // envelopes over the store. Transport-free, so the node:http server and msw share it.
 import {
   isWellFormedApiKey,
+  jsonDepthExceeds,
   ListQuerySchema,
   MAX_BODY_BYTES,
+  MAX_JSON_DEPTH,
   matchRoute,
   type Route,
   toIssues,
@@ -191,6 +193,10 @@ function jsonBody(req: MockRequest): Record<string, unknown> {
     throw badRequest(`Malformed JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(value)) throw badRequest('The JSON body must be an object');
+  // Checked before any schema walks it: validation must never recurse without a bound.
+  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
+    throw badRequest(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   return value;
 }
 

@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from '../util/process-alive.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { MockDataFileError } from './errors.js';
 
 export interface Persistence {
   readonly file: string;
@@ -73,20 +74,28 @@ export function createPersistence(
         text = await readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw new Error(`Cannot read mock data file ${file}: ${(error as Error).message}`, { cause: error });
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+        throw new MockDataFileError(file, `Cannot read mock data file ${file}: ${why}`, { cause: error });
       }
       let raw: unknown;
       try {
         raw = JSON.parse(text);
       } catch (error) {
-        throw new Error(`Mock data file ${file} is corrupt (not JSON: ${(error as Error).message})`, {
-          cause: error,
-        });
+        throw new MockDataFileError(
+          file,
+          `Mock data file ${file} is corrupt (not JSON: ${(error as Error).message})`,
+          {
+            cause: error,
+          },
+        );
       }
       try {
         return parse(raw);
       } catch (error) {
-        throw new Error(`Mock data file ${file} is corrupt: ${(error as Error).message}`, { cause: error });
+        throw new MockDataFileError(file, `Mock data file ${file} is corrupt: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     },
     schedule,

@@ -138,7 +138,7 @@ describe('NDJSON source', () => {
     for await (const r of source.records) rows.push([r.line, r.error ?? r.record]);
     expect(rows).toEqual([
       [1, { external_id: '1' }],
-      [2, 'Line is longer than 100 characters'],
+      [2, 'Line is longer than 100 characters, more than one request may carry'],
       [3, { external_id: '3' }],
     ]);
   });

@@ -13,8 +13,9 @@ const csvMapping = resolveMapping({
 const csvRow = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
 const jsonRow = createRowValidator({ definitions: DEFINITIONS });
 
+// Cells as the CSV source hands them on: undefined for an empty unquoted cell (not given).
 const cells = (values: Partial<Record<(typeof HEADER)[number], string>>, line = 2): SourceRecord => {
-  const raw = HEADER.map((h) => values[h] ?? '');
+  const raw = HEADER.map((h) => values[h]);
   return { row: line - 1, line, raw, record: Object.fromEntries(HEADER.map((h, i) => [h, raw[i]])) };
 };
 const json = (record: Record<string, unknown>, line = 1): SourceRecord => ({
@@ -25,13 +26,12 @@ const json = (record: Record<string, unknown>, line = 1): SourceRecord => ({
 const reason = (result: RowResult) => (result.ok ? null : result.reason);
 
 describe('CSV rows', () => {
-  it('trims cells, leaves empty ones out, and coerces attributes by type', () => {
+  it('leaves empty cells out, trims what the contract trims, and coerces attributes by type', () => {
     const result = csvRow(
       cells({
         'User ID': '  u1 ',
-        'Full Name': ' Ann Smith ',
+        'Full Name': 'Ann Smith',
         'E-mail': ' ann@example.com ',
-        Phone: '',
         Plan: 'pro',
         Seats: ' 12 ',
         VIP: 'TRUE',
@@ -56,13 +56,26 @@ describe('CSV rows', () => {
     expect(result.ok && result.input).toEqual({ external_id: 'u2' });
   });
 
+  it('keeps a quoted value exactly, and "" as the empty string where a field can hold one', () => {
+    const result = csvRow(
+      cells({ 'User ID': 'u3', 'Full Name': '  Ann  ', 'E-mail': '', Phone: '', Plan: '', Seats: '' }),
+    );
+    expect(result.ok && result.input).toEqual({
+      external_id: 'u3',
+      name: '  Ann  ',
+      custom_attributes: { plan: '' },
+    });
+    const empty = csvRow(cells({ 'User ID': 'u4', 'Full Name': '' }));
+    expect(empty.ok && empty.input).toEqual({ external_id: 'u4', name: '' });
+  });
+
   it('joins first and last name when there is no full-name column', () => {
     const mapping = resolveMapping({ header: ['id', 'First Name', 'Last Name'], definitions: DEFINITIONS });
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
-    const row = (raw: string[]) => validate({ row: 1, line: 2, raw, record: {} });
+    const row = (raw: (string | undefined)[]) => validate({ row: 1, line: 2, raw, record: {} });
     expect(row(['1', 'Ann', 'Smith'])).toMatchObject({ ok: true, input: { name: 'Ann Smith' } });
-    expect(row(['2', '', 'Smith'])).toMatchObject({ ok: true, input: { name: 'Smith' } });
-    expect(row(['3', '', ''])).toMatchObject({ ok: true, input: { external_id: '3' } });
+    expect(row(['2', undefined, 'Smith'])).toMatchObject({ ok: true, input: { name: 'Smith' } });
+    expect(row(['3', undefined, undefined])).toMatchObject({ ok: true, input: { external_id: '3' } });
   });
 
   it('rejects each kind of bad value with the contract field and message', () => {

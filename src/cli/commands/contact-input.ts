@@ -2,6 +2,8 @@
 // flags, which win. The service validates it against the contract and names what is wrong.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { jsonDepthExceeds } from '../../api/json-depth.js';
+import { MAX_JSON_DEPTH } from '../../api/limits.js';
 import { UsageError } from '../errors.js';
 import { readAllStdin } from '../prompt.js';
 
@@ -36,6 +38,9 @@ async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>,
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError(`${from} must be a JSON object, e.g. '{"external_id": "u1", "name": "Ada"}'`);
+  }
+  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
+    throw new UsageError(`${from} is nested deeper than ${MAX_JSON_DEPTH} levels: not a contact`);
   }
   const body = value as Body;
   if (

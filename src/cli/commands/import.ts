@@ -11,6 +11,7 @@ import { writeRecord } from '../output/render.js';
 export interface ImportCommandOptions {
   format?: string;
   delimiter?: string;
+  encoding?: string;
   map?: string[];
   concurrency?: number;
   batchSize?: number;
@@ -38,6 +39,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
   const maps: MapOverride[] = (opts.map ?? []).map(importer.parseMapOption);
+  const encoding = opts.encoding === undefined ? undefined : importer.parseEncodingOption(opts.encoding);
   const path = file === '-' ? '-' : (await import('node:path')).resolve(ctx.cwd, file);
   const [client, agentId, outFormat] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
 
@@ -60,6 +62,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       cwd: ctx.cwd,
       format,
       delimiter,
+      encoding,
       maps,
       concurrency: opts.concurrency,
       batchSize: opts.batchSize,
@@ -76,14 +79,22 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     progress.stop();
     if (err instanceof ImportStoppedError) {
       const r = err.report;
+      const landed = r.created + r.updated;
+      // A broken file is fixed by editing it, which changes it: the checkpoint no longer
+      // matches, and re-importing it whole is the way on (upserts land the same rows again).
+      const fileProblem = err.cause instanceof importer.ImportError;
       ctx.io.warn(
-        `${r.created + r.updated} rows landed, ${r.rejected} rejected before the import stopped.` +
-          (r.checkpointFile
-            ? ` Fix the cause, then run the same command with --resume to send the rest.`
-            : ''),
+        `${landed} rows landed, ${r.rejected} rejected before the import stopped.` +
+          (fileProblem
+            ? landed > 0
+              ? ' Fix the file, then import it again: rows that landed are updated to the same values.'
+              : ''
+            : r.checkpointFile
+              ? ' Fix the cause, then run the same command with --resume to send the rest.'
+              : ''),
       );
       if (r.rejectsFile) ctx.io.warn(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
-      throw err.cause instanceof importer.SourceParseError
+      throw err.cause instanceof importer.ImportError
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
     }

@@ -161,19 +161,26 @@ export function contactCsvHeader(attributeNames: readonly string[]): string[] {
   return [...CONTACT_COLUMNS, ...attributeNames.map((n) => `${ATTRIBUTE_COLUMN_PREFIX}${n}`)];
 }
 
-/** One contact as CSV cells, matching `contactCsvHeader(attributeNames)`. */
-export function contactCsvRow(contact: Contact, attributeNames: readonly string[]): string[] {
+/**
+ * One contact as CSV cells, matching `contactCsvHeader(attributeNames)`; null is an empty cell
+ * (written without quotes, so the importer reads "no value", never the empty string).
+ */
+export function contactCsvRow(contact: Contact, attributeNames: readonly string[]): (string | null)[] {
   return [
     contact.id,
     contact.external_id,
-    cell(contact.name),
-    cell(contact.email),
-    cell(contact.phonenumber),
+    contact.name,
+    contact.email,
+    contact.phonenumber,
     isoTime(contact.created_at),
     isoTime(contact.updated_at),
-    ...attributeNames.map((n) => cell(contact.custom_attributes[n])),
+    ...attributeNames.map((n) => csvValue(contact.custom_attributes[n])),
   ];
 }
+
+/** A value for a CSV cell: null and undefined stay empty; anything else as its text. */
+const csvValue = (value: unknown): string | null =>
+  value === null || value === undefined ? null : cell(value);
 
 function contactCsvStream(out: Output, attributeNames: readonly string[]): ItemWriter<Contact> {
   const known = new Set(attributeNames);
@@ -307,7 +314,7 @@ function recordCsvStream<T extends object>(out: Output, columns: readonly string
   return {
     async write(record) {
       await header();
-      await put(out, await csvLine(columns.map((c) => cell(field(record, c)))));
+      await put(out, await csvLine(columns.map((c) => csvValue(field(record, c)))));
       count++;
     },
     async end() {
@@ -384,10 +391,17 @@ async function put(out: Output, chunk: string): Promise<void> {
   });
 }
 
-/** One CSV record; csv-stringify loads on the first one, so other formats never pay for it. */
-async function csvLine(cells: string[]): Promise<string> {
-  const { stringify } = await import('csv-stringify/sync');
-  return stringify([cells]);
+/**
+ * One CSV record, written the way the importer reads it back exactly (`importer/csv-text.ts`):
+ * spreadsheet formulas neutralised, empty and space-edged strings quoted. csv-stringify loads
+ * on the first record, so other formats never pay for it.
+ */
+async function csvLine(cells: readonly (string | null)[]): Promise<string> {
+  const [{ stringify }, { CSV_WRITE_OPTIONS, csvCell }] = await Promise.all([
+    import('csv-stringify/sync'),
+    import('../../importer/csv-text.js'),
+  ]);
+  return stringify([cells.map(csvCell)], CSV_WRITE_OPTIONS);
 }
 
 /** cli-table3 loads only when a table is drawn. */

@@ -1,8 +1,10 @@
-// A quick count of the records an input holds, for progress: one streaming pass, nothing assembled.
+// A quick count of the records an input holds, for progress: one streaming pass over its text,
+// nothing assembled. The pass reads the text as the import will, so a file that is not in its
+// encoding (not UTF-8, say) is refused here, before a single row is sent.
 import { jsonParser } from 'stream-json/parser.js';
 import type { CsvDelimiter } from '../format.js';
 import type { OpenedInput } from './input.js';
-import { decodeUtf8 } from './text.js';
+import { decodeText } from './text.js';
 
 const QUOTE = 0x22;
 const LF = 0x0a;
@@ -19,18 +21,14 @@ export async function countCsvRows(input: OpenedInput, delimiter: CsvDelimiter):
   let records = 0;
   let quoted = false;
   let content = false;
-  let first = true;
-  for await (const chunk of input.chunks) {
-    let i = 0;
-    if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
-    first = false;
-    for (; i < chunk.length; i++) {
-      const b = chunk[i]!;
-      if (b === QUOTE) quoted = !quoted;
-      else if (!quoted && (b === LF || b === CR)) {
+  for await (const text of decodeText(input)) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) quoted = !quoted;
+      else if (!quoted && (c === LF || c === CR)) {
         if (content) records++;
         content = false;
-      } else if (b !== SPACE && b !== TAB && b !== delim) content = true;
+      } else if (c !== SPACE && c !== TAB && c !== delim) content = true;
     }
   }
   if (content) records++;
@@ -41,12 +39,13 @@ export async function countCsvRows(input: OpenedInput, delimiter: CsvDelimiter):
 export async function countNdjsonRows(input: OpenedInput): Promise<number> {
   let records = 0;
   let content = false;
-  for await (const chunk of input.chunks) {
-    for (const b of chunk) {
-      if (b === LF) {
+  for await (const text of decodeText(input)) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === LF) {
         if (content) records++;
         content = false;
-      } else if (b !== SPACE && b !== TAB && b !== CR) content = true;
+      } else if (c !== SPACE && c !== TAB && c !== CR) content = true;
     }
   }
   if (content) records++;
@@ -59,8 +58,14 @@ export async function countJsonRows(input: OpenedInput): Promise<number> {
   let depth = 0;
   let elements = 0;
   try {
-    for await (const text of decodeUtf8(input.chunks)) {
-      const out = tokenize(text);
+    for await (const text of decodeText(input)) {
+      let out: ReturnType<typeof tokenize>;
+      try {
+        out = tokenize(text);
+      } catch {
+        // A progress estimate: what was counted before the syntax error stands.
+        break;
+      }
       if (typeof out === 'symbol') continue;
       for (const { name } of out.values) {
         if (depth === 1 && name !== 'endArray' && name !== 'keyValue') elements++;
@@ -68,8 +73,6 @@ export async function countJsonRows(input: OpenedInput): Promise<number> {
         else if (name === 'endObject' || name === 'endArray') depth--;
       }
     }
-  } catch {
-    // A progress estimate: what was counted before the error stands.
   } finally {
     input.destroy();
   }

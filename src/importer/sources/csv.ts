@@ -1,10 +1,13 @@
 // CSV (and TSV) records streamed with csv-parse, each with the physical line it starts on.
 import { parse } from 'csv-parse';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { restoreFormula } from '../csv-text.js';
 import { ImportError, SourceParseError } from '../errors.js';
 import { type CsvDelimiter, sniffDelimiter } from '../format.js';
 import type { OpenedInput } from './input.js';
-import { type ImportSource, REJECT_KEYS, type SourceRecord } from './types.js';
+import { MAX_KEPT_RECORD_CHARS } from './ndjson.js';
+import { decodeText } from './text.js';
+import { type Cell, type ImportSource, REJECT_KEYS, type SourceRecord } from './types.js';
 
 export interface CsvOptions {
   /** Overrides sniffing (`.tsv` files pass tab). */
@@ -12,7 +15,7 @@ export interface CsvOptions {
 }
 
 interface Parsed {
-  cells: string[];
+  cells: Cell[];
   /** csv-parse's running count of the empty lines it skipped, when it read this record. */
   emptyLines: number;
 }
@@ -26,8 +29,8 @@ const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
  * values could land in the wrong fields.
  */
 export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Promise<ImportSource> {
-  const bom = input.sample[0] === 0xef && input.sample[1] === 0xbb && input.sample[2] === 0xbf;
-  const delimiter = options.delimiter ?? sniffDelimiter(input.sample.toString('utf8'));
+  const { bom } = input;
+  const delimiter = options.delimiter ?? sniffDelimiter(input.sampleText);
 
   // Records are taken from `on_record` as the parser meets them, not from its readable side: a
   // stream that fails drops what it had buffered, and the rows before a broken quote must still
@@ -37,15 +40,20 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
   const parser = parse({
     bom: true,
     delimiter,
-    // Whitespace around delimiters is noise (and `a, "b, c"` is common); rows are trimmed anyway.
+    // Whitespace around delimiters (outside quotes) is noise, and `a, "b, c"` is common; a quoted
+    // value keeps its own whitespace exactly.
     trim: true,
     relax_column_count: true,
     skip_empty_lines: true,
     // Any line ending, even mixed in one file; the line count below follows the same rule.
     record_delimiter: ['\r\n', '\n', '\r'],
-    // A record larger than a request body cannot be sent; usually it is a quote left open.
-    max_record_size: MAX_BODY_BYTES,
-    on_record: (record: string[], context) => {
+    // A record larger than a request body cannot be sent, but it is still read (and rejected,
+    // with its content kept in the rejects file) up to this much; past it, a quote is left open.
+    max_record_size: MAX_KEPT_RECORD_CHARS,
+    // An empty cell without quotes is "not given" (undefined); `""` is the empty string. A value
+    // this tool neutralised against spreadsheet formulas gets its leading `'` back off.
+    cast: (value, context) => (value === '' && !context.quoting ? undefined : restoreFormula(value)),
+    on_record: (record: Cell[], context) => {
       parsed.push({ cells: record, emptyLines: context.empty_lines });
       return null;
     },
@@ -54,7 +62,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     // Reported through the write and end callbacks below.
   });
   parser.resume();
-  const chunks = input.chunks[Symbol.asyncIterator]();
+  const chunks = decodeText(input)[Symbol.asyncIterator]();
   let inputDone = false;
   let failure: unknown = null;
 
@@ -90,7 +98,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
   let rowNumber = 0;
   let taken = 0;
 
-  const read = async (): Promise<{ cells: string[]; line: number; last: number } | null> => {
+  const read = async (): Promise<{ cells: Cell[]; line: number; last: number } | null> => {
     while (taken === parsed.length) {
       parsed.length = 0;
       taken = 0;
@@ -118,7 +126,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     close();
     throw new ImportError(`${input.name}: the file is empty: expected a header row`);
   }
-  const fullHeader = first.cells;
+  const fullHeader = first.cells.map((cell) => cell ?? '');
   const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
   const header = kept.map((i) => fullHeader[i]!);
   const keys = uniqueKeys(header);
@@ -143,8 +151,19 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
           };
           continue;
         }
-        const raw = kept.map((i) => cells[i]!);
-        const record: Record<string, unknown> = {};
+        const raw = kept.map((i) => cells[i]);
+        if (recordChars(raw) > MAX_BODY_BYTES) {
+          yield {
+            row: rowNumber,
+            line: row.line,
+            record: {},
+            raw,
+            error: `Row is larger than ${MAX_BODY_BYTES} bytes, more than one request may carry`,
+          };
+          continue;
+        }
+        // Keys come from the file's header: no prototype, so a `__proto__` column is a column.
+        const record: Record<string, unknown> = Object.create(null);
         keys.forEach((key, i) => {
           record[key] = raw[i];
         });
@@ -168,12 +187,23 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
 
 const BREAK_RE = /\r\n|\r|\n/g;
 
-function lineBreaks(cells: string[]): number {
+function lineBreaks(cells: Cell[]): number {
   let n = 0;
   for (const cell of cells) {
-    if (cell.includes('\n') || cell.includes('\r')) n += cell.match(BREAK_RE)!.length;
+    if (cell && (cell.includes('\n') || cell.includes('\r'))) n += cell.match(BREAK_RE)!.length;
   }
   return n;
+}
+
+/** Characters in a row: at least its UTF-8 size over 3, at most its size. */
+function recordChars(cells: Cell[]): number {
+  let n = 0;
+  for (const cell of cells) n += cell?.length ?? 0;
+  // Characters outside ASCII take up to 3 bytes (4 for a pair): measure exactly only near the limit.
+  if (n * 3 <= MAX_BODY_BYTES) return n;
+  let bytes = 0;
+  for (const cell of cells) bytes += cell === undefined ? 0 : Buffer.byteLength(cell);
+  return bytes;
 }
 
 function widthError(fields: number, expected: number, delimiter: CsvDelimiter): string {
@@ -182,7 +212,7 @@ function widthError(fields: number, expected: number, delimiter: CsvDelimiter): 
   return fields > expected ? `${what}: a value containing ${shown} must be quoted` : what;
 }
 
-const isBlank = (cells: string[]) => cells.every((c) => c.trim() === '');
+const isBlank = (cells: Cell[]) => cells.every((c) => c === undefined || c.trim() === '');
 
 /** Record keys from header cells: a repeated or empty header gets its column number, so none is lost. */
 function uniqueKeys(header: string[]): string[] {
@@ -217,7 +247,7 @@ function parseError(file: string, error: unknown, nextLine: number, emptyLinesSe
       reason = 'a quote opened in this record is never closed';
       break;
     case 'CSV_MAX_RECORD_SIZE':
-      reason = 'the record is longer than 1 MiB: is a quote left open?';
+      reason = `a record longer than ${MAX_KEPT_RECORD_CHARS / 1024 / 1024} MiB: is a quote left open?`;
       break;
     default:
       reason = e.message ?? String(error);

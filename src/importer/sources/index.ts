@@ -14,6 +14,7 @@ import { openJson } from './json.js';
 import { openNdjson } from './ndjson.js';
 import type { ImportSource } from './types.js';
 
+export { parseEncodingOption } from './text.js';
 export type { ImportSource, SourceRecord } from './types.js';
 export { REJECT_KEYS } from './types.js';
 
@@ -31,7 +32,7 @@ export interface OpenSourceOptions extends InputOptions {
 export async function openSource(input: string, options: OpenSourceOptions = {}): Promise<ImportSource> {
   const named = formatFromName(input, options.format);
   const opened = await openInput(input, options);
-  const format = named ?? sniffFormat(opened.sample.toString('utf8'));
+  const format = named ?? sniffFormat(opened.sampleText);
   switch (format) {
     case 'csv':
       return openCsv(opened, { delimiter: options.delimiter ?? delimiterFromName(input) });
@@ -50,14 +51,12 @@ export async function countRows(
   file: string,
   format: ImportFormat,
   delimiter?: CsvDelimiter,
+  options: Pick<InputOptions, 'encoding'> = {},
 ): Promise<number> {
-  const opened = await openInput(file);
+  const opened = await openInput(file, options);
   switch (format) {
     case 'csv':
-      return countCsvRows(
-        opened,
-        delimiter ?? delimiterFromName(file) ?? sniffDelimiter(opened.sample.toString('utf8')),
-      );
+      return countCsvRows(opened, delimiter ?? delimiterFromName(file) ?? sniffDelimiter(opened.sampleText));
     case 'json':
       return countJsonRows(opened);
     case 'ndjson':

@@ -6,6 +6,8 @@ import { ImportError } from '../errors.js';
 export interface InputOptions {
   /** The stream read for `-` (tests pass their own); default `process.stdin`. */
   stdin?: Readable;
+  /** A TextDecoder label (`--encoding`); by default UTF-8, or UTF-16 when a BOM says so. */
+  encoding?: string | undefined;
 }
 
 export interface OpenedInput {
@@ -13,6 +15,12 @@ export interface OpenedInput {
   name: string;
   /** The first bytes (up to the first newline, or 64 KiB), already part of `chunks`. */
   sample: Buffer;
+  /** The sample decoded (leniently) in the input's encoding, BOM dropped: for sniffing. */
+  sampleText: string;
+  /** The TextDecoder encoding the text is read in: the one asked for, or found from a BOM. */
+  encoding: string;
+  /** The input began with a byte-order mark (a rejects file keeps one, for spreadsheets). */
+  bom: boolean;
   /** Every byte of the input in order, the sample included; pulled on demand (backpressure). */
   chunks: AsyncIterable<Buffer>;
   destroy(): void;
@@ -63,7 +71,27 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
     }
   }
 
-  return { name, sample: Buffer.concat(head), chunks: chunks(), destroy: () => stream.destroy() };
+  const sample = Buffer.concat(head);
+  const found = bomEncoding(sample);
+  const encoding = options.encoding ?? found ?? 'utf-8';
+  const sampleText = new TextDecoder(encoding).decode(sample);
+  return {
+    name,
+    sample,
+    sampleText,
+    encoding,
+    bom: found !== undefined,
+    chunks: chunks(),
+    destroy: () => stream.destroy(),
+  };
+}
+
+/** The encoding a byte-order mark announces (Excel's "Unicode text" CSV is UTF-16LE with one). */
+function bomEncoding(bytes: Buffer): string | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
 }
 
 const toBuffer = (chunk: Buffer | string) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);

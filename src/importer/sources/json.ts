@@ -3,7 +3,7 @@ import Assembler from 'stream-json/assembler.js';
 import { jsonParser, type Token } from 'stream-json/parser.js';
 import { ImportError, SourceParseError } from '../errors.js';
 import type { OpenedInput } from './input.js';
-import { decodeUtf8, jsonRecord } from './text.js';
+import { decodeText, jsonRecord } from './text.js';
 import type { ImportSource, SourceRecord } from './types.js';
 
 /**
@@ -12,6 +12,10 @@ import type { ImportSource, SourceRecord } from './types.js';
  * Only one element is ever assembled in memory.
  */
 export function openJson(input: OpenedInput): ImportSource {
+  if (input.sampleText.trim() === '' && input.sample.length < 64 * 1024) {
+    input.destroy();
+    throw new ImportError(`${input.name}: the file is empty: expected a JSON array of contacts`);
+  }
   return { name: input.name, format: 'json', records: elements(input), close: () => input.destroy() };
 }
 
@@ -76,7 +80,7 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
   };
 
   try {
-    for await (const text of decodeUtf8(input.chunks)) {
+    for await (const text of decodeText(input)) {
       let failure: unknown = null;
       for (let from = 0; from < text.length && !failure; ) {
         const nl = text.indexOf('\n', from);

@@ -1,28 +1,37 @@
 // NDJSON (JSON Lines): one JSON object a line; a line that is not JSON is a reject, not a failure.
 import { MAX_BODY_BYTES } from '../../api/limits.js';
 import type { OpenedInput } from './input.js';
-import { decodeUtf8, jsonRecord } from './text.js';
+import { decodeText, jsonRecord } from './text.js';
 import type { ImportSource, SourceRecord } from './types.js';
 
+/** Past this, a line's text is not even kept for the rejects file: it is dropped as it streams. */
+export const MAX_KEPT_RECORD_CHARS = 16 * 1024 * 1024;
+
 export interface NdjsonOptions {
-  /** Longest line kept, in characters; a longer one is skipped unread and rejected. */
+  /** Longest line sent, in characters; a longer one is rejected unparsed, its text kept. */
   maxLineLength?: number;
+  /** Longest line kept for the rejects file; a longer one is rejected without its text. */
+  maxKeptLength?: number;
 }
 
 export function openNdjson(input: OpenedInput, options: NdjsonOptions = {}): ImportSource {
   return {
     name: input.name,
     format: 'ndjson',
-    records: lines(input, options.maxLineLength ?? MAX_BODY_BYTES),
+    records: lines(
+      input,
+      options.maxLineLength ?? MAX_BODY_BYTES,
+      options.maxKeptLength ?? MAX_KEPT_RECORD_CHARS,
+    ),
     close: () => input.destroy(),
   };
 }
 
-async function* lines(input: OpenedInput, maxLength: number): AsyncGenerator<SourceRecord> {
+async function* lines(input: OpenedInput, maxLength: number, maxKept: number): AsyncGenerator<SourceRecord> {
   let line = 1;
   let row = 0;
   let carry = '';
-  // Past the limit, the rest of the line is dropped as it arrives rather than held in memory.
+  // Past the keep limit, the rest of the line is dropped as it arrives rather than held in memory.
   let dropping = false;
   const ready: SourceRecord[] = [];
 
@@ -30,6 +39,17 @@ async function* lines(input: OpenedInput, maxLength: number): AsyncGenerator<Sou
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (text.trim() === '') return;
     row++;
+    if (text.length > maxLength) {
+      // No request could carry it; the line is kept as written, for the user to fix.
+      ready.push({
+        row,
+        line,
+        record: {},
+        text,
+        error: `Line is longer than ${maxLength} characters, more than one request may carry`,
+      });
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -37,25 +57,24 @@ async function* lines(input: OpenedInput, maxLength: number): AsyncGenerator<Sou
       ready.push({ row, line, record: {}, text, error: `Invalid JSON: ${(error as Error).message}` });
       return;
     }
-    ready.push({ row, line, ...jsonRecord(value) });
+    ready.push({ row, line, ...jsonRecord(value, text) });
   };
 
-  const tooLong = () => {
+  const dropped = () => {
     ready.push({
       row: ++row,
       line,
       record: {},
-      text: '',
-      error: `Line is longer than ${maxLength} characters`,
+      error: `Line is longer than ${maxKept} characters: rejected, and too long to keep in the rejects file`,
     });
   };
 
   try {
-    for await (const text of decodeUtf8(input.chunks)) {
+    for await (const text of decodeText(input)) {
       let from = 0;
       for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
         if (dropping) dropping = false;
-        else if (carry.length + (nl - from) > maxLength) tooLong();
+        else if (carry.length + (nl - from) > maxKept) dropped();
         else finish(carry + text.slice(from, nl));
         carry = '';
         line++;
@@ -63,8 +82,8 @@ async function* lines(input: OpenedInput, maxLength: number): AsyncGenerator<Sou
       }
       if (!dropping && from < text.length) {
         carry += text.slice(from);
-        if (carry.length > maxLength) {
-          tooLong();
+        if (carry.length > maxKept) {
+          dropped();
           carry = '';
           dropping = true;
         }

@@ -1,6 +1,12 @@
 // What every source yields: one record of the input with where it sits in the file.
 import type { CsvDelimiter, ImportFormat } from '../format.js';
 
+/**
+ * One CSV cell as read: `undefined` for an empty cell written without quotes (no value given),
+ * otherwise its exact text (`""` is the empty string, a quoted value keeps its whitespace).
+ */
+export type Cell = string | undefined;
+
 export interface SourceRecord {
   /**
    * 1-based number of the record among those the source yields (the CSV header and blank lines
@@ -12,7 +18,7 @@ export interface SourceRecord {
   /** The record: CSV cells by header, or a JSON object without the rejects' `_line`/`_error`. */
   record: Record<string, unknown>;
   /** CSV only: the cells as read, in header order (rejects write them back unchanged). */
-  raw?: string[];
+  raw?: Cell[];
   /** JSON only: the original text, when it is not an object (rejects keep it as `_raw`). */
   text?: string;
   /** Set when the source read the record but cannot hand it on: the row is rejected with this reason. */

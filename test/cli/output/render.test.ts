@@ -186,7 +186,8 @@ describe('csv', () => {
         'u_1',
         'Ada, "the first" Lovelace',
         'p1@example.com',
-        '+44 20 7946 0958',
+        // A leading + would make a spreadsheet run the cell as a formula: neutralised with '.
+        "'+44 20 7946 0958",
         '2024-05-31T12:00:00Z',
         '2024-06-01T12:00:00Z',
         'true',
