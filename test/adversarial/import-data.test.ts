@@ -1,0 +1,229 @@
+// Issue "nothing lost, nothing injected", data: an import never deletes or overwrites a file it
+// did not write, reads text in its real encoding, reads back exactly what export wrote, and
+// rejects one bad record (too big, too deep) without stopping the rest.
+import { link, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import { runInProcess, tempHome } from '../helpers/cli.js';
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(() => home.cleanup());
+
+const cli = (argv: string[], stdin?: string) =>
+  runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir, stdin });
+const path = (name: string) => join(home.dir, name);
+const contacts = async () =>
+  JSON.parse((await cli(['list', '--all', '-o', 'json'])).stdout) as Record<string, unknown>[];
+
+describe('files the import did not write', () => {
+  it('a clean import leaves a --rejects file it did not write alone', async () => {
+    await writeFile(path('in.csv'), 'external_id,name\nu1,Ada\n');
+    await writeFile(path('notes.txt'), 'my notes\n');
+    const r = await cli(['import', 'in.csv', '--rejects', 'notes.txt']);
+    expect(r.code).toBe(0);
+    expect(await readFile(path('notes.txt'), 'utf8')).toBe('my notes\n');
+  });
+
+  it('a clean import still removes a stale rejects file of its own', async () => {
+    await writeFile(path('in.csv'), 'external_id,email\nu1,bad\n');
+    expect((await cli(['import', 'in.csv'])).code).toBe(ExitCode.PARTIAL);
+    expect(await readFile(path('in.rejects.csv'), 'utf8')).toMatch(/_line,_error/);
+    await writeFile(path('in.csv'), 'external_id,email\nu1,ada@example.com\n');
+    expect((await cli(['import', 'in.csv'])).code).toBe(0);
+    await expect(readFile(path('in.rejects.csv'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses a --rejects path that names the input through a symlinked directory or a hard link', async () => {
+    const input = 'external_id,email\nu1,not-an-email\n';
+    await writeFile(path('in2.csv'), input);
+    await symlink('.', path('here'));
+    await link(path('in2.csv'), path('alias.csv'));
+    for (const alias of ['here/in2.csv', 'alias.csv']) {
+      const r = await cli(['import', 'in2.csv', '--rejects', alias]);
+      expect(r.code, alias).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(/rejects file .* it is the input/);
+      expect(await readFile(path('in2.csv'), 'utf8')).toBe(input);
+    }
+    // Refused before anything was sent.
+    expect(await contacts()).toEqual([]);
+  });
+
+  it('refuses a --rejects path that is a directory or has no directory, before sending', async () => {
+    await writeFile(path('in.csv'), 'external_id,name\nu1,Ada\n');
+    await mkdir(path('adir'));
+    const dir = await cli(['import', 'in.csv', '--rejects', 'adir']);
+    expect(dir.code).toBe(ExitCode.USAGE);
+    expect(dir.stderr).toMatch(/Cannot write the rejects file .*adir: it is a directory/);
+    const missing = await cli(['import', 'in.csv', '--rejects', 'nowhere/r.csv']);
+    expect(missing.code).toBe(ExitCode.USAGE);
+    expect(missing.stderr).toMatch(/its directory .*nowhere does not exist/);
+    expect(await contacts()).toEqual([]);
+  });
+});
+
+describe('encodings', () => {
+  it('refuses Latin-1 text naming the line and the encoding it looks like, and sends nothing', async () => {
+    await writeFile(path('latin.csv'), Buffer.from('external_id,name\nu0,Ann\nu1,Jos\xe9\n', 'latin1'));
+    const r = await cli(['import', 'latin.csv']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/latin\.csv: line 3, column 7: not valid UTF-8 \(byte 0xE9\)/);
+    expect(r.stderr).toMatch(/--encoding windows-1252/);
+    expect(r.stderr).not.toMatch(/--resume|looks like a bug/);
+    expect(await contacts()).toEqual([]);
+  });
+
+  it('reads the file in the encoding --encoding names', async () => {
+    await writeFile(path('latin.csv'), Buffer.from('external_id,name\nu1,Jos\xe9\n', 'latin1'));
+    expect((await cli(['import', 'latin.csv', '--encoding', 'latin1'])).code).toBe(0);
+    expect((await contacts())[0]).toMatchObject({ external_id: 'u1', name: 'José' });
+    const bad = await cli(['import', 'latin.csv', '--encoding', 'klingon']);
+    expect(bad.code).toBe(ExitCode.USAGE);
+    expect(bad.stderr).toMatch(/Unknown encoding "klingon"/);
+  });
+
+  it("recognises Excel's UTF-16 export by its byte-order mark", async () => {
+    const text = 'external_id\tname\r\nu1\tZoë Ñandú\r\n';
+    await writeFile(
+      path('excel.csv'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+    );
+    const r = await cli(['import', 'excel.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await contacts())[0]).toMatchObject({ external_id: 'u1', name: 'Zoë Ñandú' });
+  });
+});
+
+describe('export -> import is exact', () => {
+  const tricky = [
+    ['u1', '  spaced  ', 'lead'],
+    ['u2', '', ''],
+    ['u3', '\tTabbed', '\rcr'],
+    ['u4', '=HYPERLINK("http://evil","click")', '+SUM(A1:A2)'],
+    ['u5', '-2+3', '@SUM(1)'],
+    ['u6', "'=already quoted", '-5'],
+  ];
+
+  async function seed() {
+    expect((await cli(['attrs', 'define', 'note', '--type', 'text'])).code).toBe(0);
+    for (const [id, name, note] of tricky) {
+      const data = JSON.stringify({ external_id: id, name, custom_attributes: { note } });
+      expect((await cli(['upsert', '--data', data])).code).toBe(0);
+    }
+    return comparable(await contacts());
+  }
+  // The import sends rows concurrently, so creation order may differ: compare by external_id.
+  const comparable = (list: Record<string, unknown>[]) =>
+    list
+      .map((c) => ({ ...c, id: undefined, created_at: undefined, updated_at: undefined }))
+      .sort((a, b) => String(a.external_id).localeCompare(String(b.external_id)));
+
+  for (const ext of ['csv', 'json', 'ndjson']) {
+    it(`keeps spaces, "", leading tabs and CRs, and formula-like text in ${ext}`, async () => {
+      const before = await seed();
+      expect((await cli(['export', '--out', `out.${ext}`])).code).toBe(0);
+      await cli(['delete', 'u1', '--yes']);
+      for (const [id] of tricky) await cli(['delete', id, '--yes']);
+      expect(await contacts()).toEqual([]);
+      const r = await cli(['import', `out.${ext}`]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(comparable(await contacts())).toEqual(before);
+    });
+  }
+
+  it('neutralises formulas in the CSV as OWASP describes (a leading apostrophe)', async () => {
+    await seed();
+    await cli(['export', '--out', 'out.csv']);
+    const text = await readFile(path('out.csv'), 'utf8');
+    expect(text).toContain(`'=HYPERLINK(`);
+    expect(text).toContain(`'+SUM(A1:A2)`);
+    expect(text).toContain(`'-2+3`);
+    expect(text).toContain(`'@SUM(1)`);
+    expect(text).toContain(`"'\tTabbed"`.replace('"', '').replace('"', ''));
+    expect(text).toContain(`''=already quoted`);
+    // A plain number is not a formula.
+    expect(text).toMatch(/,-5\r?\n/);
+    for (const line of text.split('\n').slice(1)) {
+      for (const cell of line.split(',')) expect(cell).not.toMatch(/^"?[=+@\t\r]/);
+    }
+  });
+});
+
+describe('one bad record does not stop the rest', () => {
+  const deep = () => {
+    let s = '1';
+    for (let i = 0; i < 5000; i++) s = `[${s}]`;
+    return s;
+  };
+
+  it('rejects a record nested 5,000 levels deep (NDJSON and JSON) and lands the next one', async () => {
+    await writeFile(path('deep.ndjson'), `{"external_id":"d1","name":${deep()}}\n{"external_id":"ok1"}\n`);
+    const r = await cli(['import', 'deep.ndjson']);
+    expect(r.code).toBe(ExitCode.PARTIAL);
+    const rejects = await readFile(path('deep.rejects.ndjson'), 'utf8');
+    expect(JSON.parse(rejects)).toMatchObject({
+      _line: 1,
+      _error: 'Nested deeper than 64 levels: not a contact',
+    });
+    await writeFile(path('deep.json'), `[{"external_id":"d2","name":${deep()}},\n{"external_id":"ok2"}]`);
+    expect((await cli(['import', 'deep.json'])).code).toBe(ExitCode.PARTIAL);
+    expect((await contacts()).map((c) => c.external_id)).toEqual(['ok1', 'ok2']);
+  });
+
+  it('refuses --data nested too deep with a usage error, not a crash', async () => {
+    const r = await cli(['upsert', '--data', `{"external_id":"d","name":${deep()}}`]);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/nested deeper than 64 levels/);
+  });
+
+  it('rejects a quoted CSV field over 1 MiB with its line, keeps it in the rejects file, and goes on', async () => {
+    const big = 'x'.repeat(1024 * 1024 + 10);
+    await writeFile(path('big.csv'), `external_id,name\nu1,"${big}"\nu2,Bob\n`);
+    const r = await cli(['import', 'big.csv']);
+    expect(r.code).toBe(ExitCode.PARTIAL);
+    expect((await contacts()).map((c) => c.external_id)).toEqual(['u2']);
+    const rejects = await readFile(path('big.rejects.csv'), 'utf8');
+    // Not toContain(big): a failure would print a megabyte.
+    expect(rejects.includes(big)).toBe(true);
+    expect(rejects.slice(-200)).toMatch(/,2,"Row is larger than 1048576 bytes/);
+  });
+
+  it('rejects an NDJSON line over 1 MiB and keeps its text as _raw', async () => {
+    const big = 'y'.repeat(1024 * 1024 + 10);
+    await writeFile(path('big.ndjson'), `{"external_id":"u1","name":"${big}"}\n{"external_id":"u2"}\n`);
+    expect((await cli(['import', 'big.ndjson'])).code).toBe(ExitCode.PARTIAL);
+    const rejected = JSON.parse((await readFile(path('big.rejects.ndjson'), 'utf8')).trim());
+    expect(rejected._raw.includes(big)).toBe(true);
+    expect((await contacts()).map((c) => c.external_id)).toEqual(['u2']);
+  });
+
+  it('a CSV header named __proto__ is a column like any other', async () => {
+    await writeFile(path('proto.csv'), 'external_id,__proto__\nu1,Ada\n');
+    const r = await cli(['import', 'proto.csv', '--map', '__proto__=name']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await contacts())[0]).toMatchObject({ external_id: 'u1', name: 'Ada' });
+  });
+});
+
+describe('user mistakes get clear messages', () => {
+  it('an empty CSV or JSON file is a usage error without a --resume hint', async () => {
+    await writeFile(path('empty.csv'), '');
+    await writeFile(path('empty.json'), '');
+    for (const file of ['empty.csv', 'empty.json']) {
+      const r = await cli(['import', file]);
+      expect(r.code, file).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(/the file is empty/);
+      expect(r.stderr).not.toMatch(/--resume|looks like a bug/);
+    }
+  });
+
+  it('a bad --map is a usage error, not a bug', async () => {
+    await writeFile(path('in.csv'), 'external_id\nu1\n');
+    const r = await cli(['import', 'in.csv', '--map', 'bad']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).not.toMatch(/looks like a bug/);
+  });
+});
