@@ -85,7 +85,7 @@ export class CommandContext {
         import('../config/resolve.js'),
         this.#store ?? import('../config/store.js').then((m) => m.openConfigReader({ env: this.env })),
       ]);
-      return resolveSettings({
+      const settings = resolveSettings({
         flags: {
           profile: this.options.profile,
           baseUrl: this.options.baseUrl,
@@ -95,6 +95,8 @@ export class CommandContext {
         env: this.env,
         store,
       });
+      for (const warning of settings.warnings) this.io.warn(warning);
+      return settings;
     })();
     return this.#settings;
   }

@@ -56,6 +56,8 @@ export interface ResolvedSettings {
   /** The format asked for, if any; `chooseFormat` falls back on the terminal. */
   output: OutputFormat | undefined;
   outputSource: 'flag' | 'profile' | 'none';
+  /** What the store found wrong without failing (e.g. a key in a file others can read). */
+  warnings: readonly string[];
 }
 
 export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): ResolvedSettings {
@@ -102,6 +104,7 @@ export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): 
     agentSource: agent ? (agent.source as 'flag' | 'env' | 'profile') : 'none',
     output: output?.value,
     outputSource: output ? (output.source as 'flag' | 'profile') : 'none',
+    warnings: store.warnings ?? [],
   };
 }
 

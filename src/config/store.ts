@@ -30,6 +30,8 @@ interface ConfigFile {
 export interface ProfileSource {
   readonly path: string;
   getProfile(profile: string): ProfileConfig;
+  /** Problems found on reading that do not stop it (a key in a file others can read). */
+  readonly warnings?: readonly string[];
 }
 
 export interface ConfigStore extends ProfileSource {
@@ -90,6 +92,7 @@ export async function openConfigReader({ env }: OpenConfigStoreOptions): Promise
   }
   return {
     path: file,
+    warnings: text === undefined ? [] : exposureWarnings(file, config),
     getProfile(profile: string): ProfileConfig {
       const found = config.profiles[validateProfileName(profile)];
       return found ? { ...found } : {};
@@ -254,6 +257,35 @@ function unreadable(file: string, error: unknown): CliError {
     cause: error,
   });
 }
+
+/**
+ * As ssh does for its keys: a config file holding a key must be readable by its owner alone.
+ * Said on every read until the next write tightens the modes (or the user's own chmod does).
+ */
+function exposureWarnings(file: string, config: ConfigFile): string[] {
+  if (process.platform === 'win32') return [];
+  if (!Object.values(config.profiles).some((p) => p.api_key)) return [];
+  const warnings: string[] = [];
+  const check = (target: string, mode: number, what: string) => {
+    let actual: number;
+    try {
+      actual = fs.statSync(target).mode & 0o777;
+    } catch {
+      return;
+    }
+    if ((actual & 0o077) !== 0) {
+      warnings.push(
+        `${what} ${target} holds an API key but others can access it (mode ${octal(actual)}); ` +
+          `run \`chmod ${octal(mode)} ${target}\` (the next \`contacts config set\` or \`auth login\` does it too)`,
+      );
+    }
+  };
+  check(file, FILE_MODE, 'the config file');
+  check(path.dirname(file), DIR_MODE, 'the directory of the config file');
+  return warnings;
+}
+
+const octal = (mode: number) => `0${mode.toString(8).padStart(3, '0')}`;
 
 function tighten(target: string, mode: number): void {
   try {

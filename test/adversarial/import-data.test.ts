@@ -118,15 +118,21 @@ describe('export -> import is exact', () => {
   // The import sends rows concurrently, so creation order may differ: compare by external_id.
   const comparable = (list: Record<string, unknown>[]) =>
     list
-      .map((c) => ({ ...c, id: undefined, created_at: undefined, updated_at: undefined }))
+      .map(
+        (c): Record<string, unknown> => ({
+          ...c,
+          id: undefined,
+          created_at: undefined,
+          updated_at: undefined,
+        }),
+      )
       .sort((a, b) => String(a.external_id).localeCompare(String(b.external_id)));
 
   for (const ext of ['csv', 'json', 'ndjson']) {
     it(`keeps spaces, "", leading tabs and CRs, and formula-like text in ${ext}`, async () => {
       const before = await seed();
       expect((await cli(['export', '--out', `out.${ext}`])).code).toBe(0);
-      await cli(['delete', 'u1', '--yes']);
-      for (const [id] of tricky) await cli(['delete', id, '--yes']);
+      for (const [id] of tricky) await cli(['delete', id!, '--yes']);
       expect(await contacts()).toEqual([]);
       const r = await cli(['import', `out.${ext}`]);
       expect(r.code, r.stderr).toBe(0);

@@ -2,9 +2,10 @@
 // JSON or NDJSON, to stdout or to a file written atomically.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { formatFromName } from '../../importer/format.js';
+import { outputPathProblem } from '../../util/output-path.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
@@ -27,7 +28,18 @@ export async function exportContacts(ctx: CommandContext, opts: { out?: string }
   // Every attribute (archived too) gets a CSV column up front, so rows stream.
   const attributeNames = (await client.attributes.list({ agentId })).map((d) => d.name);
 
-  const target = opts.out ? resolve(ctx.cwd, opts.out) : undefined;
+  // Through a symlink, as `cp` would: the file it points at is replaced, the link kept.
+  const target = opts.out
+    ? await realpath(resolve(ctx.cwd, opts.out)).catch(() => resolve(ctx.cwd, opts.out!))
+    : undefined;
+  if (target) {
+    const protect: Record<string, string> = {};
+    if (ctx.mockMode) protect[ctx.mockDataFile()] = "the embedded mock's data file";
+    const settings = await ctx.settings();
+    protect[settings.configPath] = 'the config file';
+    const problem = await outputPathProblem(target, protect);
+    if (problem) throw new UsageError(`Cannot write the export to ${opts.out}: ${problem}`);
+  }
   const temp = target
     ? join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`)
     : undefined;

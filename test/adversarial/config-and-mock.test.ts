@@ -1,0 +1,115 @@
+// Issue "nothing lost, nothing injected", config and mock: a key in a file others can read is
+// warned about and tightened on the next write; a user's mistake gets a clear message and the
+// documented exit code, never "this looks like a bug".
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode, toExit } from '../../src/cli/errors.js';
+import { runInProcess, tempHome } from '../helpers/cli.js';
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(() => home.cleanup());
+
+const KEY = 'bk_live_perm_check_1234';
+
+describe('a config file others can read', () => {
+  it('is warned about on read and tightened on the next write', async () => {
+    const dir = home.env.CONTACTS_CONFIG_DIR!;
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, 'config.json');
+    await writeFile(file, JSON.stringify({ version: 1, profiles: { default: { api_key: KEY } } }));
+    await chmod(file, 0o644);
+    await chmod(dir, 0o755);
+
+    const status = await runInProcess(['auth', 'status', '-o', 'json'], { env: home.env });
+    expect(status.code).toBe(0);
+    expect(status.stderr).toMatch(
+      /config file .*config\.json holds an API key but others can access it \(mode 0644\)/,
+    );
+    expect(status.stderr).toMatch(/directory of the config file .* \(mode 0755\)/);
+    expect(status.stderr).not.toContain(KEY);
+
+    expect((await runInProcess(['config', 'set', 'agent', 'a1'], { env: home.env })).code).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    const after = await runInProcess(['auth', 'status', '-o', 'json'], { env: home.env });
+    expect(after.stderr).not.toMatch(/others can access it/);
+  });
+
+  it('says nothing about a file without a key', async () => {
+    const dir = home.env.CONTACTS_CONFIG_DIR!;
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, 'config.json'),
+      JSON.stringify({ version: 1, profiles: { default: { agent: 'a' } } }),
+    );
+    await chmod(join(dir, 'config.json'), 0o644);
+    const r = await runInProcess(['config', 'list', '-o', 'json'], { env: home.env });
+    expect(r.stderr).not.toMatch(/others can access/);
+  });
+});
+
+describe('mock data files and ports: clear messages, documented exit codes', () => {
+  const serve = (argv: string[]) =>
+    runInProcess(['serve', '--mock', '--port', '0', ...argv], { env: home.env, cwd: home.dir });
+
+  it('a corrupt, wrong-shape or directory data file is a usage error naming the file', async () => {
+    await writeFile(join(home.dir, 'corrupt.json'), '{not json');
+    await writeFile(join(home.dir, 'shape.json'), '{"hello": "world"}');
+    await mkdir(join(home.dir, 'adir'));
+    for (const [file, why] of [
+      ['corrupt.json', /is corrupt \(not JSON/],
+      ['shape.json', /is corrupt/],
+      ['adir', /it is a directory/],
+    ] as const) {
+      const r = await serve(['--data', file]);
+      expect(r.code, file).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr).not.toMatch(/looks like a bug/);
+    }
+  });
+
+  it('a port in use is a usage error that says how to pick another', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const r = await runInProcess(['serve', '--mock', '--port', String(port)], {
+        env: home.env,
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(new RegExp(`Port ${port} is already in use`));
+      expect(r.stderr).toMatch(/--port/);
+      expect(r.stderr).not.toMatch(/looks like a bug/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('a full disk is said plainly, naming the file', () => {
+    const error = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      path: '/tmp/out.csv',
+    });
+    const plan = toExit(error);
+    expect(plan.code).toBe(ExitCode.FAILURE);
+    expect(plan.lines[0]).toBe('error: No space left on the device (or quota) for /tmp/out.csv');
+    expect(plan.lines.join('\n')).not.toMatch(/looks like a bug/);
+  });
+});
+
+describe('export --out', () => {
+  it('refuses to write over the embedded mock data file or the config file', async () => {
+    const cli = (argv: string[]) => runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir });
+    expect((await cli(['upsert', '--external-id', 'u1'])).code).toBe(0);
+    const data = await cli(['export', '--out', '.contacts-mock/data.json']);
+    expect(data.code).toBe(ExitCode.USAGE);
+    expect(data.stderr).toMatch(/it is the embedded mock's data file/);
+    expect((await cli(['list', '-o', 'json'])).stdout).toContain('"u1"');
+  });
+});
