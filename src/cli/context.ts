@@ -22,6 +22,8 @@ export interface GlobalOptions {
   debug?: boolean;
   quiet?: boolean;
   color?: boolean;
+  /** A command's own `--default-country` (import, upsert, update). */
+  defaultCountry?: string;
 }
 
 /** The key the embedded mock accepts: it checks keys, so the client sends a well-formed one. */
@@ -91,6 +93,7 @@ export class CommandContext {
           baseUrl: this.options.baseUrl,
           agent: this.options.agent,
           output: this.options.output,
+          defaultCountry: this.options.defaultCountry,
         },
         env: this.env,
         store,

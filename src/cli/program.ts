@@ -38,6 +38,7 @@ const serveCmd = () => import('./commands/serve.js');
 const importCmd = () => import('./commands/import.js');
 const exportCmd = () => import('./commands/export.js');
 const completionCmd = () => import('./commands/completion.js');
+const templateCmd = () => import('./commands/template.js');
 
 const agentOption = () =>
   new Option(
@@ -45,12 +46,22 @@ const agentOption = () =>
     'agent whose directory to use (env: CONTACTS_AGENT, or the profile default)',
   );
 
+const defaultCountryOption = () =>
+  new Option(
+    '--default-country <code>',
+    'country of national phone numbers, e.g. GB (env: CONTACTS_DEFAULT_COUNTRY, or the profile default)',
+  );
+
 /** Options shared by `upsert` and `update`: the contact's fields. */
 function fieldOptions(cmd: Command): Command {
   return cmd
     .option('--name <name>', "the contact's name")
     .option('--email <email>', "the contact's email address")
-    .option('--phone <number>', 'phone number with a leading + and country code, e.g. "+44 20 7946 0958"')
+    .option(
+      '--phone <number>',
+      'phone number, sent as E.164: "+44 20 7946 0958", or national with --default-country',
+    )
+    .addOption(defaultCountryOption())
     .option('--attr <key=value>', 'set a custom attribute (repeatable)', collectAttr)
     .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
 }
@@ -154,6 +165,7 @@ Learn more: contacts <command> --help`,
       ]),
     )
     .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
+    .addOption(defaultCountryOption())
     .option(
       '--encoding <name>',
       'text encoding of the file, e.g. windows-1252, latin1, utf-16le (default: UTF-8, or UTF-16 by its BOM)',
@@ -162,6 +174,10 @@ Learn more: contacts <command> --help`,
       '--map <header=field>',
       'map a column: external_id, name, email, phonenumber, attr.<name>, or - to ignore (repeatable)',
       collect,
+    )
+    .option(
+      '--map-file <file>',
+      'a saved mapping: a JSON object {"Header": "field"}; --map flags override its entries',
     )
     .option(
       '--concurrency <n>',
@@ -198,6 +214,22 @@ Examples:
   $ cat contacts.ndjson | contacts import - --format ndjson`,
     )
     .action(lazy(io, importCmd, 'importFile'));
+
+  program
+    .command('template')
+    .description("print the import file to fill: the contact fields and the agent's attributes")
+    .addOption(agentOption())
+    .addHelpText(
+      'after',
+      `
+The columns are named as the importer maps them without --map, so a filled template imports as
+is. -o csv (default), json or ndjson.
+
+Example:
+  $ contacts template --agent my-agent > contacts.csv   # fill it, then:
+  $ contacts import contacts.csv --agent my-agent`,
+    )
+    .action(lazy(io, templateCmd, 'template'));
 
   program
     .command('export')
@@ -262,22 +294,24 @@ Examples:
     .description("remove the profile's stored key (--profile picks the profile)")
     .action(lazy(io, authCmd, 'logout'));
 
-  const config = program.command('config').description('read and change settings: base-url, agent, output');
+  const config = program
+    .command('config')
+    .description('read and change settings: base-url, agent, output, default-country');
   config
     .command('get')
     .description('print one setting of the profile')
-    .argument('<key>', 'base-url, agent or output')
+    .argument('<key>', 'base-url, agent, output or default-country')
     .action(lazy(io, configCmd, 'get'));
   config
     .command('set')
     .description('change one setting of the profile')
-    .argument('<key>', 'base-url, agent or output')
+    .argument('<key>', 'base-url, agent, output or default-country')
     .argument('<value>', 'the new value')
     .action(lazy(io, configCmd, 'set'));
   config
     .command('unset')
     .description('remove one setting from the profile')
-    .argument('<key>', 'base-url, agent or output')
+    .argument('<key>', 'base-url, agent, output or default-country')
     .action(lazy(io, configCmd, 'unset'));
   config
     .command('list')

@@ -1,6 +1,7 @@
 export { type ClientOptions, ContactsClient } from './client.js';
 export * from './errors.js';
 export { ContactPage, type PageInfo } from './pagination.js';
+export { isPhoneCountry, normalizePhoneNumber, type PhoneNumberResult } from './phone.js';
 export { maskKey, redactSecrets } from './redact.js';
 export type { ListParams, UpsertResult } from './resources/contacts.js';
 export type { RequestOptions } from './resources/core.js';

@@ -8,6 +8,7 @@ import {
   type OutputFormat,
   validateAgent,
   validateBaseUrl,
+  validateCountry,
   validateOutput,
   validateProfileName,
 } from './settings.js';
@@ -25,6 +26,7 @@ export const ENV = {
   baseUrl: 'CONTACTS_BASE_URL',
   agent: 'CONTACTS_AGENT',
   profile: 'CONTACTS_PROFILE',
+  defaultCountry: 'CONTACTS_DEFAULT_COUNTRY',
 } as const;
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -34,6 +36,7 @@ export interface SettingsFlags {
   baseUrl?: string | undefined;
   agent?: string | undefined;
   output?: string | undefined;
+  defaultCountry?: string | undefined;
 }
 
 export interface ResolveSettingsOptions {
@@ -56,6 +59,8 @@ export interface ResolvedSettings {
   /** The format asked for, if any; `chooseFormat` falls back on the terminal. */
   output: OutputFormat | undefined;
   outputSource: 'flag' | 'profile' | 'none';
+  /** Country for national phone numbers (`--default-country`, env, profile), if any. */
+  defaultCountry: string | undefined;
   /** What the store found wrong without failing (e.g. a key in a file others can read). */
   warnings: readonly string[];
 }
@@ -89,6 +94,12 @@ export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): 
     ['profile', stored.output, (v) => validateOutput(v, inFile)],
   ]);
 
+  const defaultCountry = pick<string>([
+    ['flag', flags.defaultCountry, (v) => validateCountry(v, '--default-country')],
+    ['env', env[ENV.defaultCountry], (v) => validateCountry(v, ENV.defaultCountry)],
+    ['profile', stored.default_country, (v) => validateCountry(v, inFile)],
+  ]);
+
   const envKey = present(env[ENV.apiKey]);
   const fileKey = present(stored.api_key);
 
@@ -104,6 +115,7 @@ export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): 
     agentSource: agent ? (agent.source as 'flag' | 'env' | 'profile') : 'none',
     output: output?.value,
     outputSource: output ? (output.source as 'flag' | 'profile') : 'none',
+    defaultCountry: defaultCountry?.value,
     warnings: store.warnings ?? [],
   };
 }

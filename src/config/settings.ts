@@ -12,6 +12,7 @@ export const SETTING_KEYS = {
   'base-url': 'base_url',
   agent: 'agent',
   output: 'output',
+  'default-country': 'default_country',
 } as const;
 export type SettingKey = keyof typeof SETTING_KEYS;
 export const SETTING_NAMES = Object.keys(SETTING_KEYS) as SettingKey[];
@@ -21,6 +22,8 @@ export interface ProfileConfig {
   base_url?: string;
   agent?: string;
   output?: OutputFormat;
+  /** ISO 3166-1 alpha-2 code: national phone numbers are read as this country's. */
+  default_country?: string;
   api_key?: string;
 }
 
@@ -88,6 +91,18 @@ export function validateOutput(value: string, from = 'output'): OutputFormat {
   });
 }
 
+/**
+ * A country code for national phone numbers: two letters, upper-cased. Whether libphonenumber
+ * knows it is checked where numbers are read, so reading settings never loads its metadata.
+ */
+export function validateCountry(value: string, from = 'default-country'): string {
+  const code = value.trim().toUpperCase();
+  if (/^[A-Z]{2}$/.test(code)) return code;
+  throw new UsageError(`Invalid country from ${from}: ${value}`, {
+    hint: 'Use a two-letter ISO 3166 code, e.g. GB, US, DE.',
+  });
+}
+
 /** Checks and normalises a value for `key`; `from` names its source in the message. */
 export function validateSetting(key: SettingKey, value: string, from: string = key): string {
   switch (key) {
@@ -97,6 +112,8 @@ export function validateSetting(key: SettingKey, value: string, from: string = k
       return validateAgent(value, from);
     case 'output':
       return validateOutput(value, from);
+    case 'default-country':
+      return validateCountry(value, from);
   }
 }
 

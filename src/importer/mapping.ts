@@ -75,15 +75,58 @@ export function parseMapOption(value: string): MapOverride {
   if (!header || !target) {
     throw new MappingError(`Invalid --map "${value}": expected "Header=field", e.g. --map "E-mail=email"`);
   }
-  if (target === '-') return { header, target: null };
+  return { header, target: parseTarget(target, `Invalid --map "${value}"`) };
+}
+
+/**
+ * A saved mapping (`--map-file`): a JSON object of `"Header": "field"` entries, the same targets
+ * as `--map`. `file` names it in messages.
+ */
+export function parseMapFile(text: string, file: string): MapOverride[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new MappingError(`--map-file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new MappingError(
+      `--map-file ${file} must be a JSON object of "Header": "field" entries, e.g. {"E-mail": "email"}`,
+    );
+  }
+  return Object.entries(value).map(([header, target]) => {
+    if (typeof target !== 'string' || !header.trim() || !target.trim()) {
+      throw new MappingError(
+        `--map-file ${file}: ${JSON.stringify(header)} must map to a field name (a string), e.g. "email" or "-"`,
+      );
+    }
+    return { header: header.trim(), target: parseTarget(target.trim(), `--map-file ${file}: "${header}"`) };
+  });
+}
+
+/**
+ * `--map-file` entries with `--map` flags over them: a flag naming the same header replaces the
+ * file's entry, so a one-off tweak needs no edit of the saved mapping.
+ */
+export function combineMaps(
+  fromFile: readonly MapOverride[],
+  fromFlags: readonly MapOverride[],
+): MapOverride[] {
+  const byHeader = new Map<string, MapOverride>();
+  for (const o of [...fromFile, ...fromFlags]) byHeader.set(normalizeHeader(o.header), o);
+  return [...byHeader.values()];
+}
+
+function parseTarget(target: string, where: string): ColumnTarget | null {
+  if (target === '-') return null;
   if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
-    return { header, target: { kind: 'field', field: target as ContactField } };
+    return { kind: 'field', field: target as ContactField };
   }
   if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
-    return { header, target: { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') } };
+    return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
   }
   throw new MappingError(
-    `Invalid --map "${value}": unknown field "${target}"; expected one of ${CONTACT_FIELDS.join(', ')}, ` +
+    `${where}: unknown field "${target}"; expected one of ${CONTACT_FIELDS.join(', ')}, ` +
       'attr.<name> or - (ignore the column)',
   );
 }

@@ -35,6 +35,8 @@ export interface ImportOptions {
   cwd?: string;
   format?: ImportFormat;
   delimiter?: CsvDelimiter;
+  /** ISO country code for national phone numbers; every number is sent in E.164. */
+  defaultCountry?: string;
   /** A TextDecoder label for the input's bytes; default UTF-8 (checked), or UTF-16 by its BOM. */
   encoding?: string;
   /** CSV column overrides (`--map "Header=field"`). */
@@ -160,7 +162,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
       );
     }
-    validate = createRowValidator({ definitions, mapping });
+    validate = createRowValidator({ definitions, mapping, defaultCountry: options.defaultCountry });
 
     total =
       options.countTotal && !fromStdin

@@ -3,6 +3,7 @@
 import type { AttributeDefinition } from '../api/attribute.js';
 import { type ContactInputParsed, createContactValidators } from '../api/contact.js';
 import { toIssues } from '../api/envelope.js';
+import { normalizePhoneNumber } from '../client/phone.js';
 import type { ColumnMapping } from './mapping.js';
 import type { Cell, SourceRecord } from './sources/types.js';
 
@@ -11,6 +12,8 @@ export type RowResult =
   | { ok: false; line: number; reason: string; source: SourceRecord };
 
 export interface RowValidatorOptions {
+  /** National phone numbers are read as this country's (ISO code); all are stored as E.164. */
+  defaultCountry?: string | undefined;
   /** The agent's attribute definitions: custom attributes are checked and coerced against them. */
   definitions: Iterable<AttributeDefinition>;
   /** CSV only: the column mapping. JSON records already use the contract's field names. */
@@ -27,6 +30,7 @@ export interface RowValidatorOptions {
 export function createRowValidator({
   definitions,
   mapping,
+  defaultCountry,
 }: RowValidatorOptions): (source: SourceRecord) => RowResult {
   const defs = [...definitions];
   const { input: schema } = createContactValidators(defs);
@@ -39,7 +43,15 @@ export function createRowValidator({
       ? fromColumns(source.raw ?? [], mapping, emptyAllowed)
       : fromJson(source.record);
     if (typeof candidate === 'string') return reject(candidate);
-    const parsed = schema.safeParse(candidate);
+    // Phone numbers are stored in E.164, as production's own importer does. A copy: the record
+    // itself goes to the rejects file as written if the row is refused later.
+    let body = candidate;
+    if (typeof candidate.phonenumber === 'string') {
+      const phone = normalizePhoneNumber(candidate.phonenumber, defaultCountry);
+      if (!phone.ok) return reject(`phonenumber: ${phone.reason}`);
+      body = { ...candidate, phonenumber: phone.e164 };
+    }
+    const parsed = schema.safeParse(body);
     if (!parsed.success) {
       return reject(
         toIssues(parsed.error)

@@ -49,6 +49,7 @@ describe('defaults', () => {
       agentSource: 'none',
       output: undefined,
       outputSource: 'none',
+      defaultCountry: undefined,
       warnings: [],
     } satisfies ResolvedSettings);
   });

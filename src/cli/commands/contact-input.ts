@@ -59,10 +59,14 @@ const UNSET_FIELDS: Record<string, string> = {
   phonenumber: 'phonenumber',
 };
 
-/** The request body for `upsert` (external_id required) or `update` (a partial change). */
+/**
+ * The request body for `upsert` (external_id required) or `update` (a partial change). A phone
+ * number, from `--phone` or `--data`, is sent in E.164; a national one is read as a number of
+ * `defaultCountry`.
+ */
 export async function contactBody(
   options: FieldOptions,
-  io: { stdin: AsyncIterable<string | Uint8Array>; cwd: string },
+  io: { stdin: AsyncIterable<string | Uint8Array>; cwd: string; defaultCountry?: string | undefined },
 ): Promise<Body> {
   const body: Body = options.data ? await readData(options.data, io.stdin, io.cwd) : {};
   if (options.externalId !== undefined) body.external_id = options.externalId;
@@ -84,5 +88,14 @@ export async function contactBody(
     body[key] = null;
   }
   if (Object.keys(attrs).length > 0) body.custom_attributes = attrs;
+  if (typeof body.phonenumber === 'string') {
+    // Loaded only when a number is given: its metadata is most of a command's start-up otherwise.
+    const { normalizePhoneNumber } = await import('../../client/phone.js');
+    const phone = normalizePhoneNumber(body.phonenumber, io.defaultCountry);
+    if (!phone.ok) {
+      throw new UsageError(`${options.phone !== undefined ? '--phone' : 'phonenumber'}: ${phone.reason}`);
+    }
+    body.phonenumber = phone.e164;
+  }
   return body;
 }

@@ -52,7 +52,8 @@ export async function get(ctx: CommandContext, id: string) {
 }
 
 export async function upsert(ctx: CommandContext, opts: FieldOptions) {
-  const body = await contactBody(opts, { stdin: ctx.io.stdin, cwd: ctx.cwd });
+  const { defaultCountry } = await ctx.settings();
+  const body = await contactBody(opts, { stdin: ctx.io.stdin, cwd: ctx.cwd, defaultCountry });
   if (typeof body.external_id !== 'string' || body.external_id.trim() === '') {
     throw new UsageError('An external_id is required', {
       hint: 'Pass --external-id <id>, or include "external_id" in --data.',
@@ -65,7 +66,8 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
 }
 
 export async function update(ctx: CommandContext, id: string, opts: FieldOptions) {
-  const body = await contactBody(opts, { stdin: ctx.io.stdin, cwd: ctx.cwd });
+  const { defaultCountry } = await ctx.settings();
+  const body = await contactBody(opts, { stdin: ctx.io.stdin, cwd: ctx.cwd, defaultCountry });
   if (Object.keys(body).length === 0) {
     throw new UsageError('Nothing to change', {
       hint: 'Pass at least one of --name, --email, --phone, --attr, --unset, --external-id or --data.',

@@ -13,6 +13,7 @@ export interface ImportCommandOptions {
   delimiter?: string;
   encoding?: string;
   map?: string[];
+  mapFile?: string;
   concurrency?: number;
   batchSize?: number;
   rejects?: string;
@@ -38,10 +39,25 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (opts.delimiter !== undefined && !delimiter) {
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
-  const maps: MapOverride[] = (opts.map ?? []).map(importer.parseMapOption);
+  const flagMaps: MapOverride[] = (opts.map ?? []).map(importer.parseMapOption);
+  const fileMaps: MapOverride[] = opts.mapFile
+    ? importer.parseMapFile(
+        await (await import('node:fs/promises')).readFile(
+          (await import('node:path')).resolve(ctx.cwd, opts.mapFile),
+          'utf8',
+        ),
+        opts.mapFile,
+      )
+    : [];
+  const maps = importer.combineMaps(fileMaps, flagMaps);
   const encoding = opts.encoding === undefined ? undefined : importer.parseEncodingOption(opts.encoding);
   const path = file === '-' ? '-' : (await import('node:path')).resolve(ctx.cwd, file);
-  const [client, agentId, outFormat] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
+  const [client, agentId, outFormat, settings] = await Promise.all([
+    ctx.client(),
+    ctx.agent(),
+    ctx.format(),
+    ctx.settings(),
+  ]);
 
   const controller = new AbortController();
   // Once: a second Ctrl-C meets no listener, so Node's default ends the process at once.
@@ -63,6 +79,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       format,
       delimiter,
       encoding,
+      defaultCountry: settings.defaultCountry,
       maps,
       concurrency: opts.concurrency,
       batchSize: opts.batchSize,

@@ -1,0 +1,53 @@
+// `contacts template`: the import file to fill for an agent: the contact fields and every
+// attribute that takes values, named as the importer maps them without --map.
+import type { AttributeDefinition } from '../../api/attribute.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { writeRecords } from '../output/render.js';
+
+const FIELDS = ['external_id', 'name', 'email', 'phonenumber'] as const;
+
+export async function template(ctx: CommandContext) {
+  const format = ctx.options.output ?? 'csv';
+  if (format !== 'csv' && format !== 'json' && format !== 'ndjson') {
+    throw new UsageError(`template writes csv, json or ndjson, not ${format}`, {
+      hint: 'Pass -o csv or -o json.',
+    });
+  }
+  const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+  const definitions = (await client.attributes.list({ agentId })).filter((d) => !d.archived);
+
+  if (format === 'csv') {
+    const columns = await csvColumns(definitions);
+    await writeRecords(ctx.io.stdout, 'csv', [], { columns });
+    ctx.io.note(`Fill one row per contact under the header, then: contacts import <file> --agent ${agentId}`);
+    return;
+  }
+  // external_id is the one required field; the others stay null (not set) until filled.
+  const example: Record<string, unknown> = Object.fromEntries(
+    FIELDS.map((f) => [f, f === 'external_id' ? '' : null]),
+  );
+  if (definitions.length > 0) {
+    // Text attributes take a string; the others a JSON number, boolean or ISO date (null: none).
+    example.custom_attributes = Object.fromEntries(
+      definitions.map((d) => [d.name, d.type === 'text' ? '' : null]),
+    );
+  }
+  await writeRecords(ctx.io.stdout, format, [example]);
+  ctx.io.note('Replace the example with one object per contact (external_id is required), then import it.');
+}
+
+/**
+ * The header: contact fields, then each attribute by its bare name when the importer maps that
+ * name to it unaided, else as `attr.<name>` (an attribute called `phone` would map to the phone).
+ */
+async function csvColumns(definitions: readonly AttributeDefinition[]): Promise<string[]> {
+  const { resolveMapping } = await import('../../importer/mapping.js');
+  const header = [...FIELDS, ...definitions.map((d) => d.name)];
+  const { columns } = resolveMapping({ header, definitions });
+  return header.map((cell, i) => {
+    if (i < FIELDS.length) return cell;
+    const target = columns[i];
+    return target?.kind === 'attribute' && target.name === cell ? cell : `attr.${cell}`;
+  });
+}
