@@ -38,6 +38,7 @@ export class CommandContext {
   #store?: Promise<ConfigStore>;
   #settings?: Promise<ResolvedSettings>;
   #client?: Promise<ContactsClient>;
+  #mayCreateProfile = false;
   #mock?: MockServer;
   #releaseMock?: () => Promise<void>;
 
@@ -80,6 +81,14 @@ export class CommandContext {
     return this.#store;
   }
 
+  /**
+   * For the commands that create a profile by writing to it (`auth login`, `config set`): a
+   * --profile the file does not hold yet is not a typo there. Call before `settings()`.
+   */
+  mayCreateProfile(): void {
+    this.#mayCreateProfile = true;
+  }
+
   /** Settings in force. Reading them never loads conf; only commands that write the file do. */
   settings(): Promise<ResolvedSettings> {
     this.#settings ??= (async () => {
@@ -97,6 +106,7 @@ export class CommandContext {
         },
         env: this.env,
         store,
+        requireExistingProfile: !this.#mayCreateProfile,
       });
       for (const warning of settings.warnings) this.io.warn(warning);
       return settings;
@@ -150,10 +160,11 @@ export class CommandContext {
       return new ContactsClient({ baseUrl: this.#mock.url, apiKey: EMBEDDED_MOCK_KEY, debug, onRetry });
     }
     const settings = await this.settings();
-    const { requireApiKey } = await import('../config/resolve.js');
+    const { requireApiKey, requireBaseUrl } = await import('../config/resolve.js');
     const apiKey = requireApiKey(settings);
+    const baseUrl = requireBaseUrl(settings);
     this.#cli.secrets?.push(apiKey);
-    return new ContactsClient({ baseUrl: settings.baseUrl, apiKey, debug, onRetry });
+    return new ContactsClient({ baseUrl, apiKey, debug, onRetry });
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   ResponseValidationError,
 } from '../client/errors.js';
 import { redactSecrets } from '../client/redact.js';
+import { ConfigError } from '../config/errors.js';
 import { ImportError } from '../importer/errors.js';
 import { MockDataFileError } from '../mock/errors.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
@@ -106,6 +107,13 @@ export function toExit(error: unknown, options: ToExitOptions = {}): ExitPlan {
 function describe(error: unknown): Described {
   if (error instanceof CliError) {
     return { code: error.exitCode, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  }
+  if (error instanceof ConfigError) {
+    return {
+      code: error.kind === 'credentials' ? ExitCode.AUTH : ExitCode.USAGE,
+      message: error.message,
+      ...(error.hint ? { hint: error.hint } : {}),
+    };
   }
   if (error instanceof APIError) return describeApiError(error);
   if (error instanceof ResponseValidationError) {

@@ -3,9 +3,9 @@
 import { Command, Option } from 'commander';
 import { redactSecrets } from '../client/redact.js';
 import { VERSION } from '../client/version.js';
+import { OUTPUT_FORMATS } from '../config/output-formats.js';
 import type { CliIo } from './io.js';
 import { collect, collectAttr, decimal, integer } from './options.js';
-import { OUTPUT_FORMATS } from './output/formats.js';
 import { visible } from './output/visible.js';
 
 type Action = (...args: unknown[]) => Promise<void>;

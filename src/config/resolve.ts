@@ -1,7 +1,7 @@
 // Settings in force for one run: each one from a flag, else the environment, else the profile,
 // else its default, with where it came from so `auth status` and errors can say so.
 import { apiKeyProblem } from '../api/key.js';
-import { CredentialsError, UsageError } from '../cli/errors.js';
+import { ConfigError } from './errors.js';
 import {
   API_KEY_PREFIX,
   DEFAULT_PROFILE,
@@ -14,13 +14,6 @@ import {
 } from './settings.js';
 import type { ProfileSource } from './store.js';
 
-/**
- * Base URL when none is configured. A placeholder under the reserved `.example` TLD: the real
- * service's address is not known to this project, so a deployment sets `base-url` (or
- * CONTACTS_BASE_URL) and a forgotten setting fails loudly instead of reaching a stranger's host.
- */
-export const DEFAULT_BASE_URL = 'https://api.contacts.example';
-
 export const ENV = {
   apiKey: 'CONTACTS_API_KEY',
   baseUrl: 'CONTACTS_BASE_URL',
@@ -29,7 +22,7 @@ export const ENV = {
   defaultCountry: 'CONTACTS_DEFAULT_COUNTRY',
 } as const;
 
-export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
+export type SettingSource = 'flag' | 'env' | 'profile';
 
 export interface SettingsFlags {
   profile?: string | undefined;
@@ -43,19 +36,25 @@ export interface ResolveSettingsOptions {
   flags: SettingsFlags;
   env: NodeJS.ProcessEnv;
   store: ProfileSource;
+  /**
+   * Refuse a profile named by --profile or CONTACTS_PROFILE that the file does not hold (a typo
+   * would otherwise run with no settings at all). Off for the commands that create profiles.
+   */
+  requireExistingProfile?: boolean;
 }
 
 export interface ResolvedSettings {
   profile: string;
   profileSource: 'flag' | 'env' | 'default';
-  baseUrl: string;
-  baseUrlSource: SettingSource;
+  /** Undefined when no flag, variable or profile sets one: there is no default service. */
+  baseUrl: string | undefined;
+  baseUrlSource: SettingSource | 'none';
   apiKey: string | undefined;
   /** `env`: CONTACTS_API_KEY; `file`: the profile in `configPath`. Keys never come from flags. */
   apiKeySource: 'env' | 'file' | 'none';
   configPath: string;
   agent: string | undefined;
-  agentSource: Exclude<SettingSource, 'default'> | 'none';
+  agentSource: SettingSource | 'none';
   /** The format asked for, if any; `chooseFormat` falls back on the terminal. */
   output: OutputFormat | undefined;
   outputSource: 'flag' | 'profile' | 'none';
@@ -65,7 +64,12 @@ export interface ResolvedSettings {
   warnings: readonly string[];
 }
 
-export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): ResolvedSettings {
+export function resolveSettings({
+  flags,
+  env,
+  store,
+  requireExistingProfile = false,
+}: ResolveSettingsOptions): ResolvedSettings {
   const flagProfile = present(flags.profile);
   const envProfile = present(env[ENV.profile]);
   const profile = flagProfile
@@ -74,6 +78,17 @@ export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): 
       ? validateProfileName(envProfile, ENV.profile)
       : DEFAULT_PROFILE;
   const profileSource = flagProfile ? 'flag' : envProfile ? 'env' : 'default';
+  if (requireExistingProfile && profile !== DEFAULT_PROFILE) {
+    const known = store.profiles();
+    if (!known.includes(profile)) {
+      const from = profileSource === 'flag' ? '--profile' : ENV.profile;
+      throw new ConfigError('invalid', `No profile "${profile}" (from ${from}) in ${store.path}`, {
+        hint:
+          (known.length > 0 ? `Profiles: ${known.join(', ')}. ` : 'There are no profiles yet. ') +
+          `To create it: \`contacts --profile ${profile} auth login\` or \`contacts --profile ${profile} config set base-url <url>\`.`,
+      });
+    }
+  }
   const stored = store.getProfile(profile);
   const inFile = `profile "${profile}" in ${store.path}`;
 
@@ -81,7 +96,7 @@ export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): 
     ['flag', flags.baseUrl, (v) => validateBaseUrl(v, '--base-url')],
     ['env', env[ENV.baseUrl], (v) => validateBaseUrl(v, ENV.baseUrl)],
     ['profile', stored.base_url, (v) => validateBaseUrl(v, inFile)],
-  ]) ?? { value: DEFAULT_BASE_URL, source: 'default' as const };
+  ]);
 
   const agent = pick<string>([
     ['flag', flags.agent, (v) => validateAgent(v, '--agent')],
@@ -106,13 +121,13 @@ export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): 
   return {
     profile,
     profileSource,
-    baseUrl: baseUrl.value,
-    baseUrlSource: baseUrl.source,
+    baseUrl: baseUrl?.value,
+    baseUrlSource: baseUrl?.source ?? 'none',
     apiKey: envKey ?? fileKey,
     apiKeySource: envKey ? 'env' : fileKey ? 'file' : 'none',
     configPath: store.path,
     agent: agent?.value,
-    agentSource: agent ? (agent.source as 'flag' | 'env' | 'profile') : 'none',
+    agentSource: agent?.source ?? 'none',
     output: output?.value,
     outputSource: output ? (output.source as 'flag' | 'profile') : 'none',
     defaultCountry: defaultCountry?.value,
@@ -123,9 +138,21 @@ export function resolveSettings({ flags, env, store }: ResolveSettingsOptions): 
 /** The agent id, or a usage error that says the three ways to give one. */
 export function requireAgent(settings: Pick<ResolvedSettings, 'agent' | 'profile'>): string {
   if (settings.agent) return settings.agent;
-  throw new UsageError('No agent selected', {
-    hint: `Pass --agent <id>, set ${ENV.agent}, or run \`contacts config set agent <id>\`${profileFlag(settings.profile)}.`,
+  throw new ConfigError('missing', 'No agent selected', {
+    hint: `Pass --agent <id>, set ${ENV.agent}, or run \`contacts${profileFlag(settings.profile)} config set agent <id>\`.`,
   });
+}
+
+/** The base URL, or an error that says plainly none is set and the three ways to set one. */
+export function requireBaseUrl(settings: Pick<ResolvedSettings, 'baseUrl' | 'profile'>): string {
+  if (settings.baseUrl) return settings.baseUrl;
+  throw new ConfigError(
+    'missing',
+    `No base URL set${settings.profile === DEFAULT_PROFILE ? '' : ` for profile "${settings.profile}"`}: which Contacts API should this talk to?`,
+    {
+      hint: `Run \`contacts${profileFlag(settings.profile)} config set base-url https://...\`, set ${ENV.baseUrl}, or pass --base-url.`,
+    },
+  );
 }
 
 /** The API key, or a credentials error that says how to log in. */
@@ -134,17 +161,21 @@ export function requireApiKey(
 ): string {
   const { apiKey, apiKeySource } = settings;
   if (!apiKey) {
-    throw new CredentialsError(`No API key for profile "${settings.profile}"`, {
-      hint: `Run \`contacts auth login${profileFlag(settings.profile)}\`, or set ${ENV.apiKey}.`,
+    throw new ConfigError('credentials', `No API key for profile "${settings.profile}"`, {
+      hint: `Run \`contacts${profileFlag(settings.profile)} auth login\`, or set ${ENV.apiKey}.`,
     });
   }
   const problem = apiKeyProblem(apiKey);
   if (problem !== null) {
     const where =
       apiKeySource === 'env' ? ENV.apiKey : `profile "${settings.profile}" in ${settings.configPath}`;
-    throw new CredentialsError(`The API key from ${where} is not a valid ${API_KEY_PREFIX} key: ${problem}`, {
-      hint: `Check ${where}, or run \`contacts auth login${profileFlag(settings.profile)}\`.`,
-    });
+    throw new ConfigError(
+      'credentials',
+      `The API key from ${where} is not a valid ${API_KEY_PREFIX} key: ${problem}`,
+      {
+        hint: `Check ${where}, or run \`contacts${profileFlag(settings.profile)} auth login\`.`,
+      },
+    );
   }
   return apiKey;
 }

@@ -2,8 +2,8 @@
 // checks every value passes, whichever source (flag, env, file) it comes from.
 
 import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
-import { UsageError } from '../cli/errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../cli/output/formats.js';
+import { ConfigError } from './errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
 export { OUTPUT_FORMATS, type OutputFormat };
 
@@ -36,7 +36,9 @@ export function isSettingKey(name: string): name is SettingKey {
 
 export function parseSettingKey(name: string): SettingKey {
   if (isSettingKey(name)) return name;
-  throw new UsageError(`Unknown setting: ${name}`, { hint: `Settings are: ${SETTING_NAMES.join(', ')}.` });
+  throw new ConfigError('invalid', `Unknown setting: ${name}`, {
+    hint: `Settings are: ${SETTING_NAMES.join(', ')}.`,
+  });
 }
 
 // A letter or digit first keeps names like `__proto__` and `-x` out of the file and the argv.
@@ -44,7 +46,7 @@ const PROFILE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function validateProfileName(name: string, from = '--profile'): string {
   if (PROFILE_RE.test(name)) return name;
-  throw new UsageError(`Invalid profile name from ${from}: ${JSON.stringify(name)}`, {
+  throw new ConfigError('invalid', `Invalid profile name from ${from}: ${JSON.stringify(name)}`, {
     hint: 'Use letters, digits, ".", "_" and "-" (at most 64 characters), starting with a letter or digit.',
   });
 }
@@ -59,20 +61,23 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`Invalid base URL from ${from}: ${raw || '(empty)'}`, {
+    throw new ConfigError('invalid', `Invalid base URL from ${from}: ${raw || '(empty)'}`, {
       hint: 'Expected an http or https URL, e.g. https://api.contacts.example',
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`Invalid base URL from ${from}: ${raw} (only http and https are supported)`);
+    throw new ConfigError(
+      'invalid',
+      `Invalid base URL from ${from}: ${raw} (only http and https are supported)`,
+    );
   }
   if (url.username || url.password) {
-    throw new UsageError(`Invalid base URL from ${from}: it must not contain credentials`, {
+    throw new ConfigError('invalid', `Invalid base URL from ${from}: it must not contain credentials`, {
       hint: 'Store the API key with `contacts auth login` instead.',
     });
   }
   if (url.search || url.hash) {
-    throw new UsageError(`Invalid base URL from ${from}: ${raw} (no query or fragment allowed)`);
+    throw new ConfigError('invalid', `Invalid base URL from ${from}: ${raw} (no query or fragment allowed)`);
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -80,13 +85,13 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
 export function validateAgent(value: string, from = 'agent'): string {
   const agent = value.trim();
   if (agent) return agent;
-  throw new UsageError(`Invalid agent from ${from}: it must not be empty`);
+  throw new ConfigError('invalid', `Invalid agent from ${from}: it must not be empty`);
 }
 
 export function validateOutput(value: string, from = 'output'): OutputFormat {
   const format = value.trim().toLowerCase();
   if ((OUTPUT_FORMATS as readonly string[]).includes(format)) return format as OutputFormat;
-  throw new UsageError(`Invalid output format from ${from}: ${value}`, {
+  throw new ConfigError('invalid', `Invalid output format from ${from}: ${value}`, {
     hint: `Choose one of: ${OUTPUT_FORMATS.join(', ')}.`,
   });
 }
@@ -98,7 +103,7 @@ export function validateOutput(value: string, from = 'output'): OutputFormat {
 export function validateCountry(value: string, from = 'default-country'): string {
   const code = value.trim().toUpperCase();
   if (/^[A-Z]{2}$/.test(code)) return code;
-  throw new UsageError(`Invalid country from ${from}: ${value}`, {
+  throw new ConfigError('invalid', `Invalid country from ${from}: ${value}`, {
     hint: 'Use a two-letter ISO 3166 code, e.g. GB, US, DE.',
   });
 }
@@ -123,7 +128,7 @@ export function validateApiKey(value: string, from = 'the key'): string {
   const problem = apiKeyProblem(key);
   if (problem === null) return key;
   // The value itself is never echoed: it may be a real secret pasted in the wrong place.
-  throw new UsageError(`Invalid API key from ${from}: ${problem}`, {
+  throw new ConfigError('invalid', `Invalid API key from ${from}: ${problem}`, {
     hint: `A workspace key starts with ${API_KEY_PREFIX}, e.g. bk_live_...; copy it again from the dashboard.`,
   });
 }

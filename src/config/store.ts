@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
-import { CliError, ExitCode } from '../cli/errors.js';
+import { ConfigError } from './errors.js';
 import {
   type OutputFormat,
   type ProfileConfig,
@@ -30,13 +30,13 @@ interface ConfigFile {
 export interface ProfileSource {
   readonly path: string;
   getProfile(profile: string): ProfileConfig;
+  /** Names of the profiles in the file. */
+  profiles(): string[];
   /** Problems found on reading that do not stop it (a key in a file others can read). */
   readonly warnings?: readonly string[];
 }
 
 export interface ConfigStore extends ProfileSource {
-  /** Names of the profiles in the file. */
-  profiles(): string[];
   get(profile: string, key: SettingKey): string | undefined;
   /** Validates, stores and returns the normalised value. */
   set(profile: string, key: SettingKey, value: string): string;
@@ -87,12 +87,13 @@ export async function openConfigReader({ env }: OpenConfigStoreOptions): Promise
     try {
       config = parseConfigFile(JSON.parse(text), file);
     } catch (error) {
-      throw error instanceof CliError ? error : unreadable(file, error);
+      throw error instanceof ConfigError ? error : unreadable(file, error);
     }
   }
   return {
     path: file,
     warnings: text === undefined ? [] : exposureWarnings(file, config),
+    profiles: () => Object.keys(config.profiles),
     getProfile(profile: string): ProfileConfig {
       const found = config.profiles[validateProfileName(profile)];
       return found ? { ...found } : {};
@@ -242,17 +243,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(file: string, why: string): CliError {
-  return new CliError(`Invalid config file ${file}: ${why}`, {
-    exitCode: ExitCode.USAGE,
+function invalid(file: string, why: string): ConfigError {
+  return new ConfigError('file', `Invalid config file ${file}: ${why}`, {
     hint: 'Fix or remove the file, then set values again with `contacts config set`.',
   });
 }
 
-function unreadable(file: string, error: unknown): CliError {
+function unreadable(file: string, error: unknown): ConfigError {
   const reason = error instanceof Error ? error.message : String(error);
-  return new CliError(`Cannot read config file ${file}: ${reason}`, {
-    exitCode: ExitCode.USAGE,
+  return new ConfigError('file', `Cannot read config file ${file}: ${reason}`, {
     hint: 'Fix or remove the file, then set values again with `contacts config set`.',
     cause: error,
   });

@@ -4,7 +4,8 @@
 //   empty string; a value with leading or trailing whitespace is quoted, so it keeps it;
 // - a value a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first, OWASP's
 //   list) gets a leading `'`, which spreadsheets show as text and the importer removes again.
-//   Plain numbers (`-5`, `+44`... no: `+44 20` has a space, so it is not one) are left alone.
+//   A negative number (`-5`) is left alone: it is a number, not a formula. A leading `+` always
+//   gets the `'`: an E.164 phone number (`+442079460958`) would otherwise lose its `+`.
 
 /** csv-stringify options for every CSV this tool writes. */
 export const CSV_WRITE_OPTIONS: { quoted_match: RegExp[] } = {
@@ -14,11 +15,11 @@ export const CSV_WRITE_OPTIONS: { quoted_match: RegExp[] } = {
 
 const FORMULA_RE = /^'*[=+\-@\t\r]/;
 const NEUTRALISED_RE = /^'+[=+\-@\t\r]/;
-const PLAIN_NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const NEGATIVE_NUMBER_RE = /^-(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** A cell value safe to open in a spreadsheet: a formula trigger first gets a leading `'`. */
 export function neutraliseFormula(value: string): string {
-  return FORMULA_RE.test(value) && !PLAIN_NUMBER_RE.test(value) ? `'${value}` : value;
+  return FORMULA_RE.test(value) && !NEGATIVE_NUMBER_RE.test(value) ? `'${value}` : value;
 }
 
 /** The inverse of `neutraliseFormula`: one leading `'` before a formula trigger is removed. */

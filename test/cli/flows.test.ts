@@ -162,7 +162,7 @@ describe('contacts and attributes', () => {
     expect(JSON.parse(updated.stdout)).toMatchObject({
       name: 'Ada L',
       email: 'ada@example.com',
-      phonenumber: '+44 20 7946 0958',
+      phonenumber: '+442079460958',
     });
 
     await run(['upsert', '--data', '@-'], '{"external_id":"u2","name":"Grace"}');
@@ -178,7 +178,7 @@ describe('contacts and attributes', () => {
 
     const csv = (await run(['list', '--all', '-o', 'csv'])).stdout.trim().split('\n');
     expect(csv[0]).toBe('id,external_id,name,email,phonenumber,created_at,updated_at,attr.plan,attr.seats');
-    expect(csv[1]).toContain(",u1,Ada L,ada@example.com,'+44 20 7946 0958,");
+    expect(csv[1]).toContain(",u1,Ada L,ada@example.com,'+442079460958,");
     expect(csv[1]).toMatch(/,pro,3$/);
 
     const table = await run(['list', '-o', 'table']);

@@ -182,7 +182,7 @@ describe('contacts export', () => {
       external_id: 'a',
       name: 'Ada, "the first"',
       email: 'ada@example.com',
-      phonenumber: '+44 20 7946 0958',
+      phonenumber: '+442079460958',
       custom_attributes: { plan: 'pro', seats: 3, vip: true, since: '2024-05-31' },
     });
     mock.store.upsertContact(AGENT, {
@@ -239,7 +239,7 @@ describe('contacts export', () => {
   it('round-trips NDJSON and JSON exports too', async () => {
     const mock = await startTestMock();
     mock.store.upsertContact(AGENT, { external_id: 'x', name: 'X', email: 'x@example.com' });
-    mock.store.upsertContact(AGENT, { external_id: 'y', phonenumber: '+44 20 7946 0958' });
+    mock.store.upsertContact(AGENT, { external_id: 'y', phonenumber: '+442079460958' });
     for (const [format, agent] of [
       ['ndjson', 'copy-nd'],
       ['json', 'copy-js'],

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CliError, CredentialsError, ExitCode, UsageError } from '../../src/cli/errors.js';
+import { ExitCode, toExit } from '../../src/cli/errors.js';
+import { ConfigError } from '../../src/config/errors.js';
 import {
-  DEFAULT_BASE_URL,
   type ResolvedSettings,
   requireAgent,
   requireApiKey,
+  requireBaseUrl,
   resolveSettings,
   type SettingsFlags,
 } from '../../src/config/resolve.js';
@@ -15,16 +16,24 @@ import { tempConfigDir } from '../helpers/temp-config-dir.js';
 const CONFIG_PATH = '/nowhere/contacts/config.json';
 
 function fakeStore(profiles: Record<string, ProfileConfig>): ProfileSource {
-  return { path: CONFIG_PATH, getProfile: (name) => ({ ...profiles[name] }) };
+  return {
+    path: CONFIG_PATH,
+    getProfile: (name) => ({ ...profiles[name] }),
+    profiles: () => Object.keys(profiles),
+  };
 }
 
 function resolve(
   flags: SettingsFlags = {},
   env: NodeJS.ProcessEnv = {},
   profiles: Record<string, ProfileConfig> = {},
+  requireExistingProfile = false,
 ): ResolvedSettings {
-  return resolveSettings({ flags, env, store: fakeStore(profiles) });
+  return resolveSettings({ flags, env, store: fakeStore(profiles), requireExistingProfile });
 }
+
+/** The exit code the CLI's one map gives an error. */
+const exitOf = (error: unknown) => toExit(error).code;
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -36,12 +45,12 @@ function thrown(fn: () => unknown): unknown {
 }
 
 describe('defaults', () => {
-  it('uses the default profile and base URL, and has no agent, key or output', () => {
+  it('uses the default profile, and has no base URL, agent, key or output', () => {
     expect(resolve()).toEqual({
       profile: 'default',
       profileSource: 'default',
-      baseUrl: DEFAULT_BASE_URL,
-      baseUrlSource: 'default',
+      baseUrl: undefined,
+      baseUrlSource: 'none',
       apiKey: undefined,
       apiKeySource: 'none',
       configPath: CONFIG_PATH,
@@ -61,7 +70,7 @@ describe('precedence: flag > env > profile > default', () => {
   const PROFILE = 'https://profile.example.test';
   // Every combination of the three sources being present.
   const cases = [
-    [false, false, false, DEFAULT_BASE_URL, 'default'],
+    [false, false, false, undefined, 'none'],
     [false, false, true, PROFILE, 'profile'],
     [false, true, false, ENV, 'env'],
     [false, true, true, ENV, 'env'],
@@ -87,11 +96,11 @@ describe('precedence: flag > env > profile > default', () => {
       env ? { CONTACTS_AGENT: 'env-agent' } : {},
       profile ? { default: { agent: 'profile-agent' } } : {},
     );
-    const expected = { flag: 'flag-agent', env: 'env-agent', profile: 'profile-agent', default: undefined }[
+    const expected = { flag: 'flag-agent', env: 'env-agent', profile: 'profile-agent', none: undefined }[
       source
     ];
     expect(s.agent).toBe(expected);
-    expect(s.agentSource).toBe(source === 'default' ? 'none' : source);
+    expect(s.agentSource).toBe(source);
   });
 
   it('output: flag over profile; there is no env variable for it', () => {
@@ -145,13 +154,24 @@ describe('profile selection', () => {
     });
   });
 
-  it('an unknown profile is simply empty', () => {
+  it('an unknown profile is empty for the commands that create one', () => {
     expect(resolve({ profile: 'nope' }, {}, profiles)).toMatchObject({ profile: 'nope', agent: undefined });
+  });
+
+  it('an unknown profile is an error elsewhere, naming the profiles there are', () => {
+    const error = thrown(() => resolve({ profile: 'nope' }, {}, profiles, true)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(exitOf(error)).toBe(ExitCode.USAGE);
+    expect(error.message).toBe(`No profile "nope" (from --profile) in ${CONFIG_PATH}`);
+    expect(error.hint).toContain(`Profiles: ${Object.keys(profiles).join(', ')}.`);
+    expect(error.hint).toContain('`contacts --profile nope auth login`');
+    // The default profile needs no entry in the file.
+    expect(resolve({}, {}, {}, true).profile).toBe('default');
   });
 
   it('rejects a malformed profile name, naming its source', () => {
     const error = thrown(() => resolve({}, { CONTACTS_PROFILE: '../etc' }, profiles));
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain('CONTACTS_PROFILE');
   });
 });
@@ -189,7 +209,8 @@ describe('invalid values are errors naming their source, never skipped', () => {
     [{}, {}, { default: { output: 'xml' as never } }, CONFIG_PATH],
   ] as const)('%j %j %j', (flags, env, profiles, source) => {
     const error = thrown(() => resolve(flags, env, profiles));
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(exitOf(error)).toBe(ExitCode.USAGE);
     expect((error as Error).message).toContain(source);
   });
 });
@@ -200,17 +221,31 @@ describe('requireAgent', () => {
   });
 
   it('says the three ways to set one', () => {
-    const error = thrown(() => requireAgent(resolve())) as CliError;
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.exitCode).toBe(ExitCode.USAGE);
+    const error = thrown(() => requireAgent(resolve())) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(exitOf(error)).toBe(ExitCode.USAGE);
     expect(error.hint).toContain('--agent');
     expect(error.hint).toContain('CONTACTS_AGENT');
     expect(error.hint).toContain('contacts config set agent <id>');
   });
 
   it('names a non-default profile in the hint', () => {
-    const error = thrown(() => requireAgent(resolve({ profile: 'work' }))) as CliError;
-    expect(error.hint).toContain('--profile work');
+    const error = thrown(() => requireAgent(resolve({ profile: 'work' }))) as ConfigError;
+    expect(error.hint).toContain('`contacts --profile work config set agent <id>`');
+  });
+});
+
+describe('requireBaseUrl', () => {
+  it('returns the base URL', () => {
+    expect(requireBaseUrl(resolve({ baseUrl: 'http://x.test' }))).toBe('http://x.test');
+  });
+
+  it('says plainly that none is set, and how to set one, inside the command it suggests', () => {
+    const error = thrown(() => requireBaseUrl(resolve({ profile: 'work' }))) as ConfigError;
+    expect(exitOf(error)).toBe(ExitCode.USAGE);
+    expect(error.message).toMatch(/^No base URL set for profile "work"/);
+    expect(error.hint).toContain('`contacts --profile work config set base-url https://...`');
+    expect(error.hint).toContain('CONTACTS_BASE_URL');
   });
 });
 
@@ -220,9 +255,9 @@ describe('requireApiKey', () => {
   });
 
   it('says how to log in when there is none', () => {
-    const error = thrown(() => requireApiKey(resolve())) as CliError;
-    expect(error).toBeInstanceOf(CredentialsError);
-    expect(error.exitCode).toBe(ExitCode.AUTH);
+    const error = thrown(() => requireApiKey(resolve())) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(exitOf(error)).toBe(ExitCode.AUTH);
     expect(error.hint).toContain('contacts auth login');
     expect(error.hint).toContain('CONTACTS_API_KEY');
   });
@@ -230,8 +265,8 @@ describe('requireApiKey', () => {
   it('rejects a key that is not a bk_ key without printing it', () => {
     const error = thrown(() =>
       requireApiKey(resolve({}, { CONTACTS_API_KEY: 'sk_live_secret_999' })),
-    ) as CliError;
-    expect(error.exitCode).toBe(ExitCode.AUTH);
+    ) as ConfigError;
+    expect(exitOf(error)).toBe(ExitCode.AUTH);
     expect(error.message).toContain('CONTACTS_API_KEY');
     expect(`${error.message} ${error.hint}`).not.toContain('sk_live_secret_999');
   });

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CliError, ExitCode, UsageError } from '../../src/cli/errors.js';
+import { ExitCode, toExit } from '../../src/cli/errors.js';
+import { ConfigError } from '../../src/config/errors.js';
 import {
   type ConfigStore,
   configDirFromEnv,
@@ -118,13 +119,13 @@ describe('settings', () => {
     ['output', 'yaml'],
     ['agent', '   '],
   ] as const)('rejects %s=%s with a usage error and writes nothing', (key, value) => {
-    expect(() => store.set('default', key, value)).toThrow(UsageError);
+    expect(() => store.set('default', key, value)).toThrow(ConfigError);
     expect(() => statSync(store.path)).toThrow(/ENOENT/);
   });
 
   it('rejects unsafe profile names', () => {
-    expect(() => store.set('__proto__', 'agent', 'x')).toThrow(UsageError);
-    expect(() => store.set('-x', 'agent', 'x')).toThrow(UsageError);
+    expect(() => store.set('__proto__', 'agent', 'x')).toThrow(ConfigError);
+    expect(() => store.set('-x', 'agent', 'x')).toThrow(ConfigError);
   });
 
   it('never lists the key with the settings', () => {
@@ -153,9 +154,9 @@ describe('api key', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).not.toContain('sk_live_abcdefgh');
-    expect(() => store.setApiKey('default', 'bk_')).toThrow(UsageError);
+    expect(() => store.setApiKey('default', 'bk_')).toThrow(ConfigError);
   });
 
   it('is seen by a second store on the same directory', async () => {
@@ -175,8 +176,8 @@ describe('a broken file', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode).toBe(ExitCode.USAGE);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(toExit(error).code).toBe(ExitCode.USAGE);
     expect((error as Error).message).toContain(store.path);
     expect(readFileSync(store.path, 'utf8')).toBe('{"profiles": ');
   });

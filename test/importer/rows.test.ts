@@ -85,9 +85,9 @@ describe('CSV rows', () => {
       [{ 'User ID': '1', 'E-mail': 'not-an-email' }, 'email: Invalid email'],
       [
         { 'User ID': '1', Phone: '020 7946 0958' },
-        'phonenumber: Invalid phone number: expected a leading + and country code, e.g. +44 20 7946 0958',
+        'phonenumber: Invalid phone number: a national number needs a country: write it with + and the country code, or give a default country (--default-country GB)',
       ],
-      [{ 'User ID': '1', Phone: '+44 12' }, 'phonenumber: Invalid phone number: expected 7 to 15 digits'],
+      [{ 'User ID': '1', Phone: '+44 12' }, 'phonenumber: Invalid phone number: too short for +44'],
       [
         { 'User ID': '1', 'Full Name': 'n'.repeat(256) },
         'name: Too big: expected string to have <=255 characters',
@@ -128,7 +128,7 @@ describe('CSV rows', () => {
 });
 
 describe('JSON rows', () => {
-  it('passes records as written, null clearing a field, and coerces attributes', () => {
+  it('passes records as written (phone numbers in E.164), null clearing a field, and coerces attributes', () => {
     const result = jsonRow(
       json({
         external_id: 'a1',
@@ -144,7 +144,7 @@ describe('JSON rows', () => {
       input: {
         external_id: 'a1',
         email: null,
-        phonenumber: '+44 20 7946 0958',
+        phonenumber: '+442079460958',
         custom_attributes: { seats: 3, vip: false, plan: '7', signup_date: null },
       },
     });

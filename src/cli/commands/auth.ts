@@ -16,6 +16,7 @@ export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
     });
   }
   const key = validateApiKey(raw, opts.withKey ? 'stdin' : 'the prompt');
+  ctx.mayCreateProfile();
   const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
   store.setApiKey(settings.profile, key);
   if (ctx.options.baseUrl) store.set(settings.profile, 'base-url', ctx.options.baseUrl);
@@ -37,7 +38,7 @@ export async function status(ctx: CommandContext) {
     format,
     {
       profile: settings.profile,
-      base_url: settings.baseUrl,
+      base_url: settings.baseUrl ?? null,
       base_url_source: settings.baseUrlSource,
       key: settings.apiKey ? maskKey(settings.apiKey) : null,
       key_source: keyFrom,

@@ -20,6 +20,7 @@ export async function get(ctx: CommandContext, name: string) {
 
 export async function set(ctx: CommandContext, name: string, value: string) {
   const key = parseSettingKey(name);
+  ctx.mayCreateProfile();
   const { store, profile } = await profileAndStore(ctx);
   const stored = store.set(profile, key, value);
   ctx.io.note(`Set ${key} to ${stored} in profile "${profile}".`);
