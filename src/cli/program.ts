@@ -280,9 +280,13 @@ Example:
     .command('login')
     .description('store a bk_ workspace key (hidden prompt, or stdin with --with-key)')
     .option('--with-key', 'read the key from stdin, e.g. `contacts auth login --with-key < key.txt`')
+    .addOption(agentOption())
     .addHelpText(
       'after',
-      '\nThe key is stored in the profile named by --profile (default: "default"), with --base-url if given.',
+      `
+The key is stored in the profile named by --profile (default: "default"), with --base-url if given.
+When an agent is known (--agent, CONTACTS_AGENT or the profile), the key is checked first with one
+call to the service: a key it refuses is not stored (exit 3). Otherwise it is stored unverified.`,
     )
     .action(lazy(io, authCmd, 'login'));
   auth

@@ -1,28 +1,110 @@
 // `contacts auth login|status|logout`: the workspace key in the profile, never in argv.
+import { API_KEY_PREFIX, apiKeyProblem } from '../../api/key.js';
 import { maskKey } from '../../client/redact.js';
 import { validateApiKey } from '../../config/settings.js';
 import type { CommandContext } from '../context.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeRecord } from '../output/render.js';
-import { readAllStdin, readSecret } from '../prompt.js';
+import { type PromptIo, readAllStdin, readSecret } from '../prompt.js';
+
+/** Where a person finds a key, said where they are asked for one. */
+const KEY_PROMPT =
+  'Paste your workspace key (it starts with bk_; create one in your workspace settings, under API keys): ';
+const PROMPT_ATTEMPTS = 3;
+
+/**
+ * Asks on the terminal until the answer is a well-formed key (three tries): a paste that missed
+ * its first characters, or the wrong secret, gets the reason and another chance.
+ */
+export async function askForApiKey(io: PromptIo & { warn(message: string): void }): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await readSecret(KEY_PROMPT, io);
+    const problem = apiKeyProblem(answer);
+    if (problem === null) return answer;
+    if (attempt >= PROMPT_ATTEMPTS) {
+      throw new UsageError(`That is not a workspace key either: ${problem}`, {
+        hint: `A workspace key starts with ${API_KEY_PREFIX}. Run \`contacts auth login\` again when you have it.`,
+      });
+    }
+    io.warn(
+      `That is not a workspace key: ${problem}. Try again (${PROMPT_ATTEMPTS - attempt} left), or Ctrl-C to stop.`,
+    );
+  }
+}
 
 export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
-  let raw: string;
-  if (opts.withKey) raw = await readAllStdin(ctx.io.stdin);
-  else if (ctx.io.isTTY.stdin) raw = await readSecret('Paste your workspace key (bk_...): ', ctx.io);
+  let key: string;
+  if (opts.withKey) key = validateApiKey(await readAllStdin(ctx.io.stdin), 'stdin');
+  else if (ctx.io.isTTY.stdin) key = await askForApiKey(ctx.io);
   else {
     throw new UsageError('No terminal to ask for the key on', {
       hint: 'Pipe it in instead: contacts auth login --with-key < key.txt',
     });
   }
-  const key = validateApiKey(raw, opts.withKey ? 'stdin' : 'the prompt');
   ctx.mayCreateProfile();
   const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
+  const where = `profile "${settings.profile}" (${store.path})`;
+  const check = await checkKey(key, settings.baseUrl, settings.agent);
+  if (check.verdict === 'refused') {
+    throw new CliError(`The service refused this key (${check.detail}); it was not stored in ${where}.`, {
+      exitCode: ExitCode.AUTH,
+      hint: 'Check that you copied the whole key, for the right workspace.',
+    });
+  }
   store.setApiKey(settings.profile, key);
   if (ctx.options.baseUrl) store.set(settings.profile, 'base-url', ctx.options.baseUrl);
-  ctx.io.note(`Logged in: key ${maskKey(key)} stored in profile "${settings.profile}" (${store.path}).`);
+  const stored = `key ${maskKey(key)} stored in ${where}`;
+  switch (check.verdict) {
+    case 'works':
+      ctx.io.note(`Logged in: ${stored}. It works: agent ${settings.agent} answered at ${settings.baseUrl}.`);
+      break;
+    case 'unknown-agent':
+      ctx.io.note(`Logged in: ${stored}. The service accepted it.`);
+      ctx.io.warn(
+        `agent ${settings.agent} was not found at ${settings.baseUrl} (${check.detail}): check the agent id.`,
+      );
+      break;
+    case 'unverified':
+      ctx.io.note(`Logged in: ${stored}, unverified: ${check.detail}.`);
+      break;
+  }
   if (ctx.env.CONTACTS_API_KEY)
     ctx.io.warn('Note: CONTACTS_API_KEY is set and takes precedence over the stored key.');
+}
+
+type KeyCheck = { verdict: 'works' | 'refused' | 'unknown-agent' | 'unverified'; detail: string };
+
+/** One cheap call (the agent's attribute definitions) with the new key, when there is an agent to ask. */
+async function checkKey(
+  key: string,
+  baseUrl: string | undefined,
+  agent: string | undefined,
+): Promise<KeyCheck> {
+  if (!baseUrl)
+    return { verdict: 'unverified', detail: 'no base URL is set to check it against (--base-url)' };
+  if (!agent)
+    return {
+      verdict: 'unverified',
+      detail: 'no agent is set to check it with (--agent, CONTACTS_AGENT, or `contacts config set agent`)',
+    };
+  const [{ ContactsClient }, errors] = await Promise.all([
+    import('../../client/client.js'),
+    import('../../client/errors.js'),
+  ]);
+  const client = new ContactsClient({ baseUrl, apiKey: key, maxRetries: 1, timeoutMs: 10_000 });
+  try {
+    await client.attributes.list({ agentId: agent });
+    return { verdict: 'works', detail: '' };
+  } catch (error) {
+    if (error instanceof errors.AuthenticationError || error instanceof errors.PermissionDeniedError) {
+      return { verdict: 'refused', detail: `HTTP ${error.status}` };
+    }
+    if (error instanceof errors.NotFoundError) return { verdict: 'unknown-agent', detail: error.message };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { verdict: 'unverified', detail: `the service could not be asked (${reason})` };
+  } finally {
+    await client.close();
+  }
 }
 
 export async function status(ctx: CommandContext) {
