@@ -22,6 +22,8 @@ export interface GlobalOptions {
   debug?: boolean;
   quiet?: boolean;
   color?: boolean;
+  /** `--no-truncate` gives false. */
+  truncate?: boolean;
   /** A command's own `--default-country` (import, upsert, update). */
   defaultCountry?: string;
 }
@@ -55,6 +57,7 @@ export class CommandContext {
       quiet: options.quiet,
       // commander's --no-color gives color:false; without it, the environment decides.
       color: options.color === false ? false : undefined,
+      truncate: options.truncate,
     });
   }
 
@@ -175,6 +178,21 @@ export class CommandContext {
     return this.mockMode ? async () => this.#mock?.flush() : undefined;
   }
 
+  /**
+   * A command a user can paste to run `args` in the same setting as this run: the global options
+   * that chose the service (`--mock`, `--profile`, `--base-url`, `-o`) kept, values shell-quoted.
+   */
+  commandLine(args: string[], extra: Record<string, string | undefined> = {}): string {
+    const words = ['contacts'];
+    if (this.options.mock) words.push('--mock');
+    if (this.options.profile) words.push('--profile', this.options.profile);
+    if (this.options.baseUrl) words.push('--base-url', this.options.baseUrl);
+    words.push(...args);
+    for (const [flag, value] of Object.entries(extra)) if (value !== undefined) words.push(flag, value);
+    if (this.options.output) words.push('-o', this.options.output);
+    return words.map(shellWord).join(' ');
+  }
+
   /** Where the embedded mock keeps its state between commands. */
   mockDataFile(): string {
     return resolve(this.cwd, this.env.CONTACTS_MOCK_DATA ?? '.contacts-mock/data.json');
@@ -188,4 +206,9 @@ export class CommandContext {
     await this.#mock?.close();
     await this.#releaseMock?.();
   }
+}
+
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -84,6 +84,7 @@ export function buildProgram(io: CliIo): Command {
     .option('--debug', 'print each request and response (key redacted) and error details to stderr')
     .option('-q, --quiet', 'print only data: no progress, notes or warnings')
     .option('--no-color', 'disable colors (also NO_COLOR)')
+    .option('--no-truncate', 'tables print every character instead of fitting the terminal')
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showHelpAfterError('(add --help for usage)')
     .showSuggestionAfterError()

@@ -33,9 +33,11 @@ export async function tempHome(): Promise<{ dir: string; env: NodeJS.ProcessEnv;
 class Capture extends PassThrough {
   text = '';
   isTTY: boolean;
-  constructor(isTTY = false) {
+  columns: number | undefined;
+  constructor(isTTY = false, columns?: number) {
     super();
     this.isTTY = isTTY;
+    this.columns = columns;
     this.on('data', (c: Buffer) => {
       this.text += c.toString();
     });
@@ -45,9 +47,9 @@ class Capture extends PassThrough {
 /** Runs `contacts <argv>` in this process. */
 export async function runInProcess(
   argv: string[],
-  options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string; tty?: boolean } = {},
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string; tty?: boolean; columns?: number } = {},
 ): Promise<CliResult> {
-  const stdout = new Capture(options.tty);
+  const stdout = new Capture(options.tty, options.columns);
   const stderr = new Capture(options.tty);
   const io: CliIo = {
     stdout,

@@ -8,7 +8,7 @@ import { writeAttributeDefinition, writeAttributeDefinitions } from '../output/r
 export async function list(ctx: CommandContext) {
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const definitions = await client.attributes.list({ agentId });
-  await writeAttributeDefinitions(ctx.io.stdout, format, definitions, { color: ctx.io.color.stdout });
+  await writeAttributeDefinitions(ctx.io.stdout, format, definitions, ctx.io.table);
   if (definitions.length === 0) {
     ctx.io.note(
       `No custom attributes for agent ${agentId}. Define one: contacts attrs define <name> --type text`,
@@ -42,7 +42,7 @@ export async function define(
     definition = existing;
     ctx.io.note(`Attribute ${name} already exists (${existing.type}).`);
   }
-  await writeAttributeDefinition(ctx.io.stdout, format, definition, { color: ctx.io.color.stdout });
+  await writeAttributeDefinition(ctx.io.stdout, format, definition, ctx.io.table);
 }
 
 export async function update(
@@ -63,5 +63,5 @@ export async function update(
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const definition = await client.attributes.update(name, changes, { agentId });
   ctx.io.note(`Updated attribute ${definition.name}${definition.archived ? ' (archived)' : ''}.`);
-  await writeAttributeDefinition(ctx.io.stdout, format, definition, { color: ctx.io.color.stdout });
+  await writeAttributeDefinition(ctx.io.stdout, format, definition, ctx.io.table);
 }

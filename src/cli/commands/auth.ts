@@ -128,7 +128,7 @@ export async function status(ctx: CommandContext) {
       agent_source: settings.agentSource,
       config_file: settings.configPath,
     },
-    { color: ctx.io.color.stdout },
+    ctx.io.table,
   );
   if (!settings.apiKey) {
     ctx.io.warn('Not logged in. Run `contacts auth login`, or set CONTACTS_API_KEY.');

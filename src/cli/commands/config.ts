@@ -41,5 +41,5 @@ export async function list(ctx: CommandContext) {
   const record: Record<string, string | null> = { profile };
   for (const name of SETTING_NAMES) record[name] = settings[name] ?? null;
   record.config_file = store.path;
-  await writeRecord(ctx.io.stdout, format, record, { color: ctx.io.color.stdout });
+  await writeRecord(ctx.io.stdout, format, record, ctx.io.table);
 }

@@ -9,15 +9,18 @@ import { contactBody, type FieldOptions } from './contact-input.js';
 export async function list(ctx: CommandContext, opts: { page?: number; perPage?: number; all?: boolean }) {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page cannot be used together');
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
-  const table = { color: ctx.io.color.stdout };
+  const table = ctx.io.table;
 
   if (!opts.all) {
     const page = await client.contacts.list({ agentId, page: opts.page, perPage: opts.perPage });
     await writeContacts(ctx.io.stdout, format, page.data, table);
     if (page.total === 0) ctx.io.note(`No contacts for agent ${agentId}.`);
     else if (page.hasNextPage()) {
+      const next = ctx.commandLine(['list', '--agent', agentId, '--page', String(page.page + 1)], {
+        '--per-page': opts.perPage === undefined ? undefined : String(opts.perPage),
+      });
       ctx.io.note(
-        `Page ${page.page} of ${page.totalPages} (${page.total} contacts). Next: contacts list --page ${page.page + 1}, or --all.`,
+        `Page ${page.page} of ${page.totalPages} (${page.total} contacts). Next: ${next}  (or --all)`,
       );
     }
     return;
@@ -48,7 +51,7 @@ export async function list(ctx: CommandContext, opts: { page?: number; perPage?:
 export async function get(ctx: CommandContext, id: string) {
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const contact = await client.contacts.get(id, { agentId });
-  await writeContact(ctx.io.stdout, format, contact, { color: ctx.io.color.stdout });
+  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
 export async function upsert(ctx: CommandContext, opts: FieldOptions) {
@@ -62,7 +65,7 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const { contact, created } = await client.contacts.upsert(body as ContactInput, { agentId });
   ctx.io.note(`${created ? 'Created' : 'Updated'} contact ${contact.external_id} (${contact.id}).`);
-  await writeContact(ctx.io.stdout, format, contact, { color: ctx.io.color.stdout });
+  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
 export async function update(ctx: CommandContext, id: string, opts: FieldOptions) {
@@ -76,7 +79,7 @@ export async function update(ctx: CommandContext, id: string, opts: FieldOptions
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const contact = await client.contacts.update(id, body as ContactPatch, { agentId });
   ctx.io.note(`Updated contact ${contact.external_id} (${contact.id}).`);
-  await writeContact(ctx.io.stdout, format, contact, { color: ctx.io.color.stdout });
+  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
 export async function remove(ctx: CommandContext, id: string, opts: { yes?: boolean }) {

@@ -132,7 +132,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
   }
   if (report.interrupted) ctx.io.warn('Run the same command with --resume to send the rest.');
-  await writeRecord(ctx.io.stdout, outFormat, summaryRecord(report), { color: ctx.io.color.stdout });
+  await writeRecord(ctx.io.stdout, outFormat, summaryRecord(report), ctx.io.table);
 
   if (report.interrupted) throw new CliError('Import interrupted', { exitCode: ExitCode.INTERRUPTED });
   if (report.rejected > 0) ctx.setExitCode(ExitCode.PARTIAL);

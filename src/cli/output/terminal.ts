@@ -1,6 +1,7 @@
 // The process's streams as the CLI sees them: what is a terminal, whether colour is wanted,
 // and the stderr side-channel (notes, warnings, spinners) that keeps stdout for data alone.
 import { redactSecrets } from '../../client/redact.js';
+import type { TableOptions } from './table.js';
 import { visible } from './visible.js';
 
 /** Structurally `CliStream` of ../io.ts: process streams and test collectors both fit. */
@@ -23,6 +24,8 @@ export interface CreateIoOptions {
   color?: boolean;
   /** Literal secrets (the key in use) to redact from every line; the list may grow later. */
   secrets?: readonly string[];
+  /** `--no-truncate`: tables print every character instead of fitting the terminal. */
+  truncate?: boolean;
 }
 
 export interface Spinner {
@@ -43,6 +46,8 @@ export interface Io {
   readonly isTTY: { readonly stdout: boolean; readonly stderr: boolean; readonly stdin: boolean };
   readonly color: { readonly stdout: boolean; readonly stderr: boolean };
   readonly quiet: boolean;
+  /** How tables are drawn on stdout: colour, the terminal's width to fit, truncation. */
+  readonly table: TableOptions;
   /** Progress or information for a person, on stderr; silent under --quiet. */
   note(message: string): void;
   /** Something the user should know even under --quiet, on stderr. */
@@ -91,6 +96,11 @@ export function createIo(options: CreateIoOptions): Io {
     isTTY,
     color,
     quiet,
+    table: {
+      color: color.stdout,
+      width: isTTY.stdout && stdout.columns ? stdout.columns : undefined,
+      truncate: options.truncate ?? true,
+    },
     note,
     warn: (message) => line(`warning: ${message}`),
     async spinner(text) {

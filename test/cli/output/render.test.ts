@@ -238,6 +238,30 @@ describe('table', () => {
     expect(summary.count).toBe(3);
   });
 
+  it('draws one line a row under an upper-case header, with no box and no separators', async () => {
+    const { text } = await render('table', MANY, { color: false });
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(MANY.length + 1);
+    expect(lines[0]).toMatch(/^EXTERNAL_ID\s+NAME\s+EMAIL/);
+    expect(text).not.toMatch(/[│┌└├─]/);
+    for (const line of lines) expect(line).not.toMatch(/\s$/);
+  });
+
+  it('fits the terminal width, cutting the widest columns first but never a header', async () => {
+    const long = contact(9, { name: 'n'.repeat(120), email: `${'e'.repeat(60)}@example.com` });
+    const { text } = await render('table', [long], { color: false, width: 80 });
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(text).toContain('…');
+    expect(text).toMatch(/EXTERNAL_ID\s+NAME\s+EMAIL\s+PHONENUMBER\s+ATTRIBUTES\s+UPDATED_AT/);
+    const all = await render('table', [long], { color: false, width: 80, truncate: false });
+    expect(all.text).toContain('n'.repeat(120));
+  });
+
+  it('draws nothing for an empty list: the command says so in words', async () => {
+    const { text } = await render('table', [], { color: false });
+    expect(text).toBe('');
+  });
+
   it('cuts long values so rows stay readable', async () => {
     const long = contact(9, { name: 'x'.repeat(200) });
     const { text } = await render('table', [long], { color: false, maxCellWidth: 20 });
@@ -249,7 +273,7 @@ describe('table', () => {
     const out = new Collector();
     await writeContact(out, 'table', ADA, { color: false });
     const lines = out.text.split('\n');
-    const row = (key: string) => lines.find((l) => l.includes(` ${key} `));
+    const row = (key: string) => lines.find((l) => l.startsWith(`${key} `));
     expect(row('external_id')).toContain('u_1');
     expect(row('attr.plan')).toContain('pro');
     expect(row('attr.vip')).toContain('true');
@@ -320,7 +344,7 @@ describe('attribute definitions and records', () => {
   it('writes a single record as key/value pairs', async () => {
     const out = new Collector();
     await writeRecord(out, 'table', { profile: 'default', key: 'bk_...1234' }, { color: false });
-    expect(out.text).toMatch(/profile\s*│\s*default/);
+    expect(out.text).toMatch(/^profile\s+default$/m);
     expect(out.text).toContain('bk_...1234');
     const json = new Collector();
     await writeRecord(json, 'json', { profile: 'default' });
