@@ -178,13 +178,7 @@ function describeApiError(error: APIError): Described {
   if (error instanceof PermissionDeniedError) {
     return { code: ExitCode.AUTH, message, hint: 'The API key is not allowed to do this.' };
   }
-  if (error instanceof NotFoundError) {
-    return {
-      code: ExitCode.NOT_FOUND,
-      message,
-      hint: 'Check the agent id and the contact (external_id or id) or attribute name.',
-    };
-  }
+  if (error instanceof NotFoundError) return { code: ExitCode.NOT_FOUND, message, hint: notFoundHint(error) };
   if (error instanceof ConflictError) return { code: ExitCode.CONFLICT, message };
   if (error instanceof PayloadTooLargeError) {
     return { code: ExitCode.USAGE, message, hint: 'Send fewer or smaller contacts per request.' };
@@ -204,6 +198,20 @@ function describeApiError(error: APIError): Described {
     return { code: ExitCode.SERVICE, message, hint: 'The service failed; try again later.' };
   }
   return { code: ExitCode.FAILURE, message, details: issueLines(error.issues) };
+}
+
+/** What to check, by what was not found: the agent, an attribute, or a contact. */
+function notFoundHint(error: APIError): string {
+  if (/chatbot|agent/i.test(error.message))
+    return 'Check the agent id (--agent, CONTACTS_AGENT or the profile).';
+  const path = error.url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0] ?? '';
+  if (/\/custom-attributes\/[^/]+$/.test(path)) {
+    return 'Check the attribute name: `contacts attrs list` shows those defined for the agent.';
+  }
+  if (/\/contacts\/[^/]+$/.test(path)) {
+    return "Check the contact's external_id (or the service's id) and the agent: `contacts list` shows them.";
+  }
+  return 'Check the agent id and the base URL.';
 }
 
 function issueLines(issues: readonly { field: string; message: string }[]): string[] {

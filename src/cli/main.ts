@@ -8,7 +8,7 @@ import { type CliIo, processIo } from './io.js';
 export async function run(argv: string[], io: CliIo): Promise<number> {
   // Scripts probe installs with `contacts --version`: answer before commander is even loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    io.stdout.write(`${VERSION}\n`);
+    io.stdout.write(`${versionLine()}\n`);
     return 0;
   }
   const { buildProgram } = await import('./program.js');
@@ -19,17 +19,31 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // Commander has printed its own message: only the code is left to decide.
     if (isCommanderError(error)) return commanderExitCode(error);
-    const [{ toExit }, { visible }] = await Promise.all([
+    const [{ toExit }, { visible }, { colorAllowed }] = await Promise.all([
       import('./errors.js'),
       import('./output/visible.js'),
+      import('./output/terminal.js'),
     ]);
     const debug = argv.includes('--debug') || io.env.CONTACTS_DEBUG === '1';
     const secrets = [io.env.CONTACTS_API_KEY, ...(io.secrets ?? [])];
     const { code, lines } = toExit(error, { debug, secrets });
+    const color = !argv.includes('--no-color') && colorAllowed(io.stderr, io.env);
     // Messages can quote data (a name, a header, a server's words): shown, never obeyed.
-    for (const line of lines) io.stderr.write(`${visible(line)}\n`);
+    for (const line of lines) io.stderr.write(`${color ? colorLabel(visible(line)) : visible(line)}\n`);
     return code;
   }
+}
+
+/** `contacts version 0.1.0 (Node.js v20.20.2; linux x64)`: what a bug report needs, as gh prints. */
+export function versionLine(): string {
+  return `contacts version ${VERSION} (Node.js ${process.version}; ${process.platform} ${process.arch})`;
+}
+
+/** `error:` in red and `hint:` dimmed, on a terminal that takes colour. */
+function colorLabel(line: string): string {
+  if (line.startsWith('error:')) return `\u001b[1;31merror:\u001b[0m${line.slice(6)}`;
+  if (line.startsWith('hint:')) return `\u001b[2mhint:\u001b[0m${line.slice(5)}`;
+  return line;
 }
 
 /** The binary: real streams, real exit. */

@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { redactSecrets } from '../client/redact.js';
 import { VERSION } from '../client/version.js';
 import { OUTPUT_FORMATS } from '../config/output-formats.js';
+import { didYouMean } from '../util/suggest.js';
 import type { CliIo } from './io.js';
 import { collect, collectAttr, decimal, integer } from './options.js';
 import { visible } from './output/visible.js';
@@ -61,6 +62,7 @@ function fieldOptions(cmd: Command): Command {
       '--phone <number>',
       'phone number, sent as E.164: "+44 20 7946 0958", or national with --default-country',
     )
+    .addOption(new Option('--phonenumber <number>', 'the same as --phone, by the field name').hideHelp())
     .addOption(defaultCountryOption())
     .option('--attr <key=value>', 'set a custom attribute (repeatable)', collectAttr)
     .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
@@ -70,7 +72,11 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command('contacts');
   program
     .description('Work with the Contacts API from a terminal, a script or a CI job.')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(
+      `contacts version ${VERSION} (Node.js ${process.version}; ${process.platform} ${process.arch})`,
+      '-V, --version',
+      'print the version, and the Node.js version and platform',
+    )
     .helpOption('-h, --help', 'show help for a command')
     .addOption(
       new Option(
@@ -110,6 +116,7 @@ Learn more: contacts <command> --help`,
 
   program
     .command('list')
+    .alias('ls')
     .description("list the agent's contacts, oldest first")
     .addOption(agentOption())
     .option('-p, --page <n>', 'page number', integer(1))
@@ -145,6 +152,7 @@ Learn more: contacts <command> --help`,
 
   program
     .command('delete')
+    .alias('rm')
     .description('delete a contact')
     .argument('<id>', 'external_id or the service id')
     .addOption(agentOption())
@@ -246,6 +254,7 @@ Example:
   const attrs = program.command('attrs').description('list and define typed custom attributes');
   attrs
     .command('list')
+    .alias('ls')
     .description("list the agent's custom attribute definitions, archived ones too")
     .addOption(agentOption())
     .action(lazy(io, attrsCmd, 'list'));
@@ -326,6 +335,7 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
   program
     .command('serve')
     .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock')
+    .option('--mock', 'required: the mock is the server this command runs')
     .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data <file>', 'keep the state in this file (loaded at start, written atomically)')
@@ -353,6 +363,30 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .action(async (shell: string) => {
       const { completionScript } = await completionCmd();
       io.stdout.write(completionScript(program, shell as 'bash' | 'zsh' | 'fish'));
+    });
+
+  // `help <command>` with a command that does not exist says so, with a suggestion, instead of
+  // printing the whole help and exiting as if asked for it.
+  program.helpCommand(false);
+  program
+    .command('help')
+    .description('show help for a command')
+    .argument('[command...]', 'the command, e.g. `help attrs define`')
+    .action(async (words: string[]) => {
+      let cmd: Command = program;
+      for (const word of words) {
+        const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!sub) {
+          const known = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+          const where = cmd === program ? '' : ` of ${cmd.name()}`;
+          const { UsageError } = await import('./errors.js');
+          throw new UsageError(`unknown command '${word}'${where}${didYouMean(word, known)}`, {
+            hint: `Run \`contacts ${[...words.slice(0, words.indexOf(word)), ''].join(' ')}--help\` to see the commands.`,
+          });
+        }
+        cmd = sub;
+      }
+      cmd.outputHelp();
     });
 
   return program;

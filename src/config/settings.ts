@@ -2,6 +2,7 @@
 // checks every value passes, whichever source (flag, env, file) it comes from.
 
 import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
+import { didYouMean } from '../util/suggest.js';
 import { ConfigError } from './errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
@@ -36,7 +37,7 @@ export function isSettingKey(name: string): name is SettingKey {
 
 export function parseSettingKey(name: string): SettingKey {
   if (isSettingKey(name)) return name;
-  throw new ConfigError('invalid', `Unknown setting: ${name}`, {
+  throw new ConfigError('invalid', `Unknown setting: ${name}${didYouMean(name, SETTING_NAMES)}`, {
     hint: `Settings are: ${SETTING_NAMES.join(', ')}.`,
   });
 }

@@ -1,6 +1,7 @@
 // Which contact field or custom attribute each CSV column fills: synonyms, attribute names and
 // `--map` overrides, resolved once from the header.
 import type { AttributeDefinition } from '../api/attribute.js';
+import { didYouMean } from '../util/suggest.js';
 import { MappingError } from './errors.js';
 import { REJECT_KEYS } from './sources/types.js';
 
@@ -126,7 +127,7 @@ function parseTarget(target: string, where: string): ColumnTarget | null {
     return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
   }
   throw new MappingError(
-    `${where}: unknown field "${target}"; expected one of ${CONTACT_FIELDS.join(', ')}, ` +
+    `${where}: unknown field "${target}"${didYouMean(target, CONTACT_FIELDS)}; expected one of ${CONTACT_FIELDS.join(', ')}, ` +
       'attr.<name> or - (ignore the column)',
   );
 }

@@ -29,9 +29,10 @@ describe('program parsing', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('prints the version', async () => {
-    const r = await runInProcess(['--version']);
-    expect(r).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+  it('prints the version, with the Node.js version and platform for bug reports', async () => {
+    const line = `contacts version ${VERSION} (Node.js ${process.version}; ${process.platform} ${process.arch})\n`;
+    expect(await runInProcess(['--version'])).toMatchObject({ code: 0, stdout: line });
+    expect(await runInProcess(['-V', '--no-color'])).toMatchObject({ code: 0, stdout: line });
   });
 
   it('shows global options in a subcommand help', async () => {

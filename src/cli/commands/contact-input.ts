@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { jsonDepthExceeds } from '../../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../../api/limits.js';
+import { didYouMean } from '../../util/suggest.js';
 import { UsageError } from '../errors.js';
 import { readAllStdin } from '../prompt.js';
 
@@ -12,6 +13,8 @@ export interface FieldOptions {
   name?: string;
   email?: string;
   phone?: string;
+  /** The field's own name, accepted beside `--phone`. */
+  phonenumber?: string;
   attr?: Record<string, string>;
   data?: string;
   unset?: string[];
@@ -72,18 +75,22 @@ export async function contactBody(
   if (options.externalId !== undefined) body.external_id = options.externalId;
   if (options.name !== undefined) body.name = options.name;
   if (options.email !== undefined) body.email = options.email;
-  if (options.phone !== undefined) body.phonenumber = options.phone;
+  const phone = options.phone ?? options.phonenumber;
+  if (phone !== undefined) body.phonenumber = phone;
   const attrs: Record<string, unknown> = { ...(body.custom_attributes ?? {}), ...(options.attr ?? {}) };
   for (const field of options.unset ?? []) {
     if (field.startsWith('attr.') && field.length > 5) {
       attrs[field.slice(5)] = null;
       continue;
     }
-    const key = UNSET_FIELDS[field];
+    const key = Object.hasOwn(UNSET_FIELDS, field) ? UNSET_FIELDS[field] : undefined;
     if (!key) {
-      throw new UsageError(`--unset ${field}: not a field that can be cleared`, {
-        hint: 'Use name, email, phone or attr.<name>.',
-      });
+      throw new UsageError(
+        `--unset ${field}: not a field that can be cleared${didYouMean(field, Object.keys(UNSET_FIELDS))}`,
+        {
+          hint: 'Use name, email, phone or attr.<name>.',
+        },
+      );
     }
     body[key] = null;
   }
@@ -91,11 +98,11 @@ export async function contactBody(
   if (typeof body.phonenumber === 'string') {
     // Loaded only when a number is given: its metadata is most of a command's start-up otherwise.
     const { normalizePhoneNumber } = await import('../../client/phone.js');
-    const phone = normalizePhoneNumber(body.phonenumber, io.defaultCountry);
-    if (!phone.ok) {
-      throw new UsageError(`${options.phone !== undefined ? '--phone' : 'phonenumber'}: ${phone.reason}`);
+    const normalised = normalizePhoneNumber(body.phonenumber, io.defaultCountry);
+    if (!normalised.ok) {
+      throw new UsageError(`${phone !== undefined ? '--phone' : 'phonenumber'}: ${normalised.reason}`);
     }
-    body.phonenumber = phone.e164;
+    body.phonenumber = normalised.e164;
   }
   return body;
 }

@@ -81,8 +81,8 @@ export function createIo(options: CreateIoOptions): Io {
   // rather than obeyed, so a contact's name cannot retitle or clear the user's terminal.
   const human = (text: string) => visible(redactSecrets(text, secrets));
   // While a spinner turns, ora hooks stderr's write to clear and redraw around these lines.
-  const line = (text: string) => {
-    stderr.write(`${human(text)}\n`);
+  const line = (text: string, label = '') => {
+    stderr.write(`${label}${human(text)}\n`);
   };
   const note = (message: string) => {
     if (!quiet) line(message);
@@ -102,7 +102,8 @@ export function createIo(options: CreateIoOptions): Io {
       truncate: options.truncate ?? true,
     },
     note,
-    warn: (message) => line(`warning: ${message}`),
+    // The label's colour is ours, added after the message is made safe to show.
+    warn: (message) => line(message, color.stderr ? '\u001b[33mwarning:\u001b[39m ' : 'warning: '),
     async spinner(text) {
       if (quiet || !isTTY.stderr || env['TERM'] === 'dumb') return silentSpinner(note);
       // Loaded here so commands that never spin never load ora.
