@@ -24,6 +24,8 @@ export interface GlobalOptions {
   color?: boolean;
   /** `--no-truncate` gives false. */
   truncate?: boolean;
+  maxRetries?: string;
+  timeout?: string;
   /** A command's own `--default-country` (import, upsert, update). */
   defaultCountry?: string;
 }
@@ -106,6 +108,8 @@ export class CommandContext {
           agent: this.options.agent,
           output: this.options.output,
           defaultCountry: this.options.defaultCountry,
+          maxRetries: this.options.maxRetries,
+          timeout: this.options.timeout,
         },
         env: this.env,
         store,
@@ -167,7 +171,14 @@ export class CommandContext {
     const apiKey = requireApiKey(settings);
     const baseUrl = requireBaseUrl(settings);
     this.#cli.secrets?.push(apiKey);
-    return new ContactsClient({ baseUrl, apiKey, debug, onRetry });
+    return new ContactsClient({
+      baseUrl,
+      apiKey,
+      debug,
+      onRetry,
+      ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
+      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+    });
   }
 
   /**

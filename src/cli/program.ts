@@ -88,6 +88,14 @@ export function buildProgram(io: CliIo): Command {
     .option('--base-url <url>', 'API base URL (env: CONTACTS_BASE_URL)')
     .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
     .option('--debug', 'print each request and response (key redacted) and error details to stderr')
+    .option(
+      '--max-retries <n>',
+      'retries of a failed request: 429, 5xx, connection failures (env: CONTACTS_MAX_RETRIES; default 2, import 10)',
+    )
+    .option(
+      '--timeout <duration>',
+      'how long each attempt waits for the service: 30s, 500ms, 2m (env: CONTACTS_TIMEOUT; default 30s)',
+    )
     .option('-q, --quiet', 'print only data: no progress, notes or warnings')
     .option('--no-color', 'disable colors (also NO_COLOR)')
     .option('--no-truncate', 'tables print every character instead of fitting the terminal')

@@ -64,6 +64,8 @@ export class Transport {
   readonly #origin: URL;
   /** The base URL's own path (`/gateway` in `https://host/gateway`), without a trailing slash. */
   readonly #basePath: string;
+  /** Whether the service has answered once: until it has, "nobody there" fails fast. */
+  #reached = false;
 
   constructor(options: TransportOptions) {
     this.#apiKey = options.apiKey;
@@ -100,8 +102,11 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       let failure: APIError | APIConnectionError;
       let headers: Headers | undefined;
+      let limit = maxRetries;
+      let quick = false;
       try {
         const res = await this.#attempt(spec, url, attempt);
+        this.#reached = true;
         if (res.status < 300) return res;
         failure = toAPIError(res, spec.method, url.href, [this.#apiKey]);
         if (!isRetryableStatus(res.status)) throw failure;
@@ -109,9 +114,18 @@ export class Transport {
       } catch (err) {
         if (!(err instanceof APIConnectionError)) throw err;
         failure = err;
+        // A refused connection or an unknown host before the service ever answered is a wrong
+        // or stopped server, not a blip: a couple of quick tries, not the whole backoff ladder.
+        // Once it has answered, a refusal is a restart worth riding out with the usual backoff.
+        if (!this.#reached && isUnreachable(err)) {
+          limit = Math.min(maxRetries, FIRST_CONTACT_RETRIES);
+          quick = true;
+        }
       }
-      if (attempt > maxRetries) throw failure;
-      const delayMs = backoffDelayMs(this.#options.retry, attempt - 1, headers, this.#options.random);
+      if (attempt > limit) throw failure;
+      const delayMs = quick
+        ? FIRST_CONTACT_DELAY_MS * attempt
+        : backoffDelayMs(this.#options.retry, attempt - 1, headers, this.#options.random);
       const event = { attempt, delayMs, method: spec.method, url: url.href, error: failure };
       this.#options.onRetry?.(event);
       spec.onRetry?.(event);
@@ -192,6 +206,17 @@ export class Transport {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Retries, and the wait before each (times the attempt), while nothing has ever answered. */
+const FIRST_CONTACT_RETRIES = 2;
+const FIRST_CONTACT_DELAY_MS = 200;
+/** "Nothing listens there" or "no such host": errors a retry a few seconds later rarely fixes. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function isUnreachable(err: APIConnectionError): boolean {
+  const code = (err.cause as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && UNREACHABLE_CODES.has(code);
+}
 
 function truncate(text: string): string {
   return text.length > DEBUG_BODY_LIMIT ? `${text.slice(0, DEBUG_BODY_LIMIT)}… (${text.length} bytes)` : text;

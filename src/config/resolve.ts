@@ -6,11 +6,13 @@ import {
   API_KEY_PREFIX,
   DEFAULT_PROFILE,
   type OutputFormat,
+  parseDuration,
   validateAgent,
   validateBaseUrl,
   validateCountry,
   validateOutput,
   validateProfileName,
+  validateRetries,
 } from './settings.js';
 import type { ProfileSource } from './store.js';
 
@@ -20,6 +22,8 @@ export const ENV = {
   agent: 'CONTACTS_AGENT',
   profile: 'CONTACTS_PROFILE',
   defaultCountry: 'CONTACTS_DEFAULT_COUNTRY',
+  maxRetries: 'CONTACTS_MAX_RETRIES',
+  timeout: 'CONTACTS_TIMEOUT',
 } as const;
 
 export type SettingSource = 'flag' | 'env' | 'profile';
@@ -30,6 +34,8 @@ export interface SettingsFlags {
   agent?: string | undefined;
   output?: string | undefined;
   defaultCountry?: string | undefined;
+  maxRetries?: string | undefined;
+  timeout?: string | undefined;
 }
 
 export interface ResolveSettingsOptions {
@@ -60,6 +66,10 @@ export interface ResolvedSettings {
   outputSource: 'flag' | 'profile' | 'none';
   /** Country for national phone numbers (`--default-country`, env, profile), if any. */
   defaultCountry: string | undefined;
+  /** Retries per request, when set (`--max-retries`, env, profile); else the command's default. */
+  maxRetries: number | undefined;
+  /** Per-attempt timeout in milliseconds, when set (`--timeout`, env, profile). */
+  timeoutMs: number | undefined;
   /** What the store found wrong without failing (e.g. a key in a file others can read). */
   warnings: readonly string[];
 }
@@ -115,6 +125,17 @@ export function resolveSettings({
     ['profile', stored.default_country, (v) => validateCountry(v, inFile)],
   ]);
 
+  const maxRetries = pick<number>([
+    ['flag', flags.maxRetries, (v) => Number(validateRetries(v, '--max-retries'))],
+    ['env', env[ENV.maxRetries], (v) => Number(validateRetries(v, ENV.maxRetries))],
+    ['profile', stored.max_retries, (v) => Number(validateRetries(v, inFile))],
+  ]);
+  const timeoutMs = pick<number>([
+    ['flag', flags.timeout, (v) => parseDuration(v, '--timeout')],
+    ['env', env[ENV.timeout], (v) => parseDuration(v, ENV.timeout)],
+    ['profile', stored.timeout, (v) => parseDuration(v, inFile)],
+  ]);
+
   const envKey = present(env[ENV.apiKey]);
   const fileKey = present(stored.api_key);
 
@@ -131,6 +152,8 @@ export function resolveSettings({
     output: output?.value,
     outputSource: output ? (output.source as 'flag' | 'profile') : 'none',
     defaultCountry: defaultCountry?.value,
+    maxRetries: maxRetries?.value,
+    timeoutMs: timeoutMs?.value,
     warnings: store.warnings ?? [],
   };
 }

@@ -14,6 +14,8 @@ export const SETTING_KEYS = {
   agent: 'agent',
   output: 'output',
   'default-country': 'default_country',
+  'max-retries': 'max_retries',
+  timeout: 'timeout',
 } as const;
 export type SettingKey = keyof typeof SETTING_KEYS;
 export const SETTING_NAMES = Object.keys(SETTING_KEYS) as SettingKey[];
@@ -25,6 +27,10 @@ export interface ProfileConfig {
   output?: OutputFormat;
   /** ISO 3166-1 alpha-2 code: national phone numbers are read as this country's. */
   default_country?: string;
+  /** Retries of a failed request (429, 5xx, connection failures); a whole number. */
+  max_retries?: string;
+  /** How long one attempt waits for the service: `30s`, `500ms`, `2m` or plain seconds. */
+  timeout?: string;
   api_key?: string;
 }
 
@@ -109,6 +115,28 @@ export function validateCountry(value: string, from = 'default-country'): string
   });
 }
 
+/** Retries per request: a whole number from 0 to 20. */
+export function validateRetries(value: string, from = 'max-retries'): string {
+  const text = value.trim();
+  if (/^\d+$/.test(text) && Number(text) <= 20) return String(Number(text));
+  throw new ConfigError('invalid', `Invalid retries from ${from}: ${value}`, {
+    hint: 'Use a whole number from 0 (no retries) to 20.',
+  });
+}
+
+const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/i;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** A timeout in milliseconds from `30s`, `500ms`, `2m` or plain seconds (`30`). */
+export function parseDuration(value: string, from = 'timeout'): number {
+  const m = DURATION_RE.exec(value.trim());
+  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 's').toLowerCase()]!) : Number.NaN;
+  if (ms >= 100 && ms <= 600_000) return ms;
+  throw new ConfigError('invalid', `Invalid timeout from ${from}: ${value}`, {
+    hint: 'Use seconds (30), or a number with ms, s or m (500ms, 30s, 2m), from 100ms to 10m.',
+  });
+}
+
 /** Checks and normalises a value for `key`; `from` names its source in the message. */
 export function validateSetting(key: SettingKey, value: string, from: string = key): string {
   switch (key) {
@@ -120,6 +148,11 @@ export function validateSetting(key: SettingKey, value: string, from: string = k
       return validateOutput(value, from);
     case 'default-country':
       return validateCountry(value, from);
+    case 'max-retries':
+      return validateRetries(value, from);
+    case 'timeout':
+      parseDuration(value, from);
+      return value.trim();
   }
 }
 

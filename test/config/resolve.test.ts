@@ -59,6 +59,8 @@ describe('defaults', () => {
       output: undefined,
       outputSource: 'none',
       defaultCountry: undefined,
+      maxRetries: undefined,
+      timeoutMs: undefined,
       warnings: [],
     } satisfies ResolvedSettings);
   });

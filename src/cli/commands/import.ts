@@ -80,6 +80,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       delimiter,
       encoding,
       defaultCountry: settings.defaultCountry,
+      ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
       maps,
       concurrency: opts.concurrency,
       batchSize: opts.batchSize,

@@ -1,0 +1,106 @@
+// A server that is down or mistyped fails a command in about a second, not fifty; --max-retries
+// and --timeout tune the rest.
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import { ContactsClient } from '../../src/client/client.js';
+import { APIConnectionError } from '../../src/client/errors.js';
+import { runInProcess, tempHome } from '../helpers/cli.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(() => home.cleanup());
+
+const KEY = 'bk_live_fail_fast_1234';
+
+/** A loopback port with nothing listening: bound, noted, released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('nothing listening', () => {
+  it('fails after a couple of quick tries, not the whole backoff ladder', async () => {
+    const port = await closedPort();
+    const retries: number[] = [];
+    const client = new ContactsClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: KEY,
+      agentId: 'a',
+      maxRetries: 10,
+      onRetry: (e) => retries.push(e.delayMs),
+    });
+    const started = Date.now();
+    const error = await client.contacts.get('u1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(retries).toEqual([200, 400]);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await client.close();
+  });
+
+  it('an import against a stopped server ends in seconds with exit 7', async () => {
+    const port = await closedPort();
+    const env = { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: `http://127.0.0.1:${port}` };
+    const started = Date.now();
+    const r = await runInProcess(['import', '-', '--agent', 'a', '--format', 'ndjson'], {
+      env,
+      cwd: home.dir,
+      stdin: '{"external_id":"u1"}\n',
+    });
+    expect(r.code).toBe(ExitCode.NETWORK);
+    expect(r.stderr).toMatch(/Could not reach .*ECONNREFUSED/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('--max-retries and --timeout', () => {
+  it('--max-retries 0 makes one attempt; the setting does the same', async () => {
+    const server = await startScriptedServer([{ status: 503, body: { message: 'down' } }]);
+    try {
+      const env = { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: server.url };
+      const r = await runInProcess(['--max-retries', '0', 'get', 'u1', '--agent', 'a'], {
+        env,
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(ExitCode.SERVICE);
+      expect(server.requests).toHaveLength(1);
+      await runInProcess(['config', 'set', 'max-retries', '1'], { env, cwd: home.dir });
+      await runInProcess(['get', 'u1', '--agent', 'a'], { env, cwd: home.dir });
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--timeout bounds each attempt', async () => {
+    const server = await startScriptedServer([{ hang: true }]);
+    try {
+      const env = { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: server.url };
+      const started = Date.now();
+      const r = await runInProcess(
+        ['--timeout', '300ms', '--max-retries', '0', 'get', 'u1', '--agent', 'a'],
+        {
+          env,
+          cwd: home.dir,
+        },
+      );
+      expect(r.code).toBe(ExitCode.NETWORK);
+      expect(r.stderr).toMatch(/timed out after 300ms/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const bad = await runInProcess(['--timeout', 'soon', 'get', 'u1', '--agent', 'a'], {
+        env,
+        cwd: home.dir,
+      });
+      expect(bad.code).toBe(ExitCode.USAGE);
+      expect(bad.stderr).toMatch(/Invalid timeout from --timeout: soon/);
+    } finally {
+      await server.close();
+    }
+  });
+});
