@@ -15,17 +15,20 @@ export type ColumnTarget =
   | { kind: 'first_name' }
   | { kind: 'last_name' };
 
-/** One `--map "Header=target"`; `target` null means "ignore this column" (`-`). */
+/**
+ * One `--map "Header=target[,target]"`: what the column fills (one column may fill two fields,
+ * e.g. an email that is also the external_id); no targets means "ignore this column" (`-`).
+ */
 export interface MapOverride {
   header: string;
-  target: ColumnTarget | null;
+  targets: ColumnTarget[];
 }
 
 export interface ColumnMapping {
   /** The header the mapping was made for. */
   header: string[];
-  /** By column index: what the column fills, or null when it is ignored. */
-  columns: (ColumnTarget | null)[];
+  /** By column index: what the column fills (often one thing; none when it is ignored). */
+  columns: ColumnTarget[][];
   /** Columns that map to nothing and were not ignored on purpose: report them once. */
   unmapped: string[];
 }
@@ -35,21 +38,40 @@ export interface ColumnMapping {
  * one field (a file with both `ID` and `External ID` takes `External ID`; `ID` is then unmapped).
  */
 export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', readonly string[]> = {
-  external_id: ['externalid', 'userid', 'customerid', 'contactid', 'clientid', 'memberid', 'uid', 'id'],
+  // HubSpot's export names its id "Record ID"; Salesforce's "Contact ID" (reports) or "Id" (Data Loader).
+  external_id: [
+    'externalid',
+    'userid',
+    'customerid',
+    'contactid',
+    'recordid',
+    'clientid',
+    'memberid',
+    'uid',
+    'id',
+  ],
   name: ['name', 'fullname', 'contactname', 'displayname', 'customername'],
-  email: ['email', 'emailaddress', 'mail', 'mailaddress'],
+  // Google Contacts: "E-mail 1 - Value"; Outlook: "E-mail Address"; Mailchimp: "Email Address".
+  email: ['email', 'emailaddress', 'email1value', 'email1address', 'primaryemail', 'mail', 'mailaddress'],
+  // Google Contacts: "Phone 1 - Value"; Outlook: "Mobile Phone", "Primary Phone", "Business
+  // Phone", "Home Phone"; HubSpot: "Phone Number", "Mobile Phone Number"; Salesforce: "Mobile".
   phonenumber: [
     'phonenumber',
     'phone',
+    'phone1value',
     'phoneno',
     'mobile',
     'mobilenumber',
     'mobilephone',
+    'mobilephonenumber',
+    'primaryphone',
     'cell',
     'cellphone',
     'telephone',
     'telephonenumber',
     'tel',
+    'businessphone',
+    'homephone',
   ],
   first_name: ['firstname', 'givenname', 'forename'],
   last_name: ['lastname', 'surname', 'familyname'],
@@ -68,7 +90,10 @@ export function normalizeHeader(header: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** Parse one `--map "Header=target"` (split at the last `=`, since a header may contain one). */
+/**
+ * Parse one `--map "Header=target"` (split at the last `=`, since a header may contain one); the
+ * target may name several fields, comma-separated: `--map "E-mail 1 - Value=external_id,email"`.
+ */
 export function parseMapOption(value: string): MapOverride {
   const at = value.lastIndexOf('=');
   const header = at === -1 ? '' : value.slice(0, at).trim();
@@ -76,7 +101,7 @@ export function parseMapOption(value: string): MapOverride {
   if (!header || !target) {
     throw new MappingError(`Invalid --map "${value}": expected "Header=field", e.g. --map "E-mail=email"`);
   }
-  return { header, target: parseTarget(target, `Invalid --map "${value}"`) };
+  return { header, targets: parseTargets(target, `Invalid --map "${value}"`) };
 }
 
 /**
@@ -101,25 +126,38 @@ export function parseMapFile(text: string, file: string): MapOverride[] {
         `--map-file ${file}: ${JSON.stringify(header)} must map to a field name (a string), e.g. "email" or "-"`,
       );
     }
-    return { header: header.trim(), target: parseTarget(target.trim(), `--map-file ${file}: "${header}"`) };
+    return { header: header.trim(), targets: parseTargets(target.trim(), `--map-file ${file}: "${header}"`) };
   });
 }
 
 /**
- * `--map-file` entries with `--map` flags over them: a flag naming the same header replaces the
- * file's entry, so a one-off tweak needs no edit of the saved mapping.
+ * `--map-file` entries with `--map` flags over them: flags naming the same header replace the
+ * file's entry, so a one-off tweak needs no edit of the saved mapping. Two flags for one header
+ * add up (`--map "Email=external_id" --map "Email=email"` fills both), never drop the first.
  */
 export function combineMaps(
   fromFile: readonly MapOverride[],
   fromFlags: readonly MapOverride[],
 ): MapOverride[] {
   const byHeader = new Map<string, MapOverride>();
-  for (const o of [...fromFile, ...fromFlags]) byHeader.set(normalizeHeader(o.header), o);
+  for (const o of fromFile) byHeader.set(normalizeHeader(o.header), o);
+  const flagged = new Set<string>();
+  for (const o of fromFlags) {
+    const key = normalizeHeader(o.header);
+    const earlier = flagged.has(key) ? byHeader.get(key) : undefined;
+    byHeader.set(key, earlier ? { header: earlier.header, targets: [...earlier.targets, ...o.targets] } : o);
+    flagged.add(key);
+  }
   return [...byHeader.values()];
 }
 
-function parseTarget(target: string, where: string): ColumnTarget | null {
-  if (target === '-') return null;
+/** `email`, `external_id,email`, `attr.plan`, or `-` (nothing). */
+function parseTargets(text: string, where: string): ColumnTarget[] {
+  if (text === '-') return [];
+  return text.split(',').map((t) => parseTarget(t.trim(), where));
+}
+
+function parseTarget(target: string, where: string): ColumnTarget {
   if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
     return { kind: 'field', field: target as ContactField };
   }
@@ -152,7 +190,7 @@ export function resolveMapping({
   overrides = [],
 }: ResolveMappingOptions): ColumnMapping {
   const defs = [...definitions];
-  const columns: (ColumnTarget | null)[] = header.map(() => null);
+  const columns: ColumnTarget[][] = header.map(() => []);
   // `decided`: no automatic rule may touch the column; `ignored`: left out on purpose, not reported.
   const decided = header.map(() => false);
   const ignored = header.map(() => false);
@@ -164,27 +202,27 @@ export function resolveMapping({
     if (i === -1) {
       throw new MappingError(
         `--map "${override.header}=...": the file has no column "${override.header}" ` +
-          `(columns: ${header.map((_, j) => label(j)).join(', ')})`,
+          `(columns: ${header.map((_, j) => label(j)).join(', ')})${didYouMean(override.header, header)}`,
       );
     }
-    const target = override.target && checkAttribute(override.target, defs, `--map "${override.header}=..."`);
-    if (target) {
+    for (const raw of override.targets) {
+      const target = checkAttribute(raw, defs, `--map "${override.header}=..."`);
       const key = targetKey(target);
       if (taken.has(key)) {
         throw new MappingError(`--map: two columns map to ${describeTarget(target)}; keep one of them`);
       }
       taken.add(key);
+      columns[i]!.push(target);
     }
-    columns[i] = target;
     decided[i] = true;
-    ignored[i] = target === null;
+    ignored[i] = override.targets.length === 0;
   }
 
   const claim = (i: number, target: ColumnTarget) => {
     const key = targetKey(target);
     if (taken.has(key)) return;
     taken.add(key);
-    columns[i] = target;
+    columns[i]!.push(target);
     decided[i] = true;
   };
 
@@ -227,39 +265,44 @@ export function resolveMapping({
 
   // First and last names only stand in for a missing full name.
   if (taken.has('name')) {
-    columns.forEach((target, i) => {
-      if (target?.kind === 'first_name' || target?.kind === 'last_name') columns[i] = null;
+    columns.forEach((targets, i) => {
+      columns[i] = targets.filter((t) => t.kind !== 'first_name' && t.kind !== 'last_name');
     });
   }
 
-  if (!columns.some((t) => t?.kind === 'field' && t.field === 'external_id')) {
+  const fills = (targets: ColumnTarget[], field: ContactField) =>
+    targets.some((t) => t.kind === 'field' && t.field === field);
+  if (!columns.some((targets) => fills(targets, 'external_id'))) {
     throw new MappingError(
       `No column maps to external_id (columns: ${header.map((_, j) => label(j)).join(', ')}). ` +
-        `Name one with --map "<column>=external_id"; recognised headers: External ID, User ID, Customer ID, ID.`,
+        'Name one with --map "<column>=external_id" (a column can fill two fields: --map "Email=external_id,email"); ' +
+        'recognised headers: External ID, User ID, Customer ID, Contact ID, Record ID, ID.',
     );
   }
 
   // A file with external_id beside the record's timestamps is one of our exports (or alike): the
   // service's own fields (id, created_at, updated_at) are read-only, so they are skipped quietly.
-  const externalIdColumn = columns.findIndex((t) => t?.kind === 'field' && t.field === 'external_id');
+  const externalIdColumn = columns.findIndex((targets) => fills(targets, 'external_id'));
   const normalized = header.map(normalizeHeader);
   const looksExported =
     normalized[externalIdColumn] === 'externalid' &&
     (normalized.includes('createdat') || normalized.includes('updatedat'));
   if (looksExported) {
     header.forEach((_, i) => {
-      if (columns[i] === null && !decided[i] && RECORD_FIELDS.has(normalized[i]!)) ignored[i] = true;
+      if (columns[i]!.length === 0 && !decided[i] && RECORD_FIELDS.has(normalized[i]!)) ignored[i] = true;
     });
   }
 
-  const unmapped = header.flatMap((_, i) => (columns[i] === null && !ignored[i] ? [label(i)] : []));
+  const unmapped = header.flatMap((_, i) => (columns[i]!.length === 0 && !ignored[i] ? [label(i)] : []));
   return { header, columns, unmapped };
 }
 
 /** `Header -> target` lines, for a verbose run or a dry run. */
 export function describeMapping(mapping: ColumnMapping): string[] {
-  return mapping.columns.flatMap((target, i) =>
-    target ? [`${mapping.header[i]!.trim() || `(column ${i + 1})`} -> ${describeTarget(target)}`] : [],
+  return mapping.columns.flatMap((targets, i) =>
+    targets.length > 0
+      ? [`${mapping.header[i]!.trim() || `(column ${i + 1})`} -> ${targets.map(describeTarget).join(', ')}`]
+      : [],
   );
 }
 

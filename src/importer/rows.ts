@@ -75,22 +75,24 @@ function fromColumns(
   const attributes: Record<string, string> = {};
   let first = '';
   let last = '';
-  mapping.columns.forEach((target, i) => {
+  mapping.columns.forEach((targets, i) => {
     const value = cells[i];
-    if (!target || value === undefined) return;
-    switch (target.kind) {
-      case 'field':
-        if (value !== '' || EMPTY_FIELDS.has(target.field)) candidate[target.field] = value;
-        break;
-      case 'attribute':
-        if (value !== '' || emptyAttributes.has(target.name)) attributes[target.name] = value;
-        break;
-      case 'first_name':
-        first = value;
-        break;
-      case 'last_name':
-        last = value;
-        break;
+    if (value === undefined) return;
+    for (const target of targets) {
+      switch (target.kind) {
+        case 'field':
+          if (value !== '' || EMPTY_FIELDS.has(target.field)) candidate[target.field] = value;
+          break;
+        case 'attribute':
+          if (value !== '' || emptyAttributes.has(target.name)) attributes[target.name] = value;
+          break;
+        case 'first_name':
+          first = value;
+          break;
+        case 'last_name':
+          last = value;
+          break;
+      }
     }
   });
   if (candidate.name === undefined && (first || last))

@@ -81,6 +81,34 @@ describe('saved mappings', () => {
   });
 });
 
+describe('spreadsheet and CRM exports', () => {
+  it("imports a Google Contacts export with its email as the external_id, the email kept too", async () => {
+    await writeFile(
+      file('google.csv'),
+      'First Name,Last Name,E-mail 1 - Label,E-mail 1 - Value,Phone 1 - Label,Phone 1 - Value\n' +
+        'Ada,Lovelace,* Home,ada@example.com,Mobile,+44 20 7946 0958\n',
+    );
+    const r = await cli(['import', 'google.csv', '--map', 'E-mail 1 - Value=external_id,email']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await contact('ada@example.com')).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phonenumber: '+442079460958',
+    });
+    // The same header given twice adds up rather than dropping the first mapping.
+    const twice = await cli([
+      'import',
+      'google.csv',
+      '--dry-run',
+      '--map',
+      'E-mail 1 - Value=external_id',
+      '--map',
+      'E-mail 1 - Value=email',
+    ]);
+    expect(twice.code, twice.stderr).toBe(0);
+  });
+});
+
 describe('contacts template', () => {
   it('prints the fields and the active attributes, and a filled CSV template imports as is', async () => {
     for (const [name, type] of [

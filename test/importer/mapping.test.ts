@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MappingError } from '../../src/importer/errors.js';
 import {
   type ColumnMapping,
+  combineMaps,
   describeMapping,
   normalizeHeader,
   parseMapOption,
@@ -41,18 +42,18 @@ describe('resolveMapping', () => {
     for (const [header, field] of cases) {
       const extra = field === 'external_id' ? [] : ['external_id'];
       const mapping = map([header, ...extra]);
-      expect(mapping.columns[0], header).toEqual({ kind: 'field', field });
+      expect(mapping.columns[0], header).toEqual([{ kind: 'field', field }]);
     }
   });
 
   it('prefers the higher-ranked synonym and reports the other column as unmapped', () => {
     const mapping = map(['ID', 'Email', 'External ID', 'Mobile', 'Phone']);
     expect(mapping.columns).toEqual([
-      null,
-      { kind: 'field', field: 'email' },
-      { kind: 'field', field: 'external_id' },
-      null,
-      { kind: 'field', field: 'phonenumber' },
+      [],
+      [{ kind: 'field', field: 'email' }],
+      [{ kind: 'field', field: 'external_id' }],
+      [],
+      [{ kind: 'field', field: 'phonenumber' }],
     ]);
     expect(mapping.unmapped).toEqual(['ID', 'Mobile']);
   });
@@ -72,14 +73,14 @@ describe('resolveMapping', () => {
   it('leaves the column of an archived attribute out (reported), by name or attr., unless --map asks', () => {
     expect(map(['external_id', 'Legacy Code']).unmapped).toEqual(['Legacy Code']);
     const exported = map(['external_id', 'attr.legacy_code']);
-    expect(exported.columns[1]).toBeNull();
+    expect(exported.columns[1]).toEqual([]);
     expect(exported.unmapped).toEqual(['attr.legacy_code']);
     const asked = resolveMapping({
       header: ['external_id', 'attr.legacy_code'],
       definitions: DEFINITIONS,
       overrides: [parseMapOption('attr.legacy_code=attr.legacy_code')],
     });
-    expect(asked.columns[1]).toEqual({ kind: 'attribute', name: 'legacy_code' });
+    expect(asked.columns[1]).toEqual([{ kind: 'attribute', name: 'legacy_code' }]);
   });
 
   it('refuses attr.<name> for an attribute the agent has not defined', () => {
@@ -91,9 +92,9 @@ describe('resolveMapping', () => {
 
   it('joins first and last name only when there is no full-name column', () => {
     const joined = map(['First Name', 'Last Name', 'User ID']);
-    expect(joined.columns.slice(0, 2)).toEqual([{ kind: 'first_name' }, { kind: 'last_name' }]);
+    expect(joined.columns.slice(0, 2)).toEqual([[{ kind: 'first_name' }], [{ kind: 'last_name' }]]);
     const full = map(['First Name', 'Name', 'Surname', 'User ID']);
-    expect(full.columns[1]).toEqual({ kind: 'field', field: 'name' });
+    expect(full.columns[1]).toEqual([{ kind: 'field', field: 'name' }]);
     expect(full.unmapped).toEqual(['First Name', 'Surname']);
   });
 
@@ -114,7 +115,7 @@ describe('resolveMapping', () => {
 
   it('skips the _line and _error columns of a rejects file silently', () => {
     const mapping = map(['external_id', 'email', '_line', '_error']);
-    expect(mapping.columns.slice(2)).toEqual([null, null]);
+    expect(mapping.columns.slice(2)).toEqual([[], []]);
     expect(mapping.unmapped).toEqual([]);
   });
 
@@ -122,10 +123,9 @@ describe('resolveMapping', () => {
     expect(() => map(['Name', 'Email'])).toThrow(
       'No column maps to external_id (columns: Name, Email). Name one with --map "<column>=external_id"',
     );
-    expect(map(['Ref', 'Email'], ['Ref=external_id']).columns[0]).toEqual({
-      kind: 'field',
-      field: 'external_id',
-    });
+    expect(map(['Ref', 'Email'], ['Ref=external_id']).columns[0]).toEqual([
+      { kind: 'field', field: 'external_id' },
+    ]);
   });
 
   it('fails clearly on an override naming no column, an undefined attribute, or a field twice', () => {
@@ -147,12 +147,22 @@ describe('resolveMapping', () => {
 
 describe('parseMapOption', () => {
   it('splits at the last = and accepts fields, attr.<name> and -', () => {
-    expect(parseMapOption('a=b=email')).toEqual({ header: 'a=b', target: { kind: 'field', field: 'email' } });
+    expect(parseMapOption('a=b=email')).toEqual({
+      header: 'a=b',
+      targets: [{ kind: 'field', field: 'email' }],
+    });
     expect(parseMapOption(' Tarif = attr.plan ')).toEqual({
       header: 'Tarif',
-      target: { kind: 'attribute', name: 'plan' },
+      targets: [{ kind: 'attribute', name: 'plan' }],
     });
-    expect(parseMapOption('Memo=-')).toEqual({ header: 'Memo', target: null });
+    expect(parseMapOption('Memo=-')).toEqual({ header: 'Memo', targets: [] });
+    expect(parseMapOption('E-mail 1 - Value=external_id, email')).toEqual({
+      header: 'E-mail 1 - Value',
+      targets: [
+        { kind: 'field', field: 'external_id' },
+        { kind: 'field', field: 'email' },
+      ],
+    });
   });
 
   it('rejects an unknown field and a malformed option', () => {
@@ -164,6 +174,80 @@ describe('parseMapOption', () => {
   });
 });
 
+describe('exports of other tools', () => {
+  it('recognises the headers of Google Contacts, Outlook, HubSpot, Salesforce and Mailchimp', () => {
+    const cases: [string[], Record<string, string>][] = [
+      // Google Contacts
+      [
+        [
+          'First Name',
+          'Last Name',
+          'E-mail 1 - Label',
+          'E-mail 1 - Value',
+          'Phone 1 - Label',
+          'Phone 1 - Value',
+        ],
+        { 'E-mail 1 - Value': 'email', 'Phone 1 - Value': 'phonenumber', 'First Name': 'name (first part)' },
+      ],
+      // Outlook
+      [
+        ['First Name', 'Last Name', 'E-mail Address', 'Business Phone', 'Mobile Phone'],
+        { 'E-mail Address': 'email', 'Mobile Phone': 'phonenumber' },
+      ],
+      // HubSpot
+      [
+        ['Record ID', 'First Name', 'Last Name', 'Email', 'Phone Number'],
+        { 'Record ID': 'external_id', Email: 'email', 'Phone Number': 'phonenumber' },
+      ],
+      // Salesforce: a report, and the Data Loader's API names
+      [
+        ['Contact ID', 'Full Name', 'Email', 'Mobile'],
+        { 'Contact ID': 'external_id', 'Full Name': 'name', Mobile: 'phonenumber' },
+      ],
+      [
+        ['Id', 'FirstName', 'LastName', 'Email', 'MobilePhone'],
+        { Id: 'external_id', MobilePhone: 'phonenumber' },
+      ],
+      // Mailchimp
+      [['Email Address', 'First Name', 'Last Name', 'Phone Number'], { 'Email Address': 'email' }],
+    ];
+    for (const [header, expected] of cases) {
+      const hasId = Object.values(expected).includes('external_id');
+      const mapping = resolveMapping({
+        header,
+        definitions: [],
+        overrides: hasId
+          ? []
+          : [
+              parseMapOption(
+                `${Object.keys(expected).find((h) => expected[h] === 'email')}=external_id,email`,
+              ),
+            ],
+      });
+      const described = Object.fromEntries(
+        describeMapping(mapping).map((l) => l.split(' -> ') as [string, string]),
+      );
+      for (const [h, target] of Object.entries(expected))
+        expect(described[h], `${header.join('|')}: ${h}`).toContain(target);
+    }
+  });
+
+  it('lets one column fill two fields, from one --map or two', () => {
+    const header = ['E-mail 1 - Value', 'Name'];
+    const one = map(header, ['E-mail 1 - Value=external_id,email']);
+    expect(describeMapping(one)).toEqual(['E-mail 1 - Value -> external_id, email', 'Name -> name']);
+    const two = resolveMapping({
+      header,
+      definitions: [],
+      overrides: combineMaps(
+        [],
+        [parseMapOption('E-mail 1 - Value=external_id'), parseMapOption('E-mail 1 - Value=email')],
+      ),
+    });
+    expect(describeMapping(two)).toEqual(describeMapping(one));
+  });
+});
+
 describe('record fields of an export', () => {
   it('skips id, created_at and updated_at silently when external_id has its own column', () => {
     const m = resolveMapping({
@@ -171,12 +255,12 @@ describe('record fields of an export', () => {
       definitions: [],
     });
     expect(m.unmapped).toEqual(['notes']);
-    expect(m.columns[0]).toBeNull();
+    expect(m.columns[0]).toEqual([]);
   });
 
   it('still maps a lone ID column to external_id', () => {
     const m = resolveMapping({ header: ['ID', 'Name', 'created_at'], definitions: [] });
-    expect(m.columns[0]).toEqual({ kind: 'field', field: 'external_id' });
+    expect(m.columns[0]).toEqual([{ kind: 'field', field: 'external_id' }]);
     expect(m.unmapped).toEqual(['created_at']);
   });
 });

@@ -47,7 +47,7 @@ async function csvColumns(definitions: readonly AttributeDefinition[]): Promise<
   const { columns } = resolveMapping({ header, definitions });
   return header.map((cell, i) => {
     if (i < FIELDS.length) return cell;
-    const target = columns[i];
+    const [target] = columns[i]!;
     return target?.kind === 'attribute' && target.name === cell ? cell : `attr.${cell}`;
   });
 }
