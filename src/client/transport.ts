@@ -1,6 +1,6 @@
 // The request core: one HTTP exchange over undici (keep-alive, per-request timeout, abort),
 // wrapped in the retry policy, with redacted debug output.
-import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   APIConnectionError,
   type APIError,
@@ -12,6 +12,7 @@ import {
 import { redactHeaders, redactSecrets } from './redact.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
+import { Agent, errors as undiciErrors, request as undiciRequest } from './undici.js';
 
 export type DebugLogger = (line: string) => void;
 
@@ -160,7 +161,7 @@ export class Transport {
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
-      const res = await this.#dispatcher.request({
+      const res = await undiciRequest(this.#dispatcher, {
         origin: url.origin,
         path: url.path,
         method: spec.method,
