@@ -43,6 +43,7 @@ export class CommandContext {
   #settings?: Promise<ResolvedSettings>;
   #client?: Promise<ContactsClient>;
   #mayCreateProfile = false;
+  #retryReporter?: (line: string) => void;
   #mock?: MockServer;
   #releaseMock?: () => Promise<void>;
 
@@ -84,6 +85,33 @@ export class CommandContext {
   store(): Promise<ConfigStore> {
     this.#store ??= import('../config/store.js').then((m) => m.openConfigStore({ env: this.env }));
     return this.#store;
+  }
+
+  /**
+   * Where retry notices go instead of a line each: a long import shows them in its one
+   * progress line.
+   */
+  reportRetriesTo(reporter: (line: string) => void): void {
+    this.#retryReporter = reporter;
+  }
+
+  /**
+   * Ctrl-C: the first press calls `onFirst` (stop cleanly, keep what is needed to resume); a
+   * second press ends the process at once. Handled here rather than with `process.once`: a
+   * once-listener is gone when a spinner's signal-exit hook looks, which then kills the process
+   * with the first press and the summary is never printed. Returns the unsubscribe function.
+   */
+  onInterrupt(onFirst: () => void): () => void {
+    const signals = this.#cli.signals;
+    if (!signals) return () => {};
+    let pressed = 0;
+    const listener = () => {
+      pressed += 1;
+      if (pressed === 1) onFirst();
+      else this.#cli.exitNow?.(130);
+    };
+    signals.on('SIGINT', listener);
+    return () => signals.off('SIGINT', listener);
   }
 
   /**
@@ -145,10 +173,11 @@ export class CommandContext {
     const debug = this.options.debug
       ? (line: string) => this.io.stderr.write(`[debug] ${visible(line)}\n`)
       : undefined;
-    const onRetry = (e: { attempt: number; delayMs: number; error: Error }) =>
-      this.io.note(
-        `retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1}): ${e.error.message}`,
-      );
+    const onRetry = (e: { attempt: number; delayMs: number; error: Error }) => {
+      const line = `retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1}): ${e.error.message}`;
+      if (this.#retryReporter) this.#retryReporter(line);
+      else this.io.note(line);
+    };
     if (this.mockMode) {
       const [{ startMockServer }, { acquireFileLock, FileLockTimeoutError }] = await Promise.all([
         import('../mock/server.js'),

@@ -29,6 +29,8 @@ export interface CliErrorOptions {
   /** One line telling the user what to do next. */
   hint?: string;
   cause?: unknown;
+  /** The command has said everything already: only the exit code is left (an import's 8 or 130). */
+  silent?: boolean;
 }
 
 /** An error the CLI raises on purpose: its message is already fit for the user. */
@@ -36,10 +38,12 @@ export class CliError extends Error {
   override name = 'CliError';
   readonly exitCode: number;
   readonly hint: string | undefined;
+  readonly silent: boolean;
   constructor(message: string, options: CliErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.exitCode = options.exitCode ?? ExitCode.FAILURE;
     this.hint = options.hint;
+    this.silent = options.silent ?? false;
   }
 }
 
@@ -93,6 +97,7 @@ const LOGIN_HINT = 'Run `contacts auth login`, or set CONTACTS_API_KEY.';
 export function toExit(error: unknown, options: ToExitOptions = {}): ExitPlan {
   if (isCommanderError(error)) return { code: commanderExitCode(error), lines: [] };
   if (isBrokenPipe(error)) return { code: ExitCode.OK, lines: [] };
+  if (error instanceof CliError && error.silent && !options.debug) return { code: error.exitCode, lines: [] };
 
   const described = describe(error);
   const lines = [`error: ${described.message}`, ...(described.details ?? [])];

@@ -1,7 +1,6 @@
 // The import pipeline: records from a source, checked with the contract, upserted with bounded
 // (adaptive) concurrency, rows sharing an external_id applied one after another in file order;
 // every row either lands (and is checkpointed) or goes to the rejects file with its reason.
-import type { Readable } from 'node:stream';
 import type { ContactInputParsed } from '../api/contact.js';
 import type { ContactsClient } from '../client/client.js';
 import {
@@ -31,7 +30,7 @@ export interface ImportOptions {
   agentId: string;
   /** A file path, or `-` for stdin. */
   input: string;
-  stdin?: Readable;
+  stdin?: NodeJS.ReadableStream;
   cwd?: string;
   format?: ImportFormat;
   delimiter?: CsvDelimiter;

@@ -1,6 +1,5 @@
 // `contacts serve --mock`: runs the mock server in the foreground, prints its URL first, logs
 // each request to stderr and stops cleanly on SIGINT/SIGTERM.
-import type { Writable } from 'node:stream';
 import type { FaultOptions } from './faults.js';
 import { type MockServer, type RequestLogEntry, startMockServer } from './server.js';
 
@@ -21,8 +20,8 @@ export interface SignalSource {
 }
 
 export interface ServeMockIO {
-  stdout: Writable;
-  stderr: Writable;
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
   signals?: SignalSource;
 }
 

@@ -82,7 +82,7 @@ describe('saved mappings', () => {
 });
 
 describe('spreadsheet and CRM exports', () => {
-  it("imports a Google Contacts export with its email as the external_id, the email kept too", async () => {
+  it('imports a Google Contacts export with its email as the external_id, the email kept too', async () => {
     await writeFile(
       file('google.csv'),
       'First Name,Last Name,E-mail 1 - Label,E-mail 1 - Value,Phone 1 - Label,Phone 1 - Value\n' +

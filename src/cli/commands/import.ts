@@ -60,13 +60,12 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   ]);
 
   const controller = new AbortController();
-  // Once: a second Ctrl-C meets no listener, so Node's default ends the process at once.
-  const onSigint = () => {
-    ctx.io.warn('\nInterrupted: letting requests in flight finish (Ctrl-C again to quit now)…');
-    controller.abort();
-  };
-  process.once('SIGINT', onSigint);
   const progress = await createProgress(ctx, opts.dryRun ?? false);
+  const stopListening = ctx.onInterrupt(() => {
+    progress.interrupted();
+    controller.abort();
+  });
+  ctx.reportRetriesTo(progress.retrying);
 
   let report: ImportReport;
   try {
@@ -74,7 +73,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       client,
       agentId,
       input: path,
-      stdin: ctx.io.stdin as never,
+      stdin: ctx.io.stdin,
       cwd: ctx.cwd,
       format,
       delimiter,
@@ -119,24 +118,35 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     if (err instanceof importer.ImportError) throw new UsageError(err.message, { cause: err });
     throw err;
   } finally {
-    process.off('SIGINT', onSigint);
+    stopListening();
   }
   progress.stop();
 
-  const verb = report.dryRun ? 'Checked' : report.interrupted ? 'Interrupted' : 'Imported';
-  ctx.io.note(
-    `${verb} ${report.rows} rows in ${(report.durationMs / 1000).toFixed(1)}s (${report.rowsPerSecond} rows/s): ` +
-      `${report.created} ${report.dryRun ? 'to create' : 'created'}, ${report.updated} ${report.dryRun ? 'to update' : 'updated'}, ` +
-      `${report.rejected} rejected${report.skipped ? `, ${report.skipped} landed in an earlier run` : ''}.`,
-  );
+  ctx.io.note(summaryLine(report));
   if (report.rejectsFile) {
     ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
   }
-  if (report.interrupted) ctx.io.warn('Run the same command with --resume to send the rest.');
-  await writeRecord(ctx.io.stdout, outFormat, summaryRecord(report), ctx.io.table);
+  if (report.interrupted) {
+    // Said even under --quiet: it is the one thing the user needs at this moment.
+    ctx.io.warn(
+      report.checkpointFile
+        ? 'Run the same command with --resume to send the rest.'
+        : 'Rows read from stdin cannot be resumed: import the rest from a file.',
+    );
+  }
+  // A person at a terminal has the sentence above; the record is for scripts (or -o table).
+  if (ctx.options.output || !ctx.io.isTTY.stdout) {
+    await writeRecord(ctx.io.stdout, outFormat, summaryRecord(report), ctx.io.table);
+  }
 
-  if (report.interrupted) throw new CliError('Import interrupted', { exitCode: ExitCode.INTERRUPTED });
-  if (report.rejected > 0) ctx.setExitCode(ExitCode.PARTIAL);
+  // The summary has said it all; what is left is the code a script acts on, decided in the CLI's
+  // one exit-code map like every other outcome.
+  if (report.interrupted) {
+    throw new CliError('Import interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+  }
+  if (report.rejected > 0) {
+    throw new CliError(`${report.rejected} rows were rejected`, { exitCode: ExitCode.PARTIAL, silent: true });
+  }
 }
 
 function summaryRecord(r: ImportReport) {
@@ -159,16 +169,48 @@ function display(ctx: CommandContext, file: string): string {
   return rel.startsWith('..') ? file : rel;
 }
 
-/** One progress line: rows done (of the total, for a file), rows per second, rejects so far. */
+/** The closing sentence: what happened to the rows, how long it took, at what rate. */
+export function summaryLine(r: ImportReport): string {
+  const seconds = `${(r.durationMs / 1000).toFixed(1)}s`;
+  const earlier = r.skipped ? `, ${r.skipped} landed in an earlier run` : '';
+  if (r.dryRun) {
+    return `Checked ${r.rows} rows in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.rejected} rejected${earlier}.`;
+  }
+  const landed = r.created + r.updated;
+  const detail = `${r.created} created, ${r.updated} updated, ${r.rejected} rejected${earlier}`;
+  if (r.interrupted) {
+    return `Interrupted after ${seconds}: ${landed} of the ${r.rows} rows read had landed (${detail}).`;
+  }
+  return `Imported ${r.rows} rows in ${seconds} (${r.rowsPerSecond} rows/s): ${detail}.`;
+}
+
+/**
+ * Rows per second over the last few seconds, not since the start: after an outage the figure
+ * says how fast rows land now.
+ */
+export class RateMeter {
+  readonly #windowMs: number;
+  #samples: { at: number; done: number }[] = [];
+  constructor(windowMs = 5_000) {
+    this.#windowMs = windowMs;
+  }
+  rate(done: number, now = Date.now()): number {
+    this.#samples.push({ at: now, done });
+    while (this.#samples.length > 1 && now - this.#samples[0]!.at > this.#windowMs) this.#samples.shift();
+    const first = this.#samples[0]!;
+    const seconds = (now - first.at) / 1000;
+    return seconds <= 0 ? 0 : Math.round((done - first.done) / seconds);
+  }
+}
+
+/** One progress line: rows done (of the total, for a file), the current rate, rejects so far. */
 export function progressLine(
   e: Extract<ImportEvent, { type: 'progress' }>,
   dryRun: boolean,
-  now = Date.now(),
+  rate: number,
 ): string {
   const { stats, total } = e;
   const done = stats.created + stats.updated + stats.rejected + stats.skipped;
-  const seconds = Math.max(0.001, (now - stats.startedAt) / 1000);
-  const rate = Math.round((stats.created + stats.updated + stats.rejected) / seconds);
   const of = total ? ` of ${total} (${Math.floor((done * 100) / Math.max(1, total))}%)` : '';
   return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s, ${stats.rejected} rejected`;
 }
@@ -177,7 +219,14 @@ export function progressLine(
 async function createProgress(ctx: CommandContext, dryRun: boolean) {
   const spinner = ctx.io.isTTY.stderr ? await ctx.io.spinner('Reading…') : undefined;
   let lastLine = Date.now();
-  const line = (e: Extract<ImportEvent, { type: 'progress' }>) => progressLine(e, dryRun);
+  let lastRetryLine = 0;
+  let current = '';
+  let retry = '';
+  const meter = new RateMeter();
+  const line = (e: Extract<ImportEvent, { type: 'progress' }>) => {
+    const s = e.stats;
+    return progressLine(e, dryRun, meter.rate(s.created + s.updated + s.rejected));
+  };
   return {
     event(e: ImportEvent) {
       switch (e.type) {
@@ -187,10 +236,13 @@ async function createProgress(ctx: CommandContext, dryRun: boolean) {
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
           break;
         case 'progress':
-          if (spinner) spinner.update(line(e));
+          current = line(e);
+          // A progress event means rows land again: a retry notice has had its day.
+          retry = '';
+          if (spinner) spinner.update(current);
           else if (Date.now() - lastLine >= 2000 && !ctx.io.quiet) {
             lastLine = Date.now();
-            ctx.io.note(line(e));
+            ctx.io.note(current);
           }
           break;
         case 'reject':
@@ -204,6 +256,20 @@ async function createProgress(ctx: CommandContext, dryRun: boolean) {
           ctx.io.warn(`The service does not accept the batch form (${e.reason}); sending single rows.`);
           break;
       }
+    },
+    /** A retry notice: on the one progress line on a terminal; at most a line every 5 s otherwise. */
+    retrying(notice: string) {
+      retry = notice;
+      if (spinner) spinner.update(`${current || 'Sending…'} (${retry})`);
+      else if (Date.now() - lastRetryLine >= 5000) {
+        lastRetryLine = Date.now();
+        ctx.io.note(notice);
+      }
+    },
+    /** Ctrl-C: the spinner stops first, so the notice is a whole line of its own. */
+    interrupted() {
+      spinner?.stop();
+      ctx.io.warn('Interrupted: letting the requests in flight finish (Ctrl-C again to quit at once)…');
     },
     stop() {
       spinner?.stop();

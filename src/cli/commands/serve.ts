@@ -50,7 +50,7 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
         : undefined,
       log: !ctx.options.quiet,
     },
-    { stdout: ctx.io.stdout as never, stderr: ctx.io.stderr as never },
+    { stdout: ctx.io.stdout, stderr: ctx.io.stderr },
   );
   await running.closed;
 }

@@ -11,11 +11,7 @@ export type { TableOptions };
 
 export { isoTime };
 
-/** Where data goes: stdout in the CLI, any writable stream (or a plain collector) in tests. */
-export interface Output {
-  write(chunk: string): boolean;
-  once?(event: 'drain', listener: () => void): unknown;
-}
+import type { OutStream } from '../io.js';
 
 export interface WriteSummary {
   count: number;
@@ -67,7 +63,7 @@ const ATTRIBUTE_COLUMNS = ['name', 'type', 'label', 'description', 'archived'] a
 // Contacts
 
 export function createContactWriter(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   options: ContactWriterOptions = {},
 ): ItemWriter<Contact> {
@@ -103,7 +99,7 @@ export function createContactWriter(
 
 /** Writes every contact of a list or an async iterable (e.g. all pages) and ends the document. */
 export async function writeContacts(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   contacts: Iterable<Contact> | AsyncIterable<Contact>,
   options: ContactWriterOptions = {},
@@ -113,7 +109,7 @@ export async function writeContacts(
 
 /** One contact: a JSON object (not an array), one NDJSON line, a CSV row or a key/value table. */
 export async function writeContact(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   contact: Contact,
   options: ContactWriterOptions = {},
@@ -138,7 +134,7 @@ export async function writeContact(
 
 /** One item in any format: JSON and NDJSON as they are; CSV and the table as the caller says. */
 async function writeOne(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   item: object,
   how: { csv: () => Promise<unknown>; pairs: () => [string, unknown][]; table: TableOptions },
@@ -182,7 +178,7 @@ export function contactCsvRow(contact: Contact, attributeNames: readonly string[
 const csvValue = (value: unknown): string | null =>
   value === null || value === undefined ? null : cell(value);
 
-function contactCsvStream(out: Output, attributeNames: readonly string[]): ItemWriter<Contact> {
+function contactCsvStream(out: OutStream, attributeNames: readonly string[]): ItemWriter<Contact> {
   const known = new Set(attributeNames);
   const dropped = new Set<string>();
   let count = 0;
@@ -225,7 +221,7 @@ function attributeSummary(attributes: Contact['custom_attributes']): string {
 // Attribute definitions and plain records
 
 export async function writeAttributeDefinitions(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   definitions: Iterable<AttributeDefinition> | AsyncIterable<AttributeDefinition>,
   options: TableOptions = {},
@@ -234,7 +230,7 @@ export async function writeAttributeDefinitions(
 }
 
 export async function writeAttributeDefinition(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   definition: AttributeDefinition,
   options: TableOptions = {},
@@ -251,7 +247,7 @@ export interface RecordWriterOptions extends TableOptions {
 }
 
 export function createRecordWriter<T extends object>(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   options: RecordWriterOptions = {},
 ): ItemWriter<T> {
@@ -280,7 +276,7 @@ export function createRecordWriter<T extends object>(
 }
 
 export async function writeRecords<T extends object>(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   records: Iterable<T> | AsyncIterable<T>,
   options: RecordWriterOptions = {},
@@ -290,7 +286,7 @@ export async function writeRecords<T extends object>(
 
 /** One record (e.g. `auth status`, `config list`): an object, a line, a row, or key/value pairs. */
 export async function writeRecord(
-  out: Output,
+  out: OutStream,
   format: OutputFormat,
   record: object,
   options: RecordWriterOptions = {},
@@ -303,7 +299,7 @@ export async function writeRecord(
   });
 }
 
-function recordCsvStream<T extends object>(out: Output, columns: readonly string[]): ItemWriter<T> {
+function recordCsvStream<T extends object>(out: OutStream, columns: readonly string[]): ItemWriter<T> {
   let count = 0;
   let headerWritten = false;
   const header = async () => {
@@ -338,7 +334,7 @@ function field(record: object, key: string): unknown {
 // Shared writers and cells
 
 /** A JSON array written item by item; the bytes equal `JSON.stringify(items, null, 2)`. */
-function jsonArrayWriter<T>(out: Output): ItemWriter<T> {
+function jsonArrayWriter<T>(out: OutStream): ItemWriter<T> {
   let count = 0;
   return {
     async write(item) {
@@ -353,7 +349,7 @@ function jsonArrayWriter<T>(out: Output): ItemWriter<T> {
   };
 }
 
-function ndjsonWriter<T>(out: Output): ItemWriter<T> {
+function ndjsonWriter<T>(out: OutStream): ItemWriter<T> {
   let count = 0;
   return {
     async write(item) {
@@ -383,7 +379,7 @@ async function drain<T>(writer: ItemWriter<T>, items: Iterable<T> | AsyncIterabl
 }
 
 /** Writes and, when the stream's buffer is full, waits for it to empty before the next item. */
-async function put(out: Output, chunk: string): Promise<void> {
+async function put(out: OutStream, chunk: string): Promise<void> {
   if (out.write(chunk) || !out.once) return;
   const { once } = out;
   await new Promise<void>((resolve) => {

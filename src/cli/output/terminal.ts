@@ -1,17 +1,11 @@
 // The process's streams as the CLI sees them: what is a terminal, whether colour is wanted,
 // and the stderr side-channel (notes, warnings, spinners) that keeps stdout for data alone.
 import { redactSecrets } from '../../client/redact.js';
+import type { InStream, OutStream } from '../io.js';
 import type { TableOptions } from './table.js';
 import { visible } from './visible.js';
 
-/** Structurally `CliStream` of ../io.ts: process streams and test collectors both fit. */
-export interface OutStream {
-  write(chunk: string): boolean;
-  isTTY?: boolean;
-  columns?: number;
-  once?(event: 'drain', listener: () => void): unknown;
-}
-export type InStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+export type { InStream, OutStream };
 
 export interface CreateIoOptions {
   stdout: OutStream;

@@ -1,11 +1,10 @@
 // The bytes of an input (a file, or stdin for `-`), with a peek at the start for sniffing.
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { ImportError } from '../errors.js';
 
 export interface InputOptions {
   /** The stream read for `-` (tests pass their own); default `process.stdin`. */
-  stdin?: Readable;
+  stdin?: NodeJS.ReadableStream;
   /** A TextDecoder label (`--encoding`); by default UTF-8, or UTF-16 when a BOM says so. */
   encoding?: string | undefined;
 }
@@ -29,7 +28,8 @@ export interface OpenedInput {
 const SAMPLE_BYTES = 64 * 1024;
 
 export async function openInput(path: string, options: InputOptions = {}): Promise<OpenedInput> {
-  const stream = path === '-' ? (options.stdin ?? process.stdin) : createReadStream(path);
+  const stream: NodeJS.ReadableStream & { destroy?(): void } =
+    path === '-' ? (options.stdin ?? process.stdin) : createReadStream(path);
   const name = path === '-' ? 'stdin' : path;
   const iterator: AsyncIterator<Buffer | string> = stream[Symbol.asyncIterator]();
   const head: Buffer[] = [];
@@ -48,7 +48,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
       if (chunk.includes(0x0a)) break;
     }
   } catch (error) {
-    stream.destroy();
+    stream.destroy?.();
     throw readError(name, error);
   }
 
@@ -67,7 +67,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
         yield toBuffer(next.value);
       }
     } finally {
-      stream.destroy();
+      stream.destroy?.();
     }
   }
 
@@ -82,7 +82,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
     encoding,
     bom: found !== undefined,
     chunks: chunks(),
-    destroy: () => stream.destroy(),
+    destroy: () => stream.destroy?.(),
   };
 }
 

@@ -3,11 +3,11 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { AttributeDefinition } from '../../../src/api/attribute.js';
 import type { Contact } from '../../../src/api/contact.js';
+import type { OutStream } from '../../../src/cli/io.js';
 import { chooseFormat } from '../../../src/cli/output/format.js';
 import {
   createContactWriter,
   isoTime,
-  type Output,
   writeAttributeDefinitions,
   writeContact,
   writeContacts,
@@ -15,7 +15,7 @@ import {
   writeRecords,
 } from '../../../src/cli/output/render.js';
 
-class Collector implements Output {
+class Collector implements OutStream {
   text = '';
   write(chunk: string): boolean {
     this.text += chunk;
