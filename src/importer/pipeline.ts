@@ -1,6 +1,8 @@
 // The import pipeline: records from a source, checked with the contract, upserted with bounded
 // (adaptive) concurrency, rows sharing an external_id applied one after another in file order;
 // every row either lands (and is checkpointed) or goes to the rejects file with its reason.
+
+import { stat } from 'node:fs/promises';
 import type { ContactInputParsed } from '../api/contact.js';
 import type { ContactsClient } from '../client/client.js';
 import {
@@ -12,7 +14,7 @@ import {
 } from '../client/errors.js';
 import type { RetryEvent } from '../client/transport.js';
 import { outputPathProblem } from '../util/output-path.js';
-import { ImportCheckpoint } from './checkpoint.js';
+import { defaultCheckpointPath, ImportCheckpoint } from './checkpoint.js';
 import { ImportError } from './errors.js';
 import { type CsvDelimiter, defaultRejectsPath, type ImportFormat } from './format.js';
 import { AdaptiveLimiter } from './limiter.js';
@@ -130,14 +132,35 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const fromStdin = input === '-';
   if (fromStdin && options.resume)
     throw new ImportError('stdin cannot be resumed: import from a file to use --resume');
+  // Only a regular file can be read again: counted first, and resumed after a crash. A FIFO or a
+  // device is read once, as it comes, like stdin.
+  const rereadable = !fromStdin && (await isRegularFile(input));
+  if (!fromStdin && !rereadable && options.resume) {
+    throw new ImportError(`${input} is not a regular file: it cannot be read again, so it cannot be resumed`);
+  }
 
   const definitions = await client.attributes.list({ agentId, maxRetries });
-  const source = await openSource(input, {
+  // Opening waits for the first bytes, which a FIFO or a terminal may never send: Ctrl-C must
+  // end that wait as it ends a read.
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (options.signal?.aborted) resolve('aborted');
+    options.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+  const opening = openSource(input, {
     format: options.format,
     delimiter: options.delimiter,
     encoding: options.encoding,
     stdin: options.stdin,
   });
+  const opened = await Promise.race([opening, aborted]);
+  if (opened === 'aborted') {
+    void opening.then(
+      (s) => s.close(),
+      () => {},
+    );
+    throw new ImportError('Interrupted before the input gave its first line: nothing was sent');
+  }
+  const source = opened;
   let mapping: ColumnMapping | undefined;
   let validate: ReturnType<typeof createRowValidator>;
   let total: number | undefined;
@@ -163,13 +186,23 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     }
     validate = createRowValidator({ definitions, mapping, defaultCountry: options.defaultCountry });
 
+    // Counting is a pass of its own over the input: only a regular file can be read twice. A
+    // FIFO, a device or stdin would be drained by it, leaving the import nothing to send.
     total =
-      options.countTotal && !fromStdin
+      options.countTotal && rereadable
         ? await countRows(input, source.format, source.delimiter, { encoding: options.encoding })
         : undefined;
 
     if (!dryRun) {
-      if (!fromStdin) {
+      if (rereadable) {
+        const checkpointPath = defaultCheckpointPath(input);
+        const checkpointProblem = await outputPathProblem(checkpointPath, { [input]: 'the input' });
+        if (checkpointProblem) {
+          throw new ImportError(
+            `Cannot keep the resume checkpoint ${checkpointPath}: ${checkpointProblem}` +
+              ' (it sits beside the input: import a copy from a directory you can write to)',
+          );
+        }
         checkpoint = await ImportCheckpoint.open({
           input,
           agentId,
@@ -341,8 +374,16 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   };
 
   let interrupted = false;
+  // The first Ctrl-C stops reading at once, even while a read waits on a FIFO or a terminal (a
+  // file stream only closes once that read returns, so the loop does not wait for it): rows in
+  // flight still land.
+  const stopReading = () => {
+    interrupted = true;
+    source.close();
+  };
+  options.signal?.addEventListener('abort', stopReading, { once: true });
   try {
-    for await (const rec of source.records) {
+    for await (const rec of untilAborted(source.records, aborted)) {
       if (options.signal?.aborted) {
         interrupted = true;
         break;
@@ -378,9 +419,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     if (!interrupted && !fatal) await flushBatch();
     await Promise.all(active);
   } catch (error) {
-    // The input itself failed (a parse error): let what is in flight land, then report it.
+    // The input itself failed (a parse error), or was closed by Ctrl-C: let what is in flight
+    // land, then report it.
     await Promise.all(active);
-    fatal ??= { error };
+    if (!interrupted) fatal ??= { error };
+  } finally {
+    options.signal?.removeEventListener('abort', stopReading);
   }
 
   const durationMs = Date.now() - stats.startedAt;
@@ -408,6 +452,21 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   };
   if (fatal) throw new ImportStoppedError(fatal.error, report);
   return report;
+}
+
+/** The items of `items` until `stop` settles, however long the pending next item takes. */
+async function* untilAborted<T>(items: AsyncIterable<T>, stop: Promise<unknown>): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]();
+  const stopped = stop.then(() => null);
+  for (;;) {
+    const next = await Promise.race([iterator.next(), stopped]);
+    if (next === null || next.done) return;
+    yield next.value;
+  }
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isFile() ?? false;
 }
 
 /** Errors that belong to one row (its data), as opposed to the service or the connection. */

@@ -186,9 +186,16 @@ function jsonBody(req: MockRequest): Record<string, unknown> {
   if (!isJsonMediaType(req.headers['content-type'])) {
     throw new MockHttpError(415, 'Content-Type must be application/json');
   }
+  let text: string;
+  try {
+    // Strict: a body that is not UTF-8 is refused, never stored with U+FFFD in place of its bytes.
+    text = typeof body === 'string' ? body : UTF8.decode(body);
+  } catch {
+    throw badRequest('Request body is not valid UTF-8');
+  }
   let value: unknown;
   try {
-    value = JSON.parse(typeof body === 'string' ? body : body!.toString('utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw badRequest(`Malformed JSON: ${(error as Error).message}`);
   }
@@ -199,6 +206,8 @@ function jsonBody(req: MockRequest): Record<string, unknown> {
   }
   return value;
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

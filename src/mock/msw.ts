@@ -26,7 +26,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
 
   const handler = http.all(pattern, async ({ request }) => {
     const url = new URL(request.url);
-    const headers: Record<string, string> = {};
+    // Header names come from the request: no prototype for one to land on.
+    const headers: Record<string, string> = Object.create(null);
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });

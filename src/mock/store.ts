@@ -20,13 +20,22 @@ import { badRequest, conflict, notFound } from './errors.js';
 
 const SNAPSHOT_VERSION = 1;
 
-/** What `snapshot()` returns and `restore()` accepts: plain JSON, the format of the data file. */
+const AgentSnapshotSchema = z.object({
+  contacts: z.array(ContactSchema),
+  attributes: z.array(AttributeDefinitionSchema),
+});
+
+/**
+ * What `snapshot()` returns and `restore()` accepts: plain JSON, the format of the data file.
+ * Agent ids come from outside (any id a request names, `__proto__` too), so `agents` is read
+ * entry by entry into a Map, never through a record schema that would assign `obj[id]`.
+ */
 export const StoreSnapshotSchema = z.object({
   version: z.literal(SNAPSHOT_VERSION),
   seq: z.number().int().nonnegative(),
-  agents: z.record(
-    z.string(),
-    z.object({ contacts: z.array(ContactSchema), attributes: z.array(AttributeDefinitionSchema) }),
+  agents: z.custom<Record<string, z.infer<typeof AgentSnapshotSchema>>>(
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+    'Expected an object of agents',
   ),
 });
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
@@ -177,7 +186,8 @@ class MemoryStore implements MockStore {
   }
 
   upsertContact(agentId: string, body: unknown): UpsertResult {
-    const agent = this.agent(agentId);
+    // Nothing is kept for an agent until a write to it succeeds: a refused request allocates nothing.
+    const agent = this.agents.get(agentId) ?? newAgent();
     const input = parseOrThrow(this.validatorsOf(agent).input, body);
     const prev = agent.byExternalId.get(input.external_id);
     const fields = mergeFields(prev, input, input.external_id);
@@ -187,12 +197,13 @@ class MemoryStore implements MockStore {
       if (owner !== undefined && owner !== prev?.id) throw conflict(EMAIL_EXISTS);
     }
     const contact = this.write(agent, prev, fields);
+    this.keep(agentId, agent);
     if (contact !== prev) this.changed();
     return { contact, created: prev === undefined };
   }
 
   batchUpsert(agentId: string, body: unknown): Contact[] {
-    const agent = this.agent(agentId);
+    const agent = this.agents.get(agentId) ?? newAgent();
     const { users } = parseOrThrow(this.validatorsOf(agent).batch, body);
 
     // Dry run over an overlay of the batch's own effects, so that conflicts between items
@@ -220,6 +231,7 @@ class MemoryStore implements MockStore {
       staged.set(item.external_id, next);
     });
     if (issues.length > 0) throw conflict(EMAIL_EXISTS, issues);
+    this.keep(agentId, agent);
 
     let changed = false;
     const out = users.map((item) => {
@@ -360,7 +372,8 @@ class MemoryStore implements MockStore {
   }
 
   snapshot(): StoreSnapshot {
-    const agents: StoreSnapshot['agents'] = {};
+    // No prototype: an agent called `__proto__` is an entry like any other.
+    const agents: StoreSnapshot['agents'] = Object.create(null);
     for (const [agentId, agent] of this.agents) {
       if (agent.contacts.size === 0 && agent.attributes.size === 0) continue;
       agents[agentId] = {
@@ -381,7 +394,16 @@ class MemoryStore implements MockStore {
       throw new Error(`Not a mock store snapshot (${detail})`);
     }
     const agents = new Map<string, AgentState>();
-    for (const [agentId, saved] of Object.entries(parsed.data.agents)) {
+    for (const [agentId, raw] of Object.entries(parsed.data.agents)) {
+      const checked = AgentSnapshotSchema.safeParse(raw);
+      if (!checked.success) {
+        const detail = toIssues(checked.error)
+          .slice(0, 3)
+          .map((i) => `agents.${agentId}.${i.field}: ${i.message}`)
+          .join('; ');
+        throw new Error(`Not a mock store snapshot (${detail})`);
+      }
+      const saved = checked.data;
       const agent = newAgent();
       for (const d of saved.attributes) {
         const { name, type, label, description, archived } = d;
@@ -436,6 +458,11 @@ class MemoryStore implements MockStore {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Keeps an agent met for the first time, once a write to it has passed every check. */
+  private keep(agentId: string, agent: AgentState): void {
+    if (!this.agents.has(agentId)) this.agents.set(agentId, agent);
   }
 
   private agent(agentId: string): AgentState {

@@ -65,6 +65,19 @@ describe('files the import did not write', () => {
   });
 });
 
+describe('the checkpoint path', () => {
+  it('is checked before anything is sent', async () => {
+    await writeFile(path('in.csv'), 'external_id,name\nu1,Ada\n');
+    await mkdir(path('in.csv.import-checkpoint.json'));
+    const r = await cli(['import', 'in.csv']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(
+      /Cannot keep the resume checkpoint .*in\.csv\.import-checkpoint\.json: it is a directory/,
+    );
+    expect(await contacts()).toEqual([]);
+  });
+});
+
 describe('encodings', () => {
   it('refuses Latin-1 text naming the line and the encoding it looks like, and sends nothing', async () => {
     await writeFile(path('latin.csv'), Buffer.from('external_id,name\nu0,Ann\nu1,Jos\xe9\n', 'latin1'));

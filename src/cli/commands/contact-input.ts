@@ -77,7 +77,12 @@ export async function contactBody(
   if (options.email !== undefined) body.email = options.email;
   const phone = options.phone ?? options.phonenumber;
   if (phone !== undefined) body.phonenumber = phone;
-  const attrs: Record<string, unknown> = { ...(body.custom_attributes ?? {}), ...(options.attr ?? {}) };
+  // Attribute names come from the user: no prototype, so `__proto__` is a key like any other.
+  const attrs: Record<string, unknown> = Object.assign(
+    Object.create(null),
+    body.custom_attributes ?? {},
+    options.attr ?? {},
+  );
   for (const field of options.unset ?? []) {
     if (field.startsWith('attr.') && field.length > 5) {
       attrs[field.slice(5)] = null;

@@ -131,7 +131,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     ctx.io.warn(
       report.checkpointFile
         ? 'Run the same command with --resume to send the rest.'
-        : 'Rows read from stdin cannot be resumed: import the rest from a file.',
+        : 'Rows read from stdin or a pipe cannot be resumed: import the rest from a file.',
     );
   }
   // A person at a terminal has the sentence above; the record is for scripts (or -o table).
