@@ -31,10 +31,27 @@ export type AttributeDefinition = z.infer<typeof AttributeDefinitionSchema>;
 const LabelSchema = z.string().trim().min(1).max(255);
 const DescriptionSchema = z.string().max(1000).nullable();
 
+/**
+ * Names of the contact's own fields: an attribute may not take one (production answers
+ * `400 "Reserved field name used"`).
+ */
+export const RESERVED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
+  'id',
+  'external_id',
+  'name',
+  'email',
+  'phonenumber',
+  'stripe_accounts',
+  'custom_attributes',
+  'created_at',
+  'updated_at',
+]);
+export const RESERVED_FIELD_NAME = 'Reserved field name used';
+
 /** Body of `POST .../custom-attributes`. */
 export const AttributeCreateSchema = z
   .strictObject({
-    name: AttributeNameSchema,
+    name: AttributeNameSchema.refine((n) => !RESERVED_ATTRIBUTE_NAMES.has(n), RESERVED_FIELD_NAME),
     type: AttributeTypeSchema,
     label: LabelSchema.optional(),
     description: DescriptionSchema.optional(),
@@ -63,15 +80,63 @@ const isoDateTime = z.iso.datetime({ offset: true, local: true });
 const TRUE_STRINGS = new Set(['true', '1']);
 const FALSE_STRINGS = new Set(['false', '0']);
 
+const date = z.string({ error: 'Expected an ISO 8601 date or date-time string' }).transform((raw, ctx) => {
+  const s = raw.trim();
+  if (isoDate.safeParse(s).success) return s;
+  if (isoDateTime.safeParse(s).success) {
+    // A date-time without an offset is read as UTC, never in the zone of whichever machine
+    // happens to run the import.
+    const hasOffset = /(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(s);
+    const t = new Date(hasOffset ? s : `${s}Z`);
+    if (!Number.isNaN(t.getTime())) return t.toISOString();
+  }
+  ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date (2024-05-31) or date-time' });
+  return z.NEVER;
+});
+
+const text = z.union([z.string(), z.number().transform(String)], {
+  error: 'Expected text (a string or a number)',
+});
+
+const boolean = z.unknown().transform((v, ctx) => {
+  if (v === true || v === 1) return true;
+  if (v === false || v === 0) return false;
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (TRUE_STRINGS.has(s)) return true;
+    if (FALSE_STRINGS.has(s)) return false;
+  }
+  ctx.addIssue({ code: 'custom', message: 'Expected a boolean (true/false, "true"/"false", 1/0)' });
+  return z.NEVER;
+});
+
 /**
- * Value schemas by attribute type, applying the contract's coercions (text keeps strings and
- * numbers as strings; number takes numeric strings; boolean takes true/false, "true"/"false",
- * 1/0; date takes ISO 8601 and stores ISO 8601). `null` always clears.
+ * Value schemas by attribute type as the service applies them (contract revision 2): text takes
+ * strings and numbers (stored as strings); number takes JSON numbers only (production's error for
+ * `"5"` is `Expected number, received string`); boolean takes true/false, "true"/"false", 1/0;
+ * date takes ISO 8601 and stores ISO 8601. `null` always clears.
  */
 export const attributeValueSchemas = {
-  text: z.union([z.string(), z.number().transform(String)], {
-    error: 'Expected text (a string or a number)',
+  text,
+  number: z.unknown().transform((v, ctx) => {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    ctx.addIssue({
+      code: 'custom',
+      message: typeof v === 'string' ? 'Expected number, received string' : 'Expected a number',
+    });
+    return z.NEVER;
   }),
+  boolean,
+  date,
+} satisfies Record<AttributeType, z.ZodType<AttributeValue, unknown>>;
+
+/**
+ * The same, for values written as text (CSV cells, `--attr seats=3`): a number attribute also
+ * takes numeric text, converted to the JSON number the service requires. The importer and the
+ * CLI convert with these before sending; the service (and the mock) never see "3" for a number.
+ */
+export const attributeTextSchemas = {
+  ...attributeValueSchemas,
   // One transform rather than a union: numeric strings are the common input (CSV imports),
   // and a union would fail its number branch, building an issue, for every one of them.
   number: z.unknown().transform((v, ctx) => {
@@ -82,30 +147,6 @@ export const attributeValueSchemas = {
       if (NUMERIC_RE.test(s) && Number.isFinite(Number(s))) return Number(s);
     }
     ctx.addIssue({ code: 'custom', message: 'Expected a number or a numeric string' });
-    return z.NEVER;
-  }),
-  boolean: z.unknown().transform((v, ctx) => {
-    if (v === true || v === 1) return true;
-    if (v === false || v === 0) return false;
-    if (typeof v === 'string') {
-      const s = v.trim().toLowerCase();
-      if (TRUE_STRINGS.has(s)) return true;
-      if (FALSE_STRINGS.has(s)) return false;
-    }
-    ctx.addIssue({ code: 'custom', message: 'Expected a boolean (true/false, "true"/"false", 1/0)' });
-    return z.NEVER;
-  }),
-  date: z.string({ error: 'Expected an ISO 8601 date or date-time string' }).transform((raw, ctx) => {
-    const s = raw.trim();
-    if (isoDate.safeParse(s).success) return s;
-    if (isoDateTime.safeParse(s).success) {
-      // A date-time without an offset is read as UTC, never in the zone of whichever machine
-      // happens to run the import.
-      const hasOffset = /(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(s);
-      const t = new Date(hasOffset ? s : `${s}Z`);
-      if (!Number.isNaN(t.getTime())) return t.toISOString();
-    }
-    ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date (2024-05-31) or date-time' });
     return z.NEVER;
   }),
 } satisfies Record<AttributeType, z.ZodType<AttributeValue, unknown>>;

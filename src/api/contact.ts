@@ -6,6 +6,7 @@ import {
   type AttributeValue,
   AttributeValueSchema,
   attributeKeyProblem,
+  attributeTextSchemas,
   attributeValueSchemas,
 } from './attribute.js';
 import {
@@ -13,10 +14,21 @@ import {
   MAX_EMAIL_LENGTH,
   MAX_EXTERNAL_ID_LENGTH,
   MAX_NAME_LENGTH,
+  MAX_STRIPE_ACCOUNTS,
   PHONE_MAX_DIGITS,
   PHONE_MIN_DIGITS,
 } from './limits.js';
 import { contractRegistry } from './registry.js';
+
+/** A Stripe account linked to a contact, as the service returns it (prod). */
+export const StripeAccountSchema = z
+  .looseObject({
+    label: z.string(),
+    stripe_id: z.string().optional(),
+    stripe_email: z.string().optional(),
+  })
+  .register(contractRegistry, { id: 'StripeAccount' });
+export type StripeAccount = z.infer<typeof StripeAccountSchema>;
 
 /** A contact as the service returns it. Extra fields are allowed (forward compatible). */
 export const ContactSchema = z
@@ -27,6 +39,8 @@ export const ContactSchema = z
     email: z.string().nullable(),
     phonenumber: z.string().nullable(),
     custom_attributes: z.record(z.string(), AttributeValueSchema),
+    // `[]` when none (prod); a server of revision 1 that leaves it out reads as none.
+    stripe_accounts: z.array(StripeAccountSchema).default([]),
     created_at: z.number().int(),
     updated_at: z.number().int(),
   })
@@ -71,15 +85,48 @@ function countDigits(s: string): number {
 
 const RawCustomAttributesSchema = z.record(z.string(), AttributeValueSchema);
 
+const LabelSchema = z.string().trim().min(1, 'Must not be empty').max(255);
+
+/**
+ * A Stripe account on input: a label and at least one of `stripe_id` and `stripe_email` (prod);
+ * ours: each 1 to 255 characters, the email a valid address.
+ */
+export const StripeAccountInputSchema = z
+  .strictObject({
+    label: LabelSchema,
+    stripe_id: z.string().trim().min(1, 'Must not be empty').max(255).optional(),
+    stripe_email: EmailSchema.optional(),
+  })
+  .refine((a) => a.stripe_id !== undefined || a.stripe_email !== undefined, {
+    message: 'Give stripe_id or stripe_email (or both)',
+  })
+  .register(contractRegistry, { id: 'StripeAccountInput' });
+export type StripeAccountInput = z.input<typeof StripeAccountInputSchema>;
+
+/** Replaces the stored list as a whole; `[]` or `null` clears it. */
+export const StripeAccountsInputSchema = z
+  .array(StripeAccountInputSchema)
+  .max(MAX_STRIPE_ACCOUNTS)
+  .nullable();
+
 const inputShape = {
   external_id: ExternalIdSchema,
   name: NameSchema.nullable().optional(),
   email: EmailSchema.nullable().optional(),
   phonenumber: PhoneNumberSchema.nullable().optional(),
   custom_attributes: RawCustomAttributesSchema.optional(),
+  stripe_accounts: StripeAccountsInputSchema.optional(),
 };
 
-/** Body of a single upsert (`POST .../contacts`). Unknown top-level fields are rejected. */
+/** The top-level fields a contact body may carry; anything else is an unknown field. */
+export const CONTACT_INPUT_FIELDS: ReadonlySet<string> = new Set(Object.keys(inputShape));
+const STRIPE_ACCOUNT_FIELDS: ReadonlySet<string> = new Set(['label', 'stripe_id', 'stripe_email']);
+
+/**
+ * Body of a single upsert (`POST .../contacts`). As a schema it refuses unknown fields; the
+ * service drops them instead (see `splitUnknownFields`), and the CLI and importer check names
+ * locally so that nothing they send is dropped.
+ */
 export const ContactInputSchema = z
   .strictObject(inputShape)
   .register(contractRegistry, { id: 'ContactInput' });
@@ -105,6 +152,14 @@ export type ContactPatchParsed = Omit<z.output<typeof ContactPatchSchema>, 'cust
   custom_attributes?: Record<string, AttributeValue>;
 };
 
+export interface ContactValidatorOptions {
+  /**
+   * Values written as text (CSV cells, `--attr k=v`): numeric text is converted for number
+   * attributes. The service takes JSON numbers only; the importer and the CLI convert first.
+   */
+  textValues?: boolean;
+}
+
 export interface ContactValidators {
   input: z.ZodType<ContactInputParsed, unknown>;
   patch: z.ZodType<ContactPatchParsed, unknown>;
@@ -116,9 +171,13 @@ export interface ContactValidators {
  * custom attribute key must be defined, archived ones take only `null`, and values are
  * coerced by the attribute's type. The mock, the importer and the CLI all validate with these.
  */
-export function createContactValidators(definitions: Iterable<AttributeDefinition>): ContactValidators {
+export function createContactValidators(
+  definitions: Iterable<AttributeDefinition>,
+  options: ContactValidatorOptions = {},
+): ContactValidators {
   const byName = new Map<string, AttributeDefinition>();
   for (const d of definitions) byName.set(d.name, d);
+  const valueSchemas = options.textValues ? attributeTextSchemas : attributeValueSchemas;
 
   // One pass over the object: each value is checked by its attribute's own schema (clearer
   // messages than a generic union, every bad key reported at once). A plain transform rather
@@ -144,7 +203,7 @@ export function createContactValidators(definitions: Iterable<AttributeDefinitio
         out[key] = null;
         continue;
       }
-      const parsed = attributeValueSchemas[definition.type].safeParse(value);
+      const parsed = valueSchemas[definition.type].safeParse(value);
       if (parsed.success) out[key] = parsed.data;
       else {
         const message = parsed.error.issues[0]?.message ?? `Invalid ${definition.type} value`;
@@ -159,3 +218,56 @@ export function createContactValidators(definitions: Iterable<AttributeDefinitio
   const batch = z.strictObject({ users: z.array(input).min(1).max(MAX_BATCH_SIZE) });
   return { input, patch, batch };
 }
+
+/** A contact body with the fields the service does not know taken out, and their dotted paths. */
+export interface SplitFields {
+  body: unknown;
+  /** Dotted paths of what was dropped: `company`, `custom_attributes.plna`, `stripe_accounts.0.note`. */
+  ignored: string[];
+}
+
+/**
+ * What production does with fields it does not know (contract revision 2): unknown top-level
+ * fields, `custom_attributes` keys that name no attribute of the agent, and unknown keys of a
+ * Stripe account are dropped, the rest kept. `prefix` prefixes every path (`users.3.`).
+ * Anything that is not an object is returned as is, for the schema to refuse.
+ */
+export function splitUnknownFields(
+  body: unknown,
+  attributeNames: ReadonlySet<string>,
+  prefix = '',
+): SplitFields {
+  if (!isObject(body)) return { body, ignored: [] };
+  const ignored: string[] = [];
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of Object.entries(body)) {
+    if (!CONTACT_INPUT_FIELDS.has(key)) {
+      ignored.push(`${prefix}${key}`);
+      continue;
+    }
+    if (key === 'custom_attributes' && isObject(value)) {
+      const kept: Record<string, unknown> = Object.create(null);
+      for (const [name, v] of Object.entries(value)) {
+        if (attributeNames.has(name)) kept[name] = v;
+        else ignored.push(`${prefix}custom_attributes.${name}`);
+      }
+      out[key] = kept;
+    } else if (key === 'stripe_accounts' && Array.isArray(value)) {
+      out[key] = value.map((account, i) => {
+        if (!isObject(account)) return account;
+        const kept: Record<string, unknown> = Object.create(null);
+        for (const [field, v] of Object.entries(account)) {
+          if (STRIPE_ACCOUNT_FIELDS.has(field)) kept[field] = v;
+          else ignored.push(`${prefix}stripe_accounts.${i}.${field}`);
+        }
+        return kept;
+      });
+    } else {
+      out[key] = value;
+    }
+  }
+  return { body: out, ignored };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

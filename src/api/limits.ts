@@ -11,6 +11,7 @@ export const MAX_NAME_LENGTH = 255;
 export const MAX_EMAIL_LENGTH = 254;
 export const PHONE_MIN_DIGITS = 7;
 export const PHONE_MAX_DIGITS = 15;
+export const MAX_STRIPE_ACCOUNTS = 50;
 /**
  * Deepest nesting of a JSON value accepted anywhere (request bodies, import records, --data).
  * A contact is at most five levels deep (`users[].stripe_accounts[].label`); anything far

@@ -173,6 +173,17 @@ export class CommandContext {
     const debug = this.options.debug
       ? (line: string) => this.io.stderr.write(`[debug] ${visible(line)}\n`)
       : undefined;
+    // The service stores the rest and says what it dropped: say it too, once per set of fields.
+    const warned = new Set<string>();
+    const onIgnoredFields = (e: { paths: string[]; requestId: string | undefined }) => {
+      const key = e.paths.join(',');
+      if (warned.has(key)) return;
+      warned.add(key);
+      this.io.warn(
+        `the service ignored fields it does not know: ${e.paths.join(', ')}` +
+          (e.requestId ? ` (request ${e.requestId})` : ''),
+      );
+    };
     const onRetry = (e: { attempt: number; delayMs: number; error: Error }) => {
       const line = `retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1}): ${e.error.message}`;
       if (this.#retryReporter) this.#retryReporter(line);
@@ -193,7 +204,13 @@ export class CommandContext {
         throw err instanceof FileLockTimeoutError ? new CliError(err.message, { cause: err }) : err;
       });
       this.#mock = await startMockServer({ port: 0, dataFile });
-      return new ContactsClient({ baseUrl: this.#mock.url, apiKey: EMBEDDED_MOCK_KEY, debug, onRetry });
+      return new ContactsClient({
+        baseUrl: this.#mock.url,
+        apiKey: EMBEDDED_MOCK_KEY,
+        debug,
+        onRetry,
+        onIgnoredFields,
+      });
     }
     const settings = await this.settings();
     const { requireApiKey, requireBaseUrl } = await import('../config/resolve.js');
@@ -205,6 +222,7 @@ export class CommandContext {
       apiKey,
       debug,
       onRetry,
+      onIgnoredFields,
       ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
     });

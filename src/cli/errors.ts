@@ -173,9 +173,20 @@ function describe(error: unknown): Described {
 function describeApiError(error: APIError): Described {
   // The client's message leads with the status ("404 Contact not found"); people read it last.
   const text = error.message.replace(new RegExp(`^${error.status}\\s+`), '');
-  const message = `${text} (HTTP ${error.status})`;
+  // The request id is what support asks for: in the message, not only under --debug.
+  const message = `${text} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''})`;
   if (error instanceof BadRequestError) {
-    return { code: ExitCode.USAGE, message, details: issueLines(error.issues) };
+    const quota = /maximum contacts limit/i.test(error.message);
+    return {
+      code: ExitCode.USAGE,
+      message,
+      details: issueLines(error.issues),
+      ...(quota
+        ? {
+            hint: "The agent holds as many contacts as its plan allows: delete some, or raise the plan's limit.",
+          }
+        : {}),
+    };
   }
   if (error instanceof AuthenticationError) {
     return { code: ExitCode.AUTH, message, hint: `The API key was not accepted. ${LOGIN_HINT}` };

@@ -6,7 +6,7 @@ import { VERSION } from '../client/version.js';
 import { OUTPUT_FORMATS } from '../config/output-formats.js';
 import { didYouMean } from '../util/suggest.js';
 import type { CliIo } from './io.js';
-import { collect, collectAttr, decimal, integer } from './options.js';
+import { collect, collectAttr, collectStripeAccount, decimal, integer } from './options.js';
 import { visible } from './output/visible.js';
 
 type Action = (...args: unknown[]) => Promise<void>;
@@ -64,7 +64,16 @@ function fieldOptions(cmd: Command): Command {
     )
     .addOption(new Option('--phonenumber <number>', 'the same as --phone, by the field name').hideHelp())
     .addOption(defaultCountryOption())
-    .option('--attr <key=value>', 'set a custom attribute (repeatable)', collectAttr)
+    .option(
+      '--attr <key=value>',
+      'set a custom attribute, converted to its type (seats=3 is the number 3); key:=json sends raw JSON (repeatable)',
+      collectAttr,
+    )
+    .option(
+      '--stripe-account <label=..,id=..>',
+      'a linked Stripe account: label=main,id=cus_123 and/or email=billing@example.com (repeatable; replaces the list)',
+      collectStripeAccount,
+    )
     .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
 }
 
@@ -155,7 +164,11 @@ Learn more: contacts <command> --help`,
       .addOption(agentOption())
       .option('-e, --external-id <id>', 'give the contact a new external_id'),
   )
-    .option('--unset <field>', 'clear a field: name, email, phone or attr.<name> (repeatable)', collect)
+    .option(
+      '--unset <field>',
+      'clear a field: name, email, phone, stripe_accounts or attr.<name> (repeatable)',
+      collect,
+    )
     .action(lazy(io, contactsCmd, 'update'));
 
   program
@@ -348,6 +361,24 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data <file>', 'keep the state in this file (loaded at start, written atomically)')
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
+    .option(
+      '--agents <ids>',
+      'the agents that exist, comma-separated; any other is 404 "Chatbot not found" (default: every agent)',
+      (v: string) =>
+        v
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean),
+    )
+    .option(
+      '--strict',
+      'refuse unknown fields with 400 "Unknown field" instead of dropping them as production does',
+    )
+    .option(
+      '--max-contacts <n>',
+      'contacts an agent may hold; past it, 400 "Maximum contacts limit reached"',
+      integer(0),
+    )
     .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0, 60_000))
     .option(
       '--fail-rate <r>',

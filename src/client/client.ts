@@ -7,7 +7,7 @@ import { Contacts } from './resources/contacts.js';
 import type { ClientCore, RequestOptions } from './resources/core.js';
 import { parseBody } from './response.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
-import { type DebugLogger, type RetryEvent, Transport } from './transport.js';
+import { type DebugLogger, type IgnoredFieldsEvent, type RetryEvent, Transport } from './transport.js';
 import { VERSION } from './version.js';
 
 export interface ClientOptions {
@@ -31,6 +31,12 @@ export interface ClientOptions {
   debug?: DebugLogger;
   /** Called before each retry: for progress output and metrics. */
   onRetry?: (event: RetryEvent) => void;
+  /**
+   * Told when the service drops fields it does not know from a write (it stores the rest, as
+   * production does, and names them in `x-contacts-ignored`): a typo in an attribute name
+   * would otherwise lose data without a word.
+   */
+  onIgnoredFields?: (event: IgnoredFieldsEvent) => void;
 }
 
 export class ContactsClient {
@@ -59,6 +65,7 @@ export class ContactsClient {
       dispatcher: options.dispatcher,
       debug: options.debug,
       onRetry: options.onRetry,
+      onIgnoredFields: options.onIgnoredFields,
     });
 
     const core: ClientCore = {

@@ -36,6 +36,12 @@ export class APIError extends ContactsError {
     this.method = init.method;
     this.url = init.url;
   }
+
+  /** The service's id for this request (`x-request-id`): quote it to support. */
+  get requestId(): string | undefined {
+    const raw = this.headers['x-request-id'];
+    return Array.isArray(raw) ? raw[0] : raw;
+  }
 }
 
 export class BadRequestError extends APIError {

@@ -24,6 +24,15 @@ export interface RetryEvent {
   error: APIError | APIConnectionError;
 }
 
+/** Fields the service dropped from a request (`x-contacts-ignored`), and which request it was. */
+export interface IgnoredFieldsEvent {
+  /** Dotted paths: `company`, `custom_attributes.plna`, `users.3.nickname`. */
+  paths: string[];
+  method: string;
+  url: string;
+  requestId: string | undefined;
+}
+
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
@@ -33,6 +42,8 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   debug?: DebugLogger;
   onRetry?: (event: RetryEvent) => void;
+  /** Told when a success drops fields the service does not know (it stores the rest). */
+  onIgnoredFields?: (event: IgnoredFieldsEvent) => void;
   random?: () => number;
 }
 
@@ -108,7 +119,10 @@ export class Transport {
       try {
         const res = await this.#attempt(spec, url, attempt);
         this.#reached = true;
-        if (res.status < 300) return res;
+        if (res.status < 300) {
+          this.#reportIgnored(res.headers, spec.method, url.href);
+          return res;
+        }
         failure = toAPIError(res, spec.method, url.href, [this.#apiKey]);
         if (!isRetryableStatus(res.status)) throw failure;
         headers = res.headers;
@@ -173,8 +187,9 @@ export class Transport {
       });
       const text = await res.body.text();
       if (debugging) {
+        const id = res.headers['x-request-id'];
         this.#debug(
-          `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms`,
+          `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms${id ? ` (request ${id})` : ''}`,
         );
         if (text) this.#debug(`  body ${truncate(text)}`);
       }
@@ -195,6 +210,20 @@ export class Transport {
         { cause: err },
       );
     }
+  }
+
+  #reportIgnored(headers: Headers, method: string, url: string): void {
+    const raw = headers['x-contacts-ignored'];
+    const text = Array.isArray(raw) ? raw.join(',') : raw;
+    if (!text) return;
+    const paths = text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    const id = headers['x-request-id'];
+    const requestId = Array.isArray(id) ? id[0] : id;
+    this.#debug(`  the service ignored: ${paths.join(', ')}`);
+    this.#options.onIgnoredFields?.({ paths, method, url, requestId });
   }
 
   #debug(line: string) {

@@ -5,7 +5,7 @@ import { didYouMean } from '../util/suggest.js';
 import { MappingError } from './errors.js';
 import { REJECT_KEYS } from './sources/types.js';
 
-export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber'] as const;
+export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 export type ColumnTarget =
@@ -73,6 +73,8 @@ export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', 
     'businessphone',
     'homephone',
   ],
+  // A JSON array as text, as export writes it.
+  stripe_accounts: ['stripeaccounts'],
   first_name: ['firstname', 'givenname', 'forename'],
   last_name: ['lastname', 'surname', 'familyname'],
 };

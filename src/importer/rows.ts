@@ -3,6 +3,8 @@
 import type { AttributeDefinition } from '../api/attribute.js';
 import { type ContactInputParsed, createContactValidators } from '../api/contact.js';
 import { toIssues } from '../api/envelope.js';
+import { jsonDepthExceeds } from '../api/json-depth.js';
+import { MAX_JSON_DEPTH } from '../api/limits.js';
 import { normalizePhoneNumber } from '../client/phone.js';
 import type { ColumnMapping } from './mapping.js';
 import type { Cell, SourceRecord } from './sources/types.js';
@@ -33,7 +35,7 @@ export function createRowValidator({
   defaultCountry,
 }: RowValidatorOptions): (source: SourceRecord) => RowResult {
   const defs = [...definitions];
-  const { input: schema } = createContactValidators(defs);
+  const { input: schema } = createContactValidators(defs, { textValues: true });
   // Only text attributes can hold "": for the other types an empty string is no value at all.
   const emptyAllowed = new Set(defs.filter((d) => d.type === 'text').map((d) => d.name));
   return (source) => {
@@ -63,6 +65,17 @@ export function createRowValidator({
   };
 }
 
+/** A cell holding JSON (the stripe_accounts column), parsed; its text as is when it is not JSON. */
+function jsonCell(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return jsonDepthExceeds(value, MAX_JSON_DEPTH) ? text : value;
+  } catch {
+    // The schema then says what is wrong: "Expected array, received string".
+    return text;
+  }
+}
+
 /** Contact fields whose empty string is a value; email and phone have no empty form. */
 const EMPTY_FIELDS = new Set(['name']);
 
@@ -81,7 +94,9 @@ function fromColumns(
     for (const target of targets) {
       switch (target.kind) {
         case 'field':
-          if (value !== '' || EMPTY_FIELDS.has(target.field)) candidate[target.field] = value;
+          if (target.field === 'stripe_accounts') {
+            if (value !== '') candidate.stripe_accounts = jsonCell(value);
+          } else if (value !== '' || EMPTY_FIELDS.has(target.field)) candidate[target.field] = value;
           break;
         case 'attribute':
           if (value !== '' || emptyAttributes.has(target.name)) attributes[target.name] = value;

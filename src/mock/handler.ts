@@ -1,5 +1,7 @@
 // One request in, one response out: authentication, routing, body checks and the contract's
 // envelopes over the store. Transport-free, so the node:http server and msw share it.
+
+import { randomBytes } from 'node:crypto';
 import {
   isWellFormedApiKey,
   jsonDepthExceeds,
@@ -8,28 +10,44 @@ import {
   MAX_JSON_DEPTH,
   matchRoute,
   type Route,
+  splitUnknownFields,
   toIssues,
 } from '../api/index.js';
 import { buildOpenApiDocument } from '../api/openapi.js';
 import { VERSION } from '../client/version.js';
-import { badRequest, MockHttpError } from './errors.js';
-import { type ContactPage, createMockStore, type MockStore } from './store.js';
+import { badRequest, MockHttpError, notFound } from './errors.js';
+import { type ContactPage, createMockStore, INVALID_BODY, type MockStore } from './store.js';
+
+export const CHATBOT_NOT_FOUND = 'Chatbot not found';
+const INVALID_PARAMETERS = 'Invalid request parameters';
 
 export interface MockState {
   store: MockStore;
   /** The accepted keys; null accepts any well-formed `bk_` key. */
   keys: ReadonlySet<string> | null;
+  /** The agents that exist; null: every agent id exists (a mock convenience). */
+  agents: ReadonlySet<string> | null;
+  /** Answer unknown fields with 400 `Unknown field` instead of dropping them (production drops). */
+  strict: boolean;
 }
 
 export interface MockStateOptions {
   keys?: Iterable<string>;
   store?: MockStore;
+  /** Declared agents: any other agent's routes answer `404 "Chatbot not found"`, as production's. */
+  agents?: Iterable<string>;
+  /** Refuse unknown fields (400 `Unknown field` at each path) instead of dropping and reporting them. */
+  strict?: boolean;
+  /** Contacts one agent may hold; past it, `400 "Maximum contacts limit reached"`. */
+  maxContacts?: number;
 }
 
 export function createMockState(options: MockStateOptions = {}): MockState {
   return {
-    store: options.store ?? createMockStore(),
+    store: options.store ?? createMockStore({ maxContacts: options.maxContacts }),
     keys: options.keys === undefined ? null : new Set(options.keys),
+    agents: options.agents === undefined ? null : new Set(options.agents),
+    strict: options.strict ?? false,
   };
 }
 
@@ -48,6 +66,8 @@ export interface MockResponse {
   headers: Record<string, string>;
   /** A JSON value; undefined for no body. */
   body: unknown;
+  /** Dotted paths of the fields dropped from the request (also in `x-contacts-ignored`). */
+  ignored?: string[];
   /** An unexpected error behind a 500, for the adapter to report. */
   error?: unknown;
 }
@@ -98,13 +118,48 @@ function openApi(): Record<string, unknown> {
   return openApiDocument;
 }
 
+/** Unique per response, sortable by time: what a user quotes to support. */
+export function newRequestId(): string {
+  return `req_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
+}
+
 export function handleRequest(state: MockState, req: MockRequest): MockResponse {
+  let response: MockResponse;
   try {
-    return route(state, req);
+    response = route(state, req);
   } catch (error) {
-    if (error instanceof MockHttpError) return errorResponse(error);
-    return { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
+    if (error instanceof MockHttpError) response = errorResponse(error);
+    else response = { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
   }
+  // Every response, errors included, carries its own id (contract revision 2).
+  response.headers = { ...response.headers, 'x-request-id': newRequestId() };
+  return response;
+}
+
+/**
+ * A contact body with the fields production does not know taken out (reported in
+ * `x-contacts-ignored`), or in strict mode a 400 naming each of them.
+ */
+function known(
+  state: MockState,
+  agentId: string,
+  body: unknown,
+  prefix = '',
+): { body: unknown; ignored: string[] } {
+  const split = splitUnknownFields(body, state.store.attributeNames(agentId), prefix);
+  if (state.strict && split.ignored.length > 0) {
+    throw badRequest(
+      INVALID_BODY,
+      split.ignored.map((field) => ({ field, message: 'Unknown field' })),
+    );
+  }
+  return split;
+}
+
+/** Adds `x-contacts-ignored` to a success when something was dropped. */
+function reporting(response: MockResponse, ignored: string[]): MockResponse {
+  if (ignored.length === 0) return response;
+  return { ...response, headers: { ...response.headers, 'x-contacts-ignored': ignored.join(',') }, ignored };
 }
 
 function route(state: MockState, req: MockRequest): MockResponse {
@@ -122,27 +177,41 @@ function route(state: MockState, req: MockRequest): MockResponse {
   const r = matchRoute(path);
   if (!r) throw new MockHttpError(404, `No such endpoint: ${method} ${path}`);
   allowMethod(method, r.kind);
+  if (state.agents !== null && !state.agents.has(r.agentId)) throw notFound(CHATBOT_NOT_FOUND);
   const { store } = state;
 
   switch (r.kind) {
     case 'contacts': {
       if (method === 'GET') {
         const query = ListQuerySchema.safeParse(Object.fromEntries(req.query));
-        if (!query.success) throw badRequest('Invalid query parameters', toIssues(query.error));
+        if (!query.success) throw badRequest(INVALID_PARAMETERS, toIssues(query.error));
         return { status: 200, headers: {}, body: listEnvelope(store.listContacts(r.agentId, query.data)) };
       }
       const body = jsonBody(req);
-      if ('users' in body) return success(200, store.batchUpsert(r.agentId, body));
-      const { contact, created } = store.upsertContact(r.agentId, body);
-      return success(created ? 201 : 200, contact);
+      if ('users' in body) {
+        if (!Array.isArray(body.users)) return success(200, store.batchUpsert(r.agentId, body));
+        const ignored: string[] = [];
+        const users = body.users.map((user, i) => {
+          const split = known(state, r.agentId, user, `users.${i}.`);
+          ignored.push(...split.ignored);
+          return split.body;
+        });
+        return reporting(success(200, store.batchUpsert(r.agentId, { ...body, users })), ignored);
+      }
+      const split = known(state, r.agentId, body);
+      const { contact, created } = store.upsertContact(r.agentId, split.body);
+      return reporting(success(created ? 201 : 200, contact), split.ignored);
     }
-    case 'contact':
+    case 'contact': {
       if (method === 'GET') return success(200, store.getContact(r.agentId, r.id));
       if (method === 'DELETE') return success(200, store.deleteContact(r.agentId, r.id));
-      return success(200, store.patchContact(r.agentId, r.id, unwrapData(jsonBody(req))));
+      const split = known(state, r.agentId, unwrapData(jsonBody(req)));
+      return reporting(success(200, store.patchContact(r.agentId, r.id, split.body)), split.ignored);
+    }
     case 'attributes':
       if (method === 'GET') return success(200, store.listAttributes(r.agentId));
-      return success(201, store.defineAttribute(r.agentId, jsonBody(req)));
+      // 200, not 201: production answers a definition with 200.
+      return success(200, store.defineAttribute(r.agentId, jsonBody(req)));
     case 'attribute':
       return success(200, store.updateAttribute(r.agentId, r.name, jsonBody(req)));
   }
@@ -159,7 +228,8 @@ function allowMethod(method: string, kind: keyof typeof ALLOW): void {
 
 function authenticate(state: MockState, header: string | string[] | undefined): void {
   const value = Array.isArray(header) ? header[0] : header;
-  if (!value?.trim()) throw unauthorized('No API key provided.');
+  // One message for every 401, as production: which part was wrong is not said.
+  if (!value?.trim()) throw unauthorized('Unauthorized access');
   const key = BEARER_RE.exec(value.trim())?.[1];
   if (!key || !isWellFormedApiKey(key) || (state.keys !== null && !state.keys.has(key))) {
     throw unauthorized('Unauthorized access');

@@ -11,13 +11,26 @@ export interface MockHandlersOptions {
   keys?: string[];
   /** State to serve, shared with the caller (tests inspect `state.store`). */
   state?: MockState;
+  /** Without `state`: refuse unknown fields (400) instead of dropping them. */
+  strict?: boolean;
+  /** Without `state`: the agents that exist; any other is `404 "Chatbot not found"`. */
+  agents?: string[];
+  /** Without `state`: contacts one agent may hold. */
+  maxContacts?: number;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The handlers answer the API's paths plus /health and /openapi.json; other requests pass on. */
 export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandler[] {
-  const state = options.state ?? createMockState({ keys: options.keys });
+  const state =
+    options.state ??
+    createMockState({
+      keys: options.keys,
+      strict: options.strict,
+      agents: options.agents,
+      maxContacts: options.maxContacts,
+    });
   const base = options.baseUrl ? new URL(options.baseUrl) : undefined;
   const prefix = base ? base.pathname.replace(/\/+$/, '') : '';
   const origin = base ? escapeRegExp(base.origin) : 'https?://[^/]+';

@@ -8,6 +8,9 @@ export interface ServeMockOptions {
   host?: string;
   dataFile?: string;
   keys?: string[];
+  agents?: string[];
+  strict?: boolean;
+  maxContacts?: number;
   faults?: FaultOptions;
   /** One line per request on stderr. */
   log?: boolean;
@@ -35,14 +38,18 @@ export interface ServingMock {
 export function formatLogEntry(entry: RequestLogEntry): string {
   const status = entry.status === 0 ? '---' : String(entry.status);
   const fault = entry.fault ? ` [fault: ${entry.fault}]` : '';
-  return `${entry.method} ${entry.path} ${status} ${entry.durationMs.toFixed(1)}ms${fault}`;
+  const ignored = entry.ignored?.length ? ` [ignored: ${entry.ignored.join(',')}]` : '';
+  return `${entry.method} ${entry.path} ${status} ${entry.durationMs.toFixed(1)}ms${fault}${ignored}`;
 }
 
 function describe(server: MockServer, options: ServeMockOptions): string {
   const parts = [
     options.dataFile ? `data: ${options.dataFile}` : 'data: in memory',
     options.keys?.length ? `keys: ${options.keys.length} accepted` : 'keys: any bk_ key',
+    options.agents ? `agents: ${options.agents.join(', ')}` : 'agents: any',
   ];
+  if (options.strict) parts.push('strict: unknown fields refused');
+  if (options.maxContacts !== undefined) parts.push(`at most ${options.maxContacts} contacts an agent`);
   const f = options.faults;
   if (server.faults && f) {
     const faults = [
@@ -61,6 +68,9 @@ export async function serveMock(options: ServeMockOptions, io: ServeMockIO): Pro
     host: options.host,
     dataFile: options.dataFile,
     keys: options.keys,
+    agents: options.agents,
+    strict: options.strict,
+    maxContacts: options.maxContacts,
     faults: options.faults,
     onRequest: options.log ? (entry) => io.stderr.write(`${formatLogEntry(entry)}\n`) : undefined,
     onError: (error) => io.stderr.write(`mock: ${error instanceof Error ? error.message : String(error)}\n`),

@@ -12,6 +12,7 @@ import {
   handleRequest,
   type MockResponse,
   type MockState,
+  newRequestId,
   payloadTooLarge,
 } from './handler.js';
 import { toJson } from './json.js';
@@ -26,6 +27,8 @@ export interface RequestLogEntry {
   status: number;
   durationMs: number;
   fault?: FaultKind;
+  /** Fields dropped from the request as production drops them (`x-contacts-ignored`). */
+  ignored?: string[];
 }
 
 export interface MockServerOptions {
@@ -34,6 +37,12 @@ export interface MockServerOptions {
   host?: string;
   /** Accept only these keys; by default any well-formed `bk_` key is accepted. */
   keys?: string[];
+  /** The agents that exist; any other agent is `404 "Chatbot not found"`. By default every agent exists. */
+  agents?: string[];
+  /** Unknown fields are refused (400 `Unknown field`) instead of dropped and reported, as production does. */
+  strict?: boolean;
+  /** Contacts one agent may hold; past it, `400 "Maximum contacts limit reached"`. */
+  maxContacts?: number;
   /** Load state from this JSON file at start and keep it saved there. */
   dataFile?: string;
   faults?: FaultOptions;
@@ -82,8 +91,13 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const elapsed = (started: number) => Math.round((performance.now() - started) * 10) / 10;
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const store = createMockStore();
-  const state = createMockState({ store, keys: options.keys });
+  const store = createMockStore({ maxContacts: options.maxContacts });
+  const state = createMockState({
+    store,
+    keys: options.keys,
+    agents: options.agents,
+    strict: options.strict,
+  });
   const faults = options.faults ? createFaultInjector(options.faults) : null;
   const onError = options.onError ?? (() => {});
 
@@ -116,6 +130,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   function send(res: ServerResponse, response: MockResponse, extra?: Record<string, string>): void {
     const payload = response.body === undefined ? '' : toJson(response.body);
     res.writeHead(response.status, {
+      // The adapter's own answers (413, 429, injected faults) get an id like the handler's.
+      'x-request-id': newRequestId(),
       ...response.headers,
       ...extra,
       'content-type': JSON_TYPE,
@@ -173,7 +189,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     send(res, response, extra);
-    done(response.status);
+    record({
+      method,
+      path,
+      status: response.status,
+      durationMs: elapsed(started),
+      ...(fault ? { fault } : {}),
+      ...(response.ignored ? { ignored: response.ignored } : {}),
+    });
   }
 
   const server = createServer((req, res) => {

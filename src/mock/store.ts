@@ -14,6 +14,8 @@ import {
   createContactValidators,
   type ListQuery,
   type Pagination,
+  RESERVED_ATTRIBUTE_NAMES,
+  RESERVED_FIELD_NAME,
   toIssues,
 } from '../api/index.js';
 import { badRequest, conflict, notFound } from './errors.js';
@@ -74,6 +76,8 @@ export interface MockStore {
   listAttributes(agentId: string): AttributeDefinition[];
   defineAttribute(agentId: string, body: unknown): AttributeDefinition;
   updateAttribute(agentId: string, name: string, body: unknown): AttributeDefinition;
+  /** Names of the agent's attribute definitions (archived ones too), for dropping unknown keys. */
+  attributeNames(agentId: string): ReadonlySet<string>;
   /** The agent's contact validators, built once per change of its definitions. */
   validators(agentId: string): ContactValidators;
   agentIds(): string[];
@@ -88,6 +92,11 @@ export interface MockStore {
 export interface MockStoreOptions {
   /** Clock in milliseconds, for tests. */
   now?: () => number;
+  /**
+   * Contacts an agent may hold (prod's plan quota): a write that would create one past it is
+   * `400 "Maximum contacts limit reached"`, and a batch then writes nothing. Unlimited by default.
+   */
+  maxContacts?: number;
   /** Initial state, as from `snapshot()`. */
   snapshot?: unknown;
 }
@@ -107,12 +116,23 @@ interface AgentState {
    */
   pages: Map<string, ContactPage>;
   validators: ContactValidators | null;
+  /** Names of the agent's attributes, archived ones too; null until asked after a change. */
+  attributeNames: ReadonlySet<string> | null;
 }
 
 /** The fields a write decides; ids and timestamps come from the store. */
-type ContactFields = Pick<Contact, 'external_id' | 'name' | 'email' | 'phonenumber' | 'custom_attributes'>;
+type ContactFields = Pick<
+  Contact,
+  'external_id' | 'name' | 'email' | 'phonenumber' | 'custom_attributes' | 'stripe_accounts'
+>;
+
+export const MAX_CONTACTS_REACHED = 'Maximum contacts limit reached';
+const EMPTY_ACCOUNTS: Contact['stripe_accounts'] = Object.freeze([]) as unknown as Contact['stripe_accounts'];
 
 const EMAIL_EXISTS = 'Email already exists';
+/** Production's message for a body that fails validation; `issues` say where. */
+export const INVALID_BODY = 'Invalid request body';
+const EMPTY_NAMES: ReadonlySet<string> = new Set();
 const EXTERNAL_ID_EXISTS = 'External ID already exists';
 const CONTACT_NOT_FOUND = 'Contact not found';
 const ATTRIBUTE_NOT_FOUND = 'Custom attribute not found';
@@ -125,6 +145,7 @@ const newAgent = (): AgentState => ({
   order: null,
   pages: new Map(),
   validators: null,
+  attributeNames: null,
 });
 
 /** Distinct pages kept per agent; past it the cache starts over. */
@@ -136,7 +157,7 @@ const lower = (email: string | null) => (email === null ? undefined : email.toLo
 
 function parseOrThrow<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
   const result = schema.safeParse(body);
-  if (!result.success) throw badRequest('Validation failed', toIssues(result.error));
+  if (!result.success) throw badRequest(INVALID_BODY, toIssues(result.error));
   return result.data;
 }
 
@@ -162,12 +183,32 @@ function mergeFields(
     email: input.email !== undefined ? input.email : (prev?.email ?? null),
     phonenumber: input.phonenumber !== undefined ? input.phonenumber : (prev?.phonenumber ?? null),
     custom_attributes: attrs,
+    // Given, the list replaces the stored one as a whole; null or [] clears it (prod).
+    stripe_accounts:
+      input.stripe_accounts === undefined
+        ? (prev?.stripe_accounts ?? EMPTY_ACCOUNTS)
+        : input.stripe_accounts === null || input.stripe_accounts.length === 0
+          ? EMPTY_ACCOUNTS
+          : (Object.freeze(
+              input.stripe_accounts.map((a) =>
+                Object.freeze({
+                  label: a.label,
+                  ...(a.stripe_id === undefined ? {} : { stripe_id: a.stripe_id }),
+                  ...(a.stripe_email === undefined ? {} : { stripe_email: a.stripe_email }),
+                }),
+              ),
+            ) as unknown as Contact['stripe_accounts']),
   };
+}
+
+function sameAccounts(a: Contact['stripe_accounts'], b: Contact['stripe_accounts']): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 function sameFields(a: ContactFields, b: ContactFields): boolean {
   if (a.external_id !== b.external_id || a.name !== b.name || a.email !== b.email) return false;
   if (a.phonenumber !== b.phonenumber) return false;
+  if (!sameAccounts(a.stripe_accounts, b.stripe_accounts)) return false;
   if (a.custom_attributes === b.custom_attributes) return true;
   const ka = Object.keys(a.custom_attributes);
   if (ka.length !== Object.keys(b.custom_attributes).length) return false;
@@ -179,9 +220,11 @@ class MemoryStore implements MockStore {
   private seq = 0;
   private listeners = new Set<() => void>();
   private readonly now: () => number;
+  private readonly maxContacts: number;
 
   constructor(options: MockStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.maxContacts = options.maxContacts ?? Number.POSITIVE_INFINITY;
     if (options.snapshot !== undefined) this.restore(options.snapshot);
   }
 
@@ -190,6 +233,7 @@ class MemoryStore implements MockStore {
     const agent = this.agents.get(agentId) ?? newAgent();
     const input = parseOrThrow(this.validatorsOf(agent).input, body);
     const prev = agent.byExternalId.get(input.external_id);
+    if (!prev && agent.contacts.size >= this.maxContacts) throw badRequest(MAX_CONTACTS_REACHED);
     const fields = mergeFields(prev, input, input.external_id);
     const email = lower(fields.email);
     if (email !== undefined && email !== lower(prev?.email ?? null)) {
@@ -231,6 +275,9 @@ class MemoryStore implements MockStore {
       staged.set(item.external_id, next);
     });
     if (issues.length > 0) throw conflict(EMAIL_EXISTS, issues);
+    let creates = 0;
+    for (const key of staged.keys()) if (!agent.byExternalId.has(key)) creates++;
+    if (agent.contacts.size + creates > this.maxContacts) throw badRequest(MAX_CONTACTS_REACHED);
     this.keep(agentId, agent);
 
     let changed = false;
@@ -319,6 +366,10 @@ class MemoryStore implements MockStore {
   }
 
   defineAttribute(agentId: string, body: unknown): AttributeDefinition {
+    const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
+    if (typeof name === 'string' && RESERVED_ATTRIBUTE_NAMES.has(name)) {
+      throw badRequest(RESERVED_FIELD_NAME, [{ field: 'name', message: RESERVED_FIELD_NAME }]);
+    }
     const input = parseOrThrow(AttributeCreateSchema, body);
     const agent = this.agent(agentId);
     if (agent.attributes.has(input.name)) throw conflict('Custom attribute already exists');
@@ -331,6 +382,7 @@ class MemoryStore implements MockStore {
     });
     agent.attributes.set(definition.name, definition);
     agent.validators = null;
+    agent.attributeNames = null;
     this.changed();
     return definition;
   }
@@ -361,6 +413,13 @@ class MemoryStore implements MockStore {
     agent.validators = null;
     this.changed();
     return definition;
+  }
+
+  attributeNames(agentId: string): ReadonlySet<string> {
+    const agent = this.agents.get(agentId);
+    if (!agent) return EMPTY_NAMES;
+    agent.attributeNames ??= new Set(agent.attributes.keys());
+    return agent.attributeNames;
   }
 
   validators(agentId: string): ContactValidators {
@@ -424,6 +483,7 @@ class MemoryStore implements MockStore {
           email: rawEmail,
           phonenumber,
           custom_attributes,
+          stripe_accounts,
           created_at,
           updated_at,
         } = c;
@@ -436,6 +496,12 @@ class MemoryStore implements MockStore {
             email: rawEmail,
             phonenumber,
             custom_attributes: Object.freeze({ ...custom_attributes }),
+            stripe_accounts:
+              stripe_accounts.length === 0
+                ? EMPTY_ACCOUNTS
+                : (Object.freeze(
+                    stripe_accounts.map((a) => Object.freeze({ ...a })),
+                  ) as Contact['stripe_accounts']),
             created_at,
             updated_at,
           }),
@@ -497,6 +563,7 @@ class MemoryStore implements MockStore {
       custom_attributes: Object.isFrozen(fields.custom_attributes)
         ? fields.custom_attributes
         : Object.freeze(fields.custom_attributes),
+      stripe_accounts: fields.stripe_accounts,
       created_at: prev?.created_at ?? now,
       updated_at: now,
     });

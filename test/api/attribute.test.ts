@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { attributeValueSchemas } from '../../src/api/attribute.js';
+import { attributeTextSchemas, attributeValueSchemas } from '../../src/api/attribute.js';
 
 describe('attribute value coercion', () => {
-  it('number: takes finite numbers and numeric strings, refuses what overflows', () => {
-    expect(attributeValueSchemas.number.parse(' 42.5 ')).toBe(42.5);
+  it('number on the wire: JSON numbers only, as production', () => {
     expect(attributeValueSchemas.number.parse(3)).toBe(3);
-    expect(attributeValueSchemas.number.safeParse('1e400').success).toBe(false);
-    expect(attributeValueSchemas.number.safeParse('twelve').success).toBe(false);
+    const text = attributeValueSchemas.number.safeParse('5');
+    expect(text.success).toBe(false);
+    expect(text.error?.issues[0]?.message).toBe('Expected number, received string');
+  });
+
+  it('number from text (CSV, --attr): numeric strings converted, what overflows refused', () => {
+    expect(attributeTextSchemas.number.parse(' 42.5 ')).toBe(42.5);
+    expect(attributeTextSchemas.number.parse(3)).toBe(3);
+    expect(attributeTextSchemas.number.safeParse('1e400').success).toBe(false);
+    expect(attributeTextSchemas.number.safeParse('twelve').success).toBe(false);
   });
 
   it('date: keeps a date, stores a date-time as UTC, and reads one without an offset as UTC', () => {

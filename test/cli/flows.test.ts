@@ -177,7 +177,9 @@ describe('contacts and attributes', () => {
     expect(ndjson).toHaveLength(2);
 
     const csv = (await run(['list', '--all', '-o', 'csv'])).stdout.trim().split('\n');
-    expect(csv[0]).toBe('id,external_id,name,email,phonenumber,created_at,updated_at,attr.plan,attr.seats');
+    expect(csv[0]).toBe(
+      'id,external_id,name,email,phonenumber,stripe_accounts,created_at,updated_at,attr.plan,attr.seats',
+    );
     expect(csv[1]).toContain(",u1,Ada L,ada@example.com,'+442079460958,");
     expect(csv[1]).toMatch(/,pro,3$/);
 
@@ -242,10 +244,22 @@ describe('contacts and attributes', () => {
 
   it('prints a 400 field by field and exits 2', async () => {
     const { run } = await withMock();
-    const r = await run(['upsert', '--external-id', 'x', '--email', 'nope', '--attr', 'ghost=1']);
+    const data = JSON.stringify({ external_id: 'x', email: 'nope', name: 'n'.repeat(300) });
+    const r = await run(['upsert', '--data', data]);
     expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/error: Invalid request body \(HTTP 400, request req_\w+\)/);
     expect(r.stderr).toContain('email: Invalid email');
-    expect(r.stderr).toContain('custom_attributes.ghost:');
+    expect(r.stderr).toContain('name:');
+  });
+
+  it('checks --attr names locally, with a suggestion, before anything is sent', async () => {
+    const { run, mock } = await withMock();
+    await run(['attrs', 'define', 'plan', '--type', 'text']);
+    const sent = mock.requests.length;
+    const r = await run(['upsert', '--external-id', 'x', '--attr', 'plna=pro']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/--attr plna: no such custom attribute \(did you mean plan\?\)/);
+    expect(mock.requests.slice(sent).map((q) => q.method)).toEqual(['GET']);
   });
 
   it('gives each failure its documented exit code', async () => {

@@ -121,14 +121,18 @@ describe('contacts template', () => {
     await cli(['attrs', 'update', 'old', '--archive']);
     const t = await cli(['template']);
     expect(t.code).toBe(0);
-    expect(t.stdout).toBe('external_id,name,email,phonenumber,plan,seats\n');
-    await writeFile(file('filled.csv'), `${t.stdout}u1,Ada,ada@example.com,+44 20 7946 0958,pro,3\n`);
+    expect(t.stdout).toBe('external_id,name,email,phonenumber,stripe_accounts,plan,seats\n');
+    await writeFile(
+      file('filled.csv'),
+      `${t.stdout}u1,Ada,ada@example.com,+44 20 7946 0958,"[{""label"":""main"",""stripe_id"":""cus_1""}]",pro,3\n`,
+    );
     const r = await cli(['import', 'filled.csv']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/Ignoring columns/);
     expect(await contact('u1')).toMatchObject({
       name: 'Ada',
       phonenumber: '+442079460958',
+      stripe_accounts: [{ label: 'main', stripe_id: 'cus_1' }],
       custom_attributes: { plan: 'pro', seats: 3 },
     });
   });
@@ -138,8 +142,8 @@ describe('contacts template', () => {
     await cli(['attrs', 'define', 'first_name', '--type', 'text']);
     await cli(['attrs', 'define', 'mail', '--type', 'text']);
     const t = await cli(['template']);
-    expect(t.stdout.trim()).toBe('external_id,name,email,phonenumber,attr.first_name,mail');
-    await writeFile(file('t.csv'), `${t.stdout}u1,Ada,,,Ada-Marie,box 9\n`);
+    expect(t.stdout.trim()).toBe('external_id,name,email,phonenumber,stripe_accounts,attr.first_name,mail');
+    await writeFile(file('t.csv'), `${t.stdout}u1,Ada,,,,Ada-Marie,box 9\n`);
     expect((await cli(['import', 't.csv'])).code).toBe(0);
     expect(await contact('u1')).toMatchObject({
       name: 'Ada',
@@ -156,6 +160,7 @@ describe('contacts template', () => {
       name: null,
       email: null,
       phonenumber: null,
+      stripe_accounts: [],
       custom_attributes: { seats: null },
     });
     await writeFile(

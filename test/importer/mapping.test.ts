@@ -167,7 +167,7 @@ describe('parseMapOption', () => {
 
   it('rejects an unknown field and a malformed option', () => {
     expect(() => parseMapOption('Mail=e-mail')).toThrow(
-      'unknown field "e-mail" (did you mean email?); expected one of external_id, name, email, phonenumber, attr.<name> or -',
+      'unknown field "e-mail" (did you mean email?); expected one of external_id, name, email, phonenumber, stripe_accounts, attr.<name> or -',
     );
     expect(() => parseMapOption('email')).toThrow('expected "Header=field"');
     expect(() => parseMapOption('=email')).toThrow(MappingError);

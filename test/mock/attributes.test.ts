@@ -9,10 +9,10 @@ async function setup() {
 }
 
 describe('define POST .../custom-attributes', () => {
-  it('answers 201 with defaults: label = name, description null, archived false', async () => {
+  it('answers 200 (as production) with defaults: label = name, description null, archived false', async () => {
     const { client } = await setup();
     const res = await client.post(paths.attributes(AGENT), { name: 'plan', type: 'text' });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(AttributeDefinitionSchema.parse(res.body.data)).toEqual({
       name: 'plan',
       type: 'text',
@@ -54,7 +54,19 @@ describe('define POST .../custom-attributes', () => {
     }
     expect(
       (await client.post(paths.attributes(AGENT), { name: `a${'b'.repeat(63)}`, type: 'text' })).status,
-    ).toBe(201);
+    ).toBe(200);
+  });
+
+  it('refuses the names of the contact\'s own fields: 400 "Reserved field name used"', async () => {
+    const { client } = await setup();
+    for (const name of ['email', 'external_id', 'stripe_accounts', 'created_at']) {
+      const res = await client.post(paths.attributes(AGENT), { name, type: 'text' });
+      expect(res.status, name).toBe(400);
+      expect(res.body).toEqual({
+        message: 'Reserved field name used',
+        issues: [{ field: 'name', message: 'Reserved field name used' }],
+      });
+    }
   });
 });
 
@@ -122,7 +134,7 @@ describe('typed values on contacts', () => {
       ['vip', 'boolean'],
       ['renewal', 'date'],
     ]) {
-      expect((await ctx.client.post(paths.attributes(AGENT), { name, type })).status).toBe(201);
+      expect((await ctx.client.post(paths.attributes(AGENT), { name, type })).status).toBe(200);
     }
     const write = (custom_attributes: Record<string, unknown>) =>
       ctx.client.post(paths.contacts(AGENT), { external_id: 'u', custom_attributes });
@@ -131,7 +143,7 @@ describe('typed values on contacts', () => {
 
   it('coerces each type to its stored form', async () => {
     const { write } = await withTypes();
-    const res = await write({ plan: 42, seats: ' 12.5 ', vip: '1', renewal: '2024-05-31T10:00:00+02:00' });
+    const res = await write({ plan: 42, seats: 12.5, vip: '1', renewal: '2024-05-31T10:00:00+02:00' });
     expect(res.status).toBe(201);
     expect(res.body.data.custom_attributes).toEqual({
       plan: '42',
@@ -142,6 +154,15 @@ describe('typed values on contacts', () => {
     const more = await write({ vip: 'false', seats: 0, renewal: '2024-02-29' });
     expect(more.body.data.custom_attributes).toMatchObject({ vip: false, seats: 0, renewal: '2024-02-29' });
     expect((await write({ vip: 0 })).body.data.custom_attributes.vip).toBe(false);
+  });
+
+  it('takes JSON numbers only for a number attribute, as production', async () => {
+    const { write } = await withTypes();
+    const res = await write({ seats: '5' });
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toEqual([
+      { field: 'custom_attributes.seats', message: 'Expected number, received string' },
+    ]);
   });
 
   it('rejects values a type cannot take, naming each key', async () => {
@@ -176,8 +197,12 @@ describe('typed values on contacts', () => {
 
   it('uses the new definitions right after a define (validators are rebuilt)', async () => {
     const { client, write } = await withTypes();
-    expect((await write({ tier: 'gold' })).status).toBe(400);
+    const dropped = await write({ tier: 'gold' });
+    expect(dropped.status).toBe(201);
+    expect(dropped.headers.get('x-contacts-ignored')).toBe('custom_attributes.tier');
     await client.post(paths.attributes(AGENT), { name: 'tier', type: 'text' });
-    expect((await write({ tier: 'gold' })).status).toBe(201);
+    const kept = await write({ tier: 'gold' });
+    expect(kept.headers.get('x-contacts-ignored')).toBeNull();
+    expect(kept.body.data.custom_attributes.tier).toBe('gold');
   });
 });

@@ -4,11 +4,11 @@ import { ErrorBodySchema, MAX_BODY_BYTES, paths } from '../../src/api/index.js';
 import { AGENT, api, startTestMock, TEST_KEY } from '../helpers/mock.js';
 
 describe('authentication', () => {
-  it('answers 401 "No API key provided." without an Authorization header', async () => {
+  it('answers 401 "Unauthorized access" without an Authorization header, as for any bad key', async () => {
     const server = await startTestMock();
     const res = await api(server.url, null).get(paths.contacts(AGENT));
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ message: 'No API key provided.' });
+    expect(res.body).toEqual({ message: 'Unauthorized access' });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 

@@ -48,7 +48,7 @@ describe('createMockHandlers through fetch', () => {
 
   it('applies the same errors as the server: auth, validation, conflicts, methods', async () => {
     expect((await call('GET', paths.contacts(AGENT), undefined, null)).body).toEqual({
-      message: 'No API key provided.',
+      message: 'Unauthorized access',
     });
     expect((await call('GET', paths.contacts(AGENT), undefined, 'bk_not_listed')).status).toBe(401);
     const invalid = await call('POST', paths.contacts(AGENT), {

@@ -2,10 +2,12 @@
 // flags, which win. The service validates it against the contract and names what is wrong.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { AttributeDefinition } from '../../api/attribute.js';
 import { jsonDepthExceeds } from '../../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../../api/limits.js';
 import { didYouMean } from '../../util/suggest.js';
 import { UsageError } from '../errors.js';
+import type { AttrValue } from '../options.js';
 import { readAllStdin } from '../prompt.js';
 
 export interface FieldOptions {
@@ -15,7 +17,8 @@ export interface FieldOptions {
   phone?: string;
   /** The field's own name, accepted beside `--phone`. */
   phonenumber?: string;
-  attr?: Record<string, string>;
+  attr?: Record<string, AttrValue>;
+  stripeAccount?: Record<string, string>[];
   data?: string;
   unset?: string[];
 }
@@ -60,6 +63,7 @@ const UNSET_FIELDS: Record<string, string> = {
   email: 'email',
   phone: 'phonenumber',
   phonenumber: 'phonenumber',
+  stripe_accounts: 'stripe_accounts',
 };
 
 /**
@@ -69,7 +73,13 @@ const UNSET_FIELDS: Record<string, string> = {
  */
 export async function contactBody(
   options: FieldOptions,
-  io: { stdin: AsyncIterable<string | Uint8Array>; cwd: string; defaultCountry?: string | undefined },
+  io: {
+    stdin: AsyncIterable<string | Uint8Array>;
+    cwd: string;
+    defaultCountry?: string | undefined;
+    /** The agent's definitions, asked for only when `--attr` is used: values are typed with them. */
+    definitions?: () => Promise<AttributeDefinition[]>;
+  },
 ): Promise<Body> {
   const body: Body = options.data ? await readData(options.data, io.stdin, io.cwd) : {};
   if (options.externalId !== undefined) body.external_id = options.externalId;
@@ -78,11 +88,11 @@ export async function contactBody(
   const phone = options.phone ?? options.phonenumber;
   if (phone !== undefined) body.phonenumber = phone;
   // Attribute names come from the user: no prototype, so `__proto__` is a key like any other.
-  const attrs: Record<string, unknown> = Object.assign(
-    Object.create(null),
-    body.custom_attributes ?? {},
-    options.attr ?? {},
-  );
+  const attrs: Record<string, unknown> = Object.assign(Object.create(null), body.custom_attributes ?? {});
+  if (options.attr && Object.keys(options.attr).length > 0) {
+    Object.assign(attrs, await typedAttributes(options.attr, (await io.definitions?.()) ?? []));
+  }
+  if (options.stripeAccount) body.stripe_accounts = options.stripeAccount;
   for (const field of options.unset ?? []) {
     if (field.startsWith('attr.') && field.length > 5) {
       attrs[field.slice(5)] = null;
@@ -110,4 +120,42 @@ export async function contactBody(
     body.phonenumber = normalised.e164;
   }
   return body;
+}
+
+/**
+ * `--attr` values in their attributes' JSON types: `seats=3` becomes the number 3 for a number
+ * attribute, as the service requires; `seats:=3` is sent as written. A name the agent has not
+ * defined is refused here, with the nearest defined one, rather than dropped by the service.
+ */
+async function typedAttributes(
+  attrs: Record<string, AttrValue>,
+  definitions: readonly AttributeDefinition[],
+): Promise<Record<string, unknown>> {
+  const { attributeTextSchemas } = await import('../../api/attribute.js');
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of Object.entries(attrs)) {
+    const definition = byName.get(name);
+    if (!definition) {
+      const active = definitions.filter((d) => !d.archived).map((d) => d.name);
+      throw new UsageError(`--attr ${name}: no such custom attribute${didYouMean(name, active)}`, {
+        hint: active.length
+          ? `Defined: ${active.join(', ')}. Define it first: contacts attrs define ${name} --type text`
+          : `Define it first: contacts attrs define ${name} --type text`,
+      });
+    }
+    if ('json' in value) {
+      out[name] = value.json;
+      continue;
+    }
+    const parsed = attributeTextSchemas[definition.type].safeParse(value.text);
+    if (!parsed.success) {
+      const reason = parsed.error.issues[0]?.message ?? `not a ${definition.type}`;
+      throw new UsageError(
+        `--attr ${name}=${value.text}: ${reason} (${name} is a ${definition.type} attribute)`,
+      );
+    }
+    out[name] = parsed.data;
+  }
+  return out;
 }

@@ -54,9 +54,22 @@ export async function get(ctx: CommandContext, id: string) {
   await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
+/** The agent's definitions, fetched once and only when a command needs them (`--attr`). */
+function definitionsOf(ctx: CommandContext) {
+  return async () => {
+    const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+    return client.attributes.list({ agentId });
+  };
+}
+
 export async function upsert(ctx: CommandContext, opts: FieldOptions) {
   const { defaultCountry } = await ctx.settings();
-  const body = await contactBody(opts, { stdin: ctx.io.stdin, cwd: ctx.cwd, defaultCountry });
+  const body = await contactBody(opts, {
+    stdin: ctx.io.stdin,
+    cwd: ctx.cwd,
+    defaultCountry,
+    definitions: definitionsOf(ctx),
+  });
   if (typeof body.external_id !== 'string' || body.external_id.trim() === '') {
     throw new UsageError('An external_id is required', {
       hint: 'Pass --external-id <id>, or include "external_id" in --data.',
@@ -70,7 +83,12 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
 
 export async function update(ctx: CommandContext, id: string, opts: FieldOptions) {
   const { defaultCountry } = await ctx.settings();
-  const body = await contactBody(opts, { stdin: ctx.io.stdin, cwd: ctx.cwd, defaultCountry });
+  const body = await contactBody(opts, {
+    stdin: ctx.io.stdin,
+    cwd: ctx.cwd,
+    defaultCountry,
+    definitions: definitionsOf(ctx),
+  });
   if (Object.keys(body).length === 0) {
     throw new UsageError('Nothing to change', {
       hint: 'Pass at least one of --name, --email, --phone, --attr, --unset, --external-id or --data.',

@@ -8,6 +8,9 @@ export interface ServeOptions {
   host: string;
   data?: string;
   key?: string[];
+  agents?: string[];
+  strict?: boolean;
+  maxContacts?: number;
   latency?: number;
   failRate?: number;
   faultSeed?: number;
@@ -40,6 +43,9 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
       host: opts.host,
       dataFile: opts.data === undefined ? undefined : resolve(ctx.cwd, opts.data),
       keys: opts.key,
+      agents: opts.agents,
+      strict: opts.strict,
+      maxContacts: opts.maxContacts,
       faults: faulty
         ? {
             latencyMs: opts.latency,

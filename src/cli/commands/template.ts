@@ -5,7 +5,7 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeRecords } from '../output/render.js';
 
-const FIELDS = ['external_id', 'name', 'email', 'phonenumber'] as const;
+const FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 
 export async function template(ctx: CommandContext) {
   const format = ctx.options.output ?? 'csv';
@@ -23,9 +23,10 @@ export async function template(ctx: CommandContext) {
     ctx.io.note(`Fill one row per contact under the header, then: contacts import <file> --agent ${agentId}`);
     return;
   }
-  // external_id is the one required field; the others stay null (not set) until filled.
+  // external_id is the one required field; the others stay null (not set) until filled, and
+  // stripe_accounts is a list to fill: [{"label": "main", "stripe_id": "cus_..."}].
   const example: Record<string, unknown> = Object.fromEntries(
-    FIELDS.map((f) => [f, f === 'external_id' ? '' : null]),
+    FIELDS.map((f) => [f, f === 'external_id' ? '' : f === 'stripe_accounts' ? [] : null]),
   );
   if (definitions.length > 0) {
     // Text attributes take a string; the others a JSON number, boolean or ISO date (null: none).

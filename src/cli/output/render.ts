@@ -43,6 +43,7 @@ export const CONTACT_COLUMNS = [
   'name',
   'email',
   'phonenumber',
+  'stripe_accounts',
   'created_at',
   'updated_at',
 ] as const;
@@ -54,6 +55,7 @@ const LIST_TABLE_COLUMNS = [
   'name',
   'email',
   'phonenumber',
+  'stripe',
   'attributes',
   'updated_at',
 ] as const;
@@ -88,6 +90,7 @@ export function createContactWriter(
           c.name,
           c.email,
           c.phonenumber,
+          stripeSummary(c.stripe_accounts),
           attributeSummary(c.custom_attributes),
           isoTime(c.updated_at),
         ]);
@@ -122,6 +125,7 @@ export async function writeContact(
       ['name', contact.name],
       ['email', contact.email],
       ['phonenumber', contact.phonenumber],
+      ['stripe_accounts', stripeSummary(contact.stripe_accounts)],
       ...Object.keys(contact.custom_attributes)
         .sort()
         .map((k): [string, unknown] => [`${ATTRIBUTE_COLUMN_PREFIX}${k}`, contact.custom_attributes[k]]),
@@ -168,6 +172,8 @@ export function contactCsvRow(contact: Contact, attributeNames: readonly string[
     contact.name,
     contact.email,
     contact.phonenumber,
+    // No nesting in CSV: the list as its JSON text, read back by the importer (none: empty).
+    contact.stripe_accounts?.length ? JSON.stringify(contact.stripe_accounts) : null,
     isoTime(contact.created_at),
     isoTime(contact.updated_at),
     ...attributeNames.map((n) => csvValue(contact.custom_attributes[n])),
@@ -207,6 +213,13 @@ function attributeNamesOf(contacts: readonly Contact[]): string[] {
   const names = new Set<string>();
   for (const c of contacts) for (const k of Object.keys(c.custom_attributes)) names.add(k);
   return [...names].sort();
+}
+
+/** `main (cus_123), billing (ada@example.com)`: a Stripe account list in one cell. */
+function stripeSummary(accounts: Contact['stripe_accounts'] | undefined): string {
+  return (accounts ?? [])
+    .map((a) => `${a.label} (${[a.stripe_id, a.stripe_email].filter(Boolean).join(', ')})`)
+    .join(', ');
 }
 
 function attributeSummary(attributes: Contact['custom_attributes']): string {

@@ -33,6 +33,7 @@ function contact(n: number, overrides: Partial<Contact> = {}): Contact {
     name: `Person ${n}`,
     email: `p${n}@example.com`,
     phonenumber: '+44 20 7946 0958',
+    stripe_accounts: [],
     custom_attributes: {},
     created_at: T1,
     updated_at: T2,
@@ -134,6 +135,7 @@ describe('csv', () => {
       'name',
       'email',
       'phonenumber',
+      'stripe_accounts',
       'created_at',
       'updated_at',
       'attr.plan',
@@ -176,6 +178,7 @@ describe('csv', () => {
         'name',
         'email',
         'phonenumber',
+        'stripe_accounts',
         'created_at',
         'updated_at',
         'attr.vip',
@@ -188,6 +191,7 @@ describe('csv', () => {
         'p1@example.com',
         // A leading + would make a spreadsheet run the cell as a formula: neutralised with '.
         "'+44 20 7946 0958",
+        '',
         '2024-05-31T12:00:00Z',
         '2024-06-01T12:00:00Z',
         'true',
@@ -202,10 +206,20 @@ describe('csv', () => {
   it('writes just the header for no contacts', async () => {
     const { text } = await render('csv', [], { attributeNames: ['plan'] });
     expect(parse(text)).toEqual([
-      ['id', 'external_id', 'name', 'email', 'phonenumber', 'created_at', 'updated_at', 'attr.plan'],
+      [
+        'id',
+        'external_id',
+        'name',
+        'email',
+        'phonenumber',
+        'stripe_accounts',
+        'created_at',
+        'updated_at',
+        'attr.plan',
+      ],
     ]);
     expect((await render('csv', [])).text.split('\n')[0]).toBe(
-      'id,external_id,name,email,phonenumber,created_at,updated_at',
+      'id,external_id,name,email,phonenumber,stripe_accounts,created_at,updated_at',
     );
   });
 
@@ -252,7 +266,7 @@ describe('table', () => {
     const { text } = await render('table', [long], { color: false, width: 80 });
     for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
     expect(text).toContain('…');
-    expect(text).toMatch(/EXTERNAL_ID\s+NAME\s+EMAIL\s+PHONENUMBER\s+ATTRIBUTES\s+UPDATED_AT/);
+    expect(text).toMatch(/EXTERNAL_ID\s+NAME\s+EMAIL\s+PHONENUMBER\s+STRIPE\s+ATTRIBUTES\s+UPDATED_AT/);
     const all = await render('table', [long], { color: false, width: 80, truncate: false });
     expect(all.text).toContain('n'.repeat(120));
   });
