@@ -5,6 +5,7 @@ export * from './envelope.js';
 export * from './json-depth.js';
 export * from './key.js';
 export * from './limits.js';
+export * from './operations.js';
 export * from './paths.js';
 export * from './query.js';
 export { contractRegistry } from './registry.js';

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the contract's zod schemas (never written by hand).
 import * as z from 'zod';
-import { API_PREFIX, PER_PAGE_DEFAULT, PER_PAGE_MAX, PER_PAGE_MIN } from './limits.js';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX, PER_PAGE_MIN } from './limits.js';
+import { OPERATIONS, type Operation, templateParams } from './operations.js';
 import { contractRegistry } from './registry.js';
 import './contact.js';
 import './envelope.js';
@@ -15,22 +16,101 @@ const success = (data: object) => ({
 });
 const errorResponse = (description: string) => ({ description, ...json(ref('ErrorBody')) });
 
+/** Every operation may answer these (beside its own errors). */
 const commonErrors = {
-  '401': errorResponse('Missing or rejected API key'),
+  '401': errorResponse('Missing or rejected API key: "Unauthorized access"'),
+  '404': errorResponse(
+    'The agent does not exist: "Chatbot not found" (or, per operation, the contact or attribute)',
+  ),
   '413': errorResponse('Body larger than 1 MiB'),
   '415': errorResponse('Body is not application/json'),
-  '429': errorResponse('Rate limit exceeded (see Retry-After)'),
+  '429': errorResponse('Rate limit exceeded (see Retry-After and X-RateLimit-*)'),
 };
 
-const agentParam = { name: 'agentId', in: 'path', required: true, schema: { type: 'string' } };
-const idParam = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'Resolved as an external_id first, then as the service id',
-  schema: { type: 'string' },
+const requestIdHeader = {
+  'x-request-id': {
+    description: 'Unique per response, errors included: quote it to support',
+    schema: { type: 'string' },
+  },
 };
-const nameParam = { name: 'name', in: 'path', required: true, schema: { type: 'string' } };
+const ignoredHeader = {
+  'x-contacts-ignored': {
+    description:
+      'Comma-separated dotted paths of the fields the service dropped because it does not know them ' +
+      '(unknown top-level fields, custom_attributes keys that name no attribute)',
+    schema: { type: 'string' },
+  },
+};
+
+const PARAMS: Record<string, object> = {
+  agentId: { name: 'agentId', in: 'path', required: true, schema: { type: 'string' } },
+  id: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'Resolved as an external_id first, then as the service id',
+    schema: { type: 'string' },
+  },
+  name: { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+};
+
+const LIST_QUERY = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+  {
+    name: 'per_page',
+    in: 'query',
+    schema: { type: 'integer', minimum: PER_PAGE_MIN, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+  },
+];
+
+/** The OpenAPI operation object of one entry of the operations table. */
+function operationObject(op: Operation): Record<string, unknown> {
+  const writes = op.body !== undefined && op.id !== 'defineAttribute' && op.id !== 'updateAttribute';
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(op.success)) {
+    const schema = r.body
+      ? ref(r.body)
+      : success(Array.isArray(r.data) ? { type: 'array', items: ref(r.data[0]) } : ref(r.data!));
+    // The batch form answers 200 with the list of contacts.
+    const content =
+      op.id === 'upsertContact' && status === '200'
+        ? success({ oneOf: [ref('Contact'), { type: 'array', items: ref('Contact') }] })
+        : schema;
+    responses[status] = {
+      description: r.description,
+      headers: writes ? { ...requestIdHeader, ...ignoredHeader } : requestIdHeader,
+      ...json(content),
+    };
+  }
+  for (const [status, description] of Object.entries(op.errors))
+    responses[status] = errorResponse(description);
+  for (const [status, response] of Object.entries(commonErrors)) responses[status] ??= response;
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.query === 'list' ? { parameters: LIST_QUERY } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            ...json(op.body.length === 1 ? ref(op.body[0]!) : { oneOf: op.body.map(ref) }),
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** OpenAPI `paths`, one per path template of the operations table. */
+function pathsObject(): Record<string, unknown> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    out[op.path] ??= { parameters: templateParams(op.path).map((p) => PARAMS[p]) };
+    out[op.path]![op.method.toLowerCase()] = operationObject(op);
+  }
+  return out;
+}
 
 export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown> {
   const { schemas } = z.toJSONSchema(contractRegistry, {
@@ -44,7 +124,6 @@ export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown>
     delete (s as { $id?: string }).$id;
   }
 
-  const base = `${API_PREFIX}/chatbots/{agentId}`;
   return {
     openapi: '3.1.0',
     info: {
@@ -54,118 +133,7 @@ export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown>
     },
     servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:4010' } } }],
     security: [{ bearer: [] }],
-    paths: {
-      [`${base}/contacts`]: {
-        parameters: [agentParam],
-        get: {
-          operationId: 'listContacts',
-          parameters: [
-            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-            {
-              name: 'per_page',
-              in: 'query',
-              schema: {
-                type: 'integer',
-                minimum: PER_PAGE_MIN,
-                maximum: PER_PAGE_MAX,
-                default: PER_PAGE_DEFAULT,
-              },
-            },
-          ],
-          responses: {
-            '200': { description: 'A page of contacts, oldest first', ...json(ref('ContactListResponse')) },
-            '400': errorResponse('Bad parameters or page out of range'),
-            ...commonErrors,
-          },
-        },
-        post: {
-          operationId: 'upsertContact',
-          description:
-            'Upsert by external_id; a body with `users` is the batch form (1..1000, all or nothing).',
-          requestBody: { required: true, ...json({ oneOf: [ref('ContactInput'), ref('BatchUpsert')] }) },
-          responses: {
-            '200': {
-              description: 'Updated (single) or the batch in request order',
-              ...json(success({ oneOf: [ref('Contact'), { type: 'array', items: ref('Contact') }] })),
-            },
-            '201': { description: 'Created', ...json(success(ref('Contact'))) },
-            '400': errorResponse('Invalid body; issues name each field'),
-            '409': errorResponse('Email already exists'),
-            ...commonErrors,
-          },
-        },
-      },
-      [`${base}/contacts/{id}`]: {
-        parameters: [agentParam, idParam],
-        get: {
-          operationId: 'getContact',
-          responses: {
-            '200': { description: 'The contact', ...json(success(ref('Contact'))) },
-            '404': errorResponse('Contact not found'),
-            ...commonErrors,
-          },
-        },
-        patch: {
-          operationId: 'updateContact',
-          description: 'Partial update; also accepts the body wrapped as {"data": {...}}.',
-          requestBody: { required: true, ...json(ref('ContactPatch')) },
-          responses: {
-            '200': { description: 'The updated contact', ...json(success(ref('Contact'))) },
-            '400': errorResponse('Invalid body'),
-            '404': errorResponse('Contact not found'),
-            '409': errorResponse('Email or external_id already in use'),
-            ...commonErrors,
-          },
-        },
-        delete: {
-          operationId: 'deleteContact',
-          responses: {
-            '200': { description: 'The deleted contact', ...json(success(ref('Contact'))) },
-            '404': errorResponse('Contact not found'),
-            ...commonErrors,
-          },
-        },
-      },
-      [`${base}/custom-attributes`]: {
-        parameters: [agentParam],
-        get: {
-          operationId: 'listAttributes',
-          responses: {
-            '200': {
-              description: 'All definitions, archived ones too',
-              ...json(success({ type: 'array', items: ref('AttributeDefinition') })),
-            },
-            ...commonErrors,
-          },
-        },
-        post: {
-          operationId: 'defineAttribute',
-          requestBody: { required: true, ...json(ref('AttributeCreate')) },
-          responses: {
-            '201': { description: 'The definition', ...json(success(ref('AttributeDefinition'))) },
-            '400': errorResponse('Invalid definition'),
-            '409': errorResponse('Custom attribute already exists'),
-            ...commonErrors,
-          },
-        },
-      },
-      [`${base}/custom-attributes/{name}`]: {
-        parameters: [agentParam, nameParam],
-        put: {
-          operationId: 'updateAttribute',
-          requestBody: { required: true, ...json(ref('AttributeUpdate')) },
-          responses: {
-            '200': { description: 'The definition', ...json(success(ref('AttributeDefinition'))) },
-            '400': errorResponse('Invalid change (the type cannot change)'),
-            '404': errorResponse('Custom attribute not found'),
-            ...commonErrors,
-          },
-        },
-      },
-      '/health': {
-        get: { security: [], operationId: 'health', responses: { '200': { description: 'Alive' } } },
-      },
-    },
+    paths: pathsObject(),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A workspace key: bk_...' } },
       schemas,

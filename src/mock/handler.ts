@@ -8,8 +8,8 @@ import {
   ListQuerySchema,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
-  matchRoute,
-  type Route,
+  matchPath,
+  operationFor,
   splitUnknownFields,
   toIssues,
 } from '../api/index.js';
@@ -72,14 +72,8 @@ export interface MockResponse {
   error?: unknown;
 }
 
-const ALLOW: Record<Route['kind'] | 'health' | 'openapi', readonly string[]> = {
-  contacts: ['GET', 'POST'],
-  contact: ['GET', 'PATCH', 'DELETE'],
-  attributes: ['GET', 'POST'],
-  attribute: ['PUT'],
-  health: ['GET'],
-  openapi: ['GET'],
-};
+/** The mock's own paths beside the API's operations: not part of the API, no key needed. */
+const META_PATHS: Record<string, readonly string[]> = { '/health': ['GET'], '/openapi.json': ['GET'] };
 
 const BEARER_RE = /^Bearer +(\S+)$/i;
 
@@ -165,60 +159,66 @@ function reporting(response: MockResponse, ignored: string[]): MockResponse {
 function route(state: MockState, req: MockRequest): MockResponse {
   const { method, path } = req;
   if (path === '/health') {
-    allowMethod(method, 'health');
+    allowMethod(method, META_PATHS[path]!);
     return success(200, { status: 'ok' });
   }
   if (path === '/openapi.json') {
-    allowMethod(method, 'openapi');
+    allowMethod(method, META_PATHS[path]!);
     return { status: 200, headers: {}, body: openApi() };
   }
 
   authenticate(state, req.headers['authorization']);
-  const r = matchRoute(path);
-  if (!r) throw new MockHttpError(404, `No such endpoint: ${method} ${path}`);
-  allowMethod(method, r.kind);
-  if (state.agents !== null && !state.agents.has(r.agentId)) throw notFound(CHATBOT_NOT_FOUND);
+  // Routing and 405s come from the operations table, as the client's paths and the OpenAPI do.
+  const matched = matchPath(path);
+  if (!matched) throw new MockHttpError(404, `No such endpoint: ${method} ${path}`);
+  allowMethod(method, matched.methods);
+  const op = operationFor(method, matched.template)!;
+  const { agentId, id = '', name = '' } = matched.params as Record<string, string>;
+  if (state.agents !== null && !state.agents.has(agentId!)) throw notFound(CHATBOT_NOT_FOUND);
   const { store } = state;
+  const agent = agentId!;
 
-  switch (r.kind) {
-    case 'contacts': {
-      if (method === 'GET') {
-        const query = ListQuerySchema.safeParse(Object.fromEntries(req.query));
-        if (!query.success) throw badRequest(INVALID_PARAMETERS, toIssues(query.error));
-        return { status: 200, headers: {}, body: listEnvelope(store.listContacts(r.agentId, query.data)) };
-      }
+  switch (op.id) {
+    case 'listContacts': {
+      const query = ListQuerySchema.safeParse(Object.fromEntries(req.query));
+      if (!query.success) throw badRequest(INVALID_PARAMETERS, toIssues(query.error));
+      return { status: 200, headers: {}, body: listEnvelope(store.listContacts(agent, query.data)) };
+    }
+    case 'upsertContact': {
       const body = jsonBody(req);
       if ('users' in body) {
-        if (!Array.isArray(body.users)) return success(200, store.batchUpsert(r.agentId, body));
+        if (!Array.isArray(body.users)) return success(200, store.batchUpsert(agent, body));
         const ignored: string[] = [];
         const users = body.users.map((user, i) => {
-          const split = known(state, r.agentId, user, `users.${i}.`);
+          const split = known(state, agent, user, `users.${i}.`);
           ignored.push(...split.ignored);
           return split.body;
         });
-        return reporting(success(200, store.batchUpsert(r.agentId, { ...body, users })), ignored);
+        return reporting(success(200, store.batchUpsert(agent, { ...body, users })), ignored);
       }
-      const split = known(state, r.agentId, body);
-      const { contact, created } = store.upsertContact(r.agentId, split.body);
+      const split = known(state, agent, body);
+      const { contact, created } = store.upsertContact(agent, split.body);
       return reporting(success(created ? 201 : 200, contact), split.ignored);
     }
-    case 'contact': {
-      if (method === 'GET') return success(200, store.getContact(r.agentId, r.id));
-      if (method === 'DELETE') return success(200, store.deleteContact(r.agentId, r.id));
-      const split = known(state, r.agentId, unwrapData(jsonBody(req)));
-      return reporting(success(200, store.patchContact(r.agentId, r.id, split.body)), split.ignored);
+    case 'getContact':
+      return success(200, store.getContact(agent, id));
+    case 'deleteContact':
+      return success(200, store.deleteContact(agent, id));
+    case 'updateContact': {
+      const split = known(state, agent, unwrapData(jsonBody(req)));
+      return reporting(success(200, store.patchContact(agent, id, split.body)), split.ignored);
     }
-    case 'attributes':
-      if (method === 'GET') return success(200, store.listAttributes(r.agentId));
+    case 'listAttributes':
+      return success(200, store.listAttributes(agent));
+    case 'defineAttribute':
       // 200, not 201: production answers a definition with 200.
-      return success(200, store.defineAttribute(r.agentId, jsonBody(req)));
-    case 'attribute':
-      return success(200, store.updateAttribute(r.agentId, r.name, jsonBody(req)));
+      return success(200, store.defineAttribute(agent, jsonBody(req)));
+    case 'updateAttribute':
+      return success(200, store.updateAttribute(agent, name, jsonBody(req)));
   }
 }
 
-function allowMethod(method: string, kind: keyof typeof ALLOW): void {
-  const allowed = ALLOW[kind];
+function allowMethod(method: string, allowed: readonly string[]): void {
   if (!allowed.includes(method)) {
     throw new MockHttpError(405, `Method ${method} not allowed here (allowed: ${allowed.join(', ')})`, {
       headers: { allow: allowed.join(', ') },

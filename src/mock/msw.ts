@@ -1,6 +1,7 @@
 // msw 2 handlers over the same handleRequest core, for code that talks to the API with fetch.
 // The only module that imports msw, so the server never loads it.
 import { type HttpHandler, HttpResponse, http } from 'msw';
+import { API_PREFIX } from '../api/limits.js';
 import { createMockState, handleRequest, type MockState } from './handler.js';
 import { toJson } from './json.js';
 
@@ -35,7 +36,11 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
   const prefix = base ? base.pathname.replace(/\/+$/, '') : '';
   const origin = base ? escapeRegExp(base.origin) : 'https?://[^/]+';
   // msw matches a RegExp against the request URL without its query string.
-  const pattern = new RegExp(`^${origin}${escapeRegExp(prefix)}(?:/api/v1/.*|/health|/openapi\\.json)$`);
+  // The API's paths all sit under API_PREFIX (the operations table); /health and /openapi.json
+  // are the mock's own.
+  const pattern = new RegExp(
+    `^${origin}${escapeRegExp(prefix)}(?:${escapeRegExp(API_PREFIX)}/.*|/health|/openapi\\.json)$`,
+  );
 
   const handler = http.all(pattern, async ({ request }) => {
     const url = new URL(request.url);

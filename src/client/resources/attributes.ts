@@ -7,7 +7,7 @@ import {
   type AttributeUpdate,
 } from '../../api/attribute.js';
 import { dataPayload } from '../../api/envelope.js';
-import { paths } from '../../api/paths.js';
+import { endpoint } from '../../api/operations.js';
 import type { ClientCore, RequestOptions } from './core.js';
 
 const DefinitionPayload = dataPayload(AttributeDefinitionSchema);
@@ -20,8 +20,7 @@ export class Attributes {
   async list(options: RequestOptions = {}): Promise<AttributeDefinition[]> {
     const res = await this.core.request({
       ...options,
-      method: 'GET',
-      path: paths.attributes(this.core.agentId(options)),
+      ...endpoint('listAttributes', { agentId: this.core.agentId(options) }),
     });
     return this.core.parse(res, DefinitionsPayload, 'a list of attribute definitions');
   }
@@ -30,8 +29,7 @@ export class Attributes {
   async define(definition: AttributeCreate, options: RequestOptions = {}): Promise<AttributeDefinition> {
     const res = await this.core.request({
       ...options,
-      method: 'POST',
-      path: paths.attributes(this.core.agentId(options)),
+      ...endpoint('defineAttribute', { agentId: this.core.agentId(options) }),
       body: definition,
     });
     return this.core.parse(res, DefinitionPayload, 'an attribute definition');
@@ -45,8 +43,7 @@ export class Attributes {
   ): Promise<AttributeDefinition> {
     const res = await this.core.request({
       ...options,
-      method: 'PUT',
-      path: paths.attribute(this.core.agentId(options), name),
+      ...endpoint('updateAttribute', { agentId: this.core.agentId(options), name }),
       body: changes,
     });
     return this.core.parse(res, DefinitionPayload, 'an attribute definition');

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { type Contact, type ContactInput, type ContactPatch, ContactSchema } from '../../api/contact.js';
 import { ContactListResponseSchema, dataPayload } from '../../api/envelope.js';
 import { MAX_BATCH_SIZE } from '../../api/limits.js';
-import { paths } from '../../api/paths.js';
+import { endpoint } from '../../api/operations.js';
 import { ContactsError } from '../errors.js';
 import { ContactPage } from '../pagination.js';
 import type { ClientCore, RequestOptions } from './core.js';
@@ -31,8 +31,7 @@ export class Contacts {
     const agentId = this.core.agentId(params);
     const res = await this.core.request({
       ...params,
-      method: 'GET',
-      path: paths.contacts(agentId),
+      ...endpoint('listContacts', { agentId }),
       query: { page: params.page, per_page: params.perPage },
     });
     const body = this.core.parse(res, ListPayload, 'a page of contacts');
@@ -65,8 +64,7 @@ export class Contacts {
   async get(id: string, options: RequestOptions = {}): Promise<Contact> {
     const res = await this.core.request({
       ...options,
-      method: 'GET',
-      path: paths.contact(this.core.agentId(options), id),
+      ...endpoint('getContact', { agentId: this.core.agentId(options), id }),
     });
     return this.core.parse(res, ContactPayload, 'a contact');
   }
@@ -75,8 +73,7 @@ export class Contacts {
   async upsert(input: ContactInput, options: RequestOptions = {}): Promise<UpsertResult> {
     const res = await this.core.request({
       ...options,
-      method: 'POST',
-      path: paths.contacts(this.core.agentId(options)),
+      ...endpoint('upsertContact', { agentId: this.core.agentId(options) }),
       body: input,
     });
     return { contact: this.core.parse(res, ContactPayload, 'a contact'), created: res.status === 201 };
@@ -89,8 +86,7 @@ export class Contacts {
     }
     const res = await this.core.request({
       ...options,
-      method: 'POST',
-      path: paths.contacts(this.core.agentId(options)),
+      ...endpoint('upsertContact', { agentId: this.core.agentId(options) }),
       body: { users: inputs },
     });
     return this.core.parse(res, ContactsPayload, 'a list of contacts');
@@ -100,8 +96,7 @@ export class Contacts {
   async update(id: string, patch: ContactPatch, options: RequestOptions = {}): Promise<Contact> {
     const res = await this.core.request({
       ...options,
-      method: 'PATCH',
-      path: paths.contact(this.core.agentId(options), id),
+      ...endpoint('updateContact', { agentId: this.core.agentId(options), id }),
       body: patch,
     });
     return this.core.parse(res, ContactPayload, 'a contact');
@@ -111,8 +106,7 @@ export class Contacts {
   async delete(id: string, options: RequestOptions = {}): Promise<Contact | null> {
     const res = await this.core.request({
       ...options,
-      method: 'DELETE',
-      path: paths.contact(this.core.agentId(options), id),
+      ...endpoint('deleteContact', { agentId: this.core.agentId(options), id }),
     });
     if (res.status === 204 || res.text.trim() === '') return null;
     return this.core.parse(res, ContactPayload, 'the deleted contact');
