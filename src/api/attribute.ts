@@ -1,8 +1,9 @@
 // Custom attribute definitions: their wire shapes and the coercion of values by type.
 import * as z from 'zod';
+import { ATTRIBUTE_TYPES } from './limits.js';
 import { contractRegistry } from './registry.js';
 
-export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
+export { ATTRIBUTE_TYPES };
 export const AttributeTypeSchema = z
   .enum(ATTRIBUTE_TYPES)
   .register(contractRegistry, { id: 'AttributeType' });

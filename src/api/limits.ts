@@ -18,3 +18,6 @@ export const MAX_STRIPE_ACCOUNTS = 50;
  * deeper is a mistake or an attack, and walking it must never need the call stack.
  */
 export const MAX_JSON_DEPTH = 64;
+
+/** The types a custom attribute can have (prod). Here, free of zod, for the CLI's option choices. */
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
