@@ -180,9 +180,14 @@ Learn more: contacts <command> --help`,
   program
     .command('delete')
     .alias('rm')
-    .description('delete a contact')
-    .argument('<id>', 'external_id or the service id')
+    .description('delete a contact, or every contact a file names (--from)')
+    .argument('[id]', 'external_id or the service id')
     .addOption(agentOption())
+    .option(
+      '--from <file>',
+      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
+    )
+    .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .action(lazy(io, async () => (await contactCommands()).remove));
 
@@ -225,8 +230,19 @@ Learn more: contacts <command> --help`,
       '--rejects <file>',
       'where rows that could not land go (default: <file>.rejects.<ext> next to the input)',
     )
+    .option(
+      '--results <file>',
+      'write line, external_id, id and action (created/updated) of every landed row (.csv or .ndjson); --resume appends',
+    )
     .option('--resume', 'skip the rows an interrupted run of the same file already landed')
-    .option('--dry-run', 'check every row and report what would change; write nothing')
+    .option(
+      '--dry-run',
+      'check every row against the directory and report what would be created, updated or left unchanged; write nothing',
+    )
+    .option(
+      '--diff',
+      'with --dry-run: list each row that would change, field: old -> new (-o ndjson: one object a row)',
+    )
     .addHelpText(
       'after',
       `
