@@ -21,3 +21,19 @@ export const MAX_JSON_DEPTH = 64;
 
 /** The types a custom attribute can have (prod). Here, free of zod, for the CLI's option choices. */
 export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
+
+/**
+ * The fields of a contact record, in the order exports write them: also the names an attribute
+ * may not take (prod: `400 "Reserved field name used"`).
+ */
+export const CONTACT_RECORD_FIELDS = [
+  'id',
+  'external_id',
+  'name',
+  'email',
+  'phonenumber',
+  'stripe_accounts',
+  'custom_attributes',
+  'created_at',
+  'updated_at',
+] as const;

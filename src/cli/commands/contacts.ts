@@ -54,22 +54,26 @@ export async function get(ctx: CommandContext, id: string) {
   await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
-/** The agent's definitions, fetched once and only when a command needs them (`--attr`). */
-function definitionsOf(ctx: CommandContext) {
-  return async () => {
-    const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
-    return client.attributes.list({ agentId });
-  };
-}
-
-export async function upsert(ctx: CommandContext, opts: FieldOptions) {
+/**
+ * The request body from the field flags and --data, in the command's setting: national phone
+ * numbers read in the default country, `--attr` values typed with the agent's definitions
+ * (fetched only when `--attr` is used).
+ */
+async function bodyOf(ctx: CommandContext, opts: FieldOptions) {
   const { defaultCountry } = await ctx.settings();
-  const body = await contactBody(opts, {
+  return contactBody(opts, {
     stdin: ctx.io.stdin,
     cwd: ctx.cwd,
     defaultCountry,
-    definitions: definitionsOf(ctx),
+    definitions: async () => {
+      const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+      return client.attributes.list({ agentId });
+    },
   });
+}
+
+export async function upsert(ctx: CommandContext, opts: FieldOptions) {
+  const body = await bodyOf(ctx, opts);
   if (typeof body.external_id !== 'string' || body.external_id.trim() === '') {
     throw new UsageError('An external_id is required', {
       hint: 'Pass --external-id <id>, or include "external_id" in --data.',
@@ -82,13 +86,7 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
 }
 
 export async function update(ctx: CommandContext, id: string, opts: FieldOptions) {
-  const { defaultCountry } = await ctx.settings();
-  const body = await contactBody(opts, {
-    stdin: ctx.io.stdin,
-    cwd: ctx.cwd,
-    defaultCountry,
-    definitions: definitionsOf(ctx),
-  });
+  const body = await bodyOf(ctx, opts);
   if (Object.keys(body).length === 0) {
     throw new UsageError('Nothing to change', {
       hint: 'Pass at least one of --name, --email, --phone, --attr, --unset, --external-id or --data.',
