@@ -44,7 +44,9 @@ const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 function runOnce(args, measureMemory) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const [cmd, argv] = measureMemory ? [GNU_TIME, ['-f', 'RSS_KB=%M', process.execPath, ...args]] : [process.execPath, args];
+    const [cmd, argv] = measureMemory
+      ? [GNU_TIME, ['-f', 'RSS_KB=%M', process.execPath, ...args]]
+      : [process.execPath, args];
     const child = spawn(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c) => {
