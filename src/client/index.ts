@@ -6,5 +6,5 @@ export { maskKey, redactSecrets } from './redact.js';
 export type { ListParams, UpsertResult } from './resources/contacts.js';
 export type { RequestOptions } from './resources/core.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
-export type { DebugLogger, IgnoredFieldsEvent, RetryEvent } from './transport.js';
+export type { AttemptEvent, DebugLogger, IgnoredFieldsEvent, RetryEvent } from './transport.js';
 export { VERSION } from './version.js';

@@ -16,6 +16,17 @@ import { Agent, errors as undiciErrors, request as undiciRequest } from './undic
 
 export type DebugLogger = (line: string) => void;
 
+/** One attempt of a request as it ended: for a caller that paces or sizes its own load. */
+export interface AttemptEvent {
+  attempt: number;
+  /** The HTTP status, or 0 when no answer came (refused, reset, timed out). */
+  status: number;
+  /** The response's headers (rate-limit headers among them); empty without an answer. */
+  headers: Headers;
+  /** From handing the request to the connection to the last byte of the answer (or the failure). */
+  latencyMs: number;
+}
+
 export interface RetryEvent {
   attempt: number;
   delayMs: number;
@@ -64,6 +75,13 @@ export interface RequestSpec {
   timeoutMs?: number;
   maxRetries?: number;
   onRetry?: (event: RetryEvent) => void;
+  /**
+   * Awaited before each attempt, the first included, once any backoff has run: a caller that
+   * paces requests to a rate limit holds the attempt here. Throwing ends the request with that error.
+   */
+  beforeAttempt?: (attempt: number) => Promise<void> | void;
+  /** Told as each attempt ends, answered or not. */
+  onAttempt?: (event: AttemptEvent) => void;
 }
 
 const DEBUG_BODY_LIMIT = 2_000;
@@ -117,6 +135,7 @@ export class Transport {
       let limit = maxRetries;
       let quick = false;
       try {
+        if (spec.beforeAttempt) await spec.beforeAttempt(attempt);
         const res = await this.#attempt(spec, url, attempt);
         this.#reached = true;
         if (res.status < 300) {
@@ -186,6 +205,12 @@ export class Transport {
         bodyTimeout: timeoutMs,
       });
       const text = await res.body.text();
+      spec.onAttempt?.({
+        attempt,
+        status: res.statusCode,
+        headers: res.headers,
+        latencyMs: performance.now() - started,
+      });
       if (debugging) {
         const id = res.headers['x-request-id'];
         this.#debug(
@@ -195,6 +220,7 @@ export class Transport {
       }
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
+      spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
       if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
       if (TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
         throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {

@@ -1,7 +1,7 @@
 // What a resource needs from the client: the agent to address, the request core, the parser.
 import type * as z from 'zod';
 import type { RawResponse } from '../response.js';
-import type { RequestSpec, RetryEvent } from '../transport.js';
+import type { AttemptEvent, RequestSpec, RetryEvent } from '../transport.js';
 
 /** Per-call options every method takes. */
 export interface RequestOptions {
@@ -12,6 +12,10 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Called before each retry of this call (after the client's own `onRetry`). */
   onRetry?: (event: RetryEvent) => void;
+  /** Awaited before each attempt of this call, the first included (to pace calls to a rate limit). */
+  beforeAttempt?: (attempt: number) => Promise<void> | void;
+  /** Told as each attempt of this call ends: status (0 without an answer), headers, latency. */
+  onAttempt?: (event: AttemptEvent) => void;
 }
 
 export interface ClientCore {
