@@ -1,0 +1,74 @@
+// The plan stage: each valid row, in file order, gets its lanes (rows sharing an external_id, or
+// an email one gives up and another takes, must land in file order) and its request body; a row
+// that would take an email another external_id of the file holds at that point is rejected here,
+// naming the line that holds it, before it can make the service refuse a whole batch.
+// (The dry run's per-contact diff against the directory is `../plan.ts`, a sink's business.)
+import type { ContactInputParsed } from '../../api/contact.js';
+import type { SourceRecord } from '../sources/types.js';
+import { EmailLedger } from './email-ledger.js';
+import { hash64, hashNumber } from './hash-table.js';
+
+const KEY_LANE_SEED = 0x6c616e65;
+
+/** A row ready for a sink: checked, ordered, and (for the sender) serialised once. */
+export interface PlannedRow {
+  source: SourceRecord;
+  input: ContactInputParsed;
+  /** The external_id. */
+  key: string;
+  lanes: number[];
+  /** The contact as JSON, as it goes into a request body ('' when not serialised). */
+  json: string;
+  /** UTF-8 bytes of `json`, or an estimate when it was not serialised. */
+  bytes: number;
+}
+
+export type PlanResult = { ok: true; row: PlannedRow } | { ok: false; reason: string };
+
+export interface RowPlannerOptions {
+  /** Serialise each row's body (the sender needs it; the dry run does not). Default true. */
+  serialize?: boolean;
+  ledger?: EmailLedger;
+}
+
+export class RowPlanner {
+  readonly #serialize: boolean;
+  readonly #ledger: EmailLedger;
+
+  constructor(options: RowPlannerOptions = {}) {
+    this.#serialize = options.serialize ?? true;
+    this.#ledger = options.ledger ?? new EmailLedger();
+  }
+
+  /** In-file conflicts given up on for room (see EmailLedger). */
+  get forgotten(): number {
+    return this.#ledger.forgotten;
+  }
+
+  plan(source: SourceRecord, input: ContactInputParsed): PlanResult {
+    const key = input.external_id;
+    const claim = this.#ledger.claim(key, input.email, source.line);
+    if (!claim.ok) {
+      return {
+        ok: false,
+        reason:
+          `email: ${input.email} is already the email of line ${claim.heldByLine} ` +
+          '(another external_id; the service refuses two contacts with one email)',
+      };
+    }
+    const lanes = [hashNumber(hash64(key, KEY_LANE_SEED))];
+    for (const lane of claim.emailLanes) if (!lanes.includes(lane)) lanes.push(lane);
+    let json = '';
+    let bytes = 64;
+    if (this.#serialize) {
+      json = JSON.stringify(input);
+      bytes = Buffer.byteLength(json);
+    }
+    return { ok: true, row: { source, input, key, lanes, json, bytes } };
+  }
+
+  /** A row that landed in an earlier run: its email is held, whatever the file said before it. */
+  landedBefore(source: SourceRecord, input: ContactInputParsed): void {
+    this.#ledger.hold(input.external_id, input.email, source.line);
+  }
+}

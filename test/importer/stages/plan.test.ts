@@ -1,0 +1,163 @@
+// The plan stage: in-file email conflicts (in file order, an email given up is free again), the
+// lanes that keep rows sharing an external_id or a passed-on email in file order, and the compact
+// tables under them.
+import { describe, expect, it } from 'vitest';
+import type { ContactInputParsed } from '../../../src/api/contact.js';
+import type { SourceRecord } from '../../../src/importer/sources/types.js';
+import { EmailLedger } from '../../../src/importer/stages/email-ledger.js';
+import { HashTable64, hash64 } from '../../../src/importer/stages/hash-table.js';
+import { LaneQueue } from '../../../src/importer/stages/lanes.js';
+import { RowPlanner } from '../../../src/importer/stages/plan.js';
+
+let line = 1;
+const row = (external_id: string, email?: string | null): [SourceRecord, ContactInputParsed] => {
+  line++;
+  const input = { external_id, ...(email === undefined ? {} : { email }) } as ContactInputParsed;
+  return [{ row: line - 1, line, record: {} }, input];
+};
+
+describe('in-file email conflicts', () => {
+  it('rejects a later row that takes an email another external_id holds, naming its line', () => {
+    line = 1;
+    const planner = new RowPlanner();
+    expect(planner.plan(...row('a', 'ada@example.com')).ok).toBe(true); // line 2
+    expect(planner.plan(...row('b', 'bob@example.com')).ok).toBe(true); // line 3
+    const clash = planner.plan(...row('c', 'ADA@example.com')); // line 4
+    expect(clash).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^email: ADA@example.com is already the email of line 2 /),
+    });
+    // The same external_id may repeat its own email, and rows without an email pass.
+    expect(planner.plan(...row('a', 'ada@example.com')).ok).toBe(true);
+    expect(planner.plan(...row('c')).ok).toBe(true);
+  });
+
+  it('frees an email its holder gives up, from that row on (in file order)', () => {
+    line = 1;
+    const planner = new RowPlanner();
+    expect(planner.plan(...row('a', 'x@example.com')).ok).toBe(true); // line 2: a takes x
+    expect(planner.plan(...row('b', 'x@example.com')).ok).toBe(false); // line 3: still a's
+    const release = planner.plan(...row('a', 'y@example.com')); // line 4: a moves to y
+    expect(release.ok).toBe(true);
+    const take = planner.plan(...row('b', 'x@example.com')); // line 5: x is free again
+    expect(take.ok).toBe(true);
+    // Line 5 must land after line 4 (which gives x up): they share x's lane.
+    if (release.ok && take.ok) {
+      const shared = take.row.lanes.filter((l) => release.row.lanes.includes(l));
+      expect(shared).toHaveLength(1);
+    }
+    // Clearing an email frees it too.
+    expect(planner.plan(...row('c', 'z@example.com')).ok).toBe(true);
+    expect(planner.plan(...row('c', null)).ok).toBe(true);
+    expect(planner.plan(...row('d', 'z@example.com')).ok).toBe(true);
+    // A conflicting row changes nothing: b still holds x.
+    expect(planner.plan(...row('e', 'x@example.com'))).toMatchObject({ ok: false });
+  });
+
+  it('counts rows that landed in an earlier run as holding their emails', () => {
+    line = 1;
+    const planner = new RowPlanner();
+    planner.landedBefore(...row('a', 'ada@example.com'));
+    expect(planner.plan(...row('b', 'ada@example.com'))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('line 2'),
+    });
+  });
+
+  it('stays within its budget, forgetting entries rather than inventing conflicts', () => {
+    const ledger = new EmailLedger({ maxEntries: 1000 });
+    for (let i = 0; i < 5000; i++) {
+      expect(ledger.claim(`k${i}`, `e${i}@example.com`, i + 2).ok).toBe(true);
+    }
+    expect(ledger.forgotten).toBeGreaterThan(3000);
+    // Every external_id moves to a new email: none may be refused, whatever was forgotten.
+    for (let i = 0; i < 5000; i++) expect(ledger.claim(`k${i}`, `n${i}@example.com`, 9000 + i).ok).toBe(true);
+    // And the old emails are free for others.
+    for (let i = 0; i < 5000; i++) expect(ledger.claim(`o${i}`, `e${i}@example.com`, 20000 + i).ok).toBe(true);
+  });
+
+  it('serialises each row once for the request body, with its size in bytes', () => {
+    line = 1;
+    const result = new RowPlanner().plan(...row('é1', 'x@example.com'));
+    expect(result.ok && JSON.parse(result.row.json)).toEqual({ external_id: 'é1', email: 'x@example.com' });
+    expect(result.ok && result.row.bytes).toBe(Buffer.byteLength(result.ok ? result.row.json : ''));
+  });
+});
+
+describe('lanes', () => {
+  const r = (name: string, lanes: number[], bytes = 10) => ({ name, lanes, bytes });
+
+  it('keeps rows sharing a lane apart and in order, and batches the rest', () => {
+    const q = new LaneQueue<ReturnType<typeof r>>();
+    const a1 = r('a1', [1]);
+    const b1 = r('b1', [2]);
+    const a2 = r('a2', [1]);
+    const c1 = r('c1', [3]);
+    for (const x of [a1, b1, a2, c1]) q.push(x);
+    expect(q.ready).toBe(3);
+    expect(q.waiting).toBe(1);
+    const first = q.take(10, 1000);
+    expect(first.map((x) => x.name)).toEqual(['a1', 'b1', 'c1']);
+    // a2 is not ready while a1 is in flight.
+    expect(q.take(10, 1000)).toEqual([]);
+    q.done(b1);
+    expect(q.ready).toBe(0);
+    q.done(a1);
+    expect(q.take(10, 1000).map((x) => x.name)).toEqual(['a2']);
+  });
+
+  it('waits for every lane a row is on', () => {
+    const q = new LaneQueue<ReturnType<typeof r>>();
+    const giveUp = r('a: x -> y', [1, 100, 200]);
+    const take = r('b: takes x', [2, 100]);
+    q.push(giveUp);
+    q.push(take);
+    expect(q.take(10, 1000).map((x) => x.name)).toEqual(['a: x -> y']);
+    q.done(giveUp);
+    expect(q.take(10, 1000).map((x) => x.name)).toEqual(['b: takes x']);
+  });
+
+  it('fills a batch up to its rows and bytes, one row at least', () => {
+    const q = new LaneQueue<ReturnType<typeof r>>();
+    for (let i = 0; i < 10; i++) q.push(r(`r${i}`, [i], 100));
+    q.push(r('big', [99], 5000));
+    expect(q.take(3, 1000)).toHaveLength(3);
+    expect(q.take(100, 450)).toHaveLength(4);
+    expect(q.readyBytes).toBe(300 + 5000);
+    expect(q.take(100, 450)).toHaveLength(3);
+    expect(q.take(100, 450).map((x) => x.name)).toEqual(['big']);
+  });
+
+  it('drops what was not sent when cleared, keeping rows in flight on their lanes', () => {
+    const q = new LaneQueue<ReturnType<typeof r>>();
+    const a1 = r('a1', [1]);
+    q.push(a1);
+    q.take(1, 1000);
+    q.push(r('a2', [1]));
+    q.push(r('b1', [2]));
+    expect(q.clear()).toBe(2);
+    q.done(a1);
+    expect(q.ready + q.waiting).toBe(0);
+  });
+});
+
+describe('the compact hash table', () => {
+  it('finds, updates and removes entries, also after growing and backward shifts', () => {
+    const t = new HashTable64(1);
+    const keys = Array.from({ length: 20_000 }, (_, i) => hash64(`key-${i}`, 7));
+    keys.forEach(([h, l], i) => t.set(t.insert(h, l), 0, i));
+    expect(t.size).toBe(20_000);
+    keys.forEach(([h, l], i) => expect(t.get(t.find(h, l), 0)).toBe(i));
+    for (let i = 0; i < keys.length; i += 2) t.remove(t.find(...keys[i]!));
+    keys.forEach(([h, l], i) => {
+      if (i % 2 === 0) expect(t.find(h, l)).toBe(-1);
+      else expect(t.get(t.find(h, l), 0)).toBe(i);
+    });
+  });
+
+  it('gives distinct hashes to near strings', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 100_000; i++) seen.add(hash64(`user${i}@example.com`, 1).join(':'));
+    expect(seen.size).toBe(100_000);
+  });
+});
