@@ -218,12 +218,12 @@ Learn more: contacts <command> --help`,
     )
     .option(
       '--concurrency <n>',
-      'requests in flight at most (default 8; lowered while rate limited)',
+      'requests in flight at most (default 64); below it the import finds what the link takes',
       integer(1, 256),
     )
     .option(
       '--batch-size <n>',
-      `contacts per request with the batch form (1 to ${MAX_BATCH_SIZE}; default 1)`,
+      `contacts per request at most (1 to ${MAX_BATCH_SIZE}; default ${MAX_BATCH_SIZE}, under the 1 MiB body limit); 1 sends single rows`,
       integer(1, MAX_BATCH_SIZE),
     )
     .option(
@@ -400,7 +400,13 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
       decimal(0, 1),
     )
     .option('--fault-seed <n>', 'seed for reproducible faults', integer(0))
-    .option('--rate-limit <n>', 'allow this many requests per second, then 429', integer(1))
+    .option('--rate-limit <n>', 'allow this many requests per window (a second), then 429', integer(1))
+    .option(
+      '--rate-window <seconds>',
+      'the rate limit window in seconds (production: --rate-limit 100 --rate-window 10)',
+      integer(1, 3600),
+    )
+    .option('--no-rate-limit-headers', 'answer 429s with Retry-After only, without X-RateLimit-* headers')
     .action(lazy(io, async () => (await import('./commands/serve.js')).serve));
 
   program

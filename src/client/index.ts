@@ -1,5 +1,6 @@
 export { type ClientOptions, ContactsClient } from './client.js';
 export * from './errors.js';
+export { JsonText } from './json-text.js';
 export { ContactPage, type PageInfo } from './pagination.js';
 export { isPhoneCountry, normalizePhoneNumber, type PhoneNumberResult } from './phone.js';
 export { maskKey, redactSecrets } from './redact.js';

@@ -9,6 +9,7 @@ import {
   ContactsError,
   type Headers,
 } from './errors.js';
+import { JsonText } from './json-text.js';
 import { redactHeaders, redactSecrets } from './redact.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
@@ -174,7 +175,12 @@ export class Transport {
 
   async #attempt(spec: RequestSpec, url: Target, attempt: number): Promise<RawResponse> {
     if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body =
+      spec.body === undefined
+        ? undefined
+        : spec.body instanceof JsonText
+          ? spec.body.text
+          : JSON.stringify(spec.body);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept: 'application/json',

@@ -1,35 +1,32 @@
-// The import pipeline: records from a source, checked with the contract, upserted with bounded
-// (adaptive) concurrency, rows sharing an external_id applied one after another in file order;
-// every row either lands (and is checkpointed) or goes to the rejects file with its reason.
-
-import { stat } from 'node:fs/promises';
-import type { ContactInputParsed } from '../api/contact.js';
+// The import pipeline, stage by stage: source (./stages/source.ts) -> rows (the records not yet
+// landed) -> validate (./rows.ts) -> plan (./stages/plan.ts: lanes, in-file email conflicts) ->
+// a sink (./stages/send-sink.ts, or ./stages/dry-run-sink.ts) -> report (./stages/report.ts).
+// Every row either lands (and is checkpointed) or goes to the rejects file with its reason.
 import type { ContactsClient } from '../client/client.js';
-import {
-  type APIError,
-  BadRequestError,
-  ConflictError,
-  PayloadTooLargeError,
-  RateLimitError,
-} from '../client/errors.js';
-import type { RetryEvent } from '../client/transport.js';
-import { outputPathProblem } from '../util/output-path.js';
-import { defaultCheckpointPath, ImportCheckpoint } from './checkpoint.js';
 import { ImportError } from './errors.js';
-import { type CsvDelimiter, defaultRejectsPath, type ImportFormat } from './format.js';
-import { AdaptiveLimiter } from './limiter.js';
+import type { CsvDelimiter, ImportFormat } from './format.js';
 import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping } from './mapping.js';
-import { DryRunPlanner, type RowPlan } from './plan.js';
-import { createRejectsWriter, type RejectsWriter } from './rejects.js';
-import { ResultsWriter, resultsFormat } from './results.js';
+import { DryRunPlanner } from './plan.js';
 import { createRowValidator } from './rows.js';
-import { countRows, openSource } from './sources/index.js';
-import type { SourceRecord } from './sources/types.js';
+import type { ImportSource } from './sources/types.js';
+import { ConcurrencyController } from './stages/concurrency.js';
+import { DryRunSink } from './stages/dry-run-sink.js';
+import { type ImportOutputs, openOutputs } from './stages/outputs.js';
+import { RatePacer } from './stages/pacer.js';
+import { RowPlanner } from './stages/plan.js';
+import { type ImportEvent, type ImportReport, ImportTally } from './stages/report.js';
+import { SendSink } from './stages/send-sink.js';
+import type { ImportSink } from './stages/sink.js';
+import { countForProgress, inputKind, openInputSource, readRecords } from './stages/source.js';
 
-export const DEFAULT_CONCURRENCY = 8;
+export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
+export type { ImportSink, RowOutcome } from './stages/sink.js';
+
+/** The cap on requests in flight; the controller finds how many the link takes below it. */
+export const DEFAULT_CONCURRENCY = 64;
 export const DEFAULT_IMPORT_RETRIES = 10;
-/** Dry run: rows planned together, with one round of reads for the contacts they name. */
-const PLAN_BATCH = 200;
+/** Contacts a request by default: the batch form's maximum (prod), bytes permitting. */
+export const DEFAULT_BATCH_SIZE = 1000;
 
 export interface ImportOptions {
   client: ContactsClient;
@@ -46,9 +43,9 @@ export interface ImportOptions {
   encoding?: string;
   /** CSV column overrides (`--map "Header=field"`). */
   maps?: MapOverride[];
-  /** Requests in flight at most; lowered for a while when the service answers 429. */
+  /** Requests in flight at most; below it, the controller finds what the link takes. */
   concurrency?: number;
-  /** Contacts per request with the batch form; 1 sends one request per row. */
+  /** Contacts per request (the batch form) at most; 1 sends one request per row. Default 1000. */
   batchSize?: number;
   /** Read and check everything, report what would happen, write nothing. */
   dryRun?: boolean;
@@ -59,71 +56,15 @@ export interface ImportOptions {
   resultsPath?: string;
   /** Retries per request (5xx, 429, connection failures) before the import stops. */
   maxRetries?: number;
-  /** Count the file's rows first, so progress can show a total. */
+  /** Count the file's rows first (regular files only), so progress can show a total. */
   countTotal?: boolean;
   /** Makes what the service has accepted durable before the checkpoint records it (embedded mock). */
   durable?: () => Promise<void>;
-  /** Ctrl-C: stop reading, let requests in flight finish, keep the checkpoint. */
+  /** Ctrl-C: stop reading at once, let requests in flight finish, keep the checkpoint. */
   signal?: AbortSignal;
   onEvent?: (event: ImportEvent) => void;
   /** Milliseconds between progress events. */
   progressIntervalMs?: number;
-}
-
-export interface ImportStats {
-  /** Records read from the input. */
-  read: number;
-  created: number;
-  updated: number;
-  rejected: number;
-  /** Landed by an earlier run (with `--resume`). */
-  skipped: number;
-  /** Dry run: rows that would change nothing. */
-  unchanged: number;
-  startedAt: number;
-}
-
-export type ImportEvent =
-  | {
-      type: 'start';
-      source: string;
-      format: ImportFormat;
-      total: number | undefined;
-      mapping: string[];
-      unmapped: string[];
-      resumed: boolean;
-    }
-  | { type: 'progress'; stats: ImportStats; total: number | undefined; concurrency: number }
-  | { type: 'reject'; line: number; reason: string }
-  /** Dry run: a row that would create or change a contact, with the fields it would change. */
-  | ({ type: 'plan' } & RowPlan)
-  | { type: 'throttled'; concurrency: number }
-  | { type: 'batch-unsupported'; reason: string };
-
-export interface ImportReport {
-  rows: number;
-  created: number;
-  updated: number;
-  rejected: number;
-  skipped: number;
-  /** Dry run: rows that would change nothing (`created` and `updated` are then "would"). */
-  unchanged: number;
-  durationMs: number;
-  rowsPerSecond: number;
-  dryRun: boolean;
-  /** Stopped by the signal before the end of the input; the checkpoint is kept. */
-  interrupted: boolean;
-  rejectsFile: string | null;
-  /** The results file, when one was asked for. */
-  resultsFile: string | null;
-  /** Where progress is kept while the import is unfinished (null once it completed). */
-  checkpointFile: string | null;
-}
-
-interface ValidRow {
-  source: SourceRecord;
-  input: ContactInputParsed;
-  key: string;
 }
 
 /** An import that stopped on an error it cannot isolate to a row (auth, service down, network). */
@@ -140,404 +81,178 @@ export class ImportStoppedError extends ImportError {
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const { client, agentId, input } = options;
   const dryRun = options.dryRun ?? false;
-  const batchSize = options.batchSize ?? 1;
   const maxRetries = options.maxRetries ?? DEFAULT_IMPORT_RETRIES;
   const emit = options.onEvent ?? (() => {});
-  const fromStdin = input === '-';
-  if (fromStdin && options.resume)
+  const kind = await inputKind(input);
+  if (kind === 'stdin' && options.resume)
     throw new ImportError('stdin cannot be resumed: import from a file to use --resume');
-  // Only a regular file can be read again: counted first, and resumed after a crash. A FIFO or a
-  // device is read once, as it comes, like stdin.
-  const rereadable = !fromStdin && (await isRegularFile(input));
-  if (!fromStdin && !rereadable && options.resume) {
+  if (kind === 'stream' && options.resume) {
     throw new ImportError(`${input} is not a regular file: it cannot be read again, so it cannot be resumed`);
   }
 
   const definitions = await client.attributes.list({ agentId, maxRetries });
-  // Opening waits for the first bytes, which a FIFO or a terminal may never send: Ctrl-C must
-  // end that wait as it ends a read.
-  const aborted = new Promise<'aborted'>((resolve) => {
-    if (options.signal?.aborted) resolve('aborted');
-    options.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
-  const opening = openSource(input, {
-    format: options.format,
-    delimiter: options.delimiter,
-    encoding: options.encoding,
-    stdin: options.stdin,
-  });
-  const opened = await Promise.race([opening, aborted]);
-  if (opened === 'aborted') {
-    void opening.then(
-      (s) => s.close(),
-      () => {},
-    );
-    throw new ImportError('Interrupted before the input gave its first line: nothing was sent');
-  }
-  const source = opened;
-  let mapping: ColumnMapping | undefined;
-  let validate: ReturnType<typeof createRowValidator>;
-  let total: number | undefined;
-  let checkpoint: ImportCheckpoint | undefined;
-  let rejects: RejectsWriter | undefined;
-  let results: ResultsWriter | undefined;
-  const stats: ImportStats = {
-    read: 0,
-    created: 0,
-    updated: 0,
-    rejected: 0,
-    skipped: 0,
-    unchanged: 0,
-    startedAt: Date.now(),
-  };
-  // Everything that can refuse the import (mapping, checkpoint, rejects path) before a row is
-  // sent: the input is closed when it does.
+  const source = await openInputSource(
+    input,
+    {
+      format: options.format,
+      delimiter: options.delimiter,
+      encoding: options.encoding,
+      stdin: options.stdin,
+    },
+    options.signal,
+  );
+  // Everything that can refuse the import (mapping, the output paths) before a row is sent: the
+  // input is closed when it does.
+  let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
-    if (source.format === 'csv') {
-      mapping = resolveMapping({ header: source.header ?? [], definitions, overrides: options.maps });
-    } else if (options.maps?.length) {
-      throw new ImportError(
-        '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
-      );
-    }
-    validate = createRowValidator({ definitions, mapping, defaultCountry: options.defaultCountry });
-
-    // Counting is a pass of its own over the input: only a regular file can be read twice. A
-    // FIFO, a device or stdin would be drained by it, leaving the import nothing to send.
-    total =
-      options.countTotal && rereadable
-        ? await countRows(input, source.format, source.delimiter, { encoding: options.encoding })
-        : undefined;
-
-    if (!dryRun) {
-      if (rereadable) {
-        const checkpointPath = defaultCheckpointPath(input);
-        const checkpointProblem = await outputPathProblem(checkpointPath, { [input]: 'the input' });
-        if (checkpointProblem) {
-          throw new ImportError(
-            `Cannot keep the resume checkpoint ${checkpointPath}: ${checkpointProblem}` +
-              ' (it sits beside the input: import a copy from a directory you can write to)',
-          );
-        }
-        checkpoint = await ImportCheckpoint.open({
-          input,
-          agentId,
-          resume: options.resume ?? false,
-          settings: JSON.stringify({
-            format: source.format,
-            delimiter: source.delimiter,
-            mapping: mapping && describeMapping(mapping),
-          }),
-          // What the checkpoint claims must already be in the service's store and the results file.
-          beforeWrite: async () => {
-            await options.durable?.();
-            await results?.flush();
-          },
-        });
-      }
-      const rejectsPath = options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd);
-      const problem = await outputPathProblem(rejectsPath, fromStdin ? {} : { [input]: 'the input' });
-      if (problem) throw new ImportError(`Cannot write the rejects file ${rejectsPath}: ${problem}`);
-      if (options.resultsPath) {
-        resultsFormat(options.resultsPath);
-        const protect: Record<string, string> = { [rejectsPath]: 'the rejects file' };
-        if (!fromStdin) protect[input] = 'the input';
-        const resultsProblem = await outputPathProblem(options.resultsPath, protect);
-        if (resultsProblem) {
-          throw new ImportError(`Cannot write the results file ${options.resultsPath}: ${resultsProblem}`);
-        }
-        // A resumed import adds the rows it lands to the results of the run it resumes.
-        results = await ResultsWriter.open(options.resultsPath, { resume: checkpoint?.resumed ?? false });
-      }
-      rejects = createRejectsWriter({
-        path: rejectsPath,
-        format: source.format,
-        header: source.header,
-        delimiter: source.delimiter,
-        bom: source.bom,
-        input: fromStdin ? undefined : input,
-      });
-    }
-    emit({
-      type: 'start',
-      source: source.name,
-      format: source.format,
-      total,
-      mapping: mapping ? describeMapping(mapping) : [],
-      unmapped: mapping?.unmapped ?? [],
-      resumed: checkpoint?.resumed ?? false,
-    });
+    prepared = await prepare(options, source, kind, definitions, dryRun);
   } catch (error) {
     source.close();
     throw error;
   }
-
-  const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
-  // The last unit of work for each external_id still in flight: the next row with that key waits for it.
-  const tails = new Map<string, Promise<void>>();
-  const active = new Set<Promise<void>>();
-  let fatal: { error: unknown } | undefined;
-  let batchSupported = batchSize > 1;
-  let batch: ValidRow[] = [];
-  let batchKeys = new Set<string>();
-  // Dry run: which external_ids exist now, and which the file has created so far.
-  const planner = dryRun ? new DryRunPlanner(client, agentId, maxRetries) : undefined;
-  await planner?.start();
-  // Rows wait here until a batch of them is planned with one round of reads.
-  let toPlan: ValidRow[] = [];
-  const planBatch = async () => {
-    if (!planner || toPlan.length === 0) return;
-    const rows = toPlan;
-    toPlan = [];
-    for (const plan of await planner.plan(rows.map((r) => ({ line: r.source.line, input: r.input })))) {
-      if (plan.action === 'create') stats.created++;
-      else if (plan.action === 'update') stats.updated++;
-      else stats.unchanged++;
-      if (plan.action !== 'unchanged') emit({ type: 'plan', ...plan });
-    }
-    progress();
-  };
-  // The batch form (and a create whose answer was lost) does not say "created"; the service's
-  // ids sort in creation order, so a contact with an id above the newest one before the run is new.
-  const newestBefore = dryRun ? undefined : await newestId(client, agentId, maxRetries);
-  const createdThisRun = (contact: { id: string }) => newestBefore === undefined || contact.id > newestBefore;
-
-  let lastProgress = 0;
-  const progress = (force = false) => {
-    const now = Date.now();
-    if (!force && now - lastProgress < (options.progressIntervalMs ?? 250)) return;
-    lastProgress = now;
-    emit({ type: 'progress', stats: { ...stats }, total, concurrency: limiter.limit });
-  };
-
-  const reject = async (rec: SourceRecord, reason: string) => {
-    stats.rejected++;
-    emit({ type: 'reject', line: rec.line, reason });
-    await rejects?.write(rec, reason);
-  };
-
-  const onRetry = (event: RetryEvent) => {
-    if (event.error instanceof RateLimitError) {
-      limiter.throttled();
-      emit({ type: 'throttled', concurrency: limiter.limit });
-    }
-  };
-
-  const landed = (row: ValidRow, created: boolean, contact: { id: string } | undefined) => {
-    if (created) stats.created++;
-    else stats.updated++;
-    if (results && contact) {
-      results.write({
-        line: row.source.line,
-        external_id: row.key,
-        id: contact.id,
-        action: created ? 'created' : 'updated',
-      });
-    }
-    checkpoint?.markLanded(row.source.row);
-  };
-
-  const sendOne = async (row: ValidRow) => {
-    let retried = false;
-    try {
-      const { contact, created } = await client.contacts.upsert(row.input, {
-        agentId,
-        maxRetries,
-        onRetry: (e) => {
-          retried = true;
-          onRetry(e);
-        },
-      });
-      // A create whose answer was lost is retried and answered "updated"; its timestamps tell.
-      landed(
-        row,
-        created || (retried && createdThisRun(contact) && contact.created_at === contact.updated_at),
-        contact,
-      );
-      limiter.succeeded();
-    } catch (err) {
-      if (!isRowRejection(err)) throw err;
-      await reject(row.source, rejectionReason(err));
-    }
-  };
-
-  const sendBatch = async (rows: ValidRow[]) => {
-    if (!batchSupported) {
-      for (const row of rows) await sendOne(row);
-      return;
-    }
-    try {
-      const contacts = await client.contacts.upsertMany(
-        rows.map((r) => r.input),
-        { agentId, maxRetries, onRetry },
-      );
-      // Rows with one key never share a batch. A key repeated in the file counts as created once
-      // unless both of its rows land within the same second of creating it (timestamps are seconds).
-      rows.forEach((row, i) => {
-        const contact = contacts[i];
-        landed(
-          row,
-          contact !== undefined && createdThisRun(contact) && contact.created_at === contact.updated_at,
-          contact,
-        );
-      });
-      limiter.succeeded();
-    } catch (err) {
-      if (!isRowRejection(err)) throw err;
-      if (err instanceof BadRequestError && !err.issues.some((i) => i.field.startsWith('users.'))) {
-        // Not about any item: this server does not take the batch form. Single rows from now on.
-        batchSupported = false;
-        emit({ type: 'batch-unsupported', reason: rejectionReason(err) });
-      }
-      // Isolate the bad row(s): the batch wrote nothing, so each row is sent on its own, in order.
-      for (const row of rows) await sendOne(row);
-    }
-  };
-
-  const dispatch = async (keys: string[], work: () => Promise<void>) => {
-    await limiter.acquire();
-    if (fatal) {
-      limiter.release();
-      return;
-    }
-    const before = keys.map((k) => tails.get(k)).filter((p): p is Promise<void> => p !== undefined);
-    const task = (async () => {
-      try {
-        if (before.length > 0) await Promise.all(before);
-        if (!fatal) await work();
-      } catch (error) {
-        fatal ??= { error };
-      } finally {
-        limiter.release();
-      }
-    })();
-    for (const k of keys) tails.set(k, task);
-    active.add(task);
-    void task.then(() => {
-      active.delete(task);
-      for (const k of keys) if (tails.get(k) === task) tails.delete(k);
-      progress();
-    });
-  };
-
-  const flushBatch = async () => {
-    if (batch.length === 0) return;
-    const rows = batch;
-    const keys = [...batchKeys];
-    batch = [];
-    batchKeys = new Set();
-    await dispatch(keys, () => sendBatch(rows));
-  };
-
-  let interrupted = false;
-  // The first Ctrl-C stops reading at once, even while a read waits on a FIFO or a terminal (a
-  // file stream only closes once that read returns, so the loop does not wait for it): rows in
-  // flight still land.
-  const stopReading = () => {
-    interrupted = true;
-    source.close();
-  };
-  options.signal?.addEventListener('abort', stopReading, { once: true });
-  try {
-    for await (const rec of untilAborted(source.records, aborted)) {
-      if (options.signal?.aborted) {
-        interrupted = true;
-        break;
-      }
-      if (fatal) break;
-      stats.read++;
-      if (checkpoint?.hasLanded(rec.row)) {
-        stats.skipped++;
-        continue;
-      }
-      const result = validate(rec);
-      if (!result.ok) {
-        await reject(rec, result.reason);
-        progress();
-        continue;
-      }
-      const row: ValidRow = { source: rec, input: result.input, key: result.input.external_id };
-      if (planner) {
-        toPlan.push(row);
-        if (toPlan.length >= PLAN_BATCH) await planBatch();
-      } else if (batchSize > 1 && batchSupported) {
-        if (batchKeys.has(row.key)) await flushBatch();
-        batch.push(row);
-        batchKeys.add(row.key);
-        if (batch.length >= batchSize) await flushBatch();
-      } else {
-        await dispatch([row.key], () => sendOne(row));
-      }
-    }
-    if (!interrupted && !fatal) {
-      await flushBatch();
-      await planBatch();
-    }
-    await Promise.all(active);
-  } catch (error) {
-    // The input itself failed (a parse error), or was closed by Ctrl-C: let what is in flight
-    // land, then report it.
-    await Promise.all(active);
-    if (!interrupted) fatal ??= { error };
-  } finally {
-    options.signal?.removeEventListener('abort', stopReading);
-  }
-
-  const durationMs = Date.now() - stats.startedAt;
-  const done = stats.created + stats.updated + stats.rejected;
-  // Rejects found so far are kept even when the import stops: they are what the user fixes next.
-  const rejectsSummary = await rejects?.close();
-  await results?.close();
-  const unfinished = Boolean(fatal) || interrupted;
-  if (checkpoint) {
-    if (unfinished) await checkpoint.close();
-    else await checkpoint.complete();
-  }
-  progress(true);
-  const report: ImportReport = {
-    rows: stats.read,
-    created: stats.created,
-    updated: stats.updated,
-    rejected: stats.rejected,
-    skipped: stats.skipped,
-    unchanged: stats.unchanged,
-    durationMs,
-    rowsPerSecond: durationMs > 0 ? Math.round((done * 1000) / durationMs) : done,
+  const { validate, outputs, total, mapping } = prepared;
+  const tally = new ImportTally({
+    emit,
+    outputs,
+    total,
+    progressIntervalMs: options.progressIntervalMs,
     dryRun,
-    interrupted,
-    rejectsFile: rejectsSummary?.path ?? null,
-    resultsFile: results?.path ?? null,
-    checkpointFile: unfinished ? (checkpoint?.path ?? null) : null,
+  });
+  emit({
+    type: 'start',
+    source: source.name,
+    format: source.format,
+    total,
+    mapping: mapping ? describeMapping(mapping) : [],
+    unmapped: mapping?.unmapped ?? [],
+    resumed: outputs?.checkpoint?.resumed ?? false,
+  });
+
+  let sink: ImportSink;
+  try {
+    sink = await createSink(options, dryRun, maxRetries, emit, (outcome) => tally.outcome(outcome));
+  } catch (error) {
+    source.close();
+    await tally.close(true, false);
+    throw error;
+  }
+  tally.watch(() => sink.link);
+  const planner = new RowPlanner({ serialize: !dryRun });
+  const checkpoint = outputs?.checkpoint;
+
+  // Ctrl-C: reading stops at once (readRecords), and so does sending, also once reading is done
+  // and the rows read are on their way: rows not sent are left to a resume.
+  let dropped = 0;
+  const stopSending = () => {
+    dropped = sink.stop();
   };
+  options.signal?.addEventListener('abort', stopSending, { once: true });
+  let readFailure: { error: unknown } | undefined;
+  let readToEnd = false;
+  try {
+    for await (const record of readRecords(source, options.signal)) {
+      if (sink.failure || tally.writeFailure) break;
+      tally.read();
+      const result = validate(record);
+      if (checkpoint?.hasLanded(record.row)) {
+        // Landed in the run resumed: not sent again, but its email is held from here on.
+        if (result.ok) planner.landedBefore(record, result.input);
+        tally.skipped();
+        continue;
+      }
+      if (!result.ok) {
+        tally.reject(record, result.reason);
+        continue;
+      }
+      const planned = planner.plan(record, result.input);
+      if (!planned.ok) {
+        tally.reject(record, planned.reason);
+        continue;
+      }
+      await sink.accept(planned.row);
+    }
+    readToEnd = !options.signal?.aborted;
+  } catch (error) {
+    // The input itself failed (a parse error): the rows read before it still land, then it is reported.
+    readFailure = { error };
+  }
+  await sink.finish();
+  options.signal?.removeEventListener('abort', stopSending);
+  const interrupted = Boolean(options.signal?.aborted) && (!readToEnd || dropped > 0);
+
+  const fatal = sink.failure ?? tally.writeFailure ?? readFailure;
+  const report = await tally.close(Boolean(fatal) || interrupted, interrupted);
   if (fatal) throw new ImportStoppedError(fatal.error, report);
   return report;
 }
 
-/** The items of `items` until `stop` settles, however long the pending next item takes. */
-async function* untilAborted<T>(items: AsyncIterable<T>, stop: Promise<unknown>): AsyncGenerator<T> {
-  const iterator = items[Symbol.asyncIterator]();
-  const stopped = stop.then(() => null);
-  for (;;) {
-    const next = await Promise.race([iterator.next(), stopped]);
-    if (next === null || next.done) return;
-    yield next.value;
+async function prepare(
+  options: ImportOptions,
+  source: ImportSource,
+  kind: Awaited<ReturnType<typeof inputKind>>,
+  definitions: Awaited<ReturnType<ContactsClient['attributes']['list']>>,
+  dryRun: boolean,
+): Promise<{
+  validate: ReturnType<typeof createRowValidator>;
+  outputs: ImportOutputs | undefined;
+  total: number | undefined;
+  mapping: ColumnMapping | undefined;
+}> {
+  let mapping: ColumnMapping | undefined;
+  if (source.format === 'csv') {
+    mapping = resolveMapping({ header: source.header ?? [], definitions, overrides: options.maps });
+  } else if (options.maps?.length) {
+    throw new ImportError(
+      '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
+    );
   }
+  const validate = createRowValidator({ definitions, mapping, defaultCountry: options.defaultCountry });
+  // A count is a pass of its own over the input: only a regular file can be read twice.
+  const total = options.countTotal
+    ? await countForProgress(options.input, kind, source, options.encoding)
+    : undefined;
+  const outputs = dryRun
+    ? undefined
+    : await openOutputs({
+        input: options.input,
+        kind,
+        source,
+        agentId: options.agentId,
+        resume: options.resume ?? false,
+        mapping,
+        cwd: options.cwd,
+        rejectsPath: options.rejectsPath,
+        resultsPath: options.resultsPath,
+        durable: options.durable,
+      });
+  return { validate, outputs, total, mapping };
 }
 
-async function isRegularFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => null))?.isFile() ?? false;
-}
-
-/** Errors that belong to one row (its data), as opposed to the service or the connection. */
-function isRowRejection(err: unknown): err is APIError {
-  return (
-    err instanceof BadRequestError || err instanceof ConflictError || err instanceof PayloadTooLargeError
-  );
-}
-
-function rejectionReason(err: APIError): string {
-  if (err.issues.length > 0) return err.issues.map((i) => `${i.field}: ${i.message}`).join('; ');
-  return err.message.replace(/^\d{3}\s+/, '');
+async function createSink(
+  options: ImportOptions,
+  dryRun: boolean,
+  maxRetries: number,
+  emit: (event: ImportEvent) => void,
+  onOutcome: ConstructorParameters<typeof DryRunSink>[1],
+): Promise<ImportSink> {
+  const { client, agentId } = options;
+  if (dryRun) {
+    // Which external_ids exist now, and which the file has created so far.
+    const planner = new DryRunPlanner(client, agentId, maxRetries);
+    await planner.start();
+    return new DryRunSink(planner, onOutcome);
+  }
+  return new SendSink({
+    client,
+    agentId,
+    maxRetries,
+    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    concurrency: new ConcurrencyController({ max: options.concurrency ?? DEFAULT_CONCURRENCY }),
+    pacer: new RatePacer(),
+    onOutcome,
+    emit,
+    newestIdBefore: await newestId(client, agentId, maxRetries),
+  });
 }
 
 /** The id of the agent's newest contact (lists run oldest first), or '' when it has none. */

@@ -1,5 +1,6 @@
 // Fault injection for the mock server: latency, failures drawn from a seeded PRNG (so a run can
-// be replayed), and a fixed-window rate limit with the usual headers.
+// be replayed), and a fixed-window rate limit with the usual headers (or, to test a client
+// against a service that sends none, only Retry-After on its 429s).
 
 /** What a failing request turns into. */
 export type FaultKind =
@@ -21,8 +22,15 @@ export interface FaultOptions {
   failRate?: number;
   /** Seed of the PRNG that picks failures; the same seed replays the same sequence. */
   seed?: number;
-  /** Requests per second allowed (a fixed one-second window); the rest get 429. */
+  /** Requests allowed per window (a fixed window, one second by default); the rest get 429. */
   rateLimit?: number;
+  /** The rate limit's window in milliseconds, a whole number of seconds (production: 100 per 10 s). */
+  rateWindowMs?: number;
+  /**
+   * Send the X-RateLimit-* headers (default true). Off, a 429 says only Retry-After, as many
+   * services do: a client must find the limit from the 429s alone.
+   */
+  rateLimitHeaders?: boolean;
   /** Clock in milliseconds, for tests. */
   now?: () => number;
 }
@@ -58,7 +66,7 @@ export function mulberry32(seed: number): () => number {
 
 /** Throws a RangeError naming the first option out of range. */
 export function checkFaultOptions(options: FaultOptions): void {
-  const { latencyMs, failRate, seed, rateLimit } = options;
+  const { latencyMs, failRate, seed, rateLimit, rateWindowMs } = options;
   if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
     throw new RangeError(`latencyMs must be a number >= 0 (got ${latencyMs})`);
   }
@@ -70,6 +78,11 @@ export function checkFaultOptions(options: FaultOptions): void {
   if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 1)) {
     throw new RangeError(`rateLimit must be a whole number >= 1 (got ${rateLimit})`);
   }
+  if (rateWindowMs !== undefined && !(Number.isInteger(rateWindowMs / 1000) && rateWindowMs >= 1000)) {
+    throw new RangeError(
+      `rateWindowMs must be a whole number of seconds, at least one (got ${rateWindowMs})`,
+    );
+  }
 }
 
 export function createFaultInjector(options: FaultOptions): FaultInjector {
@@ -77,6 +90,8 @@ export function createFaultInjector(options: FaultOptions): FaultInjector {
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
   const failRate = options.failRate ?? 0;
   const limit = options.rateLimit;
+  const windowMs = options.rateWindowMs ?? 1000;
+  const withHeaders = options.rateLimitHeaders ?? true;
   const now = options.now ?? Date.now;
   let random = mulberry32(seed);
   let windowStart = Number.NEGATIVE_INFINITY;
@@ -89,19 +104,21 @@ export function createFaultInjector(options: FaultOptions): FaultInjector {
       if (limit === undefined) return null;
       const t = now();
       // Windows sit on whole wall-clock seconds, so X-RateLimit-Reset is an exact Unix second.
-      const start = Math.floor(t / 1000) * 1000;
+      const start = Math.floor(t / windowMs) * windowMs;
       if (start !== windowStart) {
         windowStart = start;
         used = 0;
       }
       const allowed = used < limit;
       if (allowed) used += 1;
-      const resetAt = windowStart + 1000;
-      const headers: Record<string, string> = {
-        'x-ratelimit-limit': String(limit),
-        'x-ratelimit-remaining': String(Math.max(0, limit - used)),
-        'x-ratelimit-reset': String(resetAt / 1000),
-      };
+      const resetAt = windowStart + windowMs;
+      const headers: Record<string, string> = withHeaders
+        ? {
+            'x-ratelimit-limit': String(limit),
+            'x-ratelimit-remaining': String(Math.max(0, limit - used)),
+            'x-ratelimit-reset': String(resetAt / 1000),
+          }
+        : {};
       if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((resetAt - t) / 1000)));
       return { allowed, headers };
     },

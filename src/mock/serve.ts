@@ -55,7 +55,9 @@ function describe(server: MockServer, options: ServeMockOptions): string {
     const faults = [
       f.latencyMs ? `latency ${f.latencyMs}ms` : '',
       f.failRate ? `fail rate ${f.failRate} (seed ${server.faults.seed})` : '',
-      f.rateLimit ? `rate limit ${f.rateLimit}/s` : '',
+      f.rateLimit
+        ? `rate limit ${f.rateLimit} per ${f.rateWindowMs && f.rateWindowMs !== 1000 ? `${f.rateWindowMs / 1000} s` : 's'}${f.rateLimitHeaders === false ? ' (no X-RateLimit headers)' : ''}`
+        : '',
     ].filter(Boolean);
     if (faults.length) parts.push(`faults: ${faults.join(', ')}`);
   }

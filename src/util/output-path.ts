@@ -32,11 +32,13 @@ async function realFile(path: string): Promise<string | null> {
 /**
  * Why `path` cannot be written as a new or replaced file (a directory, a missing or read-only
  * directory, one of the `protect`ed files), or null when it can. `protect` maps each file that
- * must survive to how to name it in the message.
+ * must survive to how to name it in the message. A file written in place (`inPlace`, not beside
+ * itself and renamed) must itself be writable when it exists.
  */
 export async function outputPathProblem(
   path: string,
   protect: Record<string, string> = {},
+  options: { inPlace?: boolean } = {},
 ): Promise<string | null> {
   for (const [file, name] of Object.entries(protect)) {
     if (await sameFile(path, file)) return `it is ${name} (${file}), which would be overwritten`;
@@ -47,11 +49,18 @@ export async function outputPathProblem(
   const dirInfo = await stat(dir).catch(() => null);
   if (!dirInfo) return `its directory ${dir} does not exist`;
   if (!dirInfo.isDirectory()) return `${dir} is not a directory`;
-  // The file is written beside itself and renamed into place: the directory must be writable.
-  const writable = await access(dir, constants.W_OK | constants.X_OK).then(
+  if (info && options.inPlace) {
+    return (await allowed(path, constants.W_OK)) ? null : 'permission denied: the file is read-only to you';
+  }
+  // A new file, or one written beside itself and renamed into place: the directory must be writable.
+  if (!(await allowed(dir, constants.W_OK | constants.X_OK))) {
+    return `permission denied: its directory ${dir} is not writable to you`;
+  }
+  return null;
+}
+
+const allowed = (path: string, mode: number) =>
+  access(path, mode).then(
     () => true,
     () => false,
   );
-  if (!writable) return `its directory ${dir} is not writable`;
-  return null;
-}

@@ -17,6 +17,7 @@ const event = (
   type: 'progress' as const,
   total,
   concurrency: 8,
+  inFlight: 3,
   stats: {
     read: 0,
     created: 0,
@@ -30,15 +31,15 @@ const event = (
 });
 
 describe('import progress line', () => {
-  it('shows rows done of the total, the rate and the rejects', () => {
+  it('shows rows done of the total, the rate, the requests in flight and the rejects', () => {
     expect(progressLine(event({ created: 300, updated: 150, rejected: 50 }, 2000), false, 250)).toBe(
-      '500 of 2000 (25%) rows done, 250 rows/s, 50 rejected',
+      '500 of 2000 (25%) rows done, 250 rows/s, 3 in flight, 50 rejected',
     );
   });
 
   it('counts rows an earlier run landed as done', () => {
     expect(progressLine(event({ created: 100, skipped: 900 }, 1000), false, 100)).toBe(
-      '1000 of 1000 (100%) rows done, 100 rows/s, 0 rejected',
+      '1000 of 1000 (100%) rows done, 100 rows/s, 3 in flight, 0 rejected',
     );
   });
 
@@ -69,6 +70,8 @@ describe('the closing sentence', () => {
     unchanged: 0,
     durationMs: 2600,
     rowsPerSecond: 27136,
+    requests: 71,
+    throttled: 0,
     dryRun: false,
     interrupted: false,
     rejectsFile: null,

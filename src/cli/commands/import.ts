@@ -172,6 +172,8 @@ function summaryRecord(r: ImportReport) {
     interrupted: r.interrupted,
     duration_ms: r.durationMs,
     rows_per_second: r.rowsPerSecond,
+    requests: r.requests,
+    rate_limited: r.throttled,
     rejects_file: r.rejectsFile,
     results_file: r.resultsFile,
   };
@@ -216,7 +218,10 @@ export class RateMeter {
   }
 }
 
-/** One progress line: rows done (of the total, for a file), the current rate, rejects so far. */
+/**
+ * One progress line: rows done (of the total, for a file), the current rate, the requests in
+ * flight (what the link was found to take), rejects so far.
+ */
 export function progressLine(
   e: Extract<ImportEvent, { type: 'progress' }>,
   dryRun: boolean,
@@ -225,7 +230,8 @@ export function progressLine(
   const { stats, total } = e;
   const done = stats.created + stats.updated + stats.rejected + stats.skipped + stats.unchanged;
   const of = total ? ` of ${total} (${Math.floor((done * 100) / Math.max(1, total))}%)` : '';
-  return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s, ${stats.rejected} rejected`;
+  const link = dryRun ? '' : `, ${e.inFlight} in flight`;
+  return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s${link}, ${stats.rejected} rejected`;
 }
 
 /** Progress on stderr: a spinner line on a terminal, plain lines every few seconds otherwise. */
@@ -291,7 +297,8 @@ async function createProgress(
           if (dryRun) ctx.io.note(`line ${e.line}: ${e.reason}`);
           break;
         case 'throttled':
-          if (ctx.options.debug) ctx.io.note(`rate limited: ${e.concurrency} requests in flight`);
+          if (ctx.options.debug)
+            ctx.io.note(`rate limited (429): now at most ${e.concurrency} requests in flight`);
           break;
         case 'batch-unsupported':
           ctx.io.warn(`The service does not accept the batch form (${e.reason}); sending single rows.`);

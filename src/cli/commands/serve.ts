@@ -15,6 +15,9 @@ export interface ServeOptions {
   failRate?: number;
   faultSeed?: number;
   rateLimit?: number;
+  rateWindow?: number;
+  /** commander's negation of --no-rate-limit-headers. */
+  rateLimitHeaders?: boolean;
 }
 
 export async function serve(ctx: CommandContext, opts: ServeOptions) {
@@ -36,6 +39,9 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
   }
   const { serveMock } = await import('../../mock/serve.js');
   const { resolve } = await import('node:path');
+  if (opts.rateLimit === undefined && (opts.rateWindow !== undefined || opts.rateLimitHeaders === false)) {
+    throw new UsageError('--rate-window and --no-rate-limit-headers go with --rate-limit <n>');
+  }
   const faulty = opts.latency !== undefined || opts.failRate !== undefined || opts.rateLimit !== undefined;
   const running = await serveMock(
     {
@@ -52,6 +58,8 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
             failRate: opts.failRate,
             seed: opts.faultSeed,
             rateLimit: opts.rateLimit,
+            rateWindowMs: opts.rateWindow === undefined ? undefined : opts.rateWindow * 1000,
+            rateLimitHeaders: opts.rateLimitHeaders,
           }
         : undefined,
       log: !ctx.options.quiet,

@@ -5,6 +5,7 @@ import { ContactListResponseSchema, dataPayload } from '../../api/envelope.js';
 import { MAX_BATCH_SIZE } from '../../api/limits.js';
 import { endpoint } from '../../api/operations.js';
 import { ContactsError } from '../errors.js';
+import { JsonText } from '../json-text.js';
 import { ContactPage } from '../pagination.js';
 import type { ClientCore, RequestOptions } from './core.js';
 
@@ -69,8 +70,8 @@ export class Contacts {
     return this.core.parse(res, ContactPayload, 'a contact');
   }
 
-  /** Creates the contact, or updates the one with the same `external_id`. */
-  async upsert(input: ContactInput, options: RequestOptions = {}): Promise<UpsertResult> {
+  /** Creates the contact, or updates the one with the same `external_id` (as JSON text too). */
+  async upsert(input: ContactInput | JsonText, options: RequestOptions = {}): Promise<UpsertResult> {
     const res = await this.core.request({
       ...options,
       ...endpoint('upsertContact', { agentId: this.core.agentId(options) }),
@@ -79,15 +80,26 @@ export class Contacts {
     return { contact: this.core.parse(res, ContactPayload, 'a contact'), created: res.status === 201 };
   }
 
-  /** The batch form: 1 to 1000 contacts in one request, all or nothing. Returns them in request order. */
-  async upsertMany(inputs: ContactInput[], options: RequestOptions = {}): Promise<Contact[]> {
+  /**
+   * The batch form: 1 to 1000 contacts in one request, all or nothing. Returns them in request
+   * order. Contacts may be given as JSON text already serialised.
+   */
+  async upsertMany(
+    inputs: readonly (ContactInput | JsonText)[],
+    options: RequestOptions = {},
+  ): Promise<Contact[]> {
     if (inputs.length < 1 || inputs.length > MAX_BATCH_SIZE) {
       throw new ContactsError(`upsertMany takes 1 to ${MAX_BATCH_SIZE} contacts, got ${inputs.length}`);
     }
+    const body = inputs.some((i) => i instanceof JsonText)
+      ? new JsonText(
+          `{"users":[${inputs.map((i) => (i instanceof JsonText ? i.text : JSON.stringify(i))).join(',')}]}`,
+        )
+      : { users: inputs };
     const res = await this.core.request({
       ...options,
       ...endpoint('upsertContact', { agentId: this.core.agentId(options) }),
-      body: { users: inputs },
+      body,
     });
     return this.core.parse(res, ContactsPayload, 'a list of contacts');
   }

@@ -33,7 +33,6 @@ export function hashNumber([hi, lo]: readonly [number, number]): number {
 }
 
 export class HashTable64 {
-  readonly #width: number;
   readonly #stride: number;
   #slots: Uint32Array;
   #mask: number;
@@ -42,7 +41,6 @@ export class HashTable64 {
 
   /** `width` 32-bit words of payload an entry; the table never grows past `maxCapacity` slots. */
   constructor(width: number, maxCapacity = 1 << 22) {
-    this.#width = width;
     this.#stride = width + 2;
     this.#maxCapacity = maxCapacity;
     this.#slots = new Uint32Array(1024 * this.#stride);

@@ -133,7 +133,8 @@ export class RatePacer {
       this.#throttles++;
       // Every request waits, not only the refused one: they all count against the same limit.
       const asked = retryAfterMs(headers, now);
-      if (asked !== undefined) this.#holdUntil = Math.max(this.#holdUntil, now + Math.min(asked, MAX_HOLD_MS));
+      if (asked !== undefined)
+        this.#holdUntil = Math.max(this.#holdUntil, now + Math.min(asked, MAX_HOLD_MS));
       if (this.#window) {
         // The service counted more than its headers let us see: nothing more this window.
         if (!info) this.#window.remaining = 0;

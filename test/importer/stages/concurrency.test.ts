@@ -135,7 +135,12 @@ describe('the rate pacer', () => {
     const t0 = 1_700_000_000_000;
     const reset = (t0 + 1000) / 1000;
     const a = pacer.sent(t0);
-    pacer.answered(a, 200, { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(reset) }, t0 + 10);
+    pacer.answered(
+      a,
+      200,
+      { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(reset) },
+      t0 + 10,
+    );
     // One left for the rest of the window: spread, it leaves a window's share after the first.
     expect(pacer.delay(t0 + 10)).toBe(980);
     pacer.sent(t0 + 990);
@@ -145,21 +150,32 @@ describe('the rate pacer', () => {
     expect(pacer.delay(t0 + 1000)).toBe(0);
     const probe = pacer.sent(t0 + 1000);
     expect(pacer.delay(t0 + 1001)).toBeGreaterThan(0);
-    pacer.answered(probe, 200, { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(reset + 1) }, t0 + 1050);
+    pacer.answered(
+      probe,
+      200,
+      { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(reset + 1) },
+      t0 + 1050,
+    );
     // The new window's one remaining request, spread over what is left of it.
     expect(pacer.delay(t0 + 1050)).toBe(900);
   });
 
   it('reads the reset as a Unix time or as seconds from now', () => {
     const now = 1_700_000_000_000;
-    expect(readRateLimit({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1700000010' }, now)).toEqual({
+    expect(
+      readRateLimit(
+        { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1700000010' },
+        now,
+      ),
+    ).toEqual({
       limit: 100,
       remaining: 7,
       resetAt: 1_700_000_010_000,
     });
-    expect(readRateLimit({ 'ratelimit-limit': '100', 'ratelimit-remaining': '7', 'ratelimit-reset': '4' }, now)?.resetAt).toBe(
-      now + 4000,
-    );
+    expect(
+      readRateLimit({ 'ratelimit-limit': '100', 'ratelimit-remaining': '7', 'ratelimit-reset': '4' }, now)
+        ?.resetAt,
+    ).toBe(now + 4000);
     expect(readRateLimit({ 'x-ratelimit-limit': '100' }, now)).toBeUndefined();
   });
 });

@@ -73,7 +73,8 @@ describe('in-file email conflicts', () => {
     // Every external_id moves to a new email: none may be refused, whatever was forgotten.
     for (let i = 0; i < 5000; i++) expect(ledger.claim(`k${i}`, `n${i}@example.com`, 9000 + i).ok).toBe(true);
     // And the old emails are free for others.
-    for (let i = 0; i < 5000; i++) expect(ledger.claim(`o${i}`, `e${i}@example.com`, 20000 + i).ok).toBe(true);
+    for (let i = 0; i < 5000; i++)
+      expect(ledger.claim(`o${i}`, `e${i}@example.com`, 20000 + i).ok).toBe(true);
   });
 
   it('serialises each row once for the request body, with its size in bytes', () => {
@@ -145,9 +146,13 @@ describe('the compact hash table', () => {
   it('finds, updates and removes entries, also after growing and backward shifts', () => {
     const t = new HashTable64(1);
     const keys = Array.from({ length: 20_000 }, (_, i) => hash64(`key-${i}`, 7));
-    keys.forEach(([h, l], i) => t.set(t.insert(h, l), 0, i));
+    keys.forEach(([h, l], i) => {
+      t.set(t.insert(h, l), 0, i);
+    });
     expect(t.size).toBe(20_000);
-    keys.forEach(([h, l], i) => expect(t.get(t.find(h, l), 0)).toBe(i));
+    keys.forEach(([h, l], i) => {
+      expect(t.get(t.find(h, l), 0)).toBe(i);
+    });
     for (let i = 0; i < keys.length; i += 2) t.remove(t.find(...keys[i]!));
     keys.forEach(([h, l], i) => {
       if (i % 2 === 0) expect(t.find(h, l)).toBe(-1);

@@ -1,0 +1,96 @@
+// The files an import writes beside its requests: the resume checkpoint, the rejects file and the
+// results file. Every path is checked before any is opened and before anything is sent, so a
+// rejects path in a missing directory stops the import at once with a message naming it, not at
+// the first reject with half the rows sent.
+
+import { outputPathProblem } from '../../util/output-path.js';
+import { defaultCheckpointPath, ImportCheckpoint } from '../checkpoint.js';
+import { ImportError } from '../errors.js';
+import { defaultRejectsPath } from '../format.js';
+import { type ColumnMapping, describeMapping } from '../mapping.js';
+import { createRejectsWriter, type RejectsWriter } from '../rejects.js';
+import { ResultsWriter, resultsFormat } from '../results.js';
+import type { ImportSource } from '../sources/types.js';
+import type { InputKind } from './source.js';
+
+export interface ImportOutputs {
+  /** Regular files only: a pipe cannot be read again, so there is nothing to resume. */
+  checkpoint: ImportCheckpoint | undefined;
+  rejects: RejectsWriter;
+  results: ResultsWriter | undefined;
+}
+
+export interface OutputsOptions {
+  input: string;
+  kind: InputKind;
+  source: ImportSource;
+  agentId: string;
+  resume: boolean;
+  mapping: ColumnMapping | undefined;
+  cwd?: string | undefined;
+  rejectsPath?: string | undefined;
+  resultsPath?: string | undefined;
+  /** Makes what the service accepted durable before the checkpoint records it (embedded mock). */
+  durable?: (() => Promise<void>) | undefined;
+}
+
+export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
+  const { input, kind, source } = options;
+  const theInput: Record<string, string> = kind === 'stdin' ? {} : { [input]: 'the input' };
+
+  const checkpointPath = kind === 'file' ? defaultCheckpointPath(input) : undefined;
+  if (checkpointPath) {
+    const problem = await outputPathProblem(checkpointPath, theInput);
+    if (problem) {
+      throw new ImportError(
+        `Cannot keep the resume checkpoint ${checkpointPath}: ${problem}` +
+          ' (it sits beside the input: import a copy from a directory you can write to)',
+      );
+    }
+  }
+  const rejectsPath = options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd);
+  const rejectsProblem = await outputPathProblem(rejectsPath, theInput);
+  if (rejectsProblem)
+    throw new ImportError(`Cannot write the rejects file ${rejectsPath}: ${rejectsProblem}`);
+  if (options.resultsPath) {
+    resultsFormat(options.resultsPath);
+    const problem = await outputPathProblem(
+      options.resultsPath,
+      { ...theInput, [rejectsPath]: 'the rejects file' },
+      { inPlace: true },
+    );
+    if (problem) throw new ImportError(`Cannot write the results file ${options.resultsPath}: ${problem}`);
+  }
+
+  let results: ResultsWriter | undefined;
+  const checkpoint = checkpointPath
+    ? await ImportCheckpoint.open({
+        input,
+        agentId: options.agentId,
+        resume: options.resume,
+        settings: JSON.stringify({
+          format: source.format,
+          delimiter: source.delimiter,
+          mapping: options.mapping && describeMapping(options.mapping),
+        }),
+        // What the checkpoint claims must already be in the service's store and the results file.
+        beforeWrite: async () => {
+          await options.durable?.();
+          await results?.flush();
+        },
+      })
+    : undefined;
+  if (options.resultsPath) {
+    // A resumed import adds the rows it lands to the results of the run it resumes.
+    results = await ResultsWriter.open(options.resultsPath, { resume: checkpoint?.resumed ?? false });
+  }
+  const rejects = createRejectsWriter({
+    path: rejectsPath,
+    format: source.format,
+    header: source.header,
+    delimiter: source.delimiter,
+    bom: source.bom,
+    input: kind === 'stdin' ? undefined : input,
+  });
+  return { checkpoint, rejects, results };
+}

@@ -1,0 +1,113 @@
+// The source stage: what kind of input this is (only a regular file can be counted first and
+// resumed; a FIFO, a device or stdin is read once, as it comes), opening it, and its records in
+// file order until they end or the signal aborts, even while a read waits on a pipe.
+import { stat } from 'node:fs/promises';
+import { ImportError } from '../errors.js';
+import { countRows, type OpenSourceOptions, openSource } from '../sources/index.js';
+import type { ImportSource, SourceRecord } from '../sources/types.js';
+
+export type InputKind =
+  /** Can be read twice: counted for progress, and resumed after a crash. */
+  | 'file'
+  /** A FIFO, a terminal, a device: read once, as it comes. */
+  | 'stream'
+  | 'stdin';
+
+export async function inputKind(input: string): Promise<InputKind> {
+  if (input === '-') return 'stdin';
+  const info = await stat(input).catch(() => null);
+  return info === null || info.isFile() ? 'file' : 'stream';
+}
+
+/**
+ * Opens the input. Opening waits for the first bytes, which a FIFO or a terminal may never send:
+ * the signal ends that wait too (the input is closed once it does open).
+ */
+export async function openInputSource(
+  input: string,
+  options: OpenSourceOptions,
+  signal?: AbortSignal,
+): Promise<ImportSource> {
+  const opening = openSource(input, options);
+  if (!signal) return opening;
+  const opened = await new Promise<ImportSource | null>((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    if (signal.aborted) return resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    opening.then(
+      (source) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(source);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+  if (opened === null) {
+    void opening.then(
+      (source) => source.close(),
+      () => {},
+    );
+    throw new ImportError('Interrupted before the input gave its first line: nothing was sent');
+  }
+  return opened;
+}
+
+/** Records for a progress total: regular files only (a count would drain a pipe). */
+export function countForProgress(
+  input: string,
+  kind: InputKind,
+  source: ImportSource,
+  encoding: string | undefined,
+): Promise<number | undefined> {
+  if (kind !== 'file') return Promise.resolve(undefined);
+  return countRows(input, source.format, source.delimiter, { encoding });
+}
+
+const ABORTED = Symbol('aborted');
+
+/**
+ * The source's records until they end or `signal` aborts. An abort ends the wait for the next
+ * record at once, even when the read under it is blocked on a FIFO or a terminal (the pending
+ * read is left to the closed input). The input is closed when this ends, however it ends.
+ */
+export async function* readRecords(source: ImportSource, signal?: AbortSignal): AsyncGenerator<SourceRecord> {
+  const records = source.records[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (signal?.aborted) return;
+      const next = await nextOrAbort(records, signal);
+      if (next === ABORTED || next.done) return;
+      yield next.value;
+    }
+  } finally {
+    source.close();
+  }
+}
+
+/**
+ * The next record, or ABORTED when the signal fires first. The listener is removed each time:
+ * racing every read against one long-lived promise would keep every record read alive.
+ */
+function nextOrAbort<T>(
+  iterator: AsyncIterator<T>,
+  signal: AbortSignal | undefined,
+): Promise<IteratorResult<T> | typeof ABORTED> {
+  if (!signal) return iterator.next();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    iterator.next().then(
+      (result) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
