@@ -88,20 +88,29 @@ describe('contacts import', () => {
     expect(r.stderr).toMatch(/broken\.csv: line 3, column 2/);
   });
 
-  it('resumes after kill -9, sending only what had not landed', async () => {
+  it.each([
+    // The default: batches of up to 1000, paced to the mock's rate limit so that the kill finds
+    // the import half way.
+    { name: 'batches (the default)', rows: 12_000, args: [], faults: { latencyMs: 1, rateLimit: 4 } },
+    {
+      name: 'single rows',
+      rows: 3000,
+      args: ['--batch-size', '1', '--concurrency', '4'],
+      faults: { latencyMs: 1 },
+    },
+  ])('resumes after kill -9, sending only what had not landed ($name)', async ({ rows, args, faults }) => {
     let posts = 0;
     const mock = await startTestMock({
-      faults: { latencyMs: 1 },
+      faults,
       onRequest: (e) => {
-        if (e.method === 'POST') posts++;
+        if (e.method === 'POST' && e.status !== 429) posts++;
       },
     });
     mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
-    const rows = 3000;
     const file = await bigCsv(rows);
     const checkpoint = `${file}.import-checkpoint.json`;
 
-    const child = spawn(process.execPath, [BIN, 'import', file, '--concurrency', '4'], {
+    const child = spawn(process.execPath, [BIN, 'import', file, ...args], {
       env: envFor(mock),
       cwd: home.dir,
       stdio: 'ignore',
@@ -125,26 +134,32 @@ describe('contacts import', () => {
     expect(landedBeforeResume).toBeLessThan(rows);
 
     const postsBefore = posts;
-    const r = await runBin(['import', file, '--resume', '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+    const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.skipped).toBeGreaterThan(0);
     expect(summary.skipped + summary.created + summary.updated).toBe(rows);
     // Only rows not in the checkpoint were sent again: at most those plus the few in flight at the kill.
-    const resent = posts - postsBefore;
-    expect(resent).toBe(rows - summary.skipped);
-    expect(resent).toBeLessThan(rows);
+    const batch = args.length === 0 ? 1000 : 1;
+    const needed = Math.ceil((rows - summary.skipped) / batch);
+    expect(posts - postsBefore).toBeGreaterThanOrEqual(needed);
+    expect(posts - postsBefore).toBeLessThanOrEqual(needed + (batch > 1 ? 1 : 0));
+    expect(summary.requests - summary.rate_limited).toBe(posts - postsBefore);
     expectAllLanded(mock, rows);
     await expect(readFile(checkpoint)).rejects.toThrow();
   });
 
   it('Ctrl-C stops cleanly with exit 130 and a hint, and --resume finishes the job', async () => {
-    const mock = await startTestMock({ faults: { latencyMs: 1 } });
+    // Paced to 4 requests a second: the Ctrl-C comes with most of the file still to send.
+    const mock = await startTestMock({ faults: { latencyMs: 1, rateLimit: 4 } });
     mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
-    const rows = 2000;
+    const rows = 12_000;
     const file = await bigCsv(rows);
-    let sent = 0;
-    const child = spawn(process.execPath, [BIN, 'import', file, '--concurrency', '2'], {
+    let batches = 0;
+    const child = spawn(process.execPath, [BIN, 'import', file], {
       env: envFor(mock),
       cwd: home.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -155,7 +170,7 @@ describe('contacts import', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     const unsubscribe = mock.store.onChange(() => {
-      if (++sent === 200) child.kill('SIGINT');
+      if (++batches === 2) child.kill('SIGINT');
     });
     expect(await exited).toBe(ExitCode.INTERRUPTED);
     unsubscribe();

@@ -32,12 +32,9 @@ const ENVELOPE_BYTES = '{"users":[]}'.length;
 /** Rows and body bytes held between planning and their outcome. */
 const MAX_HELD_ROWS = 16_384;
 const MAX_HELD_BYTES = 16 * 1024 * 1024;
-/**
- * How long ready rows wait for more to fill a batch: briefly when nothing is in flight (a pipe
- * that trickles must not wait for a thousand rows), longer while requests are out anyway.
- */
-const LINGER_IDLE_MS = 20;
-const LINGER_BUSY_MS = 200;
+/** How long ready rows wait for more to fill a batch (see #lingerFor). */
+const LINGER_PAUSE_MS = 20;
+const LINGER_MAX_MS = 200;
 
 export interface SendSinkOptions {
   client: ContactsClient;
@@ -113,6 +110,7 @@ export class SendSink implements ImportSink {
   #held = 0;
   #heldBytes = 0;
   #readySince = 0;
+  #lastAcceptAt = 0;
   #ended = false;
   #stopped = false;
   #failure: { error: unknown } | undefined;
@@ -148,7 +146,8 @@ export class SendSink implements ImportSink {
 
   async accept(row: PlannedRow): Promise<void> {
     if (this.#stopped || this.#failure) return;
-    if (this.#queue.ready === 0) this.#readySince = Date.now();
+    this.#lastAcceptAt = Date.now();
+    if (this.#queue.ready === 0) this.#readySince = this.#lastAcceptAt;
     this.#queue.push(row);
     this.#held++;
     this.#heldBytes += row.bytes;
@@ -208,15 +207,18 @@ export class SendSink implements ImportSink {
     this.#checkDrained();
   }
 
-  /** Milliseconds ready rows should wait for more to fill their batch (0: send now). */
+  /**
+   * Milliseconds ready rows should wait for more to fill their batch (0: send now): while rows
+   * keep coming, up to LINGER_MAX_MS; once the input pauses for LINGER_PAUSE_MS (a pipe that
+   * trickles, a slow disk), not at all.
+   */
   #lingerFor(now: number): number {
     const q = this.#queue;
     if (q.ready >= this.#batchRows() || q.readyBytes >= this.#maxBatchBytes - ENVELOPE_BYTES) return 0;
-    const inFlight = this.#o.concurrency.inFlight;
     // Nothing more will come (the end, a full buffer), or what waits needs these sent first.
-    if (this.#ended || this.#full() || (q.waiting > 0 && inFlight === 0)) return 0;
-    const linger = inFlight === 0 ? LINGER_IDLE_MS : LINGER_BUSY_MS;
-    return Math.max(0, this.#readySince + linger - now);
+    if (this.#ended || this.#full() || (q.waiting > 0 && this.#o.concurrency.inFlight === 0)) return 0;
+    const until = Math.min(this.#lastAcceptAt + LINGER_PAUSE_MS, this.#readySince + LINGER_MAX_MS);
+    return Math.max(0, until - now);
   }
 
   #wakeIn(ms: number): void {
