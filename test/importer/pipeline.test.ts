@@ -197,6 +197,51 @@ describe('runImport', () => {
     expectDirectoryEquals(mock, last);
   });
 
+  it('rejects in-file email conflicts before sending, naming the line that holds the email', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'emails.csv');
+    await writeFile(
+      file,
+      [
+        'external_id,email',
+        'a,x@example.com', // line 2: a takes x
+        'b,X@example.com', // line 3: x is a's: rejected
+        'a,y@example.com', // line 4: a gives x up
+        'b,x@example.com', // line 5: x is free again
+        'c,y@example.com', // line 6: y is a's: rejected
+      ].join('\n'),
+    );
+    const dryEvents: { line: number; reason: string }[] = [];
+    const dry = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      dryRun: true,
+      onEvent: (e) => {
+        if (e.type === 'reject') dryEvents.push({ line: e.line, reason: e.reason });
+      },
+    });
+    expect(dry.rejected).toBe(2);
+    expect(dryEvents).toEqual([
+      { line: 3, reason: expect.stringMatching(/^email: X@example.com is already the email of line 2 /) },
+      { line: 6, reason: expect.stringMatching(/^email: y@example.com is already the email of line 4 /) },
+    ]);
+
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ rows: 5, rejected: 2 });
+    const rejects = (await readFile(report.rejectsFile!, 'utf8')).trim().split('\n');
+    expect(rejects.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
+      'b,X@example.com,3',
+      'c,y@example.com,6',
+    ]);
+    expect(rejects[1]).toContain('is already the email of line 2');
+    // Nothing reached the service to be refused: no 409, and the survivors in their final state.
+    expect(mock.requests.some((r) => r.status === 409)).toBe(false);
+    expect(byKey(mock).get('a')?.email).toBe('y@example.com');
+    expect(byKey(mock).get('b')?.email).toBe('x@example.com');
+    expect(byKey(mock).has('c')).toBe(false);
+  });
+
   it('counts an unchanged re-import as updated, in batches as in single rows', async () => {
     const { client, dir } = await setup();
     const file = join(dir, 'again.csv');
