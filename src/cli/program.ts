@@ -6,7 +6,7 @@ import { VERSION } from '../client/version.js';
 import { OUTPUT_FORMATS } from '../config/output-formats.js';
 import { didYouMean } from '../util/suggest.js';
 import type { CliIo } from './io.js';
-import { collect, collectAttr, collectStripeAccount, decimal, integer } from './options.js';
+import { collect, collectAttr, collectList, collectStripeAccount, decimal, integer } from './options.js';
 import { visible } from './output/visible.js';
 
 type Action = (...args: unknown[]) => Promise<void>;
@@ -363,12 +363,8 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
     .option(
       '--agents <ids>',
-      'the agents that exist, comma-separated; any other is 404 "Chatbot not found" (default: every agent)',
-      (v: string) =>
-        v
-          .split(',')
-          .map((a) => a.trim())
-          .filter(Boolean),
+      'the agents that exist, comma-separated (repeatable); any other is 404 "Chatbot not found" (default: every agent)',
+      collectList,
     )
     .option(
       '--strict',
