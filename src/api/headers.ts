@@ -20,17 +20,31 @@ const utf8 = new TextEncoder();
 /**
  * A path as header text: anything outside visible ASCII (a header carries no other character;
  * Node refuses to send one), `%` and `,` (the list's separator) percent-encoded as UTF-8. The
- * keys come from request bodies, so they can hold anything, control characters included.
+ * keys come from request bodies, so they can hold anything, control characters included. Past
+ * `max` characters the path is cut between two characters (never inside an escape) and ends
+ * with an encoded `…`.
  */
-export function encodeHeaderPath(path: string): string {
-  let out = '';
+export function encodeHeaderPath(path: string, max = Number.POSITIVE_INFINITY): string {
+  const pieces: string[] = [];
+  let length = 0;
   for (const ch of path) {
     const code = ch.codePointAt(0)!;
-    if (code > 0x20 && code < 0x7f && ch !== '%' && ch !== ',') out += ch;
-    else for (const byte of utf8.encode(ch)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    let piece = ch;
+    if (!(code > 0x20 && code < 0x7f && ch !== '%' && ch !== ',')) {
+      piece = '';
+      for (const byte of utf8.encode(ch)) piece += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+    if (length + piece.length > max) {
+      while (pieces.length > 0 && length + ELLIPSIS.length > max) length -= pieces.pop()!.length;
+      return `${pieces.join('')}${ELLIPSIS}`;
+    }
+    pieces.push(piece);
+    length += piece.length;
   }
-  return out;
+  return pieces.join('');
 }
+
+const ELLIPSIS = '%E2%80%A6';
 
 export interface IgnoredFieldsHeaders {
   /** `x-contacts-ignored`: as many paths as fit in `MAX_IGNORED_HEADER_LENGTH`, each encoded. */
@@ -38,8 +52,6 @@ export interface IgnoredFieldsHeaders {
   /** How many paths the value names (fewer than the total when some did not fit). */
   listed: number;
 }
-
-const ELLIPSIS = '%E2%80%A6';
 
 /**
  * The value of `x-contacts-ignored` for these paths: as many whole paths as fit, and at least
@@ -49,11 +61,7 @@ export function ignoredFieldsHeader(paths: readonly string[]): IgnoredFieldsHead
   let value = '';
   let listed = 0;
   for (const path of paths) {
-    let encoded = encodeHeaderPath(path);
-    if (listed === 0 && encoded.length > MAX_IGNORED_HEADER_LENGTH) {
-      // Never cut inside a %XX escape.
-      encoded = `${encoded.slice(0, MAX_IGNORED_HEADER_LENGTH - ELLIPSIS.length).replace(/%[0-9A-F]?$/, '')}${ELLIPSIS}`;
-    }
+    const encoded = encodeHeaderPath(path, listed === 0 ? MAX_IGNORED_HEADER_LENGTH : undefined);
     const next = listed === 0 ? encoded : `${value},${encoded}`;
     if (listed > 0 && next.length > MAX_IGNORED_HEADER_LENGTH) break;
     value = next;

@@ -203,6 +203,17 @@ describe('2. unknown fields dropped and reported', () => {
     expect(r.stderr).toMatch(
       /warning: the service ignored fields it does not know: company \(request req_\w+\)/,
     );
+
+    // Too many to name: the warning says how many more there were.
+    const many = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`extra_field_${i}`, i]));
+    const lots = await runInProcess(['upsert', '--data', JSON.stringify({ external_id: 'w2', ...many })], {
+      env,
+      cwd: home.dir,
+    });
+    expect(lots.code, lots.stderr).toBe(0);
+    expect(lots.stderr).toMatch(
+      /ignored fields it does not know: extra_field_0, extra_field_1, .* and \d+ more \(request/,
+    );
   });
 });
 
@@ -387,7 +398,19 @@ describe('7. the OpenAPI document says all of it', () => {
     const upsert = doc.paths['/api/v1/chatbots/{agentId}/contacts'].post;
     expect(upsert.responses['201'].headers).toHaveProperty('x-contacts-ignored');
     expect(upsert.responses['201'].headers).toHaveProperty('x-request-id');
+    expect(upsert.responses['201'].headers).toHaveProperty('x-contacts-ignored-count');
     expect(upsert.responses['404'].description).toMatch(/Chatbot not found/);
+    // Records as answered: the list is always there. Inputs as read: unknown fields are dropped,
+    // not forbidden, and a Stripe account needs an id or an email.
+    expect(doc.components.schemas.Contact.required).toContain('stripe_accounts');
+    for (const id of ['ContactInput', 'ContactPatch', 'BatchUpsert', 'StripeAccountInput']) {
+      expect(doc.components.schemas[id].additionalProperties, id).toBeUndefined();
+    }
+    expect(doc.components.schemas.AttributeCreate.additionalProperties).toBe(false);
+    expect(doc.components.schemas.StripeAccountInput.anyOf).toEqual([
+      { required: ['stripe_id'] },
+      { required: ['stripe_email'] },
+    ]);
     // Strict mode is a mock option, not part of the API.
     expect(text).not.toMatch(/strict/i);
     const served = JSON.parse(await readFile(new URL('../../dist/openapi.json', import.meta.url), 'utf8'));
