@@ -9,6 +9,7 @@ import {
   type APIError,
   BadRequestError,
   ConflictError,
+  ContactLimitError,
   PayloadTooLargeError,
   RateLimitError,
 } from '../client/errors.js';
@@ -328,8 +329,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       limiter.succeeded();
     } catch (err) {
       if (!isRowRejection(err)) throw err;
-      if (err instanceof BadRequestError && !err.issues.some((i) => i.field.startsWith('users.'))) {
-        // Not about any item: this server does not take the batch form. Single rows from now on.
+      if (
+        err instanceof BadRequestError &&
+        !(err instanceof ContactLimitError) &&
+        !err.issues.some((i) => i.field.startsWith('users.'))
+      ) {
+        // Not about any item (nor the quota): this server does not take the batch form. Single rows from now on.
         batchSupported = false;
         emit({ type: 'batch-unsupported', reason: rejectionReason(err) });
       }

@@ -95,6 +95,17 @@ describe('1. stripe_accounts', () => {
     const bad = await cli(['upsert', '-e', 'c1', '--stripe-account', 'id=cus_1']);
     expect(bad.code).toBe(ExitCode.USAGE);
     expect(bad.stderr).toMatch(/needs a label/);
+    // Set and clear at once is a mistake, said before anything is sent.
+    const both = await cli([
+      'update',
+      'c1',
+      '--stripe-account',
+      'label=x,id=cus_2',
+      '--unset',
+      'stripe_accounts',
+    ]);
+    expect(both.code).toBe(ExitCode.USAGE);
+    expect(both.stderr).toMatch(/--stripe-account and --unset stripe_accounts both given/);
     await cli(['update', 'c1', '--unset', 'stripe_accounts']);
     expect(JSON.parse((await cli(['get', 'c1', '-o', 'json'])).stdout).stripe_accounts).toEqual([]);
   });
@@ -302,6 +313,36 @@ describe('4. agents and quota', () => {
     expect(r.stderr).toMatch(/Maximum contacts limit reached/);
     expect(r.stderr).toMatch(/hint: The agent holds as many contacts as its plan allows/);
   });
+});
+
+describe('4. the quota through the importer', () => {
+  for (const batch of ['1', '10']) {
+    it(`rejects the rows past it with the reason, and lands the rest (--batch-size ${batch})`, async () => {
+      const mock = await startTestMock({ maxContacts: 3 });
+      const rows = Array.from({ length: 6 }, (_, i) => `q${i},N${i}`).join('\n');
+      await writeFile(join(home.dir, 'q.csv'), `external_id,name\n${rows}\n`);
+      const env = {
+        ...home.env,
+        CONTACTS_API_KEY: TEST_KEY,
+        CONTACTS_BASE_URL: mock.url,
+        CONTACTS_AGENT: AGENT,
+      };
+      const r = await runInProcess(['import', 'q.csv', '--batch-size', batch, '--concurrency', '1'], {
+        env,
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(ExitCode.PARTIAL);
+      expect(mock.store.contacts(AGENT)).toHaveLength(3);
+      // The quota is not mistaken for a service without the batch form.
+      expect(r.stderr).not.toMatch(/batch form/);
+      const rejects = await readFile(join(home.dir, 'q.rejects.csv'), 'utf8');
+      expect(rejects.trim().split('\n').slice(1)).toEqual([
+        'q3,N3,5,Maximum contacts limit reached',
+        'q4,N4,6,Maximum contacts limit reached',
+        'q5,N5,7,Maximum contacts limit reached',
+      ]);
+    });
+  }
 });
 
 describe('5. small alignments', () => {
