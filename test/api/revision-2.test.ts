@@ -215,6 +215,17 @@ describe('2. unknown fields dropped and reported', () => {
       /warning: the service ignored fields it does not know: company \(request req_\w+\)/,
     );
 
+    // --debug names the request id of each answer and what the service dropped.
+    const debug = await runInProcess(
+      ['--debug', 'upsert', '--data', '{"external_id":"w1","company":"Acme"}'],
+      { env, cwd: home.dir },
+    );
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toMatch(
+      /\[debug\] ← 201 POST \/api\/v1\/chatbots\/agent-1\/contacts in \d+ms \(request req_\w+\)/,
+    );
+    expect(debug.stderr).toMatch(/\[debug\] {3}the service ignored: company$/m);
+
     // Too many to name: the warning says how many more there were.
     const many = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`extra_field_${i}`, i]));
     const lots = await runInProcess(['upsert', '--data', JSON.stringify({ external_id: 'w2', ...many })], {
