@@ -2,7 +2,7 @@
 // interleaved so that machine noise falls on every case alike.
 // Usage: npm run build && node bench/startup.js [--runs 30]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +37,17 @@ const cases = [
   { name: 'contacts get u1 -o json', args: [BIN, 'get', 'u1', '-o', 'json'] },
 ];
 
-function timeOnce(args) {
+// Peak RSS comes from GNU time where the machine has it (`%M`, kilobytes): Node cannot read a
+// child's peak itself. Timing is taken without it, so its own start-up does not count.
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+function runOnce(args, measureMemory) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const [cmd, argv] = measureMemory
+      ? [GNU_TIME, ['-f', 'RSS_KB=%M', process.execPath, ...args]]
+      : [process.execPath, args];
+    const child = spawn(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c) => {
       stderr += c;
@@ -48,17 +55,23 @@ function timeOnce(args) {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
-      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const kb = Number(/RSS_KB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+      resolve({ ms, mb: kb / 1024 });
     });
   });
 }
 
 const samples = new Map(cases.map((c) => [c.name, []]));
+const peaks = new Map(cases.map((c) => [c.name, []]));
 for (let i = 0; i < WARMUP + RUNS; i++) {
   for (const c of cases) {
-    const ms = await timeOnce(c.args);
+    const { ms } = await runOnce(c.args, false);
     if (i >= WARMUP) samples.get(c.name).push(ms);
   }
+}
+if (GNU_TIME) {
+  for (let i = 0; i < 5; i++) for (const c of cases) peaks.get(c.name).push((await runOnce(c.args, true)).mb);
 }
 await mock.close();
 rmSync(home, { recursive: true, force: true });
@@ -71,11 +84,12 @@ const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
 const base = median(samples.get(cases[0].name));
 console.log(`start-up time, ${RUNS} runs each (after ${WARMUP} warm-up), node ${process.version}`);
 console.log(
-  `${'command'.padEnd(26)}${'median ms'.padStart(10)}${'p90 ms'.padStart(9)}${'x node'.padStart(9)}`,
+  `${'command'.padEnd(26)}${'median ms'.padStart(10)}${'p90 ms'.padStart(9)}${'x node'.padStart(9)}${'peak MB'.padStart(10)}`,
 );
 for (const c of cases) {
   const xs = samples.get(c.name);
+  const mb = peaks.get(c.name).length ? Math.max(...peaks.get(c.name)).toFixed(1) : 'n/a';
   console.log(
-    `${c.name.padEnd(26)}${median(xs).toFixed(1).padStart(10)}${p90(xs).toFixed(1).padStart(9)}${(median(xs) / base).toFixed(2).padStart(9)}`,
+    `${c.name.padEnd(26)}${median(xs).toFixed(1).padStart(10)}${p90(xs).toFixed(1).padStart(9)}${(median(xs) / base).toFixed(2).padStart(9)}${mb.padStart(10)}`,
   );
 }

@@ -1,8 +1,9 @@
 // Custom attribute definitions: their wire shapes and the coercion of values by type.
 import * as z from 'zod';
+import { ATTRIBUTE_TYPES, CONTACT_RECORD_FIELDS } from './limits.js';
 import { contractRegistry } from './registry.js';
 
-export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
+export { ATTRIBUTE_TYPES };
 export const AttributeTypeSchema = z
   .enum(ATTRIBUTE_TYPES)
   .register(contractRegistry, { id: 'AttributeType' });
@@ -35,17 +36,7 @@ const DescriptionSchema = z.string().max(1000).nullable();
  * Names of the contact's own fields: an attribute may not take one (production answers
  * `400 "Reserved field name used"`).
  */
-export const RESERVED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
-  'id',
-  'external_id',
-  'name',
-  'email',
-  'phonenumber',
-  'stripe_accounts',
-  'custom_attributes',
-  'created_at',
-  'updated_at',
-]);
+export const RESERVED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set(CONTACT_RECORD_FIELDS);
 export const RESERVED_FIELD_NAME = 'Reserved field name used';
 
 /** Body of `POST .../custom-attributes`. */

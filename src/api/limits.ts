@@ -18,3 +18,22 @@ export const MAX_STRIPE_ACCOUNTS = 50;
  * deeper is a mistake or an attack, and walking it must never need the call stack.
  */
 export const MAX_JSON_DEPTH = 64;
+
+/** The types a custom attribute can have (prod). Here, free of zod, for the CLI's option choices. */
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
+
+/**
+ * The fields of a contact record, in the order exports write them: also the names an attribute
+ * may not take (prod: `400 "Reserved field name used"`).
+ */
+export const CONTACT_RECORD_FIELDS = [
+  'id',
+  'external_id',
+  'name',
+  'email',
+  'phonenumber',
+  'stripe_accounts',
+  'custom_attributes',
+  'created_at',
+  'updated_at',
+] as const;

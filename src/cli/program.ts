@@ -1,27 +1,33 @@
 // The `contacts` program: commands and options declared here, each command's code loaded only
 // when it runs, so `contacts --help` and `contacts get` stay fast.
 import { Command, Option } from 'commander';
+import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
 import { redactSecrets } from '../client/redact.js';
 import { VERSION } from '../client/version.js';
 import { OUTPUT_FORMATS } from '../config/output-formats.js';
+import { FORMAT_NAMES } from '../importer/format-names.js';
 import { didYouMean } from '../util/suggest.js';
+import type { CommandContext } from './context.js';
 import type { CliIo } from './io.js';
 import { collect, collectAttr, collectList, collectStripeAccount, decimal, integer } from './options.js';
 import { visible } from './output/visible.js';
+import { SHELLS, type Shell } from './shells.js';
 
 type Action = (...args: unknown[]) => Promise<void>;
-type Loader = () => Promise<Record<string, unknown>>;
+/** A command function: the context, the positional arguments, then the command's own options. */
+// biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments and options.
+type CommandFn = (ctx: CommandContext, ...args: any[]) => Promise<void>;
 
 /**
- * Wraps a lazily imported command function: builds the command context from the global and
- * local options, runs the command, and always releases what the context opened.
+ * Wraps a lazily imported command function (a typed import, so a renamed or missing command is
+ * a compile error, not a runtime one): builds the command context from the global and local
+ * options, runs the command, and always releases what the context opened.
  */
-function lazy(io: CliIo, load: Loader, name: string): Action {
+function lazy(io: CliIo, load: () => Promise<CommandFn>): Action {
   return async (...args: unknown[]) => {
     const command = args.at(-1) as Command;
     const positionals = args.slice(0, -2);
-    const [{ CommandContext }, mod] = await Promise.all([import('./context.js'), load()]);
-    const fn = mod[name] as (ctx: unknown, ...rest: unknown[]) => Promise<void>;
+    const [{ CommandContext }, fn] = await Promise.all([import('./context.js'), load()]);
     const ctx = new CommandContext(io, command.optsWithGlobals());
     try {
       await fn(ctx, ...positionals, command.opts());
@@ -31,15 +37,11 @@ function lazy(io: CliIo, load: Loader, name: string): Action {
   };
 }
 
-const contactsCmd = () => import('./commands/contacts.js');
-const attrsCmd = () => import('./commands/attrs.js');
-const authCmd = () => import('./commands/auth.js');
-const configCmd = () => import('./commands/config.js');
-const serveCmd = () => import('./commands/serve.js');
-const importCmd = () => import('./commands/import.js');
-const exportCmd = () => import('./commands/export.js');
+const contactCommands = () => import('./commands/contacts.js');
+const attrCommands = () => import('./commands/attrs.js');
+const authCommands = () => import('./commands/auth.js');
+const configCommands = () => import('./commands/config.js');
 const completionCmd = () => import('./commands/completion.js');
-const templateCmd = () => import('./commands/template.js');
 
 const agentOption = () =>
   new Option(
@@ -137,16 +139,20 @@ Learn more: contacts <command> --help`,
     .description("list the agent's contacts, oldest first")
     .addOption(agentOption())
     .option('-p, --page <n>', 'page number', integer(1))
-    .option('--per-page <n>', 'contacts per page (10 to 1000)', integer(10, 1000))
+    .option(
+      '--per-page <n>',
+      `contacts per page (${PER_PAGE_MIN} to ${PER_PAGE_MAX})`,
+      integer(PER_PAGE_MIN, PER_PAGE_MAX),
+    )
     .option('--all', 'stream every page')
-    .action(lazy(io, contactsCmd, 'list'));
+    .action(lazy(io, async () => (await contactCommands()).list));
 
   program
     .command('get')
     .description('show one contact')
     .argument('<id>', 'external_id or the service id')
     .addOption(agentOption())
-    .action(lazy(io, contactsCmd, 'get'));
+    .action(lazy(io, async () => (await contactCommands()).get));
 
   fieldOptions(
     program
@@ -154,7 +160,7 @@ Learn more: contacts <command> --help`,
       .description('create a contact, or update the one with the same external_id')
       .addOption(agentOption())
       .option('-e, --external-id <id>', "your system's id for the contact (required, here or in --data)"),
-  ).action(lazy(io, contactsCmd, 'upsert'));
+  ).action(lazy(io, async () => (await contactCommands()).upsert));
 
   fieldOptions(
     program
@@ -169,16 +175,21 @@ Learn more: contacts <command> --help`,
       'clear a field: name, email, phone, stripe_accounts or attr.<name> (repeatable)',
       collect,
     )
-    .action(lazy(io, contactsCmd, 'update'));
+    .action(lazy(io, async () => (await contactCommands()).update));
 
   program
     .command('delete')
     .alias('rm')
-    .description('delete a contact')
-    .argument('<id>', 'external_id or the service id')
+    .description('delete a contact, or every contact a file names (--from)')
+    .argument('[id]', 'external_id or the service id')
     .addOption(agentOption())
+    .option(
+      '--from <file>',
+      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
+    )
+    .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
-    .action(lazy(io, contactsCmd, 'remove'));
+    .action(lazy(io, async () => (await contactCommands()).remove));
 
   program
     .command('import')
@@ -186,13 +197,9 @@ Learn more: contacts <command> --help`,
     .argument('<file>', 'the file to import, or - for stdin')
     .addOption(agentOption())
     .addOption(
-      new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices([
-        'csv',
-        'tsv',
-        'json',
-        'ndjson',
-        'jsonl',
-      ]),
+      new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices(
+        FORMAT_NAMES,
+      ),
     )
     .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
     .addOption(defaultCountryOption())
@@ -216,15 +223,26 @@ Learn more: contacts <command> --help`,
     )
     .option(
       '--batch-size <n>',
-      'contacts per request with the batch form (1 to 1000; default 1)',
-      integer(1, 1000),
+      `contacts per request with the batch form (1 to ${MAX_BATCH_SIZE}; default 1)`,
+      integer(1, MAX_BATCH_SIZE),
     )
     .option(
       '--rejects <file>',
       'where rows that could not land go (default: <file>.rejects.<ext> next to the input)',
     )
+    .option(
+      '--results <file>',
+      'write line, external_id, id and action (created/updated) of every landed row (.csv or .ndjson); --resume appends',
+    )
     .option('--resume', 'skip the rows an interrupted run of the same file already landed')
-    .option('--dry-run', 'check every row and report what would change; write nothing')
+    .option(
+      '--dry-run',
+      'check every row against the directory and report what would be created, updated or left unchanged; write nothing',
+    )
+    .option(
+      '--diff',
+      'with --dry-run: list each row that would change, field: old -> new (-o ndjson: one object a row)',
+    )
     .addHelpText(
       'after',
       `
@@ -243,7 +261,7 @@ Examples:
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
   $ cat contacts.ndjson | contacts import - --format ndjson`,
     )
-    .action(lazy(io, importCmd, 'importFile'));
+    .action(lazy(io, async () => (await import('./commands/import.js')).importFile));
 
   program
     .command('template')
@@ -259,7 +277,7 @@ Example:
   $ contacts template --agent my-agent > contacts.csv   # fill it, then:
   $ contacts import contacts.csv --agent my-agent`,
     )
-    .action(lazy(io, templateCmd, 'template'));
+    .action(lazy(io, async () => (await import('./commands/template.js')).template));
 
   program
     .command('export')
@@ -270,7 +288,7 @@ Example:
       'write to this file (atomically) instead of stdout; its extension picks the format',
     )
     .addHelpText('after', '\nThe format is -o csv|json|ndjson, else the --out extension, else csv.')
-    .action(lazy(io, exportCmd, 'exportContacts'));
+    .action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));
 
   const attrs = program.command('attrs').description('list and define typed custom attributes');
   attrs
@@ -278,21 +296,17 @@ Example:
     .alias('ls')
     .description("list the agent's custom attribute definitions, archived ones too")
     .addOption(agentOption())
-    .action(lazy(io, attrsCmd, 'list'));
+    .action(lazy(io, async () => (await attrCommands()).list));
   attrs
     .command('define')
     .description('define a typed custom attribute')
     .argument('<name>', 'lowercase letters, digits and _, starting with a letter')
     .addOption(agentOption())
-    .addOption(
-      new Option('-t, --type <type>', 'value type')
-        .choices(['text', 'number', 'boolean', 'date'])
-        .makeOptionMandatory(),
-    )
+    .addOption(new Option('-t, --type <type>', 'value type').choices(ATTRIBUTE_TYPES).makeOptionMandatory())
     .option('--label <label>', 'human-readable label (default: the name)')
     .option('--description <text>', 'what the attribute means')
     .option('--if-not-exists', 'succeed if it already exists with the same type (for seeding scripts)')
-    .action(lazy(io, attrsCmd, 'define'));
+    .action(lazy(io, async () => (await attrCommands()).define));
   attrs
     .command('update')
     .description("change an attribute's label or description, or archive it (the type never changes)")
@@ -304,7 +318,7 @@ Example:
       new Option('--archive', 'archive: values are kept, only null is accepted').conflicts('unarchive'),
     )
     .option('--unarchive', 'accept values again')
-    .action(lazy(io, attrsCmd, 'update'));
+    .action(lazy(io, async () => (await attrCommands()).update));
 
   const auth = program.command('auth').description('store, check and remove the workspace key');
   auth
@@ -319,15 +333,15 @@ The key is stored in the profile named by --profile (default: "default"), with -
 When an agent is known (--agent, CONTACTS_AGENT or the profile), the key is checked first with one
 call to the service: a key it refuses is not stored (exit 3). Otherwise it is stored unverified.`,
     )
-    .action(lazy(io, authCmd, 'login'));
+    .action(lazy(io, async () => (await authCommands()).login));
   auth
     .command('status')
     .description('show the base URL, profile and key in use (masked), and where each came from')
-    .action(lazy(io, authCmd, 'status'));
+    .action(lazy(io, async () => (await authCommands()).status));
   auth
     .command('logout')
     .description("remove the profile's stored key (--profile picks the profile)")
-    .action(lazy(io, authCmd, 'logout'));
+    .action(lazy(io, async () => (await authCommands()).logout));
 
   const config = program
     .command('config')
@@ -336,22 +350,22 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .command('get')
     .description('print one setting of the profile')
     .argument('<key>', 'base-url, agent, output or default-country')
-    .action(lazy(io, configCmd, 'get'));
+    .action(lazy(io, async () => (await configCommands()).get));
   config
     .command('set')
     .description('change one setting of the profile')
     .argument('<key>', 'base-url, agent, output or default-country')
     .argument('<value>', 'the new value')
-    .action(lazy(io, configCmd, 'set'));
+    .action(lazy(io, async () => (await configCommands()).set));
   config
     .command('unset')
     .description('remove one setting from the profile')
     .argument('<key>', 'base-url, agent, output or default-country')
-    .action(lazy(io, configCmd, 'unset'));
+    .action(lazy(io, async () => (await configCommands()).unset));
   config
     .command('list')
     .description("list the profile's settings and the config file's path")
-    .action(lazy(io, configCmd, 'list'));
+    .action(lazy(io, async () => (await configCommands()).list));
 
   program
     .command('serve')
@@ -383,21 +397,19 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     )
     .option('--fault-seed <n>', 'seed for reproducible faults', integer(0))
     .option('--rate-limit <n>', 'allow this many requests per second, then 429', integer(1))
-    .action(lazy(io, serveCmd, 'serve'));
+    .action(lazy(io, async () => (await import('./commands/serve.js')).serve));
 
   program
     .command('completion')
     .description('print a shell completion script')
-    .addArgument(
-      new Command().createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']),
-    )
+    .addArgument(new Command().createArgument('<shell>', SHELLS.join(', ')).choices(SHELLS))
     .addHelpText(
       'after',
       '\nExample:\n  $ contacts completion bash > ~/.local/share/bash-completion/completions/contacts',
     )
     .action(async (shell: string) => {
       const { completionScript } = await completionCmd();
-      io.stdout.write(completionScript(program, shell as 'bash' | 'zsh' | 'fish'));
+      io.stdout.write(completionScript(program, shell as Shell));
     });
 
   // `help <command>` with a command that does not exist says so, with a suggestion, instead of

@@ -2,6 +2,7 @@
 // and the CSV delimiter sniffed from the header line.
 import { extname, join } from 'node:path';
 import { ImportError } from './errors.js';
+import { FORMAT_ALIASES } from './format-names.js';
 
 export const IMPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -17,18 +18,12 @@ const BY_EXTENSION: Record<string, ImportFormat> = {
   '.jsonl': 'ndjson',
 };
 
-/** `--format` values: the three formats plus the extensions people type instead. */
-const FORMAT_ALIASES: Record<string, ImportFormat> = {
-  csv: 'csv',
-  tsv: 'csv',
-  json: 'json',
-  ndjson: 'ndjson',
-  jsonl: 'ndjson',
-};
-
 /** An explicit format option, checked; `tsv` and `jsonl` are accepted as their formats. */
 export function parseFormatOption(value: string): ImportFormat {
-  const format = FORMAT_ALIASES[value.trim().toLowerCase()];
+  const name = value.trim().toLowerCase();
+  const format = Object.hasOwn(FORMAT_ALIASES, name)
+    ? FORMAT_ALIASES[name as keyof typeof FORMAT_ALIASES]
+    : undefined;
   if (!format) throw new ImportError(`Unknown format "${value}": expected csv, tsv, json, ndjson or jsonl`);
   return format;
 }

@@ -5,5 +5,6 @@ export * from './errors.js';
 export * from './format.js';
 export * from './mapping.js';
 export * from './rejects.js';
+export * from './results.js';
 export * from './rows.js';
 export * from './sources/index.js';

@@ -20,13 +20,17 @@ import { ImportError } from './errors.js';
 import { type CsvDelimiter, defaultRejectsPath, type ImportFormat } from './format.js';
 import { AdaptiveLimiter } from './limiter.js';
 import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping } from './mapping.js';
+import { DryRunPlanner, type RowPlan } from './plan.js';
 import { createRejectsWriter, type RejectsWriter } from './rejects.js';
+import { ResultsWriter, resultsFormat } from './results.js';
 import { createRowValidator } from './rows.js';
 import { countRows, openSource } from './sources/index.js';
 import type { SourceRecord } from './sources/types.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_IMPORT_RETRIES = 10;
+/** Dry run: rows planned together, with one round of reads for the contacts they name. */
+const PLAN_BATCH = 200;
 
 export interface ImportOptions {
   client: ContactsClient;
@@ -52,6 +56,8 @@ export interface ImportOptions {
   /** Skip the rows an earlier, interrupted run of the same file landed. */
   resume?: boolean;
   rejectsPath?: string;
+  /** One record per landed row (line, external_id, id, action), CSV or NDJSON by extension. */
+  resultsPath?: string;
   /** Retries per request (5xx, 429, connection failures) before the import stops. */
   maxRetries?: number;
   /** Count the file's rows first, so progress can show a total. */
@@ -73,6 +79,8 @@ export interface ImportStats {
   rejected: number;
   /** Landed by an earlier run (with `--resume`). */
   skipped: number;
+  /** Dry run: rows that would change nothing. */
+  unchanged: number;
   startedAt: number;
 }
 
@@ -88,6 +96,8 @@ export type ImportEvent =
     }
   | { type: 'progress'; stats: ImportStats; total: number | undefined; concurrency: number }
   | { type: 'reject'; line: number; reason: string }
+  /** Dry run: a row that would create or change a contact, with the fields it would change. */
+  | ({ type: 'plan' } & RowPlan)
   | { type: 'throttled'; concurrency: number }
   | { type: 'batch-unsupported'; reason: string };
 
@@ -97,12 +107,16 @@ export interface ImportReport {
   updated: number;
   rejected: number;
   skipped: number;
+  /** Dry run: rows that would change nothing (`created` and `updated` are then "would"). */
+  unchanged: number;
   durationMs: number;
   rowsPerSecond: number;
   dryRun: boolean;
   /** Stopped by the signal before the end of the input; the checkpoint is kept. */
   interrupted: boolean;
   rejectsFile: string | null;
+  /** The results file, when one was asked for. */
+  resultsFile: string | null;
   /** Where progress is kept while the import is unfinished (null once it completed). */
   checkpointFile: string | null;
 }
@@ -167,12 +181,14 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   let total: number | undefined;
   let checkpoint: ImportCheckpoint | undefined;
   let rejects: RejectsWriter | undefined;
+  let results: ResultsWriter | undefined;
   const stats: ImportStats = {
     read: 0,
     created: 0,
     updated: 0,
     rejected: 0,
     skipped: 0,
+    unchanged: 0,
     startedAt: Date.now(),
   };
   // Everything that can refuse the import (mapping, checkpoint, rejects path) before a row is
@@ -213,12 +229,27 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
             delimiter: source.delimiter,
             mapping: mapping && describeMapping(mapping),
           }),
-          beforeWrite: options.durable,
+          // What the checkpoint claims must already be in the service's store and the results file.
+          beforeWrite: async () => {
+            await options.durable?.();
+            await results?.flush();
+          },
         });
       }
       const rejectsPath = options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd);
       const problem = await outputPathProblem(rejectsPath, fromStdin ? {} : { [input]: 'the input' });
       if (problem) throw new ImportError(`Cannot write the rejects file ${rejectsPath}: ${problem}`);
+      if (options.resultsPath) {
+        resultsFormat(options.resultsPath);
+        const protect: Record<string, string> = { [rejectsPath]: 'the rejects file' };
+        if (!fromStdin) protect[input] = 'the input';
+        const resultsProblem = await outputPathProblem(options.resultsPath, protect);
+        if (resultsProblem) {
+          throw new ImportError(`Cannot write the results file ${options.resultsPath}: ${resultsProblem}`);
+        }
+        // A resumed import adds the rows it lands to the results of the run it resumes.
+        results = await ResultsWriter.open(options.resultsPath, { resume: checkpoint?.resumed ?? false });
+      }
       rejects = createRejectsWriter({
         path: rejectsPath,
         format: source.format,
@@ -251,7 +282,22 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   let batch: ValidRow[] = [];
   let batchKeys = new Set<string>();
   // Dry run: which external_ids exist now, and which the file has created so far.
-  const existing = dryRun ? await existingIds(client, agentId, maxRetries) : undefined;
+  const planner = dryRun ? new DryRunPlanner(client, agentId, maxRetries) : undefined;
+  await planner?.start();
+  // Rows wait here until a batch of them is planned with one round of reads.
+  let toPlan: ValidRow[] = [];
+  const planBatch = async () => {
+    if (!planner || toPlan.length === 0) return;
+    const rows = toPlan;
+    toPlan = [];
+    for (const plan of await planner.plan(rows.map((r) => ({ line: r.source.line, input: r.input })))) {
+      if (plan.action === 'create') stats.created++;
+      else if (plan.action === 'update') stats.updated++;
+      else stats.unchanged++;
+      if (plan.action !== 'unchanged') emit({ type: 'plan', ...plan });
+    }
+    progress();
+  };
   // The batch form (and a create whose answer was lost) does not say "created"; the service's
   // ids sort in creation order, so a contact with an id above the newest one before the run is new.
   const newestBefore = dryRun ? undefined : await newestId(client, agentId, maxRetries);
@@ -278,9 +324,17 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     }
   };
 
-  const landed = (row: ValidRow, created: boolean) => {
+  const landed = (row: ValidRow, created: boolean, contact: { id: string } | undefined) => {
     if (created) stats.created++;
     else stats.updated++;
+    if (results && contact) {
+      results.write({
+        line: row.source.line,
+        external_id: row.key,
+        id: contact.id,
+        action: created ? 'created' : 'updated',
+      });
+    }
     checkpoint?.markLanded(row.source.row);
   };
 
@@ -299,6 +353,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       landed(
         row,
         created || (retried && createdThisRun(contact) && contact.created_at === contact.updated_at),
+        contact,
       );
       limiter.succeeded();
     } catch (err) {
@@ -324,6 +379,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         landed(
           row,
           contact !== undefined && createdThisRun(contact) && contact.created_at === contact.updated_at,
+          contact,
         );
       });
       limiter.succeeded();
@@ -406,12 +462,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         continue;
       }
       const row: ValidRow = { source: rec, input: result.input, key: result.input.external_id };
-      if (existing) {
-        const created = !existing.has(row.key);
-        existing.add(row.key);
-        if (created) stats.created++;
-        else stats.updated++;
-        progress();
+      if (planner) {
+        toPlan.push(row);
+        if (toPlan.length >= PLAN_BATCH) await planBatch();
       } else if (batchSize > 1 && batchSupported) {
         if (batchKeys.has(row.key)) await flushBatch();
         batch.push(row);
@@ -421,7 +474,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         await dispatch([row.key], () => sendOne(row));
       }
     }
-    if (!interrupted && !fatal) await flushBatch();
+    if (!interrupted && !fatal) {
+      await flushBatch();
+      await planBatch();
+    }
     await Promise.all(active);
   } catch (error) {
     // The input itself failed (a parse error), or was closed by Ctrl-C: let what is in flight
@@ -436,6 +492,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const done = stats.created + stats.updated + stats.rejected;
   // Rejects found so far are kept even when the import stops: they are what the user fixes next.
   const rejectsSummary = await rejects?.close();
+  await results?.close();
   const unfinished = Boolean(fatal) || interrupted;
   if (checkpoint) {
     if (unfinished) await checkpoint.close();
@@ -448,11 +505,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     updated: stats.updated,
     rejected: stats.rejected,
     skipped: stats.skipped,
+    unchanged: stats.unchanged,
     durationMs,
     rowsPerSecond: durationMs > 0 ? Math.round((done * 1000) / durationMs) : done,
     dryRun,
     interrupted,
     rejectsFile: rejectsSummary?.path ?? null,
+    resultsFile: results?.path ?? null,
     checkpointFile: unfinished ? (checkpoint?.path ?? null) : null,
   };
   if (fatal) throw new ImportStoppedError(fatal.error, report);
@@ -484,17 +543,6 @@ function isRowRejection(err: unknown): err is APIError {
 function rejectionReason(err: APIError): string {
   if (err.issues.length > 0) return err.issues.map((i) => `${i.field}: ${i.message}`).join('; ');
   return err.message.replace(/^\d{3}\s+/, '');
-}
-
-async function existingIds(
-  client: ContactsClient,
-  agentId: string,
-  maxRetries: number,
-): Promise<Set<string>> {
-  const ids = new Set<string>();
-  for await (const contact of client.contacts.listAll({ agentId, perPage: 1000, maxRetries }))
-    ids.add(contact.external_id);
-  return ids;
 }
 
 /** The id of the agent's newest contact (lists run oldest first), or '' when it has none. */

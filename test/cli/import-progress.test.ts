@@ -17,7 +17,16 @@ const event = (
   type: 'progress' as const,
   total,
   concurrency: 8,
-  stats: { read: 0, created: 0, updated: 0, rejected: 0, skipped: 0, startedAt: 1_000, ...over },
+  stats: {
+    read: 0,
+    created: 0,
+    updated: 0,
+    rejected: 0,
+    skipped: 0,
+    unchanged: 0,
+    startedAt: 1_000,
+    ...over,
+  },
 });
 
 describe('import progress line', () => {
@@ -57,11 +66,13 @@ describe('the closing sentence', () => {
     updated: 500,
     rejected: 3,
     skipped: 0,
+    unchanged: 0,
     durationMs: 2600,
     rowsPerSecond: 27136,
     dryRun: false,
     interrupted: false,
     rejectsFile: null,
+    resultsFile: null,
     checkpointFile: null,
     ...over,
   });
@@ -74,7 +85,7 @@ describe('the closing sentence', () => {
       'Interrupted after 2.6s: 70500 of the 70553 rows read had landed (70000 created, 500 updated, 3 rejected).',
     );
     expect(summaryLine(report({ dryRun: true }))).toBe(
-      'Checked 70553 rows in 2.6s: 70000 to create, 500 to update, 3 rejected.',
+      'Checked 70553 rows in 2.6s: 70000 to create, 500 to update, 0 unchanged, 3 rejected.',
     );
   });
 });

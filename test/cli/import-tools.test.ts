@@ -171,3 +171,186 @@ describe('contacts template', () => {
     expect((await contact('j1')).custom_attributes).toEqual({ seats: 2 });
   });
 });
+
+describe('the dry-run plan', () => {
+  async function seeded() {
+    await cli(['attrs', 'define', 'plan', '--type', 'text']);
+    await cli(['upsert', '-e', 'same', '--name', 'Ada', '--attr', 'plan=pro']);
+    await cli(['upsert', '-e', 'changed', '--name', 'Bob']);
+    await writeFile(file('plan.csv'), 'external_id,name,plan\nsame,Ada,pro\nchanged,Bobby,team\nnew,Cy,\n');
+  }
+
+  it('reports create, update and unchanged per row, and writes nothing', async () => {
+    await seeded();
+    const before = (await cli(['list', '-o', 'json'])).stdout;
+    const r = await cli(['import', 'plan.csv', '--dry-run', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      would_create: 1,
+      would_update: 1,
+      unchanged: 1,
+      dry_run: true,
+    });
+    expect((await cli(['list', '-o', 'json'])).stdout).toBe(before);
+  });
+
+  it('--diff lists each changing row field by field (NDJSON), unchanged rows only counted', async () => {
+    await seeded();
+    const r = await cli(['import', 'plan.csv', '--dry-run', '--diff', '-o', 'ndjson']);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.slice(0, 2)).toEqual([
+      {
+        line: 3,
+        external_id: 'changed',
+        action: 'update',
+        changes: { name: ['Bob', 'Bobby'], 'custom_attributes.plan': [null, 'team'] },
+      },
+      { line: 4, external_id: 'new', action: 'create', changes: { name: [null, 'Cy'] } },
+    ]);
+    expect(lines[2]).toMatchObject({ unchanged: 1 });
+    const readable = await runInProcess(['--mock', 'import', 'plan.csv', '--dry-run', '--diff'], {
+      env: home.env,
+      cwd: home.dir,
+      tty: true,
+    });
+    expect(readable.stdout).toContain(
+      'line 3  changed  update\n  name: "Bob" -> "Bobby"\n  custom_attributes.plan: (none) -> "team"',
+    );
+    expect(readable.stdout).not.toContain('same');
+  });
+
+  it('asks only for the contacts the file names when the directory is large', async () => {
+    const { startTestMock } = await import('../helpers/mock.js');
+    const mock = await startTestMock();
+    const users = Array.from({ length: 1000 }, (_, i) => ({ external_id: `big${i}` }));
+    for (let i = 0; i < 6; i++) {
+      mock.store.batchUpsert('a1', { users: users.map((u) => ({ external_id: `${u.external_id}_${i}` })) });
+    }
+    await writeFile(file('small.csv'), 'external_id,name\nbig1_0,x\nnobody,y\n');
+    const env = { ...home.env, CONTACTS_API_KEY: 'bk_test_plan_1234', CONTACTS_BASE_URL: mock.url };
+    const before = mock.requests.length;
+    const r = await runInProcess(['import', 'small.csv', '--agent', 'a1', '--dry-run', '-o', 'json'], {
+      env,
+      cwd: home.dir,
+    });
+    expect(JSON.parse(r.stdout)).toMatchObject({ would_create: 1, would_update: 1 });
+    const lists = mock.requests
+      .slice(before)
+      .filter((q) => q.method === 'GET' && q.path.endsWith('/contacts'));
+    expect(lists.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('the results file', () => {
+  it('has one record per landed row, and a resumed import appends to it', async () => {
+    await writeFile(file('in.csv'), 'external_id,email\nr1,a@example.com\nr2,bad\nr1,b@example.com\n');
+    const r = await cli(['import', 'in.csv', '--results', 'out.csv']);
+    expect(r.code).toBe(ExitCode.PARTIAL);
+    const rows = (await readFile(file('out.csv'), 'utf8')).trim().split('\n');
+    expect(rows[0]).toBe('line,external_id,id,action');
+    expect(
+      rows.slice(1).map((l) =>
+        l
+          .split(',')
+          .filter((_, i) => i !== 2)
+          .join(','),
+      ),
+    ).toEqual(['2,r1,created', '4,r1,updated']);
+    const nd = await cli(['import', 'in.csv', '--results', 'out.ndjson']);
+    expect(nd.code).toBe(ExitCode.PARTIAL);
+    const records = (await readFile(file('out.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records[0]).toMatchObject({ line: 2, external_id: 'r1', action: 'updated' });
+    expect(records[0].id).toMatch(/^ct_/);
+    const bad = await cli(['import', 'in.csv', '--results', 'out.txt']);
+    expect(bad.code).toBe(ExitCode.USAGE);
+    expect(bad.stderr).toMatch(/--results .*out\.txt: name a \.csv or \.ndjson file/);
+  });
+
+  it('a resumed import appends the rows it lands', async () => {
+    const { EventEmitter } = await import('node:events');
+    const { PassThrough, Readable } = await import('node:stream');
+    const { run } = await import('../../src/cli/main.js');
+    const { startTestMock } = await import('../helpers/mock.js');
+    const mock = await startTestMock({ faults: { latencyMs: 5 } });
+    let text = 'external_id\n';
+    for (let i = 0; i < 300; i++) text += `k${i}\n`;
+    await writeFile(file('many.csv'), text);
+    const signals = new EventEmitter();
+    const sink = () => Object.assign(new PassThrough(), { isTTY: false });
+    const io = {
+      stdout: sink(),
+      stderr: sink(),
+      stdin: Readable.from([]),
+      env: { ...home.env, CONTACTS_API_KEY: 'bk_test_results_1', CONTACTS_BASE_URL: mock.url },
+      cwd: home.dir,
+      signals: signals as never,
+    };
+    const first = run(
+      ['import', 'many.csv', '--agent', 'a1', '--batch-size', '1', '--results', 'res.ndjson'],
+      io,
+    );
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        if (mock.requests.length > 40) {
+          clearInterval(t);
+          signals.emit('SIGINT');
+          resolve();
+        }
+      }, 2);
+    });
+    expect(await first).toBe(130);
+    const resumed = await runInProcess(
+      ['import', 'many.csv', '--agent', 'a1', '--resume', '--results', 'res.ndjson'],
+      { env: io.env, cwd: home.dir },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const ids = (await readFile(file('res.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).external_id);
+    expect(new Set(ids).size).toBe(300);
+  });
+});
+
+describe('teardown: delete --from', () => {
+  it('deletes every contact a results file names, twice without error, and says what it would do', async () => {
+    await writeFile(file('seed.csv'), 'external_id\nt1\nt2\nt3\n');
+    await cli(['import', 'seed.csv', '--results', 'seed.results.csv']);
+    await cli(['upsert', '-e', 'keep']);
+    const dry = await cli(['delete', '--from', 'seed.results.csv', '--dry-run', '-o', 'json']);
+    const planned = JSON.parse(dry.stdout);
+    expect(planned.would_delete).toBe(3);
+    expect(planned.ids.sort()).toEqual(['t1', 't2', 't3']);
+    const refused = await cli(['delete', '--from', 'seed.results.csv']);
+    expect(refused.code).toBe(ExitCode.USAGE);
+    expect(refused.stderr).toMatch(/Refusing to delete 3 contacts .* without confirmation/);
+    const first = await cli(['delete', '--from', 'seed.results.csv', '--yes', '-o', 'json']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ deleted: 3, not_found: 0, failed: 0 });
+    const again = await cli(['delete', '--from', 'seed.results.csv', '--yes', '-o', 'json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ deleted: 0, not_found: 3 });
+    const left = JSON.parse((await cli(['list', '-o', 'json'])).stdout);
+    expect(left.map((c: { external_id: string }) => c.external_id)).toEqual(['keep']);
+  });
+
+  it('reads the import file itself, and plain text with one id a line from stdin', async () => {
+    await writeFile(file('seed.ndjson'), '{"external_id":"p1"}\n{"external_id":"p2"}\n');
+    await cli(['import', 'seed.ndjson']);
+    const fromFile = await cli(['delete', '--from', 'seed.ndjson', '--yes', '-o', 'json']);
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({ deleted: 2 });
+    await cli(['upsert', '-e', 'p3']);
+    const stdin = await runInProcess(['--mock', 'delete', '--from', '-', '--yes', '-o', 'json'], {
+      env: home.env,
+      cwd: home.dir,
+      stdin: 'p3\n# a comment\n\np4\n',
+    });
+    expect(JSON.parse(stdin.stdout)).toMatchObject({ ids: 2, deleted: 1, not_found: 1 });
+  });
+});

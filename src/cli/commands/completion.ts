@@ -2,7 +2,9 @@
 // so every command and option the program declares completes, and nothing else.
 import type { Command, Option } from 'commander';
 
-export type Shell = 'bash' | 'zsh' | 'fish';
+import type { Shell } from '../shells.js';
+
+export type { Shell };
 
 interface Node {
   /** Space-joined command path below the program, '' for the program itself. */

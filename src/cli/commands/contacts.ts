@@ -1,8 +1,8 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
-import { writeContact, writeContacts } from '../output/render.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { writeContact, writeContacts, writeRecord } from '../output/render.js';
 import { confirm } from '../prompt.js';
 import { contactBody, type FieldOptions } from './contact-input.js';
 
@@ -54,22 +54,26 @@ export async function get(ctx: CommandContext, id: string) {
   await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
-/** The agent's definitions, fetched once and only when a command needs them (`--attr`). */
-function definitionsOf(ctx: CommandContext) {
-  return async () => {
-    const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
-    return client.attributes.list({ agentId });
-  };
-}
-
-export async function upsert(ctx: CommandContext, opts: FieldOptions) {
+/**
+ * The request body from the field flags and --data, in the command's setting: national phone
+ * numbers read in the default country, `--attr` values typed with the agent's definitions
+ * (fetched only when `--attr` is used).
+ */
+async function bodyOf(ctx: CommandContext, opts: FieldOptions) {
   const { defaultCountry } = await ctx.settings();
-  const body = await contactBody(opts, {
+  return contactBody(opts, {
     stdin: ctx.io.stdin,
     cwd: ctx.cwd,
     defaultCountry,
-    definitions: definitionsOf(ctx),
+    definitions: async () => {
+      const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+      return client.attributes.list({ agentId });
+    },
   });
+}
+
+export async function upsert(ctx: CommandContext, opts: FieldOptions) {
+  const body = await bodyOf(ctx, opts);
   if (typeof body.external_id !== 'string' || body.external_id.trim() === '') {
     throw new UsageError('An external_id is required', {
       hint: 'Pass --external-id <id>, or include "external_id" in --data.',
@@ -82,13 +86,7 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
 }
 
 export async function update(ctx: CommandContext, id: string, opts: FieldOptions) {
-  const { defaultCountry } = await ctx.settings();
-  const body = await contactBody(opts, {
-    stdin: ctx.io.stdin,
-    cwd: ctx.cwd,
-    defaultCountry,
-    definitions: definitionsOf(ctx),
-  });
+  const body = await bodyOf(ctx, opts);
   if (Object.keys(body).length === 0) {
     throw new UsageError('Nothing to change', {
       hint: 'Pass at least one of --name, --email, --phone, --attr, --stripe-account, --unset, --external-id or --data.',
@@ -100,7 +98,20 @@ export async function update(ctx: CommandContext, id: string, opts: FieldOptions
   await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
-export async function remove(ctx: CommandContext, id: string, opts: { yes?: boolean }) {
+export async function remove(
+  ctx: CommandContext,
+  id: string | undefined,
+  opts: { yes?: boolean; from?: string; dryRun?: boolean },
+) {
+  if (opts.from !== undefined) {
+    if (id !== undefined) throw new UsageError('Give a contact id or --from FILE, not both');
+    return teardown(ctx, opts.from, opts);
+  }
+  if (id === undefined) {
+    throw new UsageError('Which contact? Give its id, or --from FILE for every contact a file names', {
+      hint: 'contacts delete u_42, or contacts delete --from results.csv',
+    });
+  }
   const agentId = await ctx.agent();
   if (!opts.yes) {
     if (!ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
@@ -118,4 +129,82 @@ export async function remove(ctx: CommandContext, id: string, opts: { yes?: bool
   ctx.io.note(`Deleted contact ${deleted?.external_id ?? id}.`);
   // A person has the note; a script gets the deleted record to log or undo from.
   if (deleted && format !== 'table') await writeContact(ctx.io.stdout, format, deleted);
+}
+
+/**
+ * `contacts delete --from FILE|-`: every contact the file names (an import file, its results
+ * file, or one id a line), deleted with the import's concurrency and retries. A contact already
+ * gone counts as done, so it can run twice.
+ */
+async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean; dryRun?: boolean }) {
+  const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../importer/teardown.js');
+  const { resolve } = await import('node:path');
+  const input = from === '-' ? '-' : resolve(ctx.cwd, from);
+  const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
+  const ids = await readTeardownIds(input, { stdin: ctx.io.stdin });
+  const what = `${ids.length} contact${ids.length === 1 ? '' : 's'} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
+  if (opts.dryRun) {
+    ctx.io.note(`Would delete ${what}.`);
+    if (format === 'table') for (const entry of ids) ctx.io.stdout.write(`${entry.id}\n`);
+    else await writeRecord(ctx.io.stdout, format, { would_delete: ids.length, ids: ids.map((e) => e.id) });
+    return;
+  }
+  if (!opts.yes) {
+    // stdin as the file leaves no terminal to answer on.
+    if (from === '-' || !ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
+      throw new UsageError(`Refusing to delete ${what} without confirmation`, {
+        hint: 'Not on a terminal: pass --yes to delete without asking (or --dry-run to see the list).',
+      });
+    }
+    if (!(await confirm(`Delete ${what}?`, ctx.io))) {
+      ctx.io.note('Nothing deleted.');
+      return;
+    }
+  }
+  const client = await ctx.client();
+  const controller = new AbortController();
+  const stop = ctx.onInterrupt(() => controller.abort());
+  const spinner = await ctx.io.spinner(`Deleting ${ids.length} contacts…`);
+  let report: Awaited<ReturnType<typeof runTeardown>>;
+  try {
+    report = await runTeardown({
+      client,
+      agentId,
+      ids,
+      signal: controller.signal,
+      onProgress: (r) =>
+        spinner.update(`${r.deleted + r.notFound + r.failed} of ${r.ids} done, ${r.failed} failed`),
+    });
+  } catch (error) {
+    spinner.stop();
+    if (error instanceof TeardownStoppedError) {
+      const r = error.report;
+      ctx.io.warn(
+        `${r.deleted} deleted, ${r.notFound} already gone before it stopped; run it again to finish.`,
+      );
+      throw error.cause;
+    }
+    throw error;
+  } finally {
+    stop();
+  }
+  spinner.stop();
+  for (const f of report.failures) ctx.io.warn(`line ${f.line}: ${f.id}: ${f.reason}`);
+  ctx.io.note(
+    `${report.interrupted ? 'Interrupted' : 'Done'} in ${(report.durationMs / 1000).toFixed(1)}s: ` +
+      `${report.deleted} deleted, ${report.notFound} already gone, ${report.failed} failed.`,
+  );
+  if (ctx.options.output || !ctx.io.isTTY.stdout) {
+    await writeRecord(ctx.io.stdout, format, {
+      ids: report.ids,
+      deleted: report.deleted,
+      not_found: report.notFound,
+      failed: report.failed,
+      interrupted: report.interrupted,
+    });
+  }
+  if (report.interrupted)
+    throw new CliError('Teardown interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+  if (report.failed > 0)
+    throw new CliError(`${report.failed} failed`, { exitCode: ExitCode.PARTIAL, silent: true });
 }

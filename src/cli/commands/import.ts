@@ -7,6 +7,7 @@ import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeRecord } from '../output/render.js';
+import { visible } from '../output/visible.js';
 
 export interface ImportCommandOptions {
   format?: string;
@@ -17,8 +18,11 @@ export interface ImportCommandOptions {
   concurrency?: number;
   batchSize?: number;
   rejects?: string;
+  results?: string;
   resume?: boolean;
   dryRun?: boolean;
+  /** With --dry-run: list each row that would change, field by field. */
+  diff?: boolean;
 }
 
 const DELIMITERS: Record<string, CsvDelimiter> = {
@@ -36,6 +40,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   const { runImport, ImportStoppedError } = await import('../../importer/pipeline.js');
   const format: ImportFormat | undefined = opts.format ? importer.parseFormatOption(opts.format) : undefined;
   const delimiter = opts.delimiter === undefined ? undefined : DELIMITERS[opts.delimiter];
+  if (opts.diff && !opts.dryRun)
+    throw new UsageError('--diff goes with --dry-run: it shows what an import would change');
   if (opts.delimiter !== undefined && !delimiter) {
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
@@ -60,7 +66,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   ]);
 
   const controller = new AbortController();
-  const progress = await createProgress(ctx, opts.dryRun ?? false);
+  const diff = opts.diff ? diffWriter(ctx, outFormat) : undefined;
+  const progress = await createProgress(ctx, opts.dryRun ?? false, diff);
   const stopListening = ctx.onInterrupt(() => {
     progress.interrupted();
     controller.abort();
@@ -85,6 +92,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       batchSize: opts.batchSize,
       rejectsPath:
         opts.rejects === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.rejects),
+      resultsPath:
+        opts.results === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.results),
       resume: opts.resume,
       dryRun: opts.dryRun,
       countTotal: true,
@@ -126,6 +135,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (report.rejectsFile) {
     ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
   }
+  if (report.resultsFile)
+    ctx.io.note(`Results of the rows that landed: ${display(ctx, report.resultsFile)}.`);
   if (report.interrupted) {
     // Said even under --quiet: it is the one thing the user needs at this moment.
     ctx.io.warn(
@@ -151,6 +162,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
 
 function summaryRecord(r: ImportReport) {
   return {
+    ...(r.dryRun ? { would_create: r.created, would_update: r.updated, unchanged: r.unchanged } : {}),
     rows: r.rows,
     created: r.created,
     updated: r.updated,
@@ -161,6 +173,7 @@ function summaryRecord(r: ImportReport) {
     duration_ms: r.durationMs,
     rows_per_second: r.rowsPerSecond,
     rejects_file: r.rejectsFile,
+    results_file: r.resultsFile,
   };
 }
 
@@ -174,7 +187,7 @@ export function summaryLine(r: ImportReport): string {
   const seconds = `${(r.durationMs / 1000).toFixed(1)}s`;
   const earlier = r.skipped ? `, ${r.skipped} landed in an earlier run` : '';
   if (r.dryRun) {
-    return `Checked ${r.rows} rows in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.rejected} rejected${earlier}.`;
+    return `Checked ${r.rows} rows in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.unchanged} unchanged, ${r.rejected} rejected${earlier}.`;
   }
   const landed = r.created + r.updated;
   const detail = `${r.created} created, ${r.updated} updated, ${r.rejected} rejected${earlier}`;
@@ -210,13 +223,38 @@ export function progressLine(
   rate: number,
 ): string {
   const { stats, total } = e;
-  const done = stats.created + stats.updated + stats.rejected + stats.skipped;
+  const done = stats.created + stats.updated + stats.rejected + stats.skipped + stats.unchanged;
   const of = total ? ` of ${total} (${Math.floor((done * 100) / Math.max(1, total))}%)` : '';
   return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s, ${stats.rejected} rejected`;
 }
 
 /** Progress on stderr: a spinner line on a terminal, plain lines every few seconds otherwise. */
-async function createProgress(ctx: CommandContext, dryRun: boolean) {
+/**
+ * `--diff`: each row that would change, as it is planned: one JSON object a line with `-o ndjson`
+ * (or `-o json`), otherwise a readable diff, `field: old -> new`.
+ */
+function diffWriter(ctx: CommandContext, format: string) {
+  const show = (v: unknown) => (v === null || v === undefined ? '(none)' : JSON.stringify(v));
+  return (plan: Extract<ImportEvent, { type: 'plan' }>) => {
+    const { line, external_id, action, changes } = plan;
+    if (format === 'ndjson' || format === 'json') {
+      ctx.io.stdout.write(`${JSON.stringify({ line, external_id, action, changes })}\n`);
+      return;
+    }
+    const fields = Object.entries(changes).map(
+      ([field, [old, next]]) => `  ${field}: ${show(old)} -> ${show(next)}`,
+    );
+    ctx.io.stdout.write(
+      `${visible(`line ${line}  ${external_id}  ${action}`)}\n${fields.map((f) => visible(f)).join('\n')}\n`,
+    );
+  };
+}
+
+async function createProgress(
+  ctx: CommandContext,
+  dryRun: boolean,
+  diff?: (plan: Extract<ImportEvent, { type: 'plan' }>) => void,
+) {
   const spinner = ctx.io.isTTY.stderr ? await ctx.io.spinner('Reading…') : undefined;
   let lastLine = Date.now();
   let lastRetryLine = 0;
@@ -244,6 +282,9 @@ async function createProgress(ctx: CommandContext, dryRun: boolean) {
             lastLine = Date.now();
             ctx.io.note(current);
           }
+          break;
+        case 'plan':
+          diff?.(e);
           break;
         case 'reject':
           // A dry run lists every reject; a real run keeps them in the rejects file.

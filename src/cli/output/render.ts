@@ -3,6 +3,7 @@
 // `list --all` holds one page at a time; a table needs every row to size its columns.
 import type { AttributeDefinition } from '../../api/attribute.js';
 import type { Contact } from '../../api/contact.js';
+import { CONTACT_RECORD_FIELDS } from '../../api/limits.js';
 import { cell, isoTime } from './cells.js';
 import type { OutputFormat } from './format.js';
 import type { TableOptions } from './table.js';
@@ -37,16 +38,7 @@ export interface ContactWriterOptions extends TableOptions {
 }
 
 /** Standard contact columns, in CSV order; custom attributes follow as `attr.<name>`. */
-export const CONTACT_COLUMNS = [
-  'id',
-  'external_id',
-  'name',
-  'email',
-  'phonenumber',
-  'stripe_accounts',
-  'created_at',
-  'updated_at',
-] as const;
+export const CONTACT_COLUMNS = CONTACT_RECORD_FIELDS.filter((f) => f !== 'custom_attributes');
 /** Prefix of custom attribute columns in CSV, so an export can be imported again. */
 export const ATTRIBUTE_COLUMN_PREFIX = 'attr.';
 

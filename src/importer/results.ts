@@ -1,0 +1,87 @@
+// The results file: one record per row that landed (its line, external_id, the service's id, and
+// whether it was created or updated), as Salesforce's bulk jobs give, in CSV or NDJSON by the
+// file's extension. A resumed import appends to it, so the file covers every landed row.
+import { type FileHandle, open } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { CSV_WRITE_OPTIONS, csvCell } from './csv-text.js';
+import { ImportError } from './errors.js';
+
+export interface ResultRecord {
+  line: number;
+  external_id: string;
+  id: string;
+  action: 'created' | 'updated';
+}
+
+const COLUMNS = ['line', 'external_id', 'id', 'action'] as const;
+
+export type ResultsFormat = 'csv' | 'ndjson';
+
+/** The format a results path asks for, or an error naming the extensions it takes. */
+export function resultsFormat(path: string): ResultsFormat {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
+  throw new ImportError(`--results ${path}: name a .csv or .ndjson file (its extension picks the format)`);
+}
+
+/**
+ * Appends records as rows land; `flush()` makes them durable. The import flushes it before the
+ * checkpoint records rows as landed, so the file never misses a row the checkpoint claims.
+ */
+export class ResultsWriter {
+  readonly path: string;
+  readonly #format: ResultsFormat;
+  #file: FileHandle;
+  #buffer: string[] = [];
+  #count = 0;
+  #queue: Promise<void> = Promise.resolve();
+
+  private constructor(path: string, format: ResultsFormat, file: FileHandle) {
+    this.path = path;
+    this.#format = format;
+    this.#file = file;
+  }
+
+  /** Opens `path`: appended to on `resume` (the header written only into an empty file), else replaced. */
+  static async open(path: string, options: { resume: boolean }): Promise<ResultsWriter> {
+    const format = resultsFormat(path);
+    const file = await open(path, options.resume ? 'a' : 'w');
+    const writer = new ResultsWriter(path, format, file);
+    const { size } = await file.stat();
+    if (format === 'csv' && size === 0) writer.#buffer.push(stringify([[...COLUMNS]], CSV_WRITE_OPTIONS));
+    return writer;
+  }
+
+  /** Records written by this run. */
+  get count(): number {
+    return this.#count;
+  }
+
+  write(record: ResultRecord): void {
+    this.#count++;
+    this.#buffer.push(
+      this.#format === 'csv'
+        ? stringify([COLUMNS.map((c) => csvCell(String(record[c])))], CSV_WRITE_OPTIONS)
+        : `${JSON.stringify(record)}\n`,
+    );
+  }
+
+  /** Writes and syncs what was recorded so far; calls made while one runs share the next. */
+  flush(): Promise<void> {
+    this.#queue = this.#queue.then(async () => {
+      if (this.#buffer.length === 0) return;
+      const text = this.#buffer.join('');
+      this.#buffer = [];
+      await this.#file.write(text);
+      await this.#file.sync();
+    });
+    return this.#queue;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.#file.close();
+  }
+}
