@@ -6,7 +6,7 @@
 import type { AttributeValue } from '../api/attribute.js';
 import type { Contact, ContactInputParsed } from '../api/contact.js';
 import type { ContactsClient } from '../client/client.js';
-import { NotFoundError } from '../client/errors.js';
+import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 
 export type PlanAction = 'create' | 'update' | 'unchanged';
 
@@ -79,7 +79,7 @@ export class DryRunPlanner {
             // The service resolves :id as an external_id first, then as its own id.
             this.#held.set(id, c.external_id === id ? held(c) : null);
           } catch (error) {
-            if (error instanceof NotFoundError && !/chatbot|agent/i.test(error.message))
+            if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError))
               this.#held.set(id, null);
             else throw error;
           }
@@ -109,7 +109,8 @@ export class DryRunPlanner {
       after.stripe_accounts = next;
     }
     for (const [name, value] of Object.entries(input.custom_attributes ?? {})) {
-      const old = after.custom_attributes[name] ?? null;
+      // Own values only: `constructor` is an attribute name like any other.
+      const old = Object.hasOwn(after.custom_attributes, name) ? after.custom_attributes[name] : null;
       change(`custom_attributes.${name}`, old, value);
       if (value === null) delete after.custom_attributes[name];
       else after.custom_attributes[name] = value;
