@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OPERATIONS, paths } from '../../src/api/index.js';
+import { OPERATIONS, PATH_TEMPLATES, paths } from '../../src/api/index.js';
 import { buildOpenApiDocument } from '../../src/api/openapi.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
@@ -429,12 +429,28 @@ describe('6. the endpoint table, once', () => {
     expect(served).toHaveLength(OPERATIONS.length);
     await client.close();
 
-    // Any other method on a known path is 405 (with Allow); any other path 404.
+    // Any other method on a known path is 405 (with Allow naming the table's methods); any
+    // other path 404.
     const raw = api(mock.url);
     const wrong = await raw.request('PUT', paths.contacts(AGENT));
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET, POST');
-    expect((await raw.get('/api/v1/chatbots/a/other')).status).toBe(404);
+    for (const template of PATH_TEMPLATES) {
+      const path = template.template.replace(/\{(\w+)\}/g, (_, p: string) => (p === 'agentId' ? AGENT : 'x'));
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        if (template.methods.includes(method as never)) continue;
+        const res = await raw.request(method, path);
+        expect(res.status, `${method} ${template.template}`).toBe(405);
+        expect(res.headers.get('allow')).toBe(template.methods.join(', '));
+      }
+    }
+    for (const path of [
+      '/api/v1/chatbots/a/other',
+      '/api/v1/chatbots/a/contacts/x/y',
+      '/api/v2/chatbots/a/contacts',
+    ]) {
+      expect((await raw.get(path)).status, path).toBe(404);
+    }
   });
 });
 
