@@ -4,6 +4,7 @@
 
 import { stat } from 'node:fs/promises';
 import type { ContactInputParsed } from '../api/contact.js';
+import { MAX_BODY_BYTES } from '../api/limits.js';
 import type { ContactsClient } from '../client/client.js';
 import {
   type APIError,
@@ -29,6 +30,8 @@ import type { SourceRecord } from './sources/types.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_IMPORT_RETRIES = 10;
+/** A batch stays under the 1 MiB body limit with room for the envelope and escaping. */
+export const MAX_BATCH_BYTES = Math.floor(MAX_BODY_BYTES * 0.85);
 /** Dry run: rows planned together, with one round of reads for the contacts they name. */
 const PLAN_BATCH = 200;
 
@@ -125,6 +128,8 @@ interface ValidRow {
   source: SourceRecord;
   input: ContactInputParsed;
   key: string;
+  /** Size of the row's JSON, for sizing batches by bytes. */
+  bytes: number;
 }
 
 /** An import that stopped on an error it cannot isolate to a row (auth, service down, network). */
@@ -281,6 +286,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   let batchSupported = batchSize > 1;
   let batch: ValidRow[] = [];
   let batchKeys = new Set<string>();
+  let batchBytes = 0;
   // Dry run: which external_ids exist now, and which the file has created so far.
   const planner = dryRun ? new DryRunPlanner(client, agentId, maxRetries) : undefined;
   await planner?.start();
@@ -385,17 +391,35 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       limiter.succeeded();
     } catch (err) {
       if (!isRowRejection(err)) throw err;
-      if (
-        err instanceof BadRequestError &&
-        !(err instanceof ContactLimitError) &&
-        !err.issues.some((i) => i.field.startsWith('users.'))
-      ) {
-        // Not about any item (nor the quota): this server does not take the batch form. Single rows from now on.
+      // The batch wrote nothing. When the answer names items (`users.N.field`), exactly those
+      // rows are refused, with the service's words, and the rest go again in one request.
+      const named = itemIssues(err, rows.length);
+      if (named.size > 0) {
+        const rest: ValidRow[] = [];
+        for (const [i, row] of rows.entries()) {
+          const issues = named.get(i);
+          if (issues) await reject(row.source, issues.join('; '));
+          else rest.push(row);
+        }
+        if (rest.length > 0) await sendBatch(rest);
+        return;
+      }
+      if (err instanceof BadRequestError && !(err instanceof ContactLimitError)) {
+        // A 400 about no item (nor the quota): this server does not take the batch form. Single rows from now on.
         batchSupported = false;
         emit({ type: 'batch-unsupported', reason: rejectionReason(err) });
+        for (const row of rows) await sendOne(row);
+        return;
       }
-      // Isolate the bad row(s): the batch wrote nothing, so each row is sent on its own, in order.
-      for (const row of rows) await sendOne(row);
+      // Refused as a whole with no item named (a 409 or 413 without issues, the quota): halve,
+      // so one bad row costs a few requests, not one per row.
+      if (rows.length === 1) {
+        await reject(rows[0]!.source, rejectionReason(err));
+        return;
+      }
+      const half = Math.ceil(rows.length / 2);
+      await sendBatch(rows.slice(0, half));
+      await sendBatch(rows.slice(half));
     }
   };
 
@@ -431,6 +455,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     const keys = [...batchKeys];
     batch = [];
     batchKeys = new Set();
+    batchBytes = 0;
     await dispatch(keys, () => sendBatch(rows));
   };
 
@@ -461,14 +486,21 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         progress();
         continue;
       }
-      const row: ValidRow = { source: rec, input: result.input, key: result.input.external_id };
+      const row: ValidRow = {
+        source: rec,
+        input: result.input,
+        key: result.input.external_id,
+        bytes: batchSize > 1 ? Buffer.byteLength(JSON.stringify(result.input)) + 1 : 0,
+      };
       if (planner) {
         toPlan.push(row);
         if (toPlan.length >= PLAN_BATCH) await planBatch();
       } else if (batchSize > 1 && batchSupported) {
-        if (batchKeys.has(row.key)) await flushBatch();
+        // Rows of one external_id never share a request; a batch stays under the body limit.
+        if (batchKeys.has(row.key) || batchBytes + row.bytes > MAX_BATCH_BYTES) await flushBatch();
         batch.push(row);
         batchKeys.add(row.key);
+        batchBytes += row.bytes;
         if (batch.length >= batchSize) await flushBatch();
       } else {
         await dispatch([row.key], () => sendOne(row));
@@ -531,6 +563,22 @@ async function* untilAborted<T>(items: AsyncIterable<T>, stop: Promise<unknown>)
 
 async function isRegularFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null))?.isFile() ?? false;
+}
+
+/**
+ * The service's issues by item of a batch: `users.3.email: Email already exists` is item 3's.
+ * Issues naming no item of this batch are left out (the caller then splits the batch).
+ */
+function itemIssues(err: APIError, size: number): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const issue of err.issues) {
+    const m = /^users\.(\d+)(?:\.(.*))?$/.exec(issue.field);
+    const i = m ? Number(m[1]) : -1;
+    if (i < 0 || i >= size) continue;
+    const text = `${m![2] ?? '(row)'}: ${issue.message}`;
+    out.set(i, [...(out.get(i) ?? []), text]);
+  }
+  return out;
 }
 
 /** Errors that belong to one row (its data), as opposed to the service or the connection. */
