@@ -289,7 +289,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   let batchBytes = 0;
   // Dry run: which external_ids exist now, and which the file has created so far.
   const planner = dryRun ? new DryRunPlanner(client, agentId, maxRetries) : undefined;
-  await planner?.start();
+  await planner?.start(total);
   // Rows wait here until a batch of them is planned with one round of reads.
   let toPlan: ValidRow[] = [];
   const planBatch = async () => {

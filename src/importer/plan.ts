@@ -1,7 +1,7 @@
 // The dry run's plan: for each valid row, what importing it would do to the directory (create,
 // update or leave unchanged) and which fields would change, from the contacts as they are now.
-// Reads are batched: a small directory is listed (a few pages), a large one is asked only for
-// the external_ids the file names, several at a time. Rows sharing an external_id are planned in
+// Reads are batched: a directory no larger than the file is listed (a page per thousand), a
+// larger one is asked only for the external_ids the file names, several at a time. Rows sharing an external_id are planned in
 // file order over what the earlier ones would have made.
 import type { AttributeValue } from '../api/attribute.js';
 import type { Contact, ContactInputParsed } from '../api/contact.js';
@@ -29,8 +29,6 @@ interface Held {
   custom_attributes: Record<string, AttributeValue>;
 }
 
-/** A directory this small is listed whole: fewer requests than asking for each id. */
-const LIST_WHOLE_BELOW = 5_000;
 const READS_IN_FLIGHT = 8;
 const PER_PAGE = 1000;
 
@@ -48,14 +46,19 @@ export class DryRunPlanner {
     this.#maxRetries = maxRetries;
   }
 
-  /** Lists the directory when it is small; else each batch of rows asks for its own ids. */
-  async start(): Promise<void> {
+  /**
+   * Reads the directory whole when that is cheaper than asking for the file's ids: when its first
+   * page holds all of it, or when it holds no more contacts than the file has rows (`rows`, when
+   * known). A small file against a large directory asks only for its own ids.
+   */
+  async start(rows?: number): Promise<void> {
     const first = await this.#client.contacts.list({
       agentId: this.#agentId,
       perPage: PER_PAGE,
       maxRetries: this.#maxRetries,
     });
-    if (first.total > LIST_WHOLE_BELOW) return;
+    const whole = first.totalPages <= 1 || (rows !== undefined && first.total <= rows);
+    if (!whole) return;
     for await (const page of first.pages()) for (const c of page.data) this.#held.set(c.external_id, held(c));
     this.#listedWhole = true;
   }
