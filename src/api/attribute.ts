@@ -47,7 +47,7 @@ export const AttributeCreateSchema = z
     label: LabelSchema.optional(),
     description: DescriptionSchema.optional(),
   })
-  .register(contractRegistry, { id: 'AttributeCreate' });
+  .register(contractRegistry, { id: 'AttributeCreate', request: true });
 export type AttributeCreate = z.input<typeof AttributeCreateSchema>;
 
 /** Body of `PUT .../custom-attributes/:name`. The type of an attribute never changes. */
@@ -57,7 +57,7 @@ export const AttributeUpdateSchema = z
     description: DescriptionSchema.optional(),
     archived: z.boolean().optional(),
   })
-  .register(contractRegistry, { id: 'AttributeUpdate' });
+  .register(contractRegistry, { id: 'AttributeUpdate', request: true });
 export type AttributeUpdate = z.input<typeof AttributeUpdateSchema>;
 
 /** A stored attribute value: what a contact record can hold under `custom_attributes`. */

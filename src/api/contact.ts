@@ -20,12 +20,15 @@ import {
 } from './limits.js';
 import { contractRegistry } from './registry.js';
 
-/** A Stripe account linked to a contact, as the service returns it (prod). */
+/**
+ * A Stripe account linked to a contact, as the service returns it (prod). A missing id or email
+ * may come as null from a server that writes every key: read as absent, never refused.
+ */
 export const StripeAccountSchema = z
   .looseObject({
     label: z.string(),
-    stripe_id: z.string().optional(),
-    stripe_email: z.string().optional(),
+    stripe_id: z.string().nullish(),
+    stripe_email: z.string().nullish(),
   })
   .register(contractRegistry, { id: 'StripeAccount' });
 export type StripeAccount = z.infer<typeof StripeAccountSchema>;
@@ -100,7 +103,12 @@ export const StripeAccountInputSchema = z
   .refine((a) => a.stripe_id !== undefined || a.stripe_email !== undefined, {
     message: 'Give stripe_id or stripe_email (or both)',
   })
-  .register(contractRegistry, { id: 'StripeAccountInput' });
+  .register(contractRegistry, {
+    id: 'StripeAccountInput',
+    request: true,
+    dropsUnknownFields: true,
+    requiresAnyOf: ['stripe_id', 'stripe_email'],
+  });
 export type StripeAccountInput = z.input<typeof StripeAccountInputSchema>;
 
 /** Replaces the stored list as a whole; `[]` or `null` clears it. */
@@ -129,19 +137,19 @@ const STRIPE_ACCOUNT_FIELDS: ReadonlySet<string> = new Set(['label', 'stripe_id'
  */
 export const ContactInputSchema = z
   .strictObject(inputShape)
-  .register(contractRegistry, { id: 'ContactInput' });
+  .register(contractRegistry, { id: 'ContactInput', request: true, dropsUnknownFields: true });
 export type ContactInput = z.input<typeof ContactInputSchema>;
 
 /** Body of `PATCH .../contacts/:id`: every field optional, `null` clears. */
 export const ContactPatchSchema = z
   .strictObject({ ...inputShape, external_id: ExternalIdSchema.optional() })
-  .register(contractRegistry, { id: 'ContactPatch' });
+  .register(contractRegistry, { id: 'ContactPatch', request: true, dropsUnknownFields: true });
 export type ContactPatch = z.input<typeof ContactPatchSchema>;
 
 /** Body of a batch upsert (`POST .../contacts` with `users`). */
 export const BatchUpsertSchema = z
   .strictObject({ users: z.array(ContactInputSchema).min(1).max(MAX_BATCH_SIZE) })
-  .register(contractRegistry, { id: 'BatchUpsert' });
+  .register(contractRegistry, { id: 'BatchUpsert', request: true, dropsUnknownFields: true });
 export type BatchUpsert = z.input<typeof BatchUpsertSchema>;
 
 /** Validated, coerced contact input: custom attribute values are in their stored form. */
@@ -265,6 +273,32 @@ export function splitUnknownFields(
     } else {
       out[key] = value;
     }
+  }
+  return { body: out, ignored };
+}
+
+/**
+ * The batch form (`{"users": [...]}`) the same way: top-level fields other than `users` are
+ * dropped, and each item is split as a contact, its paths under `users.N.`.
+ */
+export function splitUnknownBatchFields(
+  body: Record<string, unknown>,
+  attributeNames: ReadonlySet<string>,
+): SplitFields {
+  const ignored: string[] = [];
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of Object.entries(body)) {
+    if (key !== 'users') {
+      ignored.push(key);
+      continue;
+    }
+    out.users = Array.isArray(value)
+      ? value.map((item, i) => {
+          const split = splitUnknownFields(item, attributeNames, `users.${i}.`);
+          ignored.push(...split.ignored);
+          return split.body;
+        })
+      : value;
   }
   return { body: out, ignored };
 }

@@ -2,6 +2,7 @@
 export * from './attribute.js';
 export * from './contact.js';
 export * from './envelope.js';
+export * from './headers.js';
 export * from './json-depth.js';
 export * from './key.js';
 export * from './limits.js';

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document, generated from the contract's zod schemas (never written by hand).
 import * as z from 'zod';
+import { MAX_IGNORED_HEADER_LENGTH } from './headers.js';
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX, PER_PAGE_MIN } from './limits.js';
 import { OPERATIONS, type Operation, templateParams } from './operations.js';
 import { contractRegistry } from './registry.js';
@@ -37,8 +38,14 @@ const ignoredHeader = {
   'x-contacts-ignored': {
     description:
       'Comma-separated dotted paths of the fields the service dropped because it does not know them ' +
-      '(unknown top-level fields, custom_attributes keys that name no attribute)',
+      '(unknown top-level fields, custom_attributes keys that name no attribute, unknown keys of a ' +
+      'Stripe account); characters outside visible ASCII, "%" and "," are percent-encoded (UTF-8), ' +
+      `and the list stops at about ${MAX_IGNORED_HEADER_LENGTH} characters`,
     schema: { type: 'string' },
+  },
+  'x-contacts-ignored-count': {
+    description: 'How many fields were dropped in all (x-contacts-ignored may name fewer)',
+    schema: { type: 'integer', minimum: 1 },
   },
 };
 
@@ -112,17 +119,43 @@ function pathsObject(): Record<string, unknown> {
   return out;
 }
 
-export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown> {
-  const { schemas } = z.toJSONSchema(contractRegistry, {
-    target: 'draft-2020-12',
-    io: 'input',
-    unrepresentable: 'any',
-    uri: (id) => `#/components/schemas/${id}`,
-  });
-  for (const s of Object.values(schemas)) {
-    delete (s as { $schema?: string }).$schema;
-    delete (s as { $id?: string }).$id;
+/**
+ * The components: request bodies as the service reads them (`io: input`: a field with a default
+ * may be left out), records as it answers them (`io: output`: `stripe_accounts` is always there).
+ */
+function componentSchemas(): Record<string, Record<string, unknown>> {
+  const requests = new Set<string>();
+  const pass = (io: 'input' | 'output') =>
+    z.toJSONSchema(contractRegistry, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      uri: (id) => `#/components/schemas/${id}`,
+      override: ({ zodSchema, jsonSchema }) => {
+        const meta = contractRegistry.get(zodSchema as unknown as z.ZodType);
+        if (!meta) return;
+        if (meta.request) requests.add(meta.id);
+        if (meta.dropsUnknownFields) {
+          // Unknown fields are dropped and named in x-contacts-ignored, not refused.
+          delete jsonSchema.additionalProperties;
+        }
+        if (meta.requiresAnyOf) jsonSchema.anyOf = meta.requiresAnyOf.map((f) => ({ required: [f] }));
+      },
+    }).schemas as Record<string, Record<string, unknown>>;
+  const input = pass('input');
+  const output = pass('output');
+  const schemas: Record<string, Record<string, unknown>> = {};
+  for (const id of Object.keys(output)) {
+    const s = { ...(requests.has(id) ? input[id] : output[id]) };
+    delete s.$schema;
+    delete s.$id;
+    schemas[id] = s;
   }
+  return schemas;
+}
+
+export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown> {
+  const schemas = componentSchemas();
 
   return {
     openapi: '3.1.0',

@@ -175,12 +175,13 @@ export class CommandContext {
       : undefined;
     // The service stores the rest and says what it dropped: say it too, once per set of fields.
     const warned = new Set<string>();
-    const onIgnoredFields = (e: { paths: string[]; requestId: string | undefined }) => {
+    const onIgnoredFields = (e: { paths: string[]; count: number; requestId: string | undefined }) => {
       const key = e.paths.join(',');
       if (warned.has(key)) return;
       warned.add(key);
+      const more = e.count > e.paths.length ? ` and ${e.count - e.paths.length} more` : '';
       this.io.warn(
-        `the service ignored fields it does not know: ${e.paths.join(', ')}` +
+        `the service ignored fields it does not know: ${e.paths.join(', ')}${more}` +
           (e.requestId ? ` (request ${e.requestId})` : ''),
       );
     };

@@ -1,6 +1,7 @@
 // The CLI's own errors and the one place that turns any thrown value into lines for stderr
 // and an exit code. main.ts prints the lines and exits; nothing else decides an exit code.
 import {
+  AgentNotFoundError,
   APIConnectionError,
   APIError,
   APITimeoutError,
@@ -8,6 +9,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  ContactLimitError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
@@ -124,7 +126,7 @@ function describe(error: unknown): Described {
   if (error instanceof ResponseValidationError) {
     return {
       code: ExitCode.SERVICE,
-      message: `${error.message} (HTTP ${error.status}): the service's answer does not match the API contract`,
+      message: `${error.message} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''}): the service's answer does not match the API contract`,
       details: issueLines(error.issues),
       hint: 'Check that --base-url points at the Contacts API; run with --debug to see the answer.',
     };
@@ -175,18 +177,15 @@ function describeApiError(error: APIError): Described {
   const text = error.message.replace(new RegExp(`^${error.status}\\s+`), '');
   // The request id is what support asks for: in the message, not only under --debug.
   const message = `${text} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''})`;
-  if (error instanceof BadRequestError) {
-    const quota = /maximum contacts limit/i.test(error.message);
+  if (error instanceof ContactLimitError) {
     return {
       code: ExitCode.USAGE,
       message,
-      details: issueLines(error.issues),
-      ...(quota
-        ? {
-            hint: "The agent holds as many contacts as its plan allows: delete some, or raise the plan's limit.",
-          }
-        : {}),
+      hint: "The agent holds as many contacts as its plan allows: delete some, or raise the plan's limit.",
     };
+  }
+  if (error instanceof BadRequestError) {
+    return { code: ExitCode.USAGE, message, details: issueLines(error.issues) };
   }
   if (error instanceof AuthenticationError) {
     return { code: ExitCode.AUTH, message, hint: `The API key was not accepted. ${LOGIN_HINT}` };
@@ -218,8 +217,9 @@ function describeApiError(error: APIError): Described {
 
 /** What to check, by what was not found: the agent, an attribute, or a contact. */
 function notFoundHint(error: APIError): string {
-  if (/chatbot|agent/i.test(error.message))
-    return 'Check the agent id (--agent, CONTACTS_AGENT or the profile).';
+  if (error instanceof AgentNotFoundError) {
+    return 'Check the agent id (--agent, CONTACTS_AGENT or the profile): the service has no such agent.';
+  }
   const path = error.url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0] ?? '';
   if (/\/custom-attributes\/[^/]+$/.test(path)) {
     return 'Check the attribute name: `contacts attrs list` shows those defined for the agent.';
@@ -289,11 +289,13 @@ function debugLines(error: unknown): string[] {
   const lines: string[] = [];
   if (error instanceof APIError) {
     lines.push(`request: ${error.method} ${error.url}`);
-    const requestId = error.headers['x-request-id'];
-    if (requestId) lines.push(`request id: ${String(requestId)}`);
+    if (error.requestId) lines.push(`request id: ${error.requestId}`);
     if (error.body !== undefined) lines.push(`body: ${safeJson(error.body)}`);
   }
-  if (error instanceof ResponseValidationError) lines.push(`body: ${safeJson(error.body)}`);
+  if (error instanceof ResponseValidationError) {
+    if (error.requestId) lines.push(`request id: ${error.requestId}`);
+    lines.push(`body: ${safeJson(error.body)}`);
+  }
   let current: unknown = error;
   // Bounded: a cause cycle must not hang the error path.
   for (let depth = 0; current !== undefined && depth < 5; depth++) {

@@ -13,7 +13,7 @@ export const ExitCode = {
   USAGE: 2,
   /** No API key, or the service rejected it (401, 403). */
   AUTH: 3,
-  /** The contact or attribute does not exist (404). */
+  /** The agent, contact or attribute does not exist (404). */
   NOT_FOUND: 4,
   /** The write conflicts with existing data, e.g. an email already in use (409). */
   CONFLICT: 5,

@@ -83,6 +83,16 @@ export function collectStripeAccount(
   return [...previous, account];
 }
 
+/** A repeatable option of comma-separated values (`--agents a,b --agents c`), collected into one array. */
+export function collectList(value: string, previous: string[] = []): string[] {
+  const items = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError('Expected one or more comma-separated values.');
+  return [...previous, ...items];
+}
+
 /** A repeatable option collected into an array. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

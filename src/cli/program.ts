@@ -9,7 +9,7 @@ import { FORMAT_NAMES } from '../importer/format-names.js';
 import { didYouMean } from '../util/suggest.js';
 import type { CommandContext } from './context.js';
 import type { CliIo } from './io.js';
-import { collect, collectAttr, collectStripeAccount, decimal, integer } from './options.js';
+import { collect, collectAttr, collectList, collectStripeAccount, decimal, integer } from './options.js';
 import { visible } from './output/visible.js';
 import { SHELLS, type Shell } from './shells.js';
 
@@ -377,12 +377,8 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
     .option(
       '--agents <ids>',
-      'the agents that exist, comma-separated; any other is 404 "Chatbot not found" (default: every agent)',
-      (v: string) =>
-        v
-          .split(',')
-          .map((a) => a.trim())
-          .filter(Boolean),
+      'the agents that exist, comma-separated (repeatable); any other is 404 "Chatbot not found" (default: every agent)',
+      collectList,
     )
     .option(
       '--strict',

@@ -1,5 +1,6 @@
 // One error hierarchy for everything the client can throw; subclasses chosen by HTTP status.
 import type { Issue } from '../api/envelope.js';
+import { REQUEST_ID_HEADER } from '../api/headers.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -39,13 +40,17 @@ export class APIError extends ContactsError {
 
   /** The service's id for this request (`x-request-id`): quote it to support. */
   get requestId(): string | undefined {
-    const raw = this.headers['x-request-id'];
+    const raw = this.headers[REQUEST_ID_HEADER];
     return Array.isArray(raw) ? raw[0] : raw;
   }
 }
 
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
+}
+/** 400 "Maximum contacts limit reached": the write would create a contact past the agent's quota. */
+export class ContactLimitError extends BadRequestError {
+  override name = 'ContactLimitError';
 }
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError';
@@ -55,6 +60,10 @@ export class PermissionDeniedError extends APIError {
 }
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
+}
+/** 404 "Chatbot not found": the agent itself does not exist (not the contact or attribute). */
+export class AgentNotFoundError extends NotFoundError {
+  override name = 'AgentNotFoundError';
 }
 export class ConflictError extends APIError {
   override name = 'ConflictError';
@@ -105,11 +114,20 @@ export class ResponseValidationError extends ContactsError {
   readonly status: number;
   readonly issues: Issue[];
   readonly body: unknown;
-  constructor(init: { message: string; status: number; issues: Issue[]; body: unknown }) {
+  /** The service's `x-request-id` of the answer, to quote to support. */
+  readonly requestId: string | undefined;
+  constructor(init: {
+    message: string;
+    status: number;
+    issues: Issue[];
+    body: unknown;
+    requestId?: string | undefined;
+  }) {
     super(init.message);
     this.status = init.status;
     this.issues = init.issues;
     this.body = init.body;
+    this.requestId = init.requestId;
   }
 }
 
@@ -124,7 +142,17 @@ const BY_STATUS: Record<number, typeof APIError> = {
   429: RateLimitError,
 };
 
-/** The APIError subclass for an HTTP status. */
-export function errorClassFor(status: number): typeof APIError {
-  return BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+/**
+ * Production's messages that name a more precise error than the status alone (contract
+ * revision 2): the agent missing rather than a contact, the quota rather than a bad field.
+ */
+const BY_MESSAGE: Record<number, [message: string, ErrorClass: typeof APIError][]> = {
+  400: [['Maximum contacts limit reached', ContactLimitError]],
+  404: [['Chatbot not found', AgentNotFoundError]],
+};
+
+/** The APIError subclass for an HTTP status and, where it tells more, the service's message. */
+export function errorClassFor(status: number, message?: string): typeof APIError {
+  const precise = message === undefined ? undefined : BY_MESSAGE[status]?.find(([m]) => m === message);
+  return precise?.[1] ?? BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
 }

@@ -1,6 +1,7 @@
 // Turns a response into a typed payload or a typed error, checked against the contract.
 import type * as z from 'zod';
 import { ErrorBodySchema, type Issue, toIssues } from '../api/envelope.js';
+import { REQUEST_ID_HEADER } from '../api/headers.js';
 import { type APIError, errorClassFor, type Headers, ResponseValidationError } from './errors.js';
 import { redactDeep, redactHeaders, redactSecrets } from './redact.js';
 
@@ -28,6 +29,7 @@ export function parseBody<S extends z.ZodType>(res: RawResponse, schema: S, what
       status: res.status,
       issues: [],
       body: res.text.slice(0, 500),
+      requestId: requestIdOf(res.headers),
     });
   }
   const result = schema.safeParse(json.value);
@@ -42,9 +44,15 @@ export function parseBody<S extends z.ZodType>(res: RawResponse, schema: S, what
       status: res.status,
       issues,
       body: json.value,
+      requestId: requestIdOf(res.headers),
     });
   }
   return result.data;
+}
+
+function requestIdOf(headers: Headers): string | undefined {
+  const raw = headers[REQUEST_ID_HEADER];
+  return Array.isArray(raw) ? raw[0] : raw;
 }
 
 /** The typed error for a non-2xx response, its message taken from the error body when there is one. */
@@ -59,7 +67,7 @@ export function toAPIError(
   const serverMessage = parsed?.success ? parsed.data.message : undefined;
   const issues: Issue[] = parsed?.success ? (parsed.data.issues ?? []) : [];
   const message = redactSecrets(`${res.status} ${serverMessage ?? statusText(res.status)}`, secrets);
-  const ErrorClass = errorClassFor(res.status);
+  const ErrorClass = errorClassFor(res.status, serverMessage);
   return new ErrorClass({
     status: res.status,
     message,

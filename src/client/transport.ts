@@ -2,6 +2,12 @@
 // wrapped in the retry policy, with redacted debug output.
 import type { Dispatcher } from 'undici';
 import {
+  IGNORED_COUNT_HEADER,
+  IGNORED_FIELDS_HEADER,
+  parseIgnoredFieldsHeader,
+  REQUEST_ID_HEADER,
+} from '../api/headers.js';
+import {
   APIConnectionError,
   type APIError,
   APITimeoutError,
@@ -40,6 +46,11 @@ export interface RetryEvent {
 export interface IgnoredFieldsEvent {
   /** Dotted paths: `company`, `custom_attributes.plna`, `users.3.nickname`. */
   paths: string[];
+  /**
+   * How many fields were dropped in all: more than `paths` names when the service cut its list
+   * short (`x-contacts-ignored-count`).
+   */
+  count: number;
   method: string;
   url: string;
   requestId: string | undefined;
@@ -218,7 +229,7 @@ export class Transport {
         latencyMs: performance.now() - started,
       });
       if (debugging) {
-        const id = res.headers['x-request-id'];
+        const id = headerValue(res.headers[REQUEST_ID_HEADER]);
         this.#debug(
           `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms${id ? ` (request ${id})` : ''}`,
         );
@@ -245,17 +256,15 @@ export class Transport {
   }
 
   #reportIgnored(headers: Headers, method: string, url: string): void {
-    const raw = headers['x-contacts-ignored'];
-    const text = Array.isArray(raw) ? raw.join(',') : raw;
+    const text = headerValue(headers[IGNORED_FIELDS_HEADER], ',');
     if (!text) return;
-    const paths = text
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean);
-    const id = headers['x-request-id'];
-    const requestId = Array.isArray(id) ? id[0] : id;
-    this.#debug(`  the service ignored: ${paths.join(', ')}`);
-    this.#options.onIgnoredFields?.({ paths, method, url, requestId });
+    const paths = parseIgnoredFieldsHeader(text);
+    const total = Number(headerValue(headers[IGNORED_COUNT_HEADER]));
+    const count = Number.isSafeInteger(total) && total > paths.length ? total : paths.length;
+    const requestId = headerValue(headers[REQUEST_ID_HEADER]);
+    const more = count > paths.length ? ` and ${count - paths.length} more` : '';
+    this.#debug(`  the service ignored: ${paths.join(', ')}${more}`);
+    this.#options.onIgnoredFields?.({ paths, count, method, url, requestId });
   }
 
   #debug(line: string) {
@@ -265,6 +274,12 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
+}
+
+/** A header's value as one string: repeated headers joined (the list header) or the first one. */
+function headerValue(raw: string | string[] | undefined, join?: string): string | undefined {
+  if (!Array.isArray(raw)) return raw;
+  return join === undefined ? raw[0] : raw.join(join);
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);

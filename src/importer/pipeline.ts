@@ -130,7 +130,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   let sink: ImportSink;
   try {
-    sink = await createSink(options, dryRun, maxRetries, emit, (outcome) => tally.outcome(outcome));
+    sink = await createSink(options, dryRun, maxRetries, total, emit, (outcome) => tally.outcome(outcome));
   } catch (error) {
     source.close();
     await tally.close(true, false);
@@ -232,6 +232,7 @@ async function createSink(
   options: ImportOptions,
   dryRun: boolean,
   maxRetries: number,
+  total: number | undefined,
   emit: (event: ImportEvent) => void,
   onOutcome: ConstructorParameters<typeof DryRunSink>[1],
 ): Promise<ImportSink> {
@@ -239,7 +240,7 @@ async function createSink(
   if (dryRun) {
     // Which external_ids exist now, and which the file has created so far.
     const planner = new DryRunPlanner(client, agentId, maxRetries);
-    await planner.start();
+    await planner.start(total);
     return new DryRunSink(planner, onOutcome);
   }
   return new SendSink({

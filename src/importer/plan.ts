@@ -1,12 +1,12 @@
 // The dry run's plan: for each valid row, what importing it would do to the directory (create,
 // update or leave unchanged) and which fields would change, from the contacts as they are now.
-// Reads are batched: a small directory is listed (a few pages), a large one is asked only for
-// the external_ids the file names, several at a time. Rows sharing an external_id are planned in
+// Reads are batched: a directory no larger than the file is listed (a page per thousand), a
+// larger one is asked only for the external_ids the file names, several at a time. Rows sharing an external_id are planned in
 // file order over what the earlier ones would have made.
 import type { AttributeValue } from '../api/attribute.js';
 import type { Contact, ContactInputParsed } from '../api/contact.js';
 import type { ContactsClient } from '../client/client.js';
-import { NotFoundError } from '../client/errors.js';
+import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 
 export type PlanAction = 'create' | 'update' | 'unchanged';
 
@@ -29,8 +29,6 @@ interface Held {
   custom_attributes: Record<string, AttributeValue>;
 }
 
-/** A directory this small is listed whole: fewer requests than asking for each id. */
-const LIST_WHOLE_BELOW = 5_000;
 const READS_IN_FLIGHT = 8;
 const PER_PAGE = 1000;
 
@@ -48,14 +46,19 @@ export class DryRunPlanner {
     this.#maxRetries = maxRetries;
   }
 
-  /** Lists the directory when it is small; else each batch of rows asks for its own ids. */
-  async start(): Promise<void> {
+  /**
+   * Reads the directory whole when that is cheaper than asking for the file's ids: when its first
+   * page holds all of it, or when it holds no more contacts than the file has rows (`rows`, when
+   * known). A small file against a large directory asks only for its own ids.
+   */
+  async start(rows?: number): Promise<void> {
     const first = await this.#client.contacts.list({
       agentId: this.#agentId,
       perPage: PER_PAGE,
       maxRetries: this.#maxRetries,
     });
-    if (first.total > LIST_WHOLE_BELOW) return;
+    const whole = first.totalPages <= 1 || (rows !== undefined && first.total <= rows);
+    if (!whole) return;
     for await (const page of first.pages()) for (const c of page.data) this.#held.set(c.external_id, held(c));
     this.#listedWhole = true;
   }
@@ -79,7 +82,7 @@ export class DryRunPlanner {
             // The service resolves :id as an external_id first, then as its own id.
             this.#held.set(id, c.external_id === id ? held(c) : null);
           } catch (error) {
-            if (error instanceof NotFoundError && !/chatbot|agent/i.test(error.message))
+            if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError))
               this.#held.set(id, null);
             else throw error;
           }
@@ -109,7 +112,8 @@ export class DryRunPlanner {
       after.stripe_accounts = next;
     }
     for (const [name, value] of Object.entries(input.custom_attributes ?? {})) {
-      const old = after.custom_attributes[name] ?? null;
+      // Own values only: `constructor` is an attribute name like any other.
+      const old = Object.hasOwn(after.custom_attributes, name) ? after.custom_attributes[name] : null;
       change(`custom_attributes.${name}`, old, value);
       if (value === null) delete after.custom_attributes[name];
       else after.custom_attributes[name] = value;

@@ -2,7 +2,9 @@
 // envelopes over the store. Transport-free, so the node:http server and msw share it.
 
 import { randomBytes } from 'node:crypto';
+import type { SplitFields } from '../api/contact.js';
 import {
+  ignoredFieldsHeaders,
   isWellFormedApiKey,
   jsonDepthExceeds,
   ListQuerySchema,
@@ -10,6 +12,8 @@ import {
   MAX_JSON_DEPTH,
   matchPath,
   operationFor,
+  REQUEST_ID_HEADER,
+  splitUnknownBatchFields,
   splitUnknownFields,
   toIssues,
 } from '../api/index.js';
@@ -59,6 +63,8 @@ export interface MockRequest {
   /** Header names lowercased. */
   headers: Record<string, string | string[] | undefined>;
   body: Buffer | string | undefined;
+  /** The id to answer with (`x-request-id`); a new one when absent. Adapters pass theirs to log it. */
+  requestId?: string;
 }
 
 export interface MockResponse {
@@ -126,7 +132,7 @@ export function handleRequest(state: MockState, req: MockRequest): MockResponse 
     else response = { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
   }
   // Every response, errors included, carries its own id (contract revision 2).
-  response.headers = { ...response.headers, 'x-request-id': newRequestId() };
+  response.headers = { ...response.headers, [REQUEST_ID_HEADER]: req.requestId ?? newRequestId() };
   return response;
 }
 
@@ -134,13 +140,10 @@ export function handleRequest(state: MockState, req: MockRequest): MockResponse 
  * A contact body with the fields production does not know taken out (reported in
  * `x-contacts-ignored`), or in strict mode a 400 naming each of them.
  */
-function known(
-  state: MockState,
-  agentId: string,
-  body: unknown,
-  prefix = '',
-): { body: unknown; ignored: string[] } {
-  const split = splitUnknownFields(body, state.store.attributeNames(agentId), prefix);
+function known(state: MockState, agentId: string, body: unknown, batch = false): SplitFields {
+  const names = state.store.attributeNames(agentId);
+  const split =
+    batch && isPlainObject(body) ? splitUnknownBatchFields(body, names) : splitUnknownFields(body, names);
   if (state.strict && split.ignored.length > 0) {
     throw badRequest(
       INVALID_BODY,
@@ -150,10 +153,13 @@ function known(
   return split;
 }
 
-/** Adds `x-contacts-ignored` to a success when something was dropped. */
+/**
+ * Adds `x-contacts-ignored` (and its count) to a success when something was dropped. The keys
+ * come from the body, so the header carries them percent-encoded and cut to a safe length.
+ */
 function reporting(response: MockResponse, ignored: string[]): MockResponse {
   if (ignored.length === 0) return response;
-  return { ...response, headers: { ...response.headers, 'x-contacts-ignored': ignored.join(',') }, ignored };
+  return { ...response, headers: { ...response.headers, ...ignoredFieldsHeaders(ignored) }, ignored };
 }
 
 function route(state: MockState, req: MockRequest): MockResponse {
@@ -187,14 +193,8 @@ function route(state: MockState, req: MockRequest): MockResponse {
     case 'upsertContact': {
       const body = jsonBody(req);
       if ('users' in body) {
-        if (!Array.isArray(body.users)) return success(200, store.batchUpsert(agent, body));
-        const ignored: string[] = [];
-        const users = body.users.map((user, i) => {
-          const split = known(state, agent, user, `users.${i}.`);
-          ignored.push(...split.ignored);
-          return split.body;
-        });
-        return reporting(success(200, store.batchUpsert(agent, { ...body, users })), ignored);
+        const split = known(state, agent, body, true);
+        return reporting(success(200, store.batchUpsert(agent, split.body)), split.ignored);
       }
       const split = known(state, agent, body);
       const { contact, created } = store.upsertContact(agent, split.body);

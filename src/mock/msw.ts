@@ -2,6 +2,7 @@
 // The only module that imports msw, so the server never loads it.
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { API_PREFIX } from '../api/limits.js';
+import { type HttpMethod, OPERATIONS } from '../api/operations.js';
 import { createMockState, handleRequest, type MockState } from './handler.js';
 import { toJson } from './json.js';
 
@@ -22,7 +23,12 @@ export interface MockHandlersOptions {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The handlers answer the API's paths plus /health and /openapi.json; other requests pass on. */
+/**
+ * One handler per operation of the API's table (`src/api/operations.ts`), so that
+ * `server.listHandlers()` shows them and a test can put its own in front of one, then one for
+ * the rest of the API's paths (404s, 405s) and the mock's /health and /openapi.json. Every one
+ * answers through the same `handleRequest`; other requests pass on.
+ */
 export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandler[] {
   const state =
     options.state ??
@@ -35,14 +41,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
   const base = options.baseUrl ? new URL(options.baseUrl) : undefined;
   const prefix = base ? base.pathname.replace(/\/+$/, '') : '';
   const origin = base ? escapeRegExp(base.origin) : 'https?://[^/]+';
-  // msw matches a RegExp against the request URL without its query string.
-  // The API's paths all sit under API_PREFIX (the operations table); /health and /openapi.json
-  // are the mock's own.
-  const pattern = new RegExp(
-    `^${origin}${escapeRegExp(prefix)}(?:${escapeRegExp(API_PREFIX)}/.*|/health|/openapi\\.json)$`,
-  );
 
-  const handler = http.all(pattern, async ({ request }) => {
+  const resolver = async ({ request }: { request: Request }) => {
     const url = new URL(request.url);
     // Header names come from the request: no prototype for one to land on.
     const headers: Record<string, string> = Object.create(null);
@@ -61,6 +61,24 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
       status: response.status,
       headers: { ...response.headers, 'content-type': 'application/json; charset=utf-8' },
     });
-  });
-  return [handler];
+  };
+
+  // msw's path syntax: `:param` segments, `*` for any origin.
+  const at = (template: string) =>
+    `${base ? `${base.origin}${prefix}` : '*'}${template.replace(/\{(\w+)\}/g, ':$1')}`;
+  const operations = OPERATIONS.map((op) => http[METHODS[op.method]](at(op.path), resolver));
+
+  // msw matches a RegExp against the request URL without its query string.
+  const rest = new RegExp(
+    `^${origin}${escapeRegExp(prefix)}(?:${escapeRegExp(API_PREFIX)}/.*|/health|/openapi\\.json)$`,
+  );
+  return [...operations, http.all(rest, resolver)];
 }
+
+const METHODS = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'delete',
+} as const satisfies Record<HttpMethod, keyof typeof http>;

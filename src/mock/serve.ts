@@ -1,5 +1,6 @@
 // `contacts serve --mock`: runs the mock server in the foreground, prints its URL first, logs
 // each request to stderr and stops cleanly on SIGINT/SIGTERM.
+import { ignoredFieldsHeader } from '../api/headers.js';
 import type { FaultOptions } from './faults.js';
 import { type MockServer, type RequestLogEntry, startMockServer } from './server.js';
 
@@ -34,12 +35,21 @@ export interface ServingMock {
   closed: Promise<void>;
 }
 
-/** A log line: never headers, so never the Authorization value. */
+/**
+ * A log line: never headers, so never the Authorization value. The request id matches the
+ * answer's `x-request-id` (what a user quotes); dropped fields are named as the header names
+ * them, percent-encoded, since their keys come from the body and could steer a terminal.
+ */
 export function formatLogEntry(entry: RequestLogEntry): string {
   const status = entry.status === 0 ? '---' : String(entry.status);
   const fault = entry.fault ? ` [fault: ${entry.fault}]` : '';
-  const ignored = entry.ignored?.length ? ` [ignored: ${entry.ignored.join(',')}]` : '';
-  return `${entry.method} ${entry.path} ${status} ${entry.durationMs.toFixed(1)}ms${fault}${ignored}`;
+  let ignored = '';
+  if (entry.ignored?.length) {
+    const { value, listed } = ignoredFieldsHeader(entry.ignored);
+    const more = entry.ignored.length - listed;
+    ignored = ` [ignored: ${value}${more > 0 ? ` and ${more} more` : ''}]`;
+  }
+  return `${entry.method} ${entry.path} ${status} ${entry.durationMs.toFixed(1)}ms ${entry.requestId}${fault}${ignored}`;
 }
 
 function describe(server: MockServer, options: ServeMockOptions): string {

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { REQUEST_ID_HEADER } from '../api/headers.js';
 import { MAX_BODY_BYTES } from '../api/limits.js';
 import { MockHttpError } from './errors.js';
 import { createFaultInjector, type FaultInjector, type FaultKind, type FaultOptions } from './faults.js';
@@ -27,6 +28,8 @@ export interface RequestLogEntry {
   status: number;
   durationMs: number;
   fault?: FaultKind;
+  /** The `x-request-id` the answer carried (or would have carried, for a dropped connection). */
+  requestId: string;
   /** Fields dropped from the request as production drops them (`x-contacts-ignored`). */
   ignored?: string[];
 }
@@ -83,6 +86,7 @@ interface ReadRequest {
   body: Buffer | undefined;
   /** performance.now() when the request arrived. */
   started: number;
+  requestId: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -127,34 +131,55 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
   }
 
-  function send(res: ServerResponse, response: MockResponse, extra?: Record<string, string>): void {
+  function send(
+    res: ServerResponse,
+    requestId: string,
+    response: MockResponse,
+    extra?: Record<string, string>,
+  ): number {
     const payload = response.body === undefined ? '' : toJson(response.body);
-    res.writeHead(response.status, {
-      // The adapter's own answers (413, 429, injected faults) get an id like the handler's.
-      'x-request-id': newRequestId(),
-      ...response.headers,
-      ...extra,
-      'content-type': JSON_TYPE,
-      'content-length': Buffer.byteLength(payload),
-    });
+    try {
+      res.writeHead(response.status, {
+        // The adapter's own answers (413, 429, injected faults) carry the request's id too.
+        [REQUEST_ID_HEADER]: requestId,
+        ...response.headers,
+        ...extra,
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(payload),
+      });
+    } catch (error) {
+      // A header Node refuses to send must cost this answer, never the process.
+      onError(error);
+      const fallback = toJson({ message: 'Internal server error' });
+      res.writeHead(500, {
+        [REQUEST_ID_HEADER]: requestId,
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(fallback),
+      });
+      res.end(fallback);
+      return 500;
+    }
     res.end(payload);
+    return response.status;
   }
 
   /** Answers a request whose body has been read, applying its fault if it drew one. */
   function answer(
-    { req, res, path, search, body, started }: ReadRequest,
+    { req, res, path, search, body, started, requestId }: ReadRequest,
     fault: FaultKind | null,
     extra: Record<string, string> | undefined,
   ): void {
     if (closing || res.destroyed) return;
     const method = req.method ?? 'GET';
-    const done = (status: number) =>
+    const done = (status: number, ignored?: string[]) =>
       record({
         method,
         path,
         status,
         durationMs: elapsed(started),
+        requestId,
         ...(fault ? { fault } : {}),
+        ...(ignored ? { ignored } : {}),
       });
 
     if (fault === 'reset') {
@@ -170,7 +195,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           status === 500 ? 'Internal server error (injected)' : 'Service unavailable (injected)',
         ),
       );
-      send(res, response, status === 503 ? { ...extra, 'retry-after': '1' } : extra);
+      send(res, requestId, response, status === 503 ? { ...extra, 'retry-after': '1' } : extra);
       done(status);
       return;
     }
@@ -181,6 +206,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       query: new URLSearchParams(search),
       headers: req.headers,
       body,
+      requestId,
     });
     if (response.error !== undefined) onError(response.error);
     if (fault === 'lost') {
@@ -188,19 +214,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       done(0);
       return;
     }
-    send(res, response, extra);
-    record({
-      method,
-      path,
-      status: response.status,
-      durationMs: elapsed(started),
-      ...(fault ? { fault } : {}),
-      ...(response.ignored ? { ignored: response.ignored } : {}),
-    });
+    done(send(res, requestId, response, extra), response.ignored);
   }
 
   const server = createServer((req, res) => {
     const started = performance.now();
+    const requestId = newRequestId();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -218,8 +237,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       if (closing) return;
       const method = req.method ?? 'GET';
       if (size > MAX_BODY_BYTES) {
-        send(res, payloadTooLarge());
-        record({ method, path, status: 413, durationMs: elapsed(started) });
+        send(res, requestId, payloadTooLarge());
+        record({ method, path, status: 413, durationMs: elapsed(started), requestId });
         return;
       }
       const body =
@@ -229,15 +248,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
             ? chunks[0]
             : Buffer.concat(chunks);
 
-      const read: ReadRequest = { req, res, path, search, body, started };
+      const read: ReadRequest = { req, res, path, search, body, started, requestId };
       if (!faults || path === '/health') {
         answer(read, null, undefined);
         return;
       }
       const limit = faults.checkRateLimit();
       if (limit && !limit.allowed) {
-        send(res, errorResponse(new MockHttpError(429, 'Rate limit exceeded')), limit.headers);
-        record({ method, path, status: 429, durationMs: elapsed(started) });
+        send(res, requestId, errorResponse(new MockHttpError(429, 'Rate limit exceeded')), limit.headers);
+        record({ method, path, status: 429, durationMs: elapsed(started), requestId });
         return;
       }
       const fault = faults.nextFault();

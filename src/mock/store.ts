@@ -1,24 +1,39 @@
-// The mock's in-memory state: each agent's contacts and attribute definitions, with the
-// contract's write rules (upsert by external_id, unique emails, merging, paging) applied once.
+// The mock's in-memory state: each agent's contacts and attribute definitions, indexed for the
+// contract's write rules (`rules.ts`: upsert by external_id, unique emails, merging, the quota)
+// and for paging.
 import * as z from 'zod';
 import {
-  AttributeCreateSchema,
   type AttributeDefinition,
   AttributeDefinitionSchema,
-  AttributeUpdateSchema,
-  type AttributeValue,
   type Contact,
-  type ContactPatchParsed,
   ContactSchema,
   type ContactValidators,
   createContactValidators,
   type ListQuery,
   type Pagination,
-  RESERVED_ATTRIBUTE_NAMES,
-  RESERVED_FIELD_NAME,
   toIssues,
 } from '../api/index.js';
 import { badRequest, conflict, notFound } from './errors.js';
+import {
+  ATTRIBUTE_EXISTS,
+  ATTRIBUTE_NOT_FOUND,
+  CONTACT_NOT_FOUND,
+  type ContactFields,
+  type ContactLookup,
+  checkBatch,
+  checkEmail,
+  checkQuota,
+  EXTERNAL_ID_EXISTS,
+  emailKey,
+  freezeAccounts,
+  mergeFields,
+  newDefinition,
+  parseOrThrow,
+  sameFields,
+  updatedDefinition,
+} from './rules.js';
+
+export { INVALID_BODY, MAX_CONTACTS_REACHED } from './rules.js';
 
 const SNAPSHOT_VERSION = 1;
 
@@ -120,22 +135,7 @@ interface AgentState {
   attributeNames: ReadonlySet<string> | null;
 }
 
-/** The fields a write decides; ids and timestamps come from the store. */
-type ContactFields = Pick<
-  Contact,
-  'external_id' | 'name' | 'email' | 'phonenumber' | 'custom_attributes' | 'stripe_accounts'
->;
-
-export const MAX_CONTACTS_REACHED = 'Maximum contacts limit reached';
-const EMPTY_ACCOUNTS: Contact['stripe_accounts'] = Object.freeze([]) as unknown as Contact['stripe_accounts'];
-
-const EMAIL_EXISTS = 'Email already exists';
-/** Production's message for a body that fails validation; `issues` say where. */
-export const INVALID_BODY = 'Invalid request body';
 const EMPTY_NAMES: ReadonlySet<string> = new Set();
-const EXTERNAL_ID_EXISTS = 'External ID already exists';
-const CONTACT_NOT_FOUND = 'Contact not found';
-const ATTRIBUTE_NOT_FOUND = 'Custom attribute not found';
 
 const newAgent = (): AgentState => ({
   contacts: new Map(),
@@ -151,68 +151,16 @@ const newAgent = (): AgentState => ({
 /** Distinct pages kept per agent; past it the cache starts over. */
 const PAGE_CACHE_LIMIT = 64;
 
-const EMPTY_ATTRIBUTES: Readonly<Record<string, AttributeValue>> = Object.freeze({});
-
-const lower = (email: string | null) => (email === null ? undefined : email.toLowerCase());
-
-function parseOrThrow<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (!result.success) throw badRequest(INVALID_BODY, toIssues(result.error));
-  return result.data;
-}
-
-/** The fields after applying input over a previous record: absent keeps, null clears, attributes merge. */
-function mergeFields(
-  prev: ContactFields | undefined,
-  input: ContactPatchParsed,
-  externalId: string,
-): ContactFields {
-  // Stored attribute objects are frozen, so an untouched one is shared rather than copied.
-  let attrs = prev?.custom_attributes ?? EMPTY_ATTRIBUTES;
-  if (input.custom_attributes) {
-    const merged: Record<string, AttributeValue> = { ...attrs };
-    for (const [key, value] of Object.entries(input.custom_attributes)) {
-      if (value === null) delete merged[key];
-      else merged[key] = value;
-    }
-    attrs = merged;
-  }
+/** The rules' view of one agent's indexes. */
+function lookupOf(agent: AgentState): ContactLookup {
   return {
-    external_id: externalId,
-    name: input.name !== undefined ? input.name : (prev?.name ?? null),
-    email: input.email !== undefined ? input.email : (prev?.email ?? null),
-    phonenumber: input.phonenumber !== undefined ? input.phonenumber : (prev?.phonenumber ?? null),
-    custom_attributes: attrs,
-    // Given, the list replaces the stored one as a whole; null or [] clears it (prod).
-    stripe_accounts:
-      input.stripe_accounts === undefined
-        ? (prev?.stripe_accounts ?? EMPTY_ACCOUNTS)
-        : input.stripe_accounts === null || input.stripe_accounts.length === 0
-          ? EMPTY_ACCOUNTS
-          : (Object.freeze(
-              input.stripe_accounts.map((a) =>
-                Object.freeze({
-                  label: a.label,
-                  ...(a.stripe_id === undefined ? {} : { stripe_id: a.stripe_id }),
-                  ...(a.stripe_email === undefined ? {} : { stripe_email: a.stripe_email }),
-                }),
-              ),
-            ) as unknown as Contact['stripe_accounts']),
+    count: () => agent.contacts.size,
+    byExternalId: (externalId) => agent.byExternalId.get(externalId),
+    emailOwner: (email) => {
+      const id = agent.byEmail.get(email);
+      return id === undefined ? undefined : agent.contacts.get(id)?.external_id;
+    },
   };
-}
-
-function sameAccounts(a: Contact['stripe_accounts'], b: Contact['stripe_accounts']): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
-}
-
-function sameFields(a: ContactFields, b: ContactFields): boolean {
-  if (a.external_id !== b.external_id || a.name !== b.name || a.email !== b.email) return false;
-  if (a.phonenumber !== b.phonenumber) return false;
-  if (!sameAccounts(a.stripe_accounts, b.stripe_accounts)) return false;
-  if (a.custom_attributes === b.custom_attributes) return true;
-  const ka = Object.keys(a.custom_attributes);
-  if (ka.length !== Object.keys(b.custom_attributes).length) return false;
-  return ka.every((k) => a.custom_attributes[k] === b.custom_attributes[k]);
 }
 
 class MemoryStore implements MockStore {
@@ -232,14 +180,11 @@ class MemoryStore implements MockStore {
     // Nothing is kept for an agent until a write to it succeeds: a refused request allocates nothing.
     const agent = this.agents.get(agentId) ?? newAgent();
     const input = parseOrThrow(this.validatorsOf(agent).input, body);
+    const lookup = lookupOf(agent);
     const prev = agent.byExternalId.get(input.external_id);
-    if (!prev && agent.contacts.size >= this.maxContacts) throw badRequest(MAX_CONTACTS_REACHED);
+    checkQuota(lookup, prev ? 0 : 1, this.maxContacts);
     const fields = mergeFields(prev, input, input.external_id);
-    const email = lower(fields.email);
-    if (email !== undefined && email !== lower(prev?.email ?? null)) {
-      const owner = agent.byEmail.get(email);
-      if (owner !== undefined && owner !== prev?.id) throw conflict(EMAIL_EXISTS);
-    }
+    checkEmail(lookup, prev, fields);
     const contact = this.write(agent, prev, fields);
     this.keep(agentId, agent);
     if (contact !== prev) this.changed();
@@ -249,35 +194,8 @@ class MemoryStore implements MockStore {
   batchUpsert(agentId: string, body: unknown): Contact[] {
     const agent = this.agents.get(agentId) ?? newAgent();
     const { users } = parseOrThrow(this.validatorsOf(agent).batch, body);
-
-    // Dry run over an overlay of the batch's own effects, so that conflicts between items
-    // are caught too and nothing is written unless every item can be.
-    const staged = new Map<string, ContactFields>();
-    const emailOwners = new Map<string, string | null>(); // lowercased email -> external_id, null = freed
-    const issues: { field: string; message: string }[] = [];
-    users.forEach((item, i) => {
-      const prev = staged.get(item.external_id) ?? agent.byExternalId.get(item.external_id);
-      const next = mergeFields(prev, item, item.external_id);
-      const before = lower(prev?.email ?? null);
-      const after = lower(next.email);
-      if (after !== before) {
-        if (after !== undefined) {
-          const owner = emailOwners.has(after)
-            ? emailOwners.get(after)
-            : this.emailOwnerExternalId(agent, after);
-          if (owner != null && owner !== item.external_id) {
-            issues.push({ field: `users.${i}.email`, message: EMAIL_EXISTS });
-          }
-          emailOwners.set(after, item.external_id);
-        }
-        if (before !== undefined) emailOwners.set(before, null);
-      }
-      staged.set(item.external_id, next);
-    });
-    if (issues.length > 0) throw conflict(EMAIL_EXISTS, issues);
-    let creates = 0;
-    for (const key of staged.keys()) if (!agent.byExternalId.has(key)) creates++;
-    if (agent.contacts.size + creates > this.maxContacts) throw badRequest(MAX_CONTACTS_REACHED);
+    // Nothing is written unless every item can be.
+    checkBatch(lookupOf(agent), users, this.maxContacts);
     this.keep(agentId, agent);
 
     let changed = false;
@@ -311,11 +229,7 @@ class MemoryStore implements MockStore {
     if (externalId !== prev.external_id && agent.byExternalId.has(externalId))
       throw conflict(EXTERNAL_ID_EXISTS);
     const fields = mergeFields(prev, patch, externalId);
-    const email = lower(fields.email);
-    if (email !== undefined && email !== lower(prev.email)) {
-      const owner = agent.byEmail.get(email);
-      if (owner !== undefined && owner !== prev.id) throw conflict(EMAIL_EXISTS);
-    }
+    checkEmail(lookupOf(agent), prev, fields);
     const contact = this.write(agent, prev, fields);
     if (contact !== prev) this.changed();
     return contact;
@@ -326,7 +240,7 @@ class MemoryStore implements MockStore {
     const agent = this.agent(agentId);
     agent.contacts.delete(contact.id);
     agent.byExternalId.delete(contact.external_id);
-    const email = lower(contact.email);
+    const email = emailKey(contact.email);
     if (email !== undefined) agent.byEmail.delete(email);
     agent.order = null;
     agent.pages.clear();
@@ -366,20 +280,10 @@ class MemoryStore implements MockStore {
   }
 
   defineAttribute(agentId: string, body: unknown): AttributeDefinition {
-    const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
-    if (typeof name === 'string' && RESERVED_ATTRIBUTE_NAMES.has(name)) {
-      throw badRequest(RESERVED_FIELD_NAME, [{ field: 'name', message: RESERVED_FIELD_NAME }]);
-    }
-    const input = parseOrThrow(AttributeCreateSchema, body);
-    const agent = this.agent(agentId);
-    if (agent.attributes.has(input.name)) throw conflict('Custom attribute already exists');
-    const definition: AttributeDefinition = Object.freeze({
-      name: input.name,
-      type: input.type,
-      label: input.label ?? input.name,
-      description: input.description ?? null,
-      archived: false,
-    });
+    const definition = newDefinition(body);
+    const agent = this.agents.get(agentId) ?? newAgent();
+    if (agent.attributes.has(definition.name)) throw conflict(ATTRIBUTE_EXISTS);
+    this.keep(agentId, agent);
     agent.attributes.set(definition.name, definition);
     agent.validators = null;
     agent.attributeNames = null;
@@ -391,24 +295,7 @@ class MemoryStore implements MockStore {
     const agent = this.agents.get(agentId);
     const prev = agent?.attributes.get(name);
     if (!agent || !prev) throw notFound(ATTRIBUTE_NOT_FOUND);
-    let changes = body;
-    // A PUT that repeats the current type is harmless; any other type is the one change refused.
-    if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'type' in body) {
-      const { type, ...rest } = body as Record<string, unknown>;
-      if (type !== prev.type) {
-        throw badRequest('The type of a custom attribute cannot change', [
-          { field: 'type', message: `The type of a custom attribute cannot change (it is ${prev.type})` },
-        ]);
-      }
-      changes = rest;
-    }
-    const update = parseOrThrow(AttributeUpdateSchema, changes);
-    const definition: AttributeDefinition = Object.freeze({
-      ...prev,
-      label: update.label ?? prev.label,
-      description: update.description !== undefined ? update.description : prev.description,
-      archived: update.archived ?? prev.archived,
-    });
+    const definition = updatedDefinition(prev, body);
     agent.attributes.set(name, definition);
     agent.validators = null;
     this.changed();
@@ -469,7 +356,7 @@ class MemoryStore implements MockStore {
         agent.attributes.set(name, Object.freeze({ name, type, label, description, archived }));
       }
       for (const c of saved.contacts) {
-        const email = lower(c.email);
+        const email = emailKey(c.email);
         if (agent.contacts.has(c.id) || agent.byExternalId.has(c.external_id)) {
           throw new Error(`Not a mock store snapshot (agent ${agentId}: contact ${c.id} appears twice)`);
         }
@@ -496,12 +383,7 @@ class MemoryStore implements MockStore {
             email: rawEmail,
             phonenumber,
             custom_attributes: Object.freeze({ ...custom_attributes }),
-            stripe_accounts:
-              stripe_accounts.length === 0
-                ? EMPTY_ACCOUNTS
-                : (Object.freeze(
-                    stripe_accounts.map((a) => Object.freeze({ ...a })),
-                  ) as Contact['stripe_accounts']),
+            stripe_accounts: freezeAccounts(stripe_accounts),
             created_at,
             updated_at,
           }),
@@ -545,11 +427,6 @@ class MemoryStore implements MockStore {
     return agent.validators;
   }
 
-  private emailOwnerExternalId(agent: AgentState, email: string): string | undefined {
-    const id = agent.byEmail.get(email);
-    return id === undefined ? undefined : agent.contacts.get(id)?.external_id;
-  }
-
   /** Commits a checked write and keeps the indexes in step; an unchanged contact stays as it was. */
   private write(agent: AgentState, prev: Contact | undefined, fields: ContactFields): Contact {
     if (prev && sameFields(prev, fields)) return prev;
@@ -569,8 +446,8 @@ class MemoryStore implements MockStore {
     });
     if (prev && prev.external_id !== contact.external_id) agent.byExternalId.delete(prev.external_id);
     agent.byExternalId.set(contact.external_id, contact);
-    const before = lower(prev?.email ?? null);
-    const after = lower(contact.email);
+    const before = emailKey(prev?.email ?? null);
+    const after = emailKey(contact.email);
     if (before !== after) {
       if (before !== undefined) agent.byEmail.delete(before);
       if (after !== undefined) agent.byEmail.set(after, contact.id);

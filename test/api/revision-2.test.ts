@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OPERATIONS, paths } from '../../src/api/index.js';
+import { OPERATIONS, PATH_TEMPLATES, paths } from '../../src/api/index.js';
 import { buildOpenApiDocument } from '../../src/api/openapi.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
@@ -95,6 +95,17 @@ describe('1. stripe_accounts', () => {
     const bad = await cli(['upsert', '-e', 'c1', '--stripe-account', 'id=cus_1']);
     expect(bad.code).toBe(ExitCode.USAGE);
     expect(bad.stderr).toMatch(/needs a label/);
+    // Set and clear at once is a mistake, said before anything is sent.
+    const both = await cli([
+      'update',
+      'c1',
+      '--stripe-account',
+      'label=x,id=cus_2',
+      '--unset',
+      'stripe_accounts',
+    ]);
+    expect(both.code).toBe(ExitCode.USAGE);
+    expect(both.stderr).toMatch(/--stripe-account and --unset stripe_accounts both given/);
     await cli(['update', 'c1', '--unset', 'stripe_accounts']);
     expect(JSON.parse((await cli(['get', 'c1', '-o', 'json'])).stdout).stripe_accounts).toEqual([]);
   });
@@ -203,6 +214,28 @@ describe('2. unknown fields dropped and reported', () => {
     expect(r.stderr).toMatch(
       /warning: the service ignored fields it does not know: company \(request req_\w+\)/,
     );
+
+    // --debug names the request id of each answer and what the service dropped.
+    const debug = await runInProcess(
+      ['--debug', 'upsert', '--data', '{"external_id":"w1","company":"Acme"}'],
+      { env, cwd: home.dir },
+    );
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toMatch(
+      /\[debug\] ← 201 POST \/api\/v1\/chatbots\/agent-1\/contacts in \d+ms \(request req_\w+\)/,
+    );
+    expect(debug.stderr).toMatch(/\[debug\] {3}the service ignored: company$/m);
+
+    // Too many to name: the warning says how many more there were.
+    const many = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`extra_field_${i}`, i]));
+    const lots = await runInProcess(['upsert', '--data', JSON.stringify({ external_id: 'w2', ...many })], {
+      env,
+      cwd: home.dir,
+    });
+    expect(lots.code, lots.stderr).toBe(0);
+    expect(lots.stderr).toMatch(
+      /ignored fields it does not know: extra_field_0, extra_field_1, .* and \d+ more \(request/,
+    );
   });
 });
 
@@ -293,6 +326,36 @@ describe('4. agents and quota', () => {
   });
 });
 
+describe('4. the quota through the importer', () => {
+  for (const batch of ['1', '10']) {
+    it(`rejects the rows past it with the reason, and lands the rest (--batch-size ${batch})`, async () => {
+      const mock = await startTestMock({ maxContacts: 3 });
+      const rows = Array.from({ length: 6 }, (_, i) => `q${i},N${i}`).join('\n');
+      await writeFile(join(home.dir, 'q.csv'), `external_id,name\n${rows}\n`);
+      const env = {
+        ...home.env,
+        CONTACTS_API_KEY: TEST_KEY,
+        CONTACTS_BASE_URL: mock.url,
+        CONTACTS_AGENT: AGENT,
+      };
+      const r = await runInProcess(['import', 'q.csv', '--batch-size', batch, '--concurrency', '1'], {
+        env,
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(ExitCode.PARTIAL);
+      expect(mock.store.contacts(AGENT)).toHaveLength(3);
+      // The quota is not mistaken for a service without the batch form.
+      expect(r.stderr).not.toMatch(/batch form/);
+      const rejects = await readFile(join(home.dir, 'q.rejects.csv'), 'utf8');
+      expect(rejects.trim().split('\n').slice(1)).toEqual([
+        'q3,N3,5,Maximum contacts limit reached',
+        'q4,N4,6,Maximum contacts limit reached',
+        'q5,N5,7,Maximum contacts limit reached',
+      ]);
+    });
+  }
+});
+
 describe('5. small alignments', () => {
   it('every response carries a unique x-request-id, errors and the adapter own answers too', async () => {
     const mock = await startTestMock();
@@ -366,12 +429,28 @@ describe('6. the endpoint table, once', () => {
     expect(served).toHaveLength(OPERATIONS.length);
     await client.close();
 
-    // Any other method on a known path is 405 (with Allow); any other path 404.
+    // Any other method on a known path is 405 (with Allow naming the table's methods); any
+    // other path 404.
     const raw = api(mock.url);
     const wrong = await raw.request('PUT', paths.contacts(AGENT));
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET, POST');
-    expect((await raw.get('/api/v1/chatbots/a/other')).status).toBe(404);
+    for (const template of PATH_TEMPLATES) {
+      const path = template.template.replace(/\{(\w+)\}/g, (_, p: string) => (p === 'agentId' ? AGENT : 'x'));
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        if (template.methods.includes(method as never)) continue;
+        const res = await raw.request(method, path);
+        expect(res.status, `${method} ${template.template}`).toBe(405);
+        expect(res.headers.get('allow')).toBe(template.methods.join(', '));
+      }
+    }
+    for (const path of [
+      '/api/v1/chatbots/a/other',
+      '/api/v1/chatbots/a/contacts/x/y',
+      '/api/v2/chatbots/a/contacts',
+    ]) {
+      expect((await raw.get(path)).status, path).toBe(404);
+    }
   });
 });
 
@@ -387,7 +466,19 @@ describe('7. the OpenAPI document says all of it', () => {
     const upsert = doc.paths['/api/v1/chatbots/{agentId}/contacts'].post;
     expect(upsert.responses['201'].headers).toHaveProperty('x-contacts-ignored');
     expect(upsert.responses['201'].headers).toHaveProperty('x-request-id');
+    expect(upsert.responses['201'].headers).toHaveProperty('x-contacts-ignored-count');
     expect(upsert.responses['404'].description).toMatch(/Chatbot not found/);
+    // Records as answered: the list is always there. Inputs as read: unknown fields are dropped,
+    // not forbidden, and a Stripe account needs an id or an email.
+    expect(doc.components.schemas.Contact.required).toContain('stripe_accounts');
+    for (const id of ['ContactInput', 'ContactPatch', 'BatchUpsert', 'StripeAccountInput']) {
+      expect(doc.components.schemas[id].additionalProperties, id).toBeUndefined();
+    }
+    expect(doc.components.schemas.AttributeCreate.additionalProperties).toBe(false);
+    expect(doc.components.schemas.StripeAccountInput.anyOf).toEqual([
+      { required: ['stripe_id'] },
+      { required: ['stripe_email'] },
+    ]);
     // Strict mode is a mock option, not part of the API.
     expect(text).not.toMatch(/strict/i);
     const served = JSON.parse(await readFile(new URL('../../dist/openapi.json', import.meta.url), 'utf8'));

@@ -2,7 +2,7 @@
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { paths } from '../../src/api/index.js';
+import { OPERATIONS, paths } from '../../src/api/index.js';
 import { createMockState } from '../../src/mock/handler.js';
 import { createMockHandlers } from '../../src/mock/msw.js';
 import { AGENT, TEST_KEY } from '../helpers/mock.js';
@@ -115,5 +115,25 @@ describe('which requests the handlers take', () => {
       expect((await getResponse(handlers, request(`${origin}/api/v1/unknown`)))?.status).toBe(404);
     }
     expect(await getResponse(handlers, request('https://somewhere.test/index.html'))).toBeUndefined();
+  });
+});
+
+describe('the handlers come from the operations table', () => {
+  it('one per operation, with its method and path, then one for the rest of the API', async () => {
+    const handlers = createMockHandlers({ baseUrl: 'https://api.example.test' });
+    expect(handlers).toHaveLength(OPERATIONS.length + 1);
+    const declared = handlers.slice(0, OPERATIONS.length).map((h) => {
+      const info = h.info as { method: string; path: string };
+      return `${info.method} ${info.path}`;
+    });
+    expect(declared).toEqual(
+      OPERATIONS.map((op) => `${op.method} https://api.example.test${op.path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    // Each operation's own handler answers its requests (the catch-all is not needed for them).
+    const own = handlers.slice(0, OPERATIONS.length);
+    const get = new Request(`https://api.example.test${paths.contacts(AGENT)}`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    expect((await getResponse(own, get))?.status).toBe(200);
   });
 });

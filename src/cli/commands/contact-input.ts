@@ -95,15 +95,24 @@ export async function contactBody(
   if (options.stripeAccount) body.stripe_accounts = options.stripeAccount;
   for (const field of options.unset ?? []) {
     if (field.startsWith('attr.') && field.length > 5) {
-      attrs[field.slice(5)] = null;
+      const name = field.slice(5);
+      if (options.attr && Object.hasOwn(options.attr, name)) {
+        throw new UsageError(`--attr ${name} and --unset ${field} both given: set it or clear it`);
+      }
+      attrs[name] = null;
       continue;
+    }
+    if (field === 'stripe_accounts' && options.stripeAccount) {
+      throw new UsageError(
+        '--stripe-account and --unset stripe_accounts both given: set the list or clear it',
+      );
     }
     const key = Object.hasOwn(UNSET_FIELDS, field) ? UNSET_FIELDS[field] : undefined;
     if (!key) {
       throw new UsageError(
         `--unset ${field}: not a field that can be cleared${didYouMean(field, Object.keys(UNSET_FIELDS))}`,
         {
-          hint: 'Use name, email, phone or attr.<name>.',
+          hint: 'Use name, email, phone, stripe_accounts or attr.<name>.',
         },
       );
     }

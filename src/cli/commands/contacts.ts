@@ -89,7 +89,7 @@ export async function update(ctx: CommandContext, id: string, opts: FieldOptions
   const body = await bodyOf(ctx, opts);
   if (Object.keys(body).length === 0) {
     throw new UsageError('Nothing to change', {
-      hint: 'Pass at least one of --name, --email, --phone, --attr, --unset, --external-id or --data.',
+      hint: 'Pass at least one of --name, --email, --phone, --attr, --stripe-account, --unset, --external-id or --data.',
     });
   }
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);

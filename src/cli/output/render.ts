@@ -168,7 +168,11 @@ export function contactCsvRow(contact: Contact, attributeNames: readonly string[
     contact.stripe_accounts?.length ? JSON.stringify(contact.stripe_accounts) : null,
     isoTime(contact.created_at),
     isoTime(contact.updated_at),
-    ...attributeNames.map((n) => csvValue(contact.custom_attributes[n])),
+    // Own values only: an attribute called `constructor` that a contact lacks is an empty cell,
+    // not the text of Object's constructor.
+    ...attributeNames.map((n) =>
+      csvValue(Object.hasOwn(contact.custom_attributes, n) ? contact.custom_attributes[n] : undefined),
+    ),
   ];
 }
 

@@ -1,6 +1,12 @@
 // Reading a refusal: which rows of a batch the service named (`users.N.field` issues, contract
 // revision 2), whether it refused the batch form itself, and the reason a row is rejected with.
-import { type APIError, BadRequestError, ConflictError, PayloadTooLargeError } from '../../client/errors.js';
+import {
+  type APIError,
+  BadRequestError,
+  ConflictError,
+  ContactLimitError,
+  PayloadTooLargeError,
+} from '../../client/errors.js';
 
 /** Errors that belong to the rows sent (their data), not to the service or the connection. */
 export function isRowRejection(error: unknown): error is APIError {
@@ -44,6 +50,7 @@ export function namedItems(error: APIError, count: number): Map<number, string> 
 export function refusesBatchForm(error: unknown): error is BadRequestError {
   return (
     error instanceof BadRequestError &&
+    !(error instanceof ContactLimitError) &&
     error.issues.length > 0 &&
     !error.issues.some((i) => ITEM.test(i.field))
   );
