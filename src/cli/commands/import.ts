@@ -36,6 +36,14 @@ const DELIMITERS: Record<string, CsvDelimiter> = {
 };
 
 export async function importFile(ctx: CommandContext, file: string, opts: ImportCommandOptions) {
+  // An import allocates a few short-lived objects a row, millions in all. V8 answers that by
+  // growing its young generation to 16 MiB semi-spaces and letting its old generation double
+  // between collections: together some 80 MB of resident memory at a million rows, for a few
+  // percent of speed. The process is ours: the young generation keeps its starting size and the
+  // old one grows by half (bench/README.md has the figures). Both are read as the heap grows.
+  const v8 = await import('node:v8');
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  v8.setFlagsFromString('--heap-growing-percent=50');
   const importer = await import('../../importer/index.js');
   const { runImport, ImportStoppedError } = await import('../../importer/pipeline.js');
   const format: ImportFormat | undefined = opts.format ? importer.parseFormatOption(opts.format) : undefined;

@@ -49,7 +49,12 @@ export class DryRunSink implements ImportSink {
     this.#rows = [];
     if (rows.length === 0) return;
     try {
-      const plans = await this.#planner.plan(rows.map((r) => ({ line: r.source.line, input: r.input })));
+      const plans = await this.#planner.plan(
+        rows.map((r) => {
+          if (!r.input) throw new Error('The dry run needs rows planned with their input kept');
+          return { line: r.source.line, input: r.input };
+        }),
+      );
       plans.forEach((plan, i) => {
         this.#onOutcome({ type: 'planned', row: rows[i]!, plan });
       });

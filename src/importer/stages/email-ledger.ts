@@ -4,16 +4,16 @@
 // An email its holder gives up (a later row of the same external_id with another email, or none)
 // is free again from that row on.
 //
-// Bounded: entries are 64-bit hashes in compact tables (about 28 bytes a contact, 28 MiB at most
-// by default), and past `maxEntries` entries give way in a sweep. A forgotten entry can only hide a conflict (the
+// Bounded: entries are 64-bit hashes in compact tables (about 28 bytes a contact, 14 MiB at most
+// by default: 393,216 contacts with an email), and past that entries give way, picked across the table. A forgotten entry can only hide a conflict (the
 // service then refuses that row itself), never invent one: an external_id and the email it holds
 // are always forgotten together.
 import { HashTable64, hash64, hashNumber } from './hash-table.js';
 
 const KEY_SEED = 0x6b657973;
 const EMAIL_SEED = 0x656d6169;
-/** 3/4 of 2^20 slots: a 12 MiB table of emails and a 16 MiB one of external_ids at most. */
-const DEFAULT_MAX_ENTRIES = 786_432;
+/** 3/4 of 2^19 slots: a 6 MiB table of emails and an 8 MiB one of external_ids at most. */
+const DEFAULT_MAX_ENTRIES = 393_216;
 
 export type EmailClaim =
   /** The row may go; it must not overlap in flight with other rows on these lanes. */
@@ -22,7 +22,7 @@ export type EmailClaim =
   | { ok: false; heldByLine: number };
 
 export interface EmailLedgerOptions {
-  /** External_ids (with their emails) remembered at most. Default 786,432: 28 MiB of tables. */
+  /** External_ids (with their emails) remembered at most. Default 393,216: 14 MiB of tables. */
   maxEntries?: number;
 }
 
@@ -110,11 +110,14 @@ export class EmailLedger {
     if (slot >= 0) this.#emails.remove(slot);
   }
 
-  /** Forgets one external_id and its email; the next comes from further on (a sweep, not a scan). */
+  /**
+   * Forgets one external_id and its email, from a slot spread over the table: a sweep in slot
+   * order would empty one stretch and pack the rest, where linear probing then crawls.
+   */
   #evict(): void {
+    this.#evictFrom = (this.#evictFrom + 0x9e3779b1) >>> 0;
     const slot = this.#keys.occupiedFrom(this.#evictFrom);
     if (slot < 0) return;
-    this.#evictFrom = slot + 1;
     this.#release(slot, [this.#keys.get(slot, 0), this.#keys.get(slot, 1)]);
     this.#forgotten++;
   }

@@ -9,11 +9,17 @@ import { EmailLedger } from './email-ledger.js';
 import { hash64, hashNumber } from './hash-table.js';
 
 const KEY_LANE_SEED = 0x6c616e65;
+const NO_FIELDS: Record<string, unknown> = Object.freeze(Object.create(null));
 
 /** A row ready for a sink: checked, ordered, and (for the sender) serialised once. */
 export interface PlannedRow {
+  /** The record as read; a CSV row keeps only its cells (all a rejects file needs of it). */
   source: SourceRecord;
-  input: ContactInputParsed;
+  /**
+   * The contact as checked, kept only when not serialised (the dry run compares it): a sender
+   * holds thousands of rows in flight and needs their JSON alone.
+   */
+  input: ContactInputParsed | undefined;
   /** The external_id. */
   key: string;
   lanes: number[];
@@ -58,13 +64,16 @@ export class RowPlanner {
     }
     const lanes = [hashNumber(hash64(key, KEY_LANE_SEED))];
     for (const lane of claim.emailLanes) if (!lanes.includes(lane)) lanes.push(lane);
-    let json = '';
-    let bytes = 64;
-    if (this.#serialize) {
-      json = JSON.stringify(input);
-      bytes = Buffer.byteLength(json);
-    }
-    return { ok: true, row: { source, input, key, lanes, json, bytes } };
+    if (!this.#serialize) return { ok: true, row: { source, input, key, lanes, json: '', bytes: 0 } };
+    const json = JSON.stringify(input);
+    const kept: SourceRecord =
+      source.raw === undefined
+        ? source
+        : { row: source.row, line: source.line, record: NO_FIELDS, raw: source.raw };
+    return {
+      ok: true,
+      row: { source: kept, input: undefined, key, lanes, json, bytes: Buffer.byteLength(json) },
+    };
   }
 
   /** A row that landed in an earlier run: its email is held, whatever the file said before it. */

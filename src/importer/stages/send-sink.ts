@@ -30,8 +30,8 @@ import type { ImportSink, LinkState, RowOutcome } from './sink.js';
 export const MAX_BATCH_BYTES = Math.floor((MAX_BODY_BYTES * 7) / 8);
 const ENVELOPE_BYTES = '{"users":[]}'.length;
 /** Rows and body bytes held between planning and their outcome. */
-const MAX_HELD_ROWS = 16_384;
-const MAX_HELD_BYTES = 16 * 1024 * 1024;
+const MAX_HELD_ROWS = 8192;
+const MAX_HELD_BYTES = 8 * 1024 * 1024;
 /** How long ready rows wait for more to fill a batch (see #lingerFor). */
 const LINGER_PAUSE_MS = 20;
 const LINGER_MAX_MS = 200;
@@ -58,13 +58,13 @@ export interface SendSinkOptions {
 
 /**
  * The external_ids this run created, so that a later row of one counts as an update. Hashes in a
- * bounded table (8 MiB at most): past it, entries give way in a sweep, and a key repeated that far
+ * bounded table (2 MiB at most): past it, entries give way, and a key repeated that far
  * apart within one second of its creation may count as created twice.
  */
 const SEED = 0x63726561;
 
 class CreatedKeys {
-  readonly #table = new HashTable64(0, 1 << 20);
+  readonly #table = new HashTable64(0, 1 << 18);
   #sweep = 0;
 
   has(key: string): boolean {
@@ -76,9 +76,9 @@ class CreatedKeys {
   add(key: string): true {
     const [hi, lo] = hash64(key, SEED);
     if (this.#table.full && this.#table.find(hi, lo) < 0) {
-      const slot = this.#table.occupiedFrom(this.#sweep);
-      this.#sweep = slot + 1;
-      this.#table.remove(slot);
+      // A slot spread over the table, not the next in order (see EmailLedger's eviction).
+      this.#sweep = (this.#sweep + 0x9e3779b1) >>> 0;
+      this.#table.remove(this.#table.occupiedFrom(this.#sweep));
     }
     this.#table.insert(hi, lo);
     return true;
@@ -127,7 +127,7 @@ export class SendSink implements ImportSink {
     this.#o = options;
     this.#batchForm = options.batchSize > 1;
     this.#maxBatchBytes = options.maxBatchBytes ?? MAX_BATCH_BYTES;
-    this.#maxHeldRows = options.maxHeldRows ?? Math.max(MAX_HELD_ROWS, 4 * options.batchSize);
+    this.#maxHeldRows = options.maxHeldRows ?? MAX_HELD_ROWS;
     this.#maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_BYTES;
   }
 
