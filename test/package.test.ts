@@ -1,8 +1,11 @@
 // The package as users import it: its `exports` entry points, resolved by Node itself (a package
 // may import itself by name), from the built dist/ that `npm install` produces.
 import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildOpenApiDocument } from '../src/api/openapi.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,13 +37,54 @@ describe('package exports', () => {
     }
   });
 
-  it('"contacts-cli/mock" offers the server, the msw handlers and the core', () => {
+  it('"contacts-cli/mock" offers the server, both stores and the core; "contacts-cli/mock/msw" the handlers', () => {
     const names = inNode(
       `const m = await import('contacts-cli/mock'); console.log(JSON.stringify(Object.keys(m).sort()));`,
     ) as string[];
-    for (const name of ['startMockServer', 'createMockHandlers', 'handleRequest', 'createMockStore']) {
+    for (const name of [
+      'startMockServer',
+      'respond',
+      'handleRequest',
+      'createMockStore',
+      'openSqliteStore',
+      'loadSeed',
+    ]) {
       expect(names).toContain(name);
     }
+    expect(names).not.toContain('createMockHandlers');
+    const msw = inNode(
+      `const m = await import('contacts-cli/mock/msw'); console.log(JSON.stringify(Object.keys(m).sort()));`,
+    ) as string[];
+    expect(msw).toContain('createMockHandlers');
+  });
+
+  it('without msw installed, "contacts-cli/mock" still serves and "contacts-cli/mock/msw" says what to install', async () => {
+    // An install of the package without msw: dist copied, every other dependency linked.
+    const dir = await mkdtemp(join(tmpdir(), 'contacts-no-msw-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const pkg = join(dir, 'node_modules', 'contacts-cli');
+    await mkdir(pkg, { recursive: true });
+    await cp(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
+    await cp(join(ROOT, 'package.json'), join(pkg, 'package.json'));
+    for (const name of await readdir(join(ROOT, 'node_modules'))) {
+      if (name === 'msw' || name === '.bin' || name === '.package-lock.json') continue;
+      await symlink(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
+    }
+    const run = (code: string) =>
+      execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8' });
+    const served = run(
+      `const { startMockServer } = await import('contacts-cli/mock');
+       const s = await startMockServer({ port: 0 });
+       const r = await fetch(s.url + '/health'); console.log(r.status); await s.close();`,
+    );
+    expect(served.trim()).toBe('200');
+    let message = '';
+    try {
+      run(`await import('contacts-cli/mock/msw');`);
+    } catch (error) {
+      message = String((error as { stderr?: string }).stderr);
+    }
+    expect(message).toContain('npm install --save-dev msw@^2');
   });
 
   it('"contacts-cli/openapi.json" is the OpenAPI 3.1 document generated from the contract', () => {

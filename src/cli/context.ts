@@ -1,7 +1,6 @@
 // What every command gets: the streams, the settings in force (flag > env > profile), and,
 // on first use, a client (or an embedded mock with its client) and the output format.
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { ContactsClient } from '../client/client.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
@@ -34,6 +33,10 @@ export interface GlobalOptions {
 const EMBEDDED_MOCK_KEY = 'bk_embedded_mock';
 /** Agent used with --mock when none is set, so `contacts --mock list` works on a fresh clone. */
 export const EMBEDDED_MOCK_AGENT = 'demo';
+/** The embedded mock's database, under the working directory. */
+export const MOCK_DATA = '.contacts-mock/mock.db';
+/** Where versions before the SQLite store kept it (converted once when found). */
+const LEGACY_MOCK_DATA = '.contacts-mock/data.json';
 
 export class CommandContext {
   readonly io: Io;
@@ -45,7 +48,6 @@ export class CommandContext {
   #mayCreateProfile = false;
   #retryReporter?: (line: string) => void;
   #mock?: MockServer;
-  #releaseMock?: () => Promise<void>;
 
   constructor(cli: CliIo, options: GlobalOptions) {
     this.#cli = cli;
@@ -191,20 +193,12 @@ export class CommandContext {
       else this.io.note(line);
     };
     if (this.mockMode) {
-      const [{ startMockServer }, { acquireFileLock, FileLockTimeoutError }] = await Promise.all([
-        import('../mock/server.js'),
-        import('../util/file-lock.js'),
-      ]);
-      const dataFile = this.mockDataFile();
-      await mkdir(dirname(dataFile), { recursive: true });
-      // One command at a time on the state file, so parallel `--mock` commands never lose writes.
-      this.#releaseMock = await acquireFileLock(dataFile, {
-        onWait: (pid) =>
-          this.io.note(`Waiting for another contacts --mock command${pid ? ` (process ${pid})` : ''}…`),
-      }).catch((err) => {
-        throw err instanceof FileLockTimeoutError ? new CliError(err.message, { cause: err }) : err;
+      const { startEmbeddedMock } = await import('./embedded-mock.js');
+      this.#mock = await startEmbeddedMock(this.mockDataFile(), {
+        legacyFile:
+          this.env.CONTACTS_MOCK_DATA === undefined ? resolve(this.cwd, LEGACY_MOCK_DATA) : undefined,
+        note: (line) => this.io.note(line),
       });
-      this.#mock = await startMockServer({ port: 0, dataFile });
       return new ContactsClient({
         baseUrl: this.#mock.url,
         apiKey: EMBEDDED_MOCK_KEY,
@@ -230,14 +224,6 @@ export class CommandContext {
   }
 
   /**
-   * In mock mode, resolves once the embedded mock's state file holds every write so far: the
-   * importer waits for it before recording rows as landed. Undefined against a real service.
-   */
-  get mockDurable(): (() => Promise<void>) | undefined {
-    return this.mockMode ? async () => this.#mock?.flush() : undefined;
-  }
-
-  /**
    * A command a user can paste to run `args` in the same setting as this run: the global options
    * that chose the service (`--mock`, `--profile`, `--base-url`, `-o`) kept, values shell-quoted.
    */
@@ -252,18 +238,17 @@ export class CommandContext {
     return words.map(shellWord).join(' ');
   }
 
-  /** Where the embedded mock keeps its state between commands. */
+  /** Where the embedded mock keeps its state between commands: a SQLite database. */
   mockDataFile(): string {
-    return resolve(this.cwd, this.env.CONTACTS_MOCK_DATA ?? '.contacts-mock/data.json');
+    return resolve(this.cwd, this.env.CONTACTS_MOCK_DATA ?? MOCK_DATA);
   }
 
-  /** Closes connections and stops (and saves) the embedded mock. */
+  /** Closes connections, stops the embedded mock and closes its database. */
   async close(): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
     if (client) await (await client.catch(() => undefined))?.close();
     await this.#mock?.close();
-    await this.#releaseMock?.();
   }
 }
 

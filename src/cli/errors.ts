@@ -20,7 +20,7 @@ import {
 import { redactSecrets } from '../client/redact.js';
 import { ConfigError } from '../config/errors.js';
 import { ImportError } from '../importer/errors.js';
-import { MockDataFileError } from '../mock/errors.js';
+import { MockDataFileError, SeedError } from '../mock/errors.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { ExitCode } from './exit-codes.js';
 
@@ -155,9 +155,10 @@ function describe(error: unknown): Described {
     return {
       code: ExitCode.USAGE,
       message: error.message,
-      hint: 'Move the file aside (or delete it to start over), or name another file.',
+      hint: error.hint ?? 'Move the file aside (or delete it to start over), or name another file.',
     };
   }
+  if (error instanceof SeedError) return { code: ExitCode.USAGE, message: error.message };
   const fsProblem = describeFsError(error);
   if (fsProblem) return fsProblem;
   const listenProblem = describeListenError(error);

@@ -373,7 +373,18 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .option('--mock', 'required: the mock is the server this command runs')
     .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <file>', 'keep the state in this file (loaded at start, written atomically)')
+    .option(
+      '--data <file>',
+      'keep the state in this SQLite database (created if absent; each write committed before it is answered)',
+    )
+    .option(
+      '--seed <file>',
+      'put these contacts (and attribute definitions) in at start and at each POST /__mock/reset: CSV, JSON or NDJSON',
+    )
+    .option(
+      '--seed-agent <id>',
+      "the agent a --seed file's contacts belong to (default: the only --agents id, else demo)",
+    )
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
     .option(
       '--agents <ids>',

@@ -58,8 +58,6 @@ export interface ImportOptions {
   maxRetries?: number;
   /** Count the file's rows first (regular files only), so progress can show a total. */
   countTotal?: boolean;
-  /** Makes what the service has accepted durable before the checkpoint records it (embedded mock). */
-  durable?: () => Promise<void>;
   /** Ctrl-C: stop reading at once, let requests in flight finish, keep the checkpoint. */
   signal?: AbortSignal;
   onEvent?: (event: ImportEvent) => void;
@@ -223,7 +221,6 @@ async function prepare(
         cwd: options.cwd,
         rejectsPath: options.rejectsPath,
         resultsPath: options.resultsPath,
-        durable: options.durable,
       });
   return { validate, outputs, total, mapping };
 }

@@ -28,8 +28,16 @@ export const conflict = (message: string, issues?: Issue[]) => new MockHttpError
 export class MockDataFileError extends Error {
   override name = 'MockDataFileError';
   readonly file: string;
-  constructor(file: string, message: string, options?: { cause?: unknown }) {
+  /** What to do about it, when the message does not already say. */
+  readonly hint: string | undefined;
+  constructor(file: string, message: string, options?: { cause?: unknown; hint?: string }) {
     super(message, options);
     this.file = file;
+    this.hint = options?.hint;
   }
+}
+
+/** A seed that cannot be used, naming the file and where in it. */
+export class SeedError extends Error {
+  override name = 'SeedError';
 }

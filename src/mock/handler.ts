@@ -20,7 +20,10 @@ import {
 import { buildOpenApiDocument } from '../api/openapi.js';
 import { VERSION } from '../client/version.js';
 import { badRequest, MockHttpError, notFound } from './errors.js';
-import { type ContactPage, createMockStore, INVALID_BODY, type MockStore } from './store.js';
+import { createFaultInjector, type FaultInjector, type FaultOptions } from './faults.js';
+import { createMockStore } from './memory-store.js';
+import { RequestLog, type RequestLogEntry } from './request-log.js';
+import { type ContactPage, INVALID_BODY, type MockStore } from './store.js';
 
 export const CHATBOT_NOT_FOUND = 'Chatbot not found';
 const INVALID_PARAMETERS = 'Invalid request parameters';
@@ -33,6 +36,15 @@ export interface MockState {
   agents: ReadonlySet<string> | null;
   /** Answer unknown fields with 400 `Unknown field` instead of dropping them (production drops). */
   strict: boolean;
+  /** The faults a run asked for (rate limit, latency, injected errors); null for none. */
+  faults: FaultInjector | null;
+  log: RequestLog;
+  /** Puts the seed into an emptied store (`POST /__mock/reset`); null without a seed. */
+  seed: ((store: MockStore) => void) | null;
+  /** Aborted when the adapter closes: answers still waiting out their latency are dropped. */
+  closing: AbortSignal;
+  /** Told about unexpected errors behind a 500. */
+  onError: (error: unknown) => void;
 }
 
 export interface MockStateOptions {
@@ -44,14 +56,30 @@ export interface MockStateOptions {
   strict?: boolean;
   /** Contacts one agent may hold; past it, `400 "Maximum contacts limit reached"`. */
   maxContacts?: number;
+  faults?: FaultOptions;
+  /** Called with each request's log entry (the log itself keeps the last ones). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  onError?: (error: unknown) => void;
+  /** Applied to the store now, when it is empty, and after each reset. */
+  seed?: (store: MockStore) => void;
+  closing?: AbortSignal;
 }
 
 export function createMockState(options: MockStateOptions = {}): MockState {
+  const onError = options.onError ?? (() => {});
+  const store = options.store ?? createMockStore({ maxContacts: options.maxContacts });
+  // Into an empty store only: a database that already holds state (restarted with --data) keeps it.
+  if (options.seed && store.agentIds().length === 0) options.seed(store);
   return {
-    store: options.store ?? createMockStore({ maxContacts: options.maxContacts }),
+    store,
     keys: options.keys === undefined ? null : new Set(options.keys),
     agents: options.agents === undefined ? null : new Set(options.agents),
     strict: options.strict ?? false,
+    faults: options.faults ? createFaultInjector(options.faults) : null,
+    log: new RequestLog(options.onRequest, onError),
+    seed: options.seed ?? null,
+    closing: options.closing ?? new AbortController().signal,
+    onError,
   };
 }
 
@@ -65,6 +93,8 @@ export interface MockRequest {
   body: Buffer | string | undefined;
   /** The id to answer with (`x-request-id`); a new one when absent. Adapters pass theirs to log it. */
   requestId?: string;
+  /** The body ran past the limit (the adapter stopped keeping it): the answer is 413. */
+  tooLarge?: boolean;
 }
 
 export interface MockResponse {
@@ -226,7 +256,7 @@ function allowMethod(method: string, allowed: readonly string[]): void {
   }
 }
 
-function authenticate(state: MockState, header: string | string[] | undefined): void {
+export function authenticate(state: Pick<MockState, 'keys'>, header: string | string[] | undefined): void {
   const value = Array.isArray(header) ? header[0] : header;
   // One message for every 401, as production: which part was wrong is not said.
   if (!value?.trim()) throw unauthorized('Unauthorized access');

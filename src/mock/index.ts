@@ -1,6 +1,7 @@
-// The `contacts-cli/mock` export: the faithful mock of the Contacts API as a server, as msw
-// handlers, and as its transport-free core (store + handleRequest).
-export { MockHttpError } from './errors.js';
+// The `contacts-cli/mock` export: the faithful mock of the Contacts API as a server and as its
+// transport-free core (store + respond). The msw handlers are `contacts-cli/mock/msw`, so that
+// msw stays an optional peer dependency.
+export { MockDataFileError, MockHttpError, SeedError } from './errors.js';
 export type { FaultKind, FaultOptions } from './faults.js';
 export {
   createMockState,
@@ -10,17 +11,14 @@ export {
   type MockState,
   type MockStateOptions,
 } from './handler.js';
-export { createMockHandlers, type MockHandlersOptions } from './msw.js';
-export {
-  type MockServer,
-  type MockServerOptions,
-  REQUEST_LOG_LIMIT,
-  type RequestLogEntry,
-  startMockServer,
-} from './server.js';
+export { createMockStore } from './memory-store.js';
+export { REQUEST_LOG_LIMIT, type RequestLogEntry } from './request-log.js';
+export { ADMIN_PREFIX, type MockOutcome, resetState, respond } from './respond.js';
+export { loadSeed, type SeedOptions } from './seed.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+export { openSqliteStore } from './sqlite-store.js';
 export {
   type ContactPage,
-  createMockStore,
   type MockStore,
   type MockStoreOptions,
   type StoreSnapshot,

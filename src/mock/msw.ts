@@ -1,10 +1,33 @@
-// msw 2 handlers over the same handleRequest core, for code that talks to the API with fetch.
-// The only module that imports msw, so the server never loads it.
-import { type HttpHandler, HttpResponse, http } from 'msw';
+// msw 2 handlers over the same core as the server (`respond`: faults, test controls, the API),
+// for code that talks to the API with fetch. The `contacts-cli/mock/msw` entry and the only
+// module that imports msw: msw is an optional peer dependency, so everyone else never loads or
+// installs it, and without it this entry says what to install.
+import type { HttpHandler } from 'msw';
 import { API_PREFIX } from '../api/limits.js';
 import { type HttpMethod, OPERATIONS } from '../api/operations.js';
-import { createMockState, handleRequest, type MockState } from './handler.js';
+import type { FaultOptions } from './faults.js';
+import { createMockState, type MockState } from './handler.js';
 import { toJson } from './json.js';
+import type { RequestLogEntry } from './request-log.js';
+import { ADMIN_PREFIX, respond } from './respond.js';
+import type { MockStore } from './store.js';
+
+/** The message when msw is not installed: the one thing to do about it. */
+export const MSW_MISSING =
+  'contacts-cli/mock/msw needs msw 2, an optional peer dependency: npm install --save-dev msw@^2';
+
+async function loadMsw(): Promise<typeof import('msw')> {
+  try {
+    return await import('msw');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND')
+      throw new Error(MSW_MISSING, { cause: error });
+    throw error;
+  }
+}
+
+const { HttpResponse, http } = await loadMsw();
 
 export interface MockHandlersOptions {
   /** Only requests under this URL are answered (e.g. `https://api.example.com`); by default any origin. */
@@ -19,6 +42,12 @@ export interface MockHandlersOptions {
   agents?: string[];
   /** Without `state`: contacts one agent may hold. */
   maxContacts?: number;
+  /** Without `state`: latency, injected errors, lost responses, a rate limit, as `serve --mock` has them. */
+  faults?: FaultOptions;
+  /** Without `state`: put into the store now and after each `POST /__mock/reset`. */
+  seed?: (store: MockStore) => void;
+  /** Without `state`: called with each request's log entry. */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -37,6 +66,9 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
       strict: options.strict,
       agents: options.agents,
       maxContacts: options.maxContacts,
+      faults: options.faults,
+      seed: options.seed,
+      onRequest: options.onRequest,
     });
   const base = options.baseUrl ? new URL(options.baseUrl) : undefined;
   const prefix = base ? base.pathname.replace(/\/+$/, '') : '';
@@ -50,13 +82,16 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
       headers[name] = value;
     });
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    const response = handleRequest(state, {
+    const outcome = await respond(state, {
       method: request.method,
       path: url.pathname.slice(prefix.length),
       query: url.searchParams,
       headers,
       body: hasBody ? Buffer.from(await request.arrayBuffer()) : undefined,
     });
+    // A dropped connection is a network error to fetch, as it is on the wire.
+    if (outcome.drop) return HttpResponse.error();
+    const { response } = outcome;
     return new HttpResponse(response.body === undefined ? null : toJson(response.body), {
       status: response.status,
       headers: { ...response.headers, 'content-type': 'application/json; charset=utf-8' },
@@ -70,7 +105,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
 
   // msw matches a RegExp against the request URL without its query string.
   const rest = new RegExp(
-    `^${origin}${escapeRegExp(prefix)}(?:${escapeRegExp(API_PREFIX)}/.*|/health|/openapi\\.json)$`,
+    `^${origin}${escapeRegExp(prefix)}(?:${escapeRegExp(API_PREFIX)}/.*|${escapeRegExp(ADMIN_PREFIX)}.*|/health|/openapi\\.json)$`,
   );
   return [...operations, http.all(rest, resolver)];
 }

@@ -1,6 +1,8 @@
-// The mock's in-memory state: each agent's contacts and attribute definitions, indexed for the
-// contract's write rules (`rules.ts`: upsert by external_id, unique emails, merging, the quota)
-// and for paging.
+// The mock's state behind one interface, with two implementations: Maps in memory
+// (`memory-store.ts`, the default for `startMockServer()` and the msw handlers) and SQLite
+// (`sqlite-store.ts`, for `--data FILE` and the embedded `--mock` mode). Both apply the contract's
+// write rules from `rules.ts` and pass the same tests. This module holds what they share: the
+// interface, the snapshot format, and frozen records.
 import * as z from 'zod';
 import {
   type AttributeDefinition,
@@ -8,30 +10,11 @@ import {
   type Contact,
   ContactSchema,
   type ContactValidators,
-  createContactValidators,
   type ListQuery,
   type Pagination,
   toIssues,
 } from '../api/index.js';
-import { badRequest, conflict, notFound } from './errors.js';
-import {
-  ATTRIBUTE_EXISTS,
-  ATTRIBUTE_NOT_FOUND,
-  CONTACT_NOT_FOUND,
-  type ContactFields,
-  type ContactLookup,
-  checkBatch,
-  checkEmail,
-  checkQuota,
-  EXTERNAL_ID_EXISTS,
-  emailKey,
-  freezeAccounts,
-  mergeFields,
-  newDefinition,
-  parseOrThrow,
-  sameFields,
-  updatedDefinition,
-} from './rules.js';
+import { emailKey, freezeAccounts } from './rules.js';
 
 export { INVALID_BODY, MAX_CONTACTS_REACHED } from './rules.js';
 
@@ -43,9 +26,10 @@ const AgentSnapshotSchema = z.object({
 });
 
 /**
- * What `snapshot()` returns and `restore()` accepts: plain JSON, the format of the data file.
- * Agent ids come from outside (any id a request names, `__proto__` too), so `agents` is read
- * entry by entry into a Map, never through a record schema that would assign `obj[id]`.
+ * What `snapshot()` returns and `restore()` accepts: plain JSON (the data file of versions before
+ * the SQLite store, and a seed file's form with agents). Agent ids come from outside (any id a
+ * request names, `__proto__` too), so `agents` is read entry by entry, never through a record
+ * schema that would assign `obj[id]`.
  */
 export const StoreSnapshotSchema = z.object({
   version: z.literal(SNAPSHOT_VERSION),
@@ -57,7 +41,13 @@ export const StoreSnapshotSchema = z.object({
 });
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
 
-/** Frozen, and the same object for the same page until the agent's contacts change. */
+/** One agent's records, checked and frozen, in creation order. */
+export interface AgentRecords {
+  contacts: Contact[];
+  attributes: AttributeDefinition[];
+}
+
+/** A page of the list, with the total it was cut from. */
 export interface ContactPage {
   readonly data: readonly Contact[];
   readonly total: number;
@@ -72,11 +62,16 @@ export interface UpsertResult {
 /**
  * The mock's state and every contract rule that touches it. Bodies come in unvalidated
  * (`unknown`) and are checked here, so the store is safe to drive directly (seeding, tests);
- * contract errors are thrown as `MockHttpError`. Every operation is synchronous: a request is
- * read, checked and written with no await in between, which is what keeps concurrent upserts
- * of one external_id to one contact. Returned records are frozen; they are never mutated.
+ * contract errors are thrown as `MockHttpError`, and anything else (a disk that is full) as
+ * itself, which the handler answers with a 500. Every operation is synchronous and, when it
+ * writes, committed before it returns: a request is read, checked and written with no await in
+ * between, which keeps concurrent upserts of one external_id to one contact, and an answer sent
+ * after the call returned is never an answer about a write that could still be lost. Returned
+ * records are frozen; they are never mutated.
  */
 export interface MockStore {
+  /** `memory`, or the SQLite database's path (`:memory:` for an in-memory database). */
+  readonly location: string;
   upsertContact(agentId: string, body: unknown): UpsertResult;
   /** All or nothing: every item is validated and checked for conflicts before any is written. */
   batchUpsert(agentId: string, body: unknown): Contact[];
@@ -88,6 +83,8 @@ export interface MockStore {
   listContacts(agentId: string, query: ListQuery): ContactPage;
   /** Every contact of the agent in creation order. */
   contacts(agentId: string): Contact[];
+  /** How many contacts the agent holds. */
+  count(agentId: string): number;
   listAttributes(agentId: string): AttributeDefinition[];
   defineAttribute(agentId: string, body: unknown): AttributeDefinition;
   updateAttribute(agentId: string, name: string, body: unknown): AttributeDefinition;
@@ -97,11 +94,13 @@ export interface MockStore {
   validators(agentId: string): ContactValidators;
   agentIds(): string[];
   snapshot(): StoreSnapshot;
-  /** Replaces the whole state; throws when the snapshot is not a valid one. */
+  /** Replaces the whole state at once; throws (changing nothing) when the snapshot is not a valid one. */
   restore(snapshot: unknown): void;
   reset(): void;
-  /** Called after every committed change; returns the unsubscribe function. */
+  /** Called after every committed change made through this store; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
+  /** Releases the database (a no-op in memory); the store is unusable afterwards. */
+  close(): void;
 }
 
 export interface MockStoreOptions {
@@ -116,362 +115,103 @@ export interface MockStoreOptions {
   snapshot?: unknown;
 }
 
-interface AgentState {
-  /** By service id; a Map keeps insertion order, and `set` on an existing key keeps its place. */
-  contacts: Map<string, Contact>;
-  /** The current record by external_id (replaced with it on every write). */
-  byExternalId: Map<string, Contact>;
-  byEmail: Map<string, string>;
-  attributes: Map<string, AttributeDefinition>;
-  /** Ids in creation order for paging; dropped on delete, rebuilt on demand. */
-  order: string[] | null;
-  /**
-   * Pages served since the last change of a contact, by `page/per_page`. Frozen, so the JSON
-   * serialiser caches their text too: a repeated list GET costs a lookup.
-   */
-  pages: Map<string, ContactPage>;
-  validators: ContactValidators | null;
-  /** Names of the agent's attributes, archived ones too; null until asked after a change. */
-  attributeNames: ReadonlySet<string> | null;
+const notSnapshot = (detail: string) => new Error(`Not a mock store snapshot (${detail})`);
+
+/** A frozen copy of a contact holding only the contract's fields. */
+export function freezeContact(c: Contact): Contact {
+  return Object.freeze({
+    id: c.id,
+    external_id: c.external_id,
+    name: c.name,
+    email: c.email,
+    phonenumber: c.phonenumber,
+    custom_attributes: Object.freeze({ ...c.custom_attributes }),
+    stripe_accounts: freezeAccounts(c.stripe_accounts),
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  });
 }
 
-const EMPTY_NAMES: ReadonlySet<string> = new Set();
-
-const newAgent = (): AgentState => ({
-  contacts: new Map(),
-  byExternalId: new Map(),
-  byEmail: new Map(),
-  attributes: new Map(),
-  order: null,
-  pages: new Map(),
-  validators: null,
-  attributeNames: null,
-});
-
-/** Distinct pages kept per agent; past it the cache starts over. */
-const PAGE_CACHE_LIMIT = 64;
-
-/** The rules' view of one agent's indexes. */
-function lookupOf(agent: AgentState): ContactLookup {
-  return {
-    count: () => agent.contacts.size,
-    byExternalId: (externalId) => agent.byExternalId.get(externalId),
-    emailOwner: (email) => {
-      const id = agent.byEmail.get(email);
-      return id === undefined ? undefined : agent.contacts.get(id)?.external_id;
-    },
-  };
+export function freezeDefinition(d: AttributeDefinition): AttributeDefinition {
+  const { name, type, label, description, archived } = d;
+  return Object.freeze({ name, type, label, description, archived });
 }
 
-class MemoryStore implements MockStore {
-  private agents = new Map<string, AgentState>();
-  private seq = 0;
-  private listeners = new Set<() => void>();
-  private readonly now: () => number;
-  private readonly maxContacts: number;
-
-  constructor(options: MockStoreOptions) {
-    this.now = options.now ?? Date.now;
-    this.maxContacts = options.maxContacts ?? Number.POSITIVE_INFINITY;
-    if (options.snapshot !== undefined) this.restore(options.snapshot);
-  }
-
-  upsertContact(agentId: string, body: unknown): UpsertResult {
-    // Nothing is kept for an agent until a write to it succeeds: a refused request allocates nothing.
-    const agent = this.agents.get(agentId) ?? newAgent();
-    const input = parseOrThrow(this.validatorsOf(agent).input, body);
-    const lookup = lookupOf(agent);
-    const prev = agent.byExternalId.get(input.external_id);
-    checkQuota(lookup, prev ? 0 : 1, this.maxContacts);
-    const fields = mergeFields(prev, input, input.external_id);
-    checkEmail(lookup, prev, fields);
-    const contact = this.write(agent, prev, fields);
-    this.keep(agentId, agent);
-    if (contact !== prev) this.changed();
-    return { contact, created: prev === undefined };
-  }
-
-  batchUpsert(agentId: string, body: unknown): Contact[] {
-    const agent = this.agents.get(agentId) ?? newAgent();
-    const { users } = parseOrThrow(this.validatorsOf(agent).batch, body);
-    // Nothing is written unless every item can be.
-    checkBatch(lookupOf(agent), users, this.maxContacts);
-    this.keep(agentId, agent);
-
-    let changed = false;
-    const out = users.map((item) => {
-      const prev = agent.byExternalId.get(item.external_id);
-      const contact = this.write(agent, prev, mergeFields(prev, item, item.external_id));
-      changed ||= contact !== prev;
-      return contact;
-    });
-    if (changed) this.changed();
-    return out;
-  }
-
-  findContact(agentId: string, key: string): Contact | undefined {
-    const agent = this.agents.get(agentId);
-    if (!agent) return undefined;
-    return agent.byExternalId.get(key) ?? agent.contacts.get(key);
-  }
-
-  getContact(agentId: string, key: string): Contact {
-    const contact = this.findContact(agentId, key);
-    if (!contact) throw notFound(CONTACT_NOT_FOUND);
-    return contact;
-  }
-
-  patchContact(agentId: string, key: string, body: unknown): Contact {
-    const prev = this.getContact(agentId, key);
-    const agent = this.agent(agentId);
-    const patch = parseOrThrow(this.validatorsOf(agent).patch, body);
-    const externalId = patch.external_id ?? prev.external_id;
-    if (externalId !== prev.external_id && agent.byExternalId.has(externalId))
-      throw conflict(EXTERNAL_ID_EXISTS);
-    const fields = mergeFields(prev, patch, externalId);
-    checkEmail(lookupOf(agent), prev, fields);
-    const contact = this.write(agent, prev, fields);
-    if (contact !== prev) this.changed();
-    return contact;
-  }
-
-  deleteContact(agentId: string, key: string): Contact {
-    const contact = this.getContact(agentId, key);
-    const agent = this.agent(agentId);
-    agent.contacts.delete(contact.id);
-    agent.byExternalId.delete(contact.external_id);
-    const email = emailKey(contact.email);
-    if (email !== undefined) agent.byEmail.delete(email);
-    agent.order = null;
-    agent.pages.clear();
-    this.changed();
-    return contact;
-  }
-
-  listContacts(agentId: string, { page, per_page }: ListQuery): ContactPage {
-    const agent = this.agents.get(agentId);
-    const total = agent?.contacts.size ?? 0;
-    const totalPages = Math.ceil(total / per_page);
-    if (!agent || total === 0) return { data: [], total: 0, pages: { page, per_page, total_pages: 0 } };
-    if (page > totalPages) throw badRequest('Page number out of range');
-    const key = `${page}/${per_page}`;
-    let cached = agent.pages.get(key);
-    if (!cached) {
-      agent.order ??= [...agent.contacts.keys()];
-      const start = (page - 1) * per_page;
-      const order = agent.order;
-      cached = Object.freeze({
-        data: Object.freeze(order.slice(start, start + per_page).map((id) => agent.contacts.get(id)!)),
-        total,
-        pages: Object.freeze({ page, per_page, total_pages: totalPages }),
-      });
-      if (agent.pages.size >= PAGE_CACHE_LIMIT) agent.pages.clear();
-      agent.pages.set(key, cached);
-    }
-    return cached;
-  }
-
-  contacts(agentId: string): Contact[] {
-    return [...(this.agents.get(agentId)?.contacts.values() ?? [])];
-  }
-
-  listAttributes(agentId: string): AttributeDefinition[] {
-    return [...(this.agents.get(agentId)?.attributes.values() ?? [])];
-  }
-
-  defineAttribute(agentId: string, body: unknown): AttributeDefinition {
-    const definition = newDefinition(body);
-    const agent = this.agents.get(agentId) ?? newAgent();
-    if (agent.attributes.has(definition.name)) throw conflict(ATTRIBUTE_EXISTS);
-    this.keep(agentId, agent);
-    agent.attributes.set(definition.name, definition);
-    agent.validators = null;
-    agent.attributeNames = null;
-    this.changed();
-    return definition;
-  }
-
-  updateAttribute(agentId: string, name: string, body: unknown): AttributeDefinition {
-    const agent = this.agents.get(agentId);
-    const prev = agent?.attributes.get(name);
-    if (!agent || !prev) throw notFound(ATTRIBUTE_NOT_FOUND);
-    const definition = updatedDefinition(prev, body);
-    agent.attributes.set(name, definition);
-    agent.validators = null;
-    this.changed();
-    return definition;
-  }
-
-  attributeNames(agentId: string): ReadonlySet<string> {
-    const agent = this.agents.get(agentId);
-    if (!agent) return EMPTY_NAMES;
-    agent.attributeNames ??= new Set(agent.attributes.keys());
-    return agent.attributeNames;
-  }
-
-  validators(agentId: string): ContactValidators {
-    return this.validatorsOf(this.agents.get(agentId) ?? newAgent());
-  }
-
-  agentIds(): string[] {
-    return [...this.agents.keys()];
-  }
-
-  snapshot(): StoreSnapshot {
-    // No prototype: an agent called `__proto__` is an entry like any other.
-    const agents: StoreSnapshot['agents'] = Object.create(null);
-    for (const [agentId, agent] of this.agents) {
-      if (agent.contacts.size === 0 && agent.attributes.size === 0) continue;
-      agents[agentId] = {
-        contacts: [...agent.contacts.values()],
-        attributes: [...agent.attributes.values()],
-      };
-    }
-    return { version: SNAPSHOT_VERSION, seq: this.seq, agents };
-  }
-
-  restore(snapshot: unknown): void {
-    const parsed = StoreSnapshotSchema.safeParse(snapshot);
-    if (!parsed.success) {
-      const detail = toIssues(parsed.error)
+/**
+ * A snapshot checked whole (shape, then each agent, then the uniqueness of ids, external_ids and
+ * emails per agent): the agents' records frozen, or an error naming what is wrong.
+ */
+export function parseSnapshot(snapshot: unknown): { seq: number; agents: Map<string, AgentRecords> } {
+  const parsed = StoreSnapshotSchema.safeParse(snapshot);
+  if (!parsed.success) {
+    throw notSnapshot(
+      toIssues(parsed.error)
         .slice(0, 3)
         .map((i) => `${i.field}: ${i.message}`)
-        .join('; ');
-      throw new Error(`Not a mock store snapshot (${detail})`);
-    }
-    const agents = new Map<string, AgentState>();
-    for (const [agentId, raw] of Object.entries(parsed.data.agents)) {
-      const checked = AgentSnapshotSchema.safeParse(raw);
-      if (!checked.success) {
-        const detail = toIssues(checked.error)
+        .join('; '),
+    );
+  }
+  const agents = new Map<string, AgentRecords>();
+  for (const [agentId, raw] of Object.entries(parsed.data.agents)) {
+    const checked = AgentSnapshotSchema.safeParse(raw);
+    if (!checked.success) {
+      throw notSnapshot(
+        toIssues(checked.error)
           .slice(0, 3)
           .map((i) => `agents.${agentId}.${i.field}: ${i.message}`)
-          .join('; ');
-        throw new Error(`Not a mock store snapshot (${detail})`);
-      }
-      const saved = checked.data;
-      const agent = newAgent();
-      for (const d of saved.attributes) {
-        const { name, type, label, description, archived } = d;
-        agent.attributes.set(name, Object.freeze({ name, type, label, description, archived }));
-      }
-      for (const c of saved.contacts) {
-        const email = emailKey(c.email);
-        if (agent.contacts.has(c.id) || agent.byExternalId.has(c.external_id)) {
-          throw new Error(`Not a mock store snapshot (agent ${agentId}: contact ${c.id} appears twice)`);
-        }
-        if (email !== undefined && agent.byEmail.has(email)) {
-          throw new Error(`Not a mock store snapshot (agent ${agentId}: email of ${c.id} is not unique)`);
-        }
-        const {
-          id,
-          external_id,
-          name,
-          email: rawEmail,
-          phonenumber,
-          custom_attributes,
-          stripe_accounts,
-          created_at,
-          updated_at,
-        } = c;
-        agent.contacts.set(
-          id,
-          Object.freeze({
-            id,
-            external_id,
-            name,
-            email: rawEmail,
-            phonenumber,
-            custom_attributes: Object.freeze({ ...custom_attributes }),
-            stripe_accounts: freezeAccounts(stripe_accounts),
-            created_at,
-            updated_at,
-          }),
-        );
-        agent.byExternalId.set(external_id, agent.contacts.get(id)!);
-        if (email !== undefined) agent.byEmail.set(email, id);
-      }
-      agents.set(agentId, agent);
+          .join('; '),
+      );
     }
-    this.agents = agents;
-    this.seq = parsed.data.seq;
-  }
-
-  reset(): void {
-    this.agents = new Map();
-    this.seq = 0;
-    this.changed();
-  }
-
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Keeps an agent met for the first time, once a write to it has passed every check. */
-  private keep(agentId: string, agent: AgentState): void {
-    if (!this.agents.has(agentId)) this.agents.set(agentId, agent);
-  }
-
-  private agent(agentId: string): AgentState {
-    let agent = this.agents.get(agentId);
-    if (!agent) {
-      agent = newAgent();
-      this.agents.set(agentId, agent);
+    const ids = new Set<string>();
+    const externalIds = new Set<string>();
+    const emails = new Set<string>();
+    for (const c of checked.data.contacts) {
+      if (ids.has(c.id) || externalIds.has(c.external_id)) {
+        throw notSnapshot(`agent ${agentId}: contact ${c.id} appears twice`);
+      }
+      const email = emailKey(c.email);
+      if (email !== undefined && emails.has(email)) {
+        throw notSnapshot(`agent ${agentId}: email of ${c.id} is not unique`);
+      }
+      ids.add(c.id);
+      externalIds.add(c.external_id);
+      if (email !== undefined) emails.add(email);
     }
-    return agent;
-  }
-
-  private validatorsOf(agent: AgentState): ContactValidators {
-    agent.validators ??= createContactValidators(agent.attributes.values());
-    return agent.validators;
-  }
-
-  /** Commits a checked write and keeps the indexes in step; an unchanged contact stays as it was. */
-  private write(agent: AgentState, prev: Contact | undefined, fields: ContactFields): Contact {
-    if (prev && sameFields(prev, fields)) return prev;
-    const now = Math.floor(this.now() / 1000);
-    const contact: Contact = Object.freeze({
-      id: prev?.id ?? this.nextId(),
-      external_id: fields.external_id,
-      name: fields.name,
-      email: fields.email,
-      phonenumber: fields.phonenumber,
-      custom_attributes: Object.isFrozen(fields.custom_attributes)
-        ? fields.custom_attributes
-        : Object.freeze(fields.custom_attributes),
-      stripe_accounts: fields.stripe_accounts,
-      created_at: prev?.created_at ?? now,
-      updated_at: now,
+    agents.set(agentId, {
+      contacts: checked.data.contacts.map(freezeContact),
+      attributes: checked.data.attributes.map(freezeDefinition),
     });
-    if (prev && prev.external_id !== contact.external_id) agent.byExternalId.delete(prev.external_id);
-    agent.byExternalId.set(contact.external_id, contact);
-    const before = emailKey(prev?.email ?? null);
-    const after = emailKey(contact.email);
-    if (before !== after) {
-      if (before !== undefined) agent.byEmail.delete(before);
-      if (after !== undefined) agent.byEmail.set(after, contact.id);
-    }
-    if (!prev) agent.order?.push(contact.id);
-    agent.contacts.set(contact.id, contact);
-    if (agent.pages.size > 0) agent.pages.clear();
-    return contact;
   }
-
-  /** `ct_` + a fixed-width base-36 counter (so ids sort in creation order) + a random tail. */
-  private nextId(): string {
-    this.seq += 1;
-    const tail = Math.floor(Math.random() * 36 ** 4)
-      .toString(36)
-      .padStart(4, '0');
-    return `ct_${this.seq.toString(36).padStart(10, '0')}${tail}`;
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
-  }
+  return { seq: parsed.data.seq, agents };
 }
 
-export function createMockStore(options: MockStoreOptions = {}): MockStore {
-  return new MemoryStore(options);
+/** A snapshot of the given agents' records (agents with none are left out). */
+export function toSnapshot(seq: number, agents: Iterable<[string, AgentRecords]>): StoreSnapshot {
+  // No prototype: an agent called `__proto__` is an entry like any other.
+  const out: StoreSnapshot['agents'] = Object.create(null);
+  for (const [agentId, records] of agents) {
+    if (records.contacts.length === 0 && records.attributes.length === 0) continue;
+    out[agentId] = { contacts: records.contacts, attributes: records.attributes };
+  }
+  return { version: SNAPSHOT_VERSION, seq, agents: out };
+}
+
+/** `ct_` + a fixed-width base-36 sequence number (so ids sort in creation order) + a random tail. */
+export function contactId(seq: number): string {
+  const tail = Math.floor(Math.random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0');
+  return `ct_${seq.toString(36).padStart(10, '0')}${tail}`;
+}
+
+/** Listeners told after each committed change. */
+export class ChangeListeners {
+  #listeners = new Set<() => void>();
+  add(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
 }

@@ -57,13 +57,13 @@ describe('mock data files and ports: clear messages, documented exit codes', () 
   const serve = (argv: string[]) =>
     runInProcess(['serve', '--mock', '--port', '0', ...argv], { env: home.env, cwd: home.dir });
 
-  it('a corrupt, wrong-shape or directory data file is a usage error naming the file', async () => {
-    await writeFile(join(home.dir, 'corrupt.json'), '{not json');
-    await writeFile(join(home.dir, 'shape.json'), '{"hello": "world"}');
+  it('a data file that is not a SQLite database, an old JSON one, or a directory is a usage error naming the file', async () => {
+    await writeFile(join(home.dir, 'notes.txt'), 'not a database');
+    await writeFile(join(home.dir, 'old.json'), '{"version":1,"seq":0,"agents":{}}');
     await mkdir(join(home.dir, 'adir'));
     for (const [file, why] of [
-      ['corrupt.json', /is corrupt \(not JSON/],
-      ['shape.json', /is corrupt/],
+      ['notes.txt', /notes\.txt is not a SQLite database/],
+      ['old.json', /old\.json is a JSON data file of an earlier contacts-cli[\s\S]*--seed .*old\.json/],
       ['adir', /it is a directory/],
     ] as const) {
       const r = await serve(['--data', file]);
@@ -107,7 +107,7 @@ describe('export --out', () => {
   it('refuses to write over the embedded mock data file or the config file', async () => {
     const cli = (argv: string[]) => runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir });
     expect((await cli(['upsert', '--external-id', 'u1'])).code).toBe(0);
-    const data = await cli(['export', '--out', '.contacts-mock/data.json']);
+    const data = await cli(['export', '--out', '.contacts-mock/mock.db']);
     expect(data.code).toBe(ExitCode.USAGE);
     expect(data.stderr).toMatch(/it is the embedded mock's data file/);
     expect((await cli(['list', '-o', 'json'])).stdout).toContain('"u1"');

@@ -2,10 +2,13 @@
 // temporary CONTACTS_CONFIG_DIR, asserting output, exit codes and that the key never shows.
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
+import { startMockServer } from '../../src/mock/server.js';
+import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN, type CliResult, runBin, tempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
@@ -330,8 +333,38 @@ describe('embedded mock', () => {
     expect(JSON.parse(listed.stdout)).toMatchObject([
       { external_id: 'u1', custom_attributes: { plan: 'pro' } },
     ]);
-    const data = JSON.parse(await readFile(join(home.dir, '.contacts-mock', 'data.json'), 'utf8'));
-    expect(JSON.stringify(data)).toContain('"u1"');
+    // A SQLite database that `sqlite3` (or any SQLite) can open.
+    const db = new Database(join(home.dir, '.contacts-mock', 'mock.db'));
+    expect((db.prepare('SELECT external_id FROM contacts').raw().all() as string[][]).flat()).toEqual(['u1']);
+    db.close();
+  });
+
+  it("moves the state of an earlier version's .contacts-mock/data.json into the database once", async () => {
+    await mkdir(join(home.dir, '.contacts-mock'), { recursive: true });
+    const contact = {
+      id: 'ct_00000000070abc',
+      external_id: 'old-1',
+      name: 'Old',
+      email: null,
+      phonenumber: null,
+      custom_attributes: {},
+      stripe_accounts: [],
+      created_at: 1_700_000_000,
+      updated_at: 1_700_000_000,
+    };
+    const legacy = { version: 1, seq: 7, agents: { demo: { contacts: [contact], attributes: [] } } };
+    await writeFile(join(home.dir, '.contacts-mock', 'data.json'), JSON.stringify(legacy));
+    const first = await cli(['--mock', 'get', 'old-1', '-o', 'json']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual(contact);
+    expect(first.stderr).toContain('data.json');
+    expect(first.stderr).toContain('mock.db');
+    // Once: the next command reads the database and says nothing.
+    const second = await cli(['--mock', 'delete', 'old-1', '--yes', '-q']);
+    expect(second.code).toBe(0);
+    const third = await cli(['--mock', 'list', '-o', 'json']);
+    expect(JSON.parse(third.stdout)).toEqual([]);
+    expect(third.stderr).not.toContain('data.json');
   });
 });
 
@@ -352,19 +385,39 @@ describe('embedded mock, concurrently', () => {
     ]);
   });
 
-  it('takes over a lock left by a process that no longer exists', async () => {
-    await mkdir(join(home.dir, '.contacts-mock'), { recursive: true });
-    // A pid far above any pid_max in use: nobody owns it.
-    await writeFile(join(home.dir, '.contacts-mock', 'data.json.lock'), '2147483646');
-    const r = await cli(['--mock', 'upsert', '--external-id', 'after-crash']);
-    expect(r.code).toBe(0);
-    await expect(stat(join(home.dir, '.contacts-mock', 'data.json.lock'))).rejects.toThrow();
+  it("runs at once beside a serve --mock on the same database, each seeing the other's writes", async () => {
+    const dataFile = join(home.dir, '.contacts-mock', 'mock.db');
+    await mkdir(dirname(dataFile), { recursive: true });
+    const server = await startMockServer({ port: 0, dataFile });
+    try {
+      const res = await fetch(`${server.url}/api/v1/chatbots/demo/contacts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ external_id: 'from-serve', email: 'same@example.com' }),
+      });
+      expect(res.status).toBe(201);
+      // The embedded mock sees it, and the schema's uniqueness holds across the two processes.
+      const clash = await cli([
+        '--mock',
+        'upsert',
+        '--external-id',
+        'from-cli',
+        '--email',
+        'SAME@example.com',
+      ]);
+      expect(clash.code).not.toBe(0);
+      expect(clash.stderr).toContain('Email already exists');
+      expect((await cli(['--mock', 'upsert', '--external-id', 'from-cli', '-q'])).code).toBe(0);
+      expect(server.store.contacts('demo').map((c) => c.external_id)).toEqual(['from-serve', 'from-cli']);
+    } finally {
+      await server.close();
+    }
   });
 });
 
 describe('serve --mock', () => {
   it('prints its URL first, logs requests to stderr, persists with --data, and stops on SIGTERM', async () => {
-    const dataFile = join(home.dir, 'state.json');
+    const dataFile = join(home.dir, 'state.db');
     const child = spawn(process.execPath, [BIN, 'serve', '--mock', '--port', '0', '--data', dataFile], {
       env: home.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -391,6 +444,8 @@ describe('serve --mock', () => {
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/POST \/api\/v1\/chatbots\/a\/contacts 201/);
     expect(stderr).not.toContain(KEY);
-    expect(await readFile(dataFile, 'utf8')).toContain('"kept"');
+    const store = openSqliteStore(dataFile);
+    expect(store.contacts('a').map((c) => c.external_id)).toEqual(['kept']);
+    store.close();
   });
 });

@@ -177,7 +177,7 @@ describe('upsert POST .../contacts', () => {
     const first = server.store.upsertContact(AGENT, { external_id: 'a', name: 'A' });
     const again = server.store.upsertContact(AGENT, { external_id: 'a', name: 'A' });
     expect(again.created).toBe(false);
-    expect(again.contact).toBe(first.contact);
+    expect(again.contact).toEqual(first.contact);
   });
 });
 

@@ -4,10 +4,10 @@
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../src/api/index.js';
+import { formatLogEntry } from '../../src/cli/commands/serve.js';
 import { ContactsClient } from '../../src/client/client.js';
 import type { IgnoredFieldsEvent } from '../../src/client/transport.js';
 import { createMockHandlers } from '../../src/mock/msw.js';
-import { formatLogEntry } from '../../src/mock/serve.js';
 import { AGENT, api, startTestMock, TEST_KEY } from '../helpers/mock.js';
 
 const ODD_KEYS = ['名前', 'a,b%', 'new\nline', 'esc\u001b]0;PWNED\u0007'];

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
-import { type ServeMockOptions, serveMock } from '../../src/mock/serve.js';
+import { type ServeMockOptions, serveMock } from '../../src/cli/commands/serve.js';
+import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { AGENT, api, tempDir } from '../helpers/mock.js';
 
 class Capture extends PassThrough {
@@ -65,7 +66,7 @@ describe('serveMock', () => {
 
   it('describes data file, keys and faults (with the seed to replay them) on stderr', async () => {
     const dir = await tempDir();
-    const dataFile = join(dir, 'data.json');
+    const dataFile = join(dir, 'mock.db');
     const { stderr } = await serve({ dataFile, keys: ['bk_a', 'bk_b'], faults: { failRate: 0.1, seed: 77 } });
     expect(stderr.text).toContain(dataFile);
     expect(stderr.text).toContain('keys: 2 accepted');
@@ -73,15 +74,16 @@ describe('serveMock', () => {
   });
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`stops on ${signal}: flushes the data file, closes, resolves closed`, async () => {
+    it(`stops on ${signal}: closes the database, resolves closed`, async () => {
       const dir = await tempDir();
-      const dataFile = join(dir, 'data.json');
+      const dataFile = join(dir, 'mock.db');
       const { url, signals, closed, server } = await serve({ dataFile });
       server.store.upsertContact(AGENT, { external_id: 'kept' });
       signals.emit(signal);
       await closed;
-      const saved = JSON.parse(await readFile(dataFile, 'utf8'));
-      expect(saved.agents[AGENT].contacts[0].external_id).toBe('kept');
+      const again = openSqliteStore(dataFile);
+      expect(again.contacts(AGENT).map((c) => c.external_id)).toEqual(['kept']);
+      again.close();
       await expect(fetch(`${url}/health`)).rejects.toThrow();
       expect(signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM')).toBe(0);
     });

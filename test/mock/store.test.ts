@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MockHttpError } from '../../src/mock/errors.js';
 import { createMockState, handleRequest } from '../../src/mock/handler.js';
 import { toJson } from '../../src/mock/json.js';
-import { createMockStore } from '../../src/mock/store.js';
+import { newStore as createMockStore } from '../helpers/mock.js';
 
 const A = 'agent-a';
 

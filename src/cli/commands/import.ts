@@ -105,7 +105,6 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       resume: opts.resume,
       dryRun: opts.dryRun,
       countTotal: true,
-      durable: ctx.mockDurable,
       signal: controller.signal,
       onEvent: progress.event,
     });

@@ -30,8 +30,6 @@ export interface OutputsOptions {
   cwd?: string | undefined;
   rejectsPath?: string | undefined;
   resultsPath?: string | undefined;
-  /** Makes what the service accepted durable before the checkpoint records it (embedded mock). */
-  durable?: (() => Promise<void>) | undefined;
 }
 
 export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
@@ -73,9 +71,9 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
           delimiter: source.delimiter,
           mapping: options.mapping && describeMapping(options.mapping),
         }),
-        // What the checkpoint claims must already be in the service's store and the results file.
+        // What the checkpoint claims must already be in the results file (the service, the
+        // embedded mock too, commits a write before it answers).
         beforeWrite: async () => {
-          await options.durable?.();
           await results?.flush();
         },
       })

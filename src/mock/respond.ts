@@ -1,0 +1,135 @@
+// The mock's front door, shared by every adapter (node:http, msw): the test controls under
+// `/__mock/`, then the faults a run asked for (rate limit, latency, injected errors, dropped
+// connections), then the API itself (`handleRequest`), and the request log. It decides; an
+// adapter only carries the outcome out: send the response, or drop the connection.
+import { setTimeout as delay } from 'node:timers/promises';
+import { REQUEST_ID_HEADER } from '../api/headers.js';
+import { MockHttpError } from './errors.js';
+import type { FaultKind } from './faults.js';
+import {
+  authenticate,
+  errorResponse,
+  handleRequest,
+  type MockRequest,
+  type MockResponse,
+  type MockState,
+  newRequestId,
+  payloadTooLarge,
+} from './handler.js';
+
+/** What an adapter does with a request: answer it, or drop the connection unanswered. */
+export type MockOutcome = { drop: false; response: MockResponse } | { drop: true };
+
+/** The test controls' prefix: no API path starts with it (the API lives under `/api/`). */
+export const ADMIN_PREFIX = '/__mock/';
+const ADMIN_ROUTES: Record<string, readonly string[]> = {
+  '/__mock/reset': ['POST'],
+  '/__mock/requests': ['GET', 'DELETE'],
+};
+
+const answer = (response: MockResponse): MockOutcome => ({ drop: false, response });
+const DROP: MockOutcome = { drop: true };
+
+/**
+ * Empties the store (or puts the seed back), the request log, and replays faults from their
+ * seed: `POST /__mock/reset` and the server handle's `reset()`.
+ */
+export function resetState(state: MockState): void {
+  state.store.reset();
+  state.seed?.(state.store);
+  state.log.clear();
+  state.faults?.reset();
+}
+
+export async function respond(state: MockState, req: MockRequest): Promise<MockOutcome> {
+  const started = performance.now();
+  const requestId = req.requestId ?? newRequestId();
+  const request = { ...req, requestId };
+  if (req.path.startsWith(ADMIN_PREFIX)) return answer(admin(state, request));
+
+  const log = (status: number, fault?: FaultKind, ignored?: string[]) =>
+    state.log.record({
+      method: req.method,
+      path: req.path,
+      status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      requestId,
+      ...(fault ? { fault } : {}),
+      ...(ignored ? { ignored } : {}),
+    });
+  const finish = (response: MockResponse, fault?: FaultKind, extra?: Record<string, string>): MockOutcome => {
+    response.headers = { [REQUEST_ID_HEADER]: requestId, ...response.headers, ...extra };
+    if (response.error !== undefined) state.onError(response.error);
+    log(response.status, fault, response.ignored);
+    return answer(response);
+  };
+
+  if (req.tooLarge) return finish(payloadTooLarge());
+  const { faults } = state;
+  if (!faults || req.path === '/health') return finish(handleRequest(state, request));
+
+  const limit = faults.checkRateLimit();
+  if (limit && !limit.allowed) {
+    return finish(errorResponse(new MockHttpError(429, 'Rate limit exceeded')), undefined, limit.headers);
+  }
+  const fault = faults.nextFault();
+  if (faults.latencyMs > 0) {
+    try {
+      await delay(faults.latencyMs, undefined, { signal: state.closing });
+    } catch {
+      return DROP; // the server is closing
+    }
+  }
+  if (fault === 'reset') {
+    log(0, fault);
+    return DROP;
+  }
+  if (fault === 'error-500' || fault === 'error-503') {
+    const status = fault === 'error-500' ? 500 : 503;
+    const message = status === 500 ? 'Internal server error (injected)' : 'Service unavailable (injected)';
+    const extra = status === 503 ? { ...limit?.headers, 'retry-after': '1' } : limit?.headers;
+    return finish(errorResponse(new MockHttpError(status, message)), fault, extra);
+  }
+  const response = handleRequest(state, request);
+  if (fault === 'lost') {
+    // Handled (a write committed), then the answer is lost on the way.
+    if (response.error !== undefined) state.onError(response.error);
+    log(0, fault);
+    return DROP;
+  }
+  return finish(response, undefined, limit?.headers);
+}
+
+/** The test controls: not part of the API, never logged, never faulted. */
+function admin(state: MockState, req: MockRequest & { requestId: string }): MockResponse {
+  const headers = { [REQUEST_ID_HEADER]: req.requestId };
+  try {
+    const allowed = ADMIN_ROUTES[req.path];
+    if (!allowed) {
+      throw new MockHttpError(
+        404,
+        `No such mock control: ${req.path} (there are ${Object.keys(ADMIN_ROUTES).join(', ')})`,
+      );
+    }
+    // With a list of keys, the controls want one of them too: they can empty the store.
+    if (state.keys !== null) authenticate(state, req.headers['authorization']);
+    if (!allowed.includes(req.method)) {
+      throw new MockHttpError(405, `Method ${req.method} not allowed here (allowed: ${allowed.join(', ')})`, {
+        headers: { allow: allowed.join(', ') },
+      });
+    }
+    if (req.path === '/__mock/reset') {
+      resetState(state);
+      return { status: 200, headers, body: { message: 'Success', data: { seeded: state.seed !== null } } };
+    }
+    if (req.method === 'DELETE') {
+      state.log.clear();
+      return { status: 200, headers, body: { message: 'Success', data: [] } };
+    }
+    return { status: 200, headers, body: { message: 'Success', data: state.log.entries } };
+  } catch (error) {
+    if (!(error instanceof MockHttpError)) throw error;
+    const response = errorResponse(error);
+    return { ...response, headers: { ...response.headers, ...headers } };
+  }
+}

@@ -1,0 +1,208 @@
+// `contacts serve --mock --seed FILE` and `startMockServer({ seed })`: contacts and attribute
+// definitions put into the store at start and after each `POST /__mock/reset`. A seed is read
+// and checked whole when it is loaded (through the importer's readers, so a seed is any file
+// `contacts import` takes), and applied the same way every time.
+import { readFile } from 'node:fs/promises';
+import type { AttributeDefinition, AttributeType, ContactInputParsed } from '../api/index.js';
+import { MockHttpError, SeedError } from './errors.js';
+import { createMockStore } from './memory-store.js';
+import type { MockStore } from './store.js';
+
+export interface SeedOptions {
+  /** The agent a file of contacts belongs to (a file with `agents` names its own). */
+  agent?: string;
+}
+
+interface AgentSeed {
+  agent: string;
+  definitions: unknown[];
+  contacts: { where: string; body: unknown }[];
+}
+
+const BATCH = 1000;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Reads a seed: a JSON object `{"agents": {"<id>": {"attributes": [...], "contacts": [...]}}}`
+ * (a JSON data file of an earlier version is one, and is restored exactly, ids included), or a
+ * CSV, JSON or NDJSON file of contacts for `options.agent`, whose attributes are defined from
+ * the values they hold (numbers, booleans, ISO dates, else text). Throws a `SeedError` naming
+ * the first problem; returns what puts the seed into a store.
+ */
+export async function loadSeed(file: string, options: SeedOptions = {}): Promise<(store: MockStore) => void> {
+  let apply: (store: MockStore) => void;
+  const object = await readAgentsObject(file);
+  if (object !== undefined) {
+    apply = fromObject(file, object);
+  } else {
+    if (!options.agent) {
+      throw new SeedError(
+        `Seed ${file}: say which agent its contacts belong to (--seed-agent ID), or write it as {"agents": {"ID": {"contacts": [...]}}}`,
+      );
+    }
+    apply = fromRecords(await readRecords(file, options.agent));
+  }
+  // Checked once, whole, on a scratch store: a seed that loads applies the same way every time.
+  apply(createMockStore());
+  return apply;
+}
+
+/** The file's JSON when it is one object with `agents` (not an array, not NDJSON). */
+async function readAgentsObject(file: string): Promise<object | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SeedError(`Cannot read seed ${file}: ${(error as Error).message}`);
+  }
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'object' && value !== null && 'agents' in value ? value : undefined;
+  } catch {
+    return undefined; // NDJSON, or a broken file the importer's reader will name the line of
+  }
+}
+
+function fromObject(file: string, raw: unknown): (store: MockStore) => void {
+  const object = raw as { version?: unknown; agents?: unknown };
+  if ('version' in object) {
+    return (store) => {
+      try {
+        store.restore(raw);
+      } catch (error) {
+        throw new SeedError(`Seed ${file}: ${(error as Error).message}`);
+      }
+    };
+  }
+  const agents = object.agents;
+  if (typeof agents !== 'object' || agents === null || Array.isArray(agents)) {
+    throw new SeedError(
+      `Seed ${file}: expected {"agents": {"<agent id>": {"attributes": [...], "contacts": [...]}}}`,
+    );
+  }
+  const seeds: AgentSeed[] = [];
+  for (const [agent, value] of Object.entries(agents)) {
+    const { attributes = [], contacts = [] } = (value ?? {}) as { attributes?: unknown; contacts?: unknown };
+    if (!Array.isArray(attributes) || !Array.isArray(contacts)) {
+      throw new SeedError(`Seed ${file}: agents.${agent}: "attributes" and "contacts" must be arrays`);
+    }
+    seeds.push({
+      agent,
+      definitions: attributes,
+      contacts: contacts.map((body, i) => ({ where: `${file}: agents.${agent}.contacts.${i}`, body })),
+    });
+  }
+  return fromRecords(seeds, file);
+}
+
+function fromRecords(seeds: AgentSeed | AgentSeed[], file?: string): (store: MockStore) => void {
+  const list = Array.isArray(seeds) ? seeds : [seeds];
+  return (store) => {
+    for (const seed of list) {
+      seed.definitions.forEach((definition, i) => {
+        try {
+          store.defineAttribute(seed.agent, definition);
+        } catch (error) {
+          throw seedError(`${file ?? 'seed'}: agents.${seed.agent}.attributes.${i}`, error);
+        }
+      });
+      for (let start = 0; start < seed.contacts.length; start += BATCH) {
+        const chunk = seed.contacts.slice(start, start + BATCH);
+        try {
+          store.batchUpsert(seed.agent, { users: chunk.map((c) => c.body) });
+        } catch (error) {
+          // Name the item the answer names (`users.N.field`), else the batch's first.
+          const issue = error instanceof MockHttpError ? error.issues?.[0] : undefined;
+          const index = issue ? Number(/^users\.(\d+)/.exec(issue.field)?.[1] ?? 0) : 0;
+          throw seedError(chunk[index]?.where ?? 'seed', error);
+        }
+      }
+    }
+  };
+}
+
+function seedError(where: string, error: unknown): Error {
+  if (error instanceof SeedError) return error;
+  const issues = error instanceof MockHttpError ? error.issues : undefined;
+  const detail = issues?.length
+    ? issues.map((i) => `${i.field.replace(/^users\.\d+\./, '')}: ${i.message}`).join('; ')
+    : (error as Error).message;
+  return new SeedError(`Seed ${where}: ${detail}`);
+}
+
+/** A file of contacts through the importer's readers, its attributes defined from their values. */
+async function readRecords(file: string, agent: string): Promise<AgentSeed> {
+  const { openSource, resolveMapping, createRowValidator } = await import('../importer/index.js');
+  const source = await openSource(file);
+  const records = [];
+  for await (const record of source.records) records.push(record);
+
+  // The attributes: CSV columns no contact field takes, or JSON `custom_attributes` keys.
+  const values = new Map<string, unknown[]>();
+  const note = (name: string, value: unknown) => {
+    if (value === undefined || value === null || value === '') return;
+    let seen = values.get(name);
+    if (!seen) values.set(name, (seen = []));
+    seen.push(value);
+  };
+  let mapping: ReturnType<typeof resolveMapping> | undefined;
+  if (source.header) {
+    const bare = resolveMapping({ header: source.header, definitions: [] });
+    const names = new Map<number, string>();
+    source.header.forEach((cell, i) => {
+      const name = cell.trim().replace(/^(attr|custom_attributes)\./i, '');
+      if (
+        bare.columns[i]!.length === 0 &&
+        bare.unmapped.includes(cell.trim() || `(column ${i + 1}, no header)`)
+      ) {
+        names.set(i, name);
+      } else if (/^(attr|custom_attributes)\./i.test(cell.trim())) names.set(i, name);
+    });
+    for (const r of records) for (const [i, name] of names) note(name, r.raw?.[i]);
+    for (const name of names.values()) if (!values.has(name)) values.set(name, []);
+  } else {
+    for (const r of records) {
+      const attrs = r.record['custom_attributes'];
+      if (attrs && typeof attrs === 'object') for (const [k, v] of Object.entries(attrs)) note(k, v);
+    }
+  }
+  const definitions: AttributeDefinition[] = [...values].map(([name, seen]) => ({
+    name,
+    type: inferType(seen),
+    label: name,
+    description: null,
+    archived: false,
+  }));
+  if (source.header) mapping = resolveMapping({ header: source.header, definitions });
+  const validate = createRowValidator({ definitions, mapping });
+  const contacts: { where: string; body: ContactInputParsed }[] = [];
+  for (const record of records) {
+    const row = validate(record);
+    if (!row.ok) throw new SeedError(`Seed ${file} line ${row.line}: ${row.reason}`);
+    contacts.push({ where: `${file} line ${row.line}`, body: row.input });
+  }
+  return {
+    agent,
+    definitions: definitions.map(({ name, type }) => ({ name, type })),
+    contacts,
+  };
+}
+
+/** The narrowest type every value fits (CSV cells are text; JSON values keep their own type). */
+function inferType(values: unknown[]): AttributeType {
+  if (values.length === 0) return 'text';
+  const all = (test: (v: unknown) => boolean) => values.every(test);
+  if (
+    all(
+      (v) =>
+        typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))),
+    )
+  ) {
+    return 'number';
+  }
+  if (all((v) => typeof v === 'boolean' || (typeof v === 'string' && /^(true|false)$/i.test(v))))
+    return 'boolean';
+  if (all((v) => typeof v === 'string' && DATE_RE.test(v) && !Number.isNaN(Date.parse(v)))) return 'date';
+  return 'text';
+}

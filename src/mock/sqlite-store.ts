@@ -1,0 +1,643 @@
+// The mock's state in SQLite (through libsql, better-sqlite3's API with its binary shipped in
+// registry packages): the store behind `contacts serve --mock --data FILE` and the embedded
+// `--mock` mode. Every write is one transaction, committed before the call returns, so an
+// answer is only ever sent about a write that is on the database; WAL mode lets several
+// processes share one file through SQLite's own locking. The contract's rules come from
+// `rules.ts`, as in the memory store; uniqueness of external_id and email per agent is also the
+// schema's, and so is the per-agent count the quota and the list's total read.
+import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'libsql';
+import type { AttributeDefinition, Contact, ContactValidators, ListQuery } from '../api/index.js';
+import { createContactValidators } from '../api/index.js';
+import { badRequest, conflict, MockDataFileError, MockHttpError, notFound } from './errors.js';
+import {
+  ATTRIBUTE_EXISTS,
+  ATTRIBUTE_NOT_FOUND,
+  CONTACT_NOT_FOUND,
+  type ContactFields,
+  type ContactLookup,
+  checkBatch,
+  checkEmail,
+  checkQuota,
+  EMAIL_EXISTS,
+  EXTERNAL_ID_EXISTS,
+  emailKey,
+  mergeFields,
+  newDefinition,
+  parseOrThrow,
+  sameFields,
+  updatedDefinition,
+} from './rules.js';
+import {
+  ChangeListeners,
+  type ContactPage,
+  contactId,
+  freezeContact,
+  freezeDefinition,
+  type MockStore,
+  type MockStoreOptions,
+  parseSnapshot,
+  type StoreSnapshot,
+  toSnapshot,
+  type UpsertResult,
+} from './store.js';
+
+/** `PRAGMA application_id`: marks a database as this mock's ("Cntc"). */
+const APPLICATION_ID = 0x436e7463;
+/** `PRAGMA user_version`: the schema's version. */
+const SCHEMA_VERSION = 1;
+/** How long a write waits for another process's transaction before answering 503. */
+const BUSY_TIMEOUT_MS = 10_000;
+/** Page boundaries kept per agent and page size; past it the oldest page size is forgotten. */
+const BOUNDARY_SIZES = 8;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) STRICT;
+INSERT OR IGNORE INTO meta (key, value) VALUES ('seq', 0);
+-- One row per agent that has held a contact: the count the quota and the list's total read,
+-- kept by triggers so that it cannot drift from the rows.
+CREATE TABLE IF NOT EXISTS agents (
+  agent TEXT PRIMARY KEY,
+  contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0)
+) STRICT;
+-- seq is the creation order (paging walks it); the record is the contact's JSON as answered.
+CREATE TABLE IF NOT EXISTS contacts (
+  seq INTEGER PRIMARY KEY,
+  agent TEXT NOT NULL,
+  id TEXT NOT NULL UNIQUE,
+  external_id TEXT NOT NULL,
+  email_key TEXT,
+  record TEXT NOT NULL,
+  UNIQUE (agent, external_id),
+  UNIQUE (agent, email_key)
+) STRICT;
+CREATE INDEX IF NOT EXISTS contacts_by_agent ON contacts (agent, seq);
+CREATE TABLE IF NOT EXISTS attributes (
+  agent TEXT NOT NULL,
+  name TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  PRIMARY KEY (agent, name)
+) STRICT;
+CREATE TRIGGER IF NOT EXISTS contacts_counted AFTER INSERT ON contacts BEGIN
+  INSERT INTO agents (agent, contacts) VALUES (NEW.agent, 1)
+    ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS contacts_uncounted AFTER DELETE ON contacts BEGIN
+  UPDATE agents SET contacts = contacts - 1 WHERE agent = OLD.agent;
+END;
+`;
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+interface SqliteError extends Error {
+  code?: string;
+}
+
+/** A contact's row: [seq, record JSON]. */
+type Row = [number, string];
+
+/** What is in a file given as a database: nothing yet, SQLite, or something else (first bytes). */
+function sniff(file: string): 'absent' | 'empty' | 'sqlite' | { other: string } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'absent';
+    if (code === 'EISDIR')
+      throw new MockDataFileError(file, `Cannot open mock database ${file}: it is a directory`);
+    throw new MockDataFileError(file, `Cannot open mock database ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    const head = Buffer.alloc(16);
+    const n = readSync(fd, head, 0, 16, 0);
+    if (n === 0) return 'empty';
+    const text = head.subarray(0, n).toString('latin1');
+    return text === SQLITE_HEADER ? 'sqlite' : { other: text };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    throw new MockDataFileError(file, `Cannot open mock database ${file}: ${why}`, { cause: error });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Refuses, with a message saying what to do, a file that is not a database this mock can use;
+ * creates an absent one readable by its owner only (contacts are personal data).
+ */
+function prepareDataFile(file: string): void {
+  const found = sniff(file);
+  if (typeof found === 'object') {
+    if (found.other.trimStart().startsWith('{')) {
+      throw new MockDataFileError(
+        file,
+        `${file} is a JSON data file of an earlier contacts-cli; the mock now keeps its state in SQLite`,
+        {
+          hint: `Convert it once (it is read, never changed): contacts serve --mock --data NEW.db --seed ${file}`,
+        },
+      );
+    }
+    throw new MockDataFileError(
+      file,
+      `${file} is not a SQLite database (the mock keeps its state in SQLite)`,
+    );
+  }
+  // SQLite would open a read-only file read-only and fail each write later: refuse now instead.
+  try {
+    accessSync(dirname(file), constants.W_OK);
+    if (found !== 'absent') accessSync(file, constants.R_OK | constants.W_OK);
+  } catch (error) {
+    throw new MockDataFileError(
+      file,
+      `Cannot write the mock database ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its directory does not exist' : 'permission denied'}`,
+      { cause: error },
+    );
+  }
+  if (found === 'absent') closeSync(openSync(file, 'wx', 0o600));
+}
+
+/** Errors the database raises, as the answers they stand for. */
+function asHttpError(error: unknown): unknown {
+  const code = (error as SqliteError)?.code ?? '';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new MockHttpError(503, 'The mock database is busy; try again', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  if (code.startsWith('SQLITE_FULL')) {
+    return new MockHttpError(507, 'The mock database cannot commit the write: the disk is full');
+  }
+  if (code.startsWith('SQLITE_CONSTRAINT') && /email_key/.test((error as Error).message)) {
+    return new MockHttpError(409, EMAIL_EXISTS);
+  }
+  if (code.startsWith('SQLITE_CONSTRAINT') && /external_id/.test((error as Error).message)) {
+    return new MockHttpError(409, EXTERNAL_ID_EXISTS);
+  }
+  return error;
+}
+
+interface AgentCache {
+  validators?: ContactValidators;
+  names?: ReadonlySet<string>;
+  /** By page size: the seq of the last row of each full page seen (index = page - 1). */
+  boundaries: Map<number, number[]>;
+}
+
+class SqliteStore implements MockStore {
+  readonly location: string;
+  readonly #db: Database.Database;
+  readonly #now: () => number;
+  readonly #maxContacts: number;
+  readonly #listeners = new ChangeListeners();
+  readonly #cache = new Map<string, AgentCache>();
+  #dataVersion = -1;
+  readonly #q: ReturnType<typeof prepare>;
+
+  constructor(file: string, options: MockStoreOptions) {
+    this.location = file;
+    this.#now = options.now ?? Date.now;
+    this.#maxContacts = options.maxContacts ?? Number.POSITIVE_INFINITY;
+    if (file !== ':memory:') prepareDataFile(file);
+    try {
+      this.#db = new Database(file);
+    } catch (error) {
+      throw new MockDataFileError(file, `Cannot open mock database ${file}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    try {
+      this.#open(file);
+      this.#q = prepare(this.#db);
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+    if (options.snapshot !== undefined) this.restore(options.snapshot);
+  }
+
+  #open(file: string): void {
+    const db = this.#db;
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // libsql's get() ignores pluck mode: a value is read as a raw row.
+    const value = (sql: string) => (db.prepare(sql).raw().get() as [unknown] | undefined)?.[0];
+    const appId = value('PRAGMA application_id');
+    const tables = value("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") as number;
+    if (tables > 0 && appId !== APPLICATION_ID) {
+      throw new MockDataFileError(
+        file,
+        `${file} is a SQLite database of another application, not this mock's`,
+      );
+    }
+    const version = value('PRAGMA user_version') as number;
+    if (version > SCHEMA_VERSION) {
+      throw new MockDataFileError(
+        file,
+        `${file} was written by a newer contacts-cli (schema ${version}); upgrade to use it`,
+      );
+    }
+    if (file !== ':memory:') {
+      // WAL: readers never wait for the writer, and several processes share the file. NORMAL:
+      // a commit is in the WAL (the OS holds it) before the call returns, so a killed process
+      // loses nothing it acknowledged; SQLite syncs the WAL at each checkpoint.
+      const mode = value('PRAGMA journal_mode = WAL');
+      if (mode !== 'wal')
+        throw new MockDataFileError(file, `Cannot put ${file} in WAL mode (got ${String(mode)})`);
+    }
+    db.pragma('synchronous = NORMAL');
+    try {
+      // Taking the write lock proves the file (and its WAL beside it) can be written.
+      db.exec('BEGIN IMMEDIATE');
+      db.exec(SCHEMA);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw new MockDataFileError(
+        file,
+        `Cannot write the mock database ${file}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  upsertContact(agentId: string, body: unknown): UpsertResult {
+    return this.#write(() => {
+      const input = parseOrThrow(this.#validators(agentId).input, body);
+      const lookup = this.#lookup(agentId);
+      const prev = lookup.byExternalId(input.external_id);
+      checkQuota(lookup, prev ? 0 : 1, this.#maxContacts);
+      const fields = mergeFields(prev, input, input.external_id);
+      checkEmail(lookup, prev, fields);
+      const contact = this.#put(agentId, prev, fields);
+      return { value: { contact, created: prev === undefined }, changed: contact !== prev };
+    });
+  }
+
+  batchUpsert(agentId: string, body: unknown): Contact[] {
+    return this.#write(() => {
+      const { users } = parseOrThrow(this.#validators(agentId).batch, body);
+      const lookup = this.#lookup(agentId);
+      checkBatch(lookup, users, this.#maxContacts);
+      let changed = false;
+      const out = users.map((item) => {
+        // Read again: an earlier item of this batch may have written it.
+        const prev = this.#byExternalId(agentId, item.external_id);
+        const contact = this.#put(agentId, prev, mergeFields(prev, item, item.external_id));
+        changed ||= contact !== prev;
+        return contact;
+      });
+      return { value: out, changed };
+    });
+  }
+
+  findContact(agentId: string, key: string): Contact | undefined {
+    this.#sync();
+    return this.#byExternalId(agentId, key) ?? decode(this.#q.byId.get(agentId, key));
+  }
+
+  getContact(agentId: string, key: string): Contact {
+    const contact = this.findContact(agentId, key);
+    if (!contact) throw notFound(CONTACT_NOT_FOUND);
+    return contact;
+  }
+
+  patchContact(agentId: string, key: string, body: unknown): Contact {
+    return this.#write(() => {
+      const prev = this.getContact(agentId, key);
+      const patch = parseOrThrow(this.#validators(agentId).patch, body);
+      const externalId = patch.external_id ?? prev.external_id;
+      if (externalId !== prev.external_id && this.#byExternalId(agentId, externalId)) {
+        throw conflict(EXTERNAL_ID_EXISTS);
+      }
+      const fields = mergeFields(prev, patch, externalId);
+      checkEmail(this.#lookup(agentId), prev, fields);
+      const contact = this.#put(agentId, prev, fields);
+      return { value: contact, changed: contact !== prev };
+    });
+  }
+
+  deleteContact(agentId: string, key: string): Contact {
+    return this.#write(() => {
+      const contact = this.getContact(agentId, key);
+      this.#q.delete.run(contact.id);
+      // Later pages moved up a row: their boundaries are stale.
+      this.#cache.get(agentId)?.boundaries.clear();
+      return { value: contact, changed: true };
+    });
+  }
+
+  listContacts(agentId: string, { page, per_page }: ListQuery): ContactPage {
+    this.#sync();
+    const total = this.count(agentId);
+    const totalPages = Math.ceil(total / per_page);
+    if (total === 0) return { data: [], total: 0, pages: { page, per_page, total_pages: 0 } };
+    if (page > totalPages) throw badRequest('Page number out of range');
+    const cache = this.#agentCache(agentId);
+    let boundaries = cache.boundaries.get(per_page);
+    if (!boundaries) {
+      if (cache.boundaries.size >= BOUNDARY_SIZES)
+        cache.boundaries.delete(cache.boundaries.keys().next().value!);
+      boundaries = [];
+      cache.boundaries.set(per_page, boundaries);
+    }
+    // Keyset paging: from the end of the nearest earlier page seen (the one before, when a
+    // client walks the pages in order), so no page costs a scan of every row before it.
+    let after = 0;
+    let skip = (page - 1) * per_page;
+    for (let k = Math.min(page - 1, boundaries.length); k > 0; k--) {
+      const seq = boundaries[k - 1];
+      if (seq !== undefined) {
+        after = seq;
+        skip = (page - 1 - k) * per_page;
+        break;
+      }
+    }
+    const rows = this.#q.page.all(agentId, after, per_page, skip);
+    // Rows are only ever added after the last one: a full page's end stays where it is until a delete.
+    if (rows.length === per_page) boundaries[page - 1] = rows[rows.length - 1]![0];
+    return { data: rows.map((r) => decode(r)!), total, pages: { page, per_page, total_pages: totalPages } };
+  }
+
+  contacts(agentId: string): Contact[] {
+    this.#sync();
+    return this.#q.all.all(agentId).map((r) => decode(r)!);
+  }
+
+  count(agentId: string): number {
+    return this.#q.count.get(agentId) ?? 0;
+  }
+
+  listAttributes(agentId: string): AttributeDefinition[] {
+    this.#sync();
+    return this.#q.attributes.all(agentId).map((r) => Object.freeze(JSON.parse(r)));
+  }
+
+  defineAttribute(agentId: string, body: unknown): AttributeDefinition {
+    return this.#write(() => {
+      const definition = newDefinition(body);
+      if (this.#q.attribute.get(agentId, definition.name) !== undefined) throw conflict(ATTRIBUTE_EXISTS);
+      this.#q.defineAttribute.run(agentId, definition.name, agentId, JSON.stringify(definition));
+      this.#cache.delete(agentId);
+      return { value: definition, changed: true };
+    });
+  }
+
+  updateAttribute(agentId: string, name: string, body: unknown): AttributeDefinition {
+    return this.#write(() => {
+      const record = this.#q.attribute.get(agentId, name);
+      if (record === undefined) throw notFound(ATTRIBUTE_NOT_FOUND);
+      const definition = updatedDefinition(Object.freeze(JSON.parse(record)), body);
+      this.#q.updateAttribute.run(JSON.stringify(definition), agentId, name);
+      this.#cache.delete(agentId);
+      return { value: definition, changed: true };
+    });
+  }
+
+  attributeNames(agentId: string): ReadonlySet<string> {
+    this.#sync();
+    const cache = this.#agentCache(agentId);
+    cache.names ??= new Set(this.#q.attributeNames.all(agentId));
+    return cache.names;
+  }
+
+  validators(agentId: string): ContactValidators {
+    this.#sync();
+    return this.#validators(agentId);
+  }
+
+  agentIds(): string[] {
+    return this.#q.agentIds.all();
+  }
+
+  snapshot(): StoreSnapshot {
+    // One read transaction: a snapshot of one moment, even with writers in other processes.
+    this.#db.exec('BEGIN');
+    try {
+      const agents = this.agentIds().map(
+        (agentId): [string, { contacts: Contact[]; attributes: AttributeDefinition[] }] => [
+          agentId,
+          { contacts: this.contacts(agentId), attributes: this.listAttributes(agentId) },
+        ],
+      );
+      return toSnapshot(this.#q.seq.get() ?? 0, agents);
+    } finally {
+      this.#db.exec('COMMIT');
+    }
+  }
+
+  restore(snapshot: unknown): void {
+    const { seq, agents } = parseSnapshot(snapshot);
+    this.#write(() => {
+      this.#clear();
+      let n = 0;
+      for (const [agentId, records] of agents) {
+        for (const d of records.attributes) {
+          this.#q.defineAttribute.run(agentId, d.name, agentId, JSON.stringify(d));
+        }
+        for (const c of records.contacts) {
+          n += 1;
+          this.#q.insert.run(n, agentId, c.id, c.external_id, emailKey(c.email) ?? null, JSON.stringify(c));
+        }
+      }
+      this.#q.setSeq.run(Math.max(seq, n));
+      return { value: undefined, changed: true };
+    });
+  }
+
+  reset(): void {
+    this.#write(() => {
+      this.#clear();
+      this.#q.setSeq.run(0);
+      return { value: undefined, changed: true };
+    });
+  }
+
+  onChange(listener: () => void): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #clear(): void {
+    this.#db.exec('DELETE FROM contacts; DELETE FROM attributes; DELETE FROM agents;');
+    this.#cache.clear();
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (the write lock taken before anything is read, so
+   * the checks and the writes see one state, whatever other processes do) and commits it before
+   * returning. Contract errors roll back; so does anything the database raises, as a 5xx.
+   */
+  #write<T>(fn: () => { value: T; changed: boolean }): T {
+    const db = this.#db;
+    let result: { value: T; changed: boolean };
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      throw asHttpError(error);
+    }
+    try {
+      this.#sync();
+      result = fn();
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      // What this transaction cached may be what it failed to write.
+      this.#cache.clear();
+      throw asHttpError(error);
+    }
+    if (result.changed) this.#listeners.notify();
+    return result.value;
+  }
+
+  /** Forgets what was cached when another connection has committed since the last look. */
+  #sync(): void {
+    const version = this.#q.dataVersion.get() ?? 0;
+    if (version !== this.#dataVersion) {
+      this.#dataVersion = version;
+      this.#cache.clear();
+    }
+  }
+
+  #agentCache(agentId: string): AgentCache {
+    let cache = this.#cache.get(agentId);
+    if (!cache) {
+      cache = { boundaries: new Map() };
+      this.#cache.set(agentId, cache);
+    }
+    return cache;
+  }
+
+  #validators(agentId: string): ContactValidators {
+    const cache = this.#agentCache(agentId);
+    cache.validators ??= createContactValidators(
+      this.#q.attributes.all(agentId).map((r) => JSON.parse(r) as AttributeDefinition),
+    );
+    return cache.validators;
+  }
+
+  #byExternalId(agentId: string, externalId: string): Contact | undefined {
+    return decode(this.#q.byExternalId.get(agentId, externalId));
+  }
+
+  /** The rules' view of one agent, read once per record within the transaction. */
+  #lookup(agentId: string): ContactLookup {
+    const seen = new Map<string, Contact | undefined>();
+    return {
+      count: () => this.count(agentId),
+      byExternalId: (externalId) => {
+        if (!seen.has(externalId)) seen.set(externalId, this.#byExternalId(agentId, externalId));
+        return seen.get(externalId);
+      },
+      emailOwner: (email) => this.#q.emailOwner.get(agentId, email),
+    };
+  }
+
+  /** Writes a checked record; an unchanged contact stays as it was, `updated_at` too. */
+  #put(agentId: string, prev: Contact | undefined, fields: ContactFields): Contact {
+    if (prev && sameFields(prev, fields)) return prev;
+    const now = Math.floor(this.#now() / 1000);
+    const seq = prev ? 0 : this.#q.nextSeq.get()!;
+    const contact: Contact = Object.freeze({
+      id: prev?.id ?? contactId(seq),
+      external_id: fields.external_id,
+      name: fields.name,
+      email: fields.email,
+      phonenumber: fields.phonenumber,
+      custom_attributes: Object.isFrozen(fields.custom_attributes)
+        ? fields.custom_attributes
+        : Object.freeze(fields.custom_attributes),
+      stripe_accounts: fields.stripe_accounts,
+      created_at: prev?.created_at ?? now,
+      updated_at: now,
+    });
+    const email = emailKey(contact.email) ?? null;
+    const record = JSON.stringify(contact);
+    if (prev) this.#q.update.run(contact.external_id, email, record, contact.id);
+    else this.#q.insert.run(seq, agentId, contact.id, contact.external_id, email, record);
+    return contact;
+  }
+}
+
+/**
+ * The store's statements, prepared once. libsql's `get()` ignores pluck mode, so single values
+ * are read in raw mode (an array per row) and taken by hand.
+ */
+function prepare(db: Database.Database) {
+  const raw = (sql: string) => db.prepare(sql).raw();
+  const scalar = <T>(sql: string) => {
+    const stmt = raw(sql);
+    return { get: (...params: unknown[]) => (stmt.get(...params) as [T] | undefined)?.[0] };
+  };
+  const column = <T>(sql: string) => {
+    const stmt = raw(sql);
+    return { all: (...params: unknown[]) => (stmt.all(...params) as [T][]).map((r) => r[0]) };
+  };
+  const row = (sql: string) => {
+    const stmt = raw(sql);
+    return { get: (...params: unknown[]) => stmt.get(...params) as Row | undefined };
+  };
+  const rows = (sql: string) => {
+    const stmt = raw(sql);
+    return { all: (...params: unknown[]) => stmt.all(...params) as Row[] };
+  };
+  return {
+    dataVersion: scalar<number>('PRAGMA data_version'),
+    seq: scalar<number>("SELECT value FROM meta WHERE key = 'seq'"),
+    nextSeq: scalar<number>("UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value"),
+    setSeq: db.prepare("UPDATE meta SET value = ? WHERE key = 'seq'"),
+    count: scalar<number>('SELECT contacts FROM agents WHERE agent = ?'),
+    byExternalId: row('SELECT seq, record FROM contacts WHERE agent = ? AND external_id = ?'),
+    byId: row('SELECT seq, record FROM contacts WHERE agent = ? AND id = ?'),
+    emailOwner: scalar<string>('SELECT external_id FROM contacts WHERE agent = ? AND email_key = ?'),
+    page: rows('SELECT seq, record FROM contacts WHERE agent = ? AND seq > ? ORDER BY seq LIMIT ? OFFSET ?'),
+    all: rows('SELECT seq, record FROM contacts WHERE agent = ? ORDER BY seq'),
+    insert: db.prepare(
+      'INSERT INTO contacts (seq, agent, id, external_id, email_key, record) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    update: db.prepare('UPDATE contacts SET external_id = ?, email_key = ?, record = ? WHERE id = ?'),
+    delete: db.prepare('DELETE FROM contacts WHERE id = ?'),
+    attributes: column<string>('SELECT record FROM attributes WHERE agent = ? ORDER BY position'),
+    attributeNames: column<string>('SELECT name FROM attributes WHERE agent = ?'),
+    attribute: scalar<string>('SELECT record FROM attributes WHERE agent = ? AND name = ?'),
+    defineAttribute: db.prepare(
+      'INSERT INTO attributes (agent, name, position, record) VALUES (?, ?, (SELECT coalesce(max(position), 0) + 1 FROM attributes WHERE agent = ?), ?)',
+    ),
+    updateAttribute: db.prepare('UPDATE attributes SET record = ? WHERE agent = ? AND name = ?'),
+    agentIds: column<string>('SELECT agent FROM agents UNION SELECT agent FROM attributes'),
+  };
+}
+
+function decode(row: Row | undefined): Contact | undefined {
+  return row === undefined ? undefined : freezeContact(JSON.parse(row[1]));
+}
+
+/**
+ * A store on a SQLite database: a file (created if absent, WAL mode; opening one does not read
+ * it all) or `:memory:`. Throws `MockDataFileError`, saying what to do, when the file cannot be
+ * this mock's database: unwritable, another application's, or a JSON data file of an earlier
+ * version.
+ */
+export function openSqliteStore(file: string, options: MockStoreOptions = {}): MockStore {
+  return new SqliteStore(file, options);
+}
+
+/** Whether a file is a JSON data file of an earlier version (to convert it). */
+export function isJsonDataFile(file: string): boolean {
+  const found = sniff(file);
+  return typeof found === 'object' && found.other.trimStart().startsWith('{');
+}
