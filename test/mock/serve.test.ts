@@ -1,7 +1,7 @@
 // serveMock, the body of `contacts serve --mock`: URL first on stdout, a log line per request
 // on stderr (never the key), and a clean stop on SIGINT/SIGTERM.
 import { EventEmitter } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -56,6 +56,16 @@ describe('serveMock', () => {
     expect(text).toContain(`GET ${paths.contact(AGENT, 'missing')} 404`);
     expect(text).not.toContain('secret');
     expect(text).not.toMatch(/authorization/i);
+  });
+
+  it('seeds from --seed (for the --seed-agent) and says that a reset puts the seed back', async () => {
+    const dir = await tempDir();
+    const seed = join(dir, 'people.ndjson');
+    await writeFile(seed, '{"external_id":"s1","name":"Seeded"}\n{"external_id":"s2"}\n');
+    const { url, stderr } = await serve({ seed, seedAgent: AGENT });
+    expect(stderr.text).toContain(`seed: ${seed} (POST /__mock/reset puts it back)`);
+    const list = await api(url).get(paths.contacts(AGENT));
+    expect(list.body.data.map((c: { external_id: string }) => c.external_id)).toEqual(['s1', 's2']);
   });
 
   it('writes no request lines without log', async () => {

@@ -1,0 +1,235 @@
+// The test controls (`/__mock/reset`, `/__mock/requests`, `--seed`) over HTTP, through the
+// server's handle and through msw, and faults carried out by msw from the shared core.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setupServer } from 'msw/node';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { OPERATIONS, paths } from '../../src/api/index.js';
+import { SeedError } from '../../src/mock/errors.js';
+import { createMockHandlers } from '../../src/mock/msw.js';
+import { ADMIN_PREFIX } from '../../src/mock/respond.js';
+import { loadSeed } from '../../src/mock/seed.js';
+import { openSqliteStore } from '../../src/mock/sqlite-store.js';
+import { AGENT, api, startTestMock, TEST_KEY, tempDir } from '../helpers/mock.js';
+
+describe('GET /__mock/requests', () => {
+  it('lists the API requests made, oldest first, without keys; DELETE empties it', async () => {
+    const server = await startTestMock();
+    const client = api(server.url);
+    await client.post(paths.contacts(AGENT), { external_id: 'a' });
+    await client.get(paths.contact(AGENT, 'missing'));
+    // A key put in a path by mistake is not kept.
+    await client.get(paths.contact(AGENT, 'bk_leaked_secret_123'));
+    const log = await client.get('/__mock/requests');
+    expect(log.status).toBe(200);
+    expect(log.body.data.map((e: { method: string; status: number }) => [e.method, e.status])).toEqual([
+      ['POST', 201],
+      ['GET', 404],
+      ['GET', 404],
+    ]);
+    expect(log.body.data[0]).toMatchObject({
+      path: paths.contacts(AGENT),
+      requestId: expect.stringMatching(/^req_/),
+    });
+    expect(JSON.stringify(log.body)).not.toContain('bk_leaked_secret_123');
+    expect(JSON.stringify(log.body)).not.toContain(TEST_KEY);
+    // The controls are not logged themselves, and the handle shows the same log.
+    expect(server.requests).toHaveLength(3);
+    expect((await client.request('DELETE', '/__mock/requests')).status).toBe(200);
+    expect((await client.get('/__mock/requests')).body.data).toEqual([]);
+  });
+
+  it('wants an accepted key when the mock has a list of keys; unknown controls and methods are 404 and 405', async () => {
+    const server = await startTestMock({ keys: [TEST_KEY] });
+    expect((await api(server.url, null).get('/__mock/requests')).status).toBe(401);
+    expect((await api(server.url, 'bk_other_key_000').request('POST', '/__mock/reset')).status).toBe(401);
+    const client = api(server.url);
+    const unknown = await client.get('/__mock/nothing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toContain('/__mock/reset');
+    const wrong = await client.request('PUT', '/__mock/reset');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+  });
+
+  it('never collides with an API path', () => {
+    for (const op of OPERATIONS) expect(op.path.startsWith(ADMIN_PREFIX)).toBe(false);
+    expect(ADMIN_PREFIX.startsWith('/api/')).toBe(false);
+  });
+});
+
+describe('POST /__mock/reset and --seed', () => {
+  async function csvSeed(): Promise<string> {
+    const dir = await tempDir();
+    const file = join(dir, 'seed.csv');
+    await writeFile(
+      file,
+      'External ID,Full Name,Email,seats,active,plan\nu1,Ada,ada@example.com,3,true,pro\nu2,Bob,,12,false,free\n',
+    );
+    return file;
+  }
+
+  it('reads a CSV through the importer, defining its attributes from their values', async () => {
+    const server = await startTestMock({ seed: await loadSeed(await csvSeed(), { agent: AGENT }) });
+    const client = api(server.url);
+    const attrs = (await client.get(paths.attributes(AGENT))).body.data;
+    expect(attrs.map((d: { name: string; type: string }) => [d.name, d.type])).toEqual([
+      ['seats', 'number'],
+      ['active', 'boolean'],
+      ['plan', 'text'],
+    ]);
+    const u1 = (await client.get(paths.contact(AGENT, 'u1'))).body.data;
+    expect(u1).toMatchObject({
+      name: 'Ada',
+      email: 'ada@example.com',
+      custom_attributes: { seats: 3, active: true },
+    });
+  });
+
+  it('puts the seed back on reset (over HTTP and through the handle), and empties the log', async () => {
+    const server = await startTestMock({ seed: await loadSeed(await csvSeed(), { agent: AGENT }) });
+    const client = api(server.url);
+    await client.post(paths.contacts(AGENT), { external_id: 'u3' });
+    await client.request('DELETE', paths.contact(AGENT, 'u1'));
+    const reset = await client.request('POST', '/__mock/reset');
+    expect(reset.status).toBe(200);
+    expect(reset.body.data).toEqual({ seeded: true });
+    const ids = (await client.get(paths.contacts(AGENT))).body.data.map(
+      (c: { external_id: string }) => c.external_id,
+    );
+    expect(ids).toEqual(['u1', 'u2']);
+    expect(server.requests).toHaveLength(1); // the list just made
+    await client.post(paths.contacts(AGENT), { external_id: 'u4' });
+    server.reset();
+    expect(server.store.contacts(AGENT).map((c) => c.external_id)).toEqual(['u1', 'u2']);
+  });
+
+  it('without a seed, reset empties the store', async () => {
+    const server = await startTestMock();
+    const client = api(server.url);
+    await client.post(paths.contacts(AGENT), { external_id: 'gone' });
+    expect((await client.request('POST', '/__mock/reset')).body.data).toEqual({ seeded: false });
+    expect((await client.get(paths.contacts(AGENT))).body.total).toBe(0);
+  });
+
+  it('takes agents with their own definitions, and refuses a bad seed naming where', async () => {
+    const dir = await tempDir();
+    const good = join(dir, 'agents.json');
+    await writeFile(
+      good,
+      JSON.stringify({
+        agents: {
+          one: {
+            attributes: [{ name: 'tier', type: 'text' }],
+            contacts: [{ external_id: 'x', custom_attributes: { tier: 'gold' } }],
+          },
+          two: { contacts: [{ external_id: 'y' }] },
+        },
+      }),
+    );
+    const server = await startTestMock({ seed: await loadSeed(good) });
+    expect(server.store.getContact('one', 'x').custom_attributes).toEqual({ tier: 'gold' });
+    expect(server.store.count('two')).toBe(1);
+
+    const bad = join(dir, 'bad.csv');
+    await writeFile(bad, 'external_id,email\nok,ok@example.com\nbad,not-an-email\n');
+    await expect(loadSeed(bad, { agent: AGENT })).rejects.toThrow(SeedError);
+    await expect(loadSeed(bad, { agent: AGENT })).rejects.toThrow(/bad\.csv line 3: email/);
+    const clash = join(dir, 'clash.json');
+    await writeFile(
+      clash,
+      JSON.stringify({
+        agents: {
+          a: {
+            contacts: [
+              { external_id: 'p', email: 'e@x.io' },
+              { external_id: 'q', email: 'E@x.io' },
+            ],
+          },
+        },
+      }),
+    );
+    await expect(loadSeed(clash)).rejects.toThrow(/agents\.a\.contacts\.1: email: Email already exists/);
+    await expect(loadSeed(bad)).rejects.toThrow(/--seed-agent/);
+  });
+
+  it('converts a JSON data file of an earlier version into a new database exactly, and only while it is empty', async () => {
+    const dir = await tempDir();
+    const legacy = join(dir, 'data.json');
+    const contact = {
+      id: 'ct_000000000a1234',
+      external_id: 'kept',
+      name: null,
+      email: null,
+      phonenumber: null,
+      custom_attributes: {},
+      stripe_accounts: [],
+      created_at: 1_700_000_000,
+      updated_at: 1_700_000_000,
+    };
+    await writeFile(
+      legacy,
+      JSON.stringify({ version: 1, seq: 10, agents: { [AGENT]: { contacts: [contact], attributes: [] } } }),
+    );
+    const dataFile = join(dir, 'new.db');
+    const seed = await loadSeed(legacy);
+    const first = await startTestMock({ dataFile, seed });
+    expect(first.store.getContact(AGENT, 'kept')).toEqual(contact);
+    await api(first.url).post(paths.contacts(AGENT), { external_id: 'added' });
+    await first.close();
+    // Restarted with the same command: the database keeps what it holds.
+    const second = await startTestMock({ dataFile, seed });
+    expect(second.store.contacts(AGENT).map((c) => c.external_id)).toEqual(['kept', 'added']);
+    const store = openSqliteStore(join(dir, 'other.db'));
+    onTestFinished(() => store.close());
+    seed(store);
+    expect(store.contacts(AGENT)[0]!.id).toBe(contact.id);
+  });
+});
+
+describe('msw handlers with faults and controls', () => {
+  it("carries out the core's faults: rate limit, injected errors, dropped connections, latency", async () => {
+    const BASE = 'https://faults.example.test';
+    const handlers = createMockHandlers({
+      baseUrl: BASE,
+      faults: { rateLimit: 3, rateWindowMs: 60_000, failRate: 0 },
+    });
+    const server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    onTestFinished(() => server.close());
+    const get = () =>
+      fetch(`${BASE}${paths.contacts(AGENT)}`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await get()).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const limited = await get();
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('3');
+    // The controls work through msw too.
+    const log = await (await fetch(`${BASE}/__mock/requests`)).json();
+    expect(log.data.map((e: { status: number }) => e.status)).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+
+  it('drops the connection (a network error to fetch) for reset faults, and answers injected 500s', async () => {
+    const BASE = 'https://drops.example.test';
+    const server = setupServer(
+      ...createMockHandlers({ baseUrl: BASE, faults: { failRate: 1, seed: 7, latencyMs: 1 } }),
+    );
+    server.listen({ onUnhandledRequest: 'error' });
+    onTestFinished(() => server.close());
+    const seen = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      try {
+        const res = await fetch(`${BASE}${paths.contacts(AGENT)}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ external_id: `f${i}` }),
+        });
+        seen.add(String(res.status));
+      } catch {
+        seen.add('dropped');
+      }
+    }
+    expect([...seen].sort()).toEqual(['500', '503', 'dropped']);
+  });
+});

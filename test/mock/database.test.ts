@@ -1,0 +1,292 @@
+// The SQLite data file: what a user can open with sqlite3, what survives a restart and a kill -9,
+// and the adversarial cases of the earlier JSON store (shared files, full disks, unwritable paths,
+// large records, file modes and symlinks).
+import { execFileSync, spawn } from 'node:child_process';
+import { chmod, lstat, mkdir, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import Database from 'libsql';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { paths } from '../../src/api/index.js';
+import { startMockServer } from '../../src/mock/server.js';
+import { openSqliteStore } from '../../src/mock/sqlite-store.js';
+import { BIN } from '../helpers/cli.js';
+import { AGENT, api, startTestMock, TEST_KEY, tempDir } from '../helpers/mock.js';
+
+/** A raw connection to the database file, closed when the test ends. */
+function sqlite(file: string) {
+  const db = new Database(file);
+  onTestFinished(() => {
+    db.close();
+  });
+  const values = (sql: string, ...params: unknown[]) =>
+    (
+      db
+        .prepare(sql)
+        .raw()
+        .all(...params) as unknown[][]
+    ).map((r) => r[0]);
+  return { db, values };
+}
+
+describe('serve --mock --data: a SQLite database', () => {
+  it('keeps contacts and attributes across a restart, with uniqueness and id order', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'nested', 'mock.db');
+    await mkdir(join(dir, 'nested'));
+    const first = await startTestMock({ dataFile });
+    const client = api(first.url);
+    await client.post(paths.attributes(AGENT), { name: 'plan', type: 'text' });
+    const created = await client.post(paths.contacts(AGENT), {
+      external_id: 'a',
+      email: 'a@example.com',
+      custom_attributes: { plan: 'pro' },
+    });
+    await first.close();
+
+    const second = await startTestMock({ dataFile });
+    const again = api(second.url);
+    expect((await again.get(paths.contact(AGENT, 'a'))).body.data).toEqual(created.body.data);
+    expect((await again.get(paths.attributes(AGENT))).body.data).toHaveLength(1);
+    expect(
+      (await again.post(paths.contacts(AGENT), { external_id: 'b', email: 'A@example.com' })).status,
+    ).toBe(409);
+    const b = (await again.post(paths.contacts(AGENT), { external_id: 'b' })).body.data;
+    expect(b.id > created.body.data.id).toBe(true);
+  });
+
+  it('is a WAL database readable by its owner only, whose schema refuses duplicates itself', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'mock.db');
+    const server = await startTestMock({ dataFile });
+    await api(server.url).post(paths.contacts(AGENT), { external_id: 'a', email: 'a@example.com' });
+    expect((await stat(dataFile)).mode & 0o777).toBe(0o600);
+    const { db, values } = sqlite(dataFile);
+    expect(values('PRAGMA journal_mode')).toEqual(['wal']);
+    expect(values('PRAGMA integrity_check')).toEqual(['ok']);
+    expect(values('SELECT external_id FROM contacts WHERE agent = ?', AGENT)).toEqual(['a']);
+    // Not only the code: a writer going around it meets the schema's constraints.
+    const insert = db.prepare(
+      'INSERT INTO contacts (agent, id, external_id, email_key, record) VALUES (?, ?, ?, ?, ?)',
+    );
+    expect(() => insert.run(AGENT, 'ct_x', 'other', 'a@example.com', '{}')).toThrow(/UNIQUE/);
+    expect(() => insert.run(AGENT, 'ct_y', 'a', null, '{}')).toThrow(/UNIQUE/);
+    expect(values('SELECT contacts FROM agents WHERE agent = ?', AGENT)).toEqual([1]);
+  });
+
+  it('keeps the mode of an existing file and writes through a symlink', async () => {
+    const dir = await tempDir();
+    const real = join(dir, 'real.db');
+    const link = join(dir, 'link.db');
+    openSqliteStore(real).close();
+    await chmod(real, 0o640);
+    await symlink(real, link);
+    const server = await startTestMock({ dataFile: link });
+    expect((await api(server.url).post(paths.contacts(AGENT), { external_id: 'through' })).status).toBe(201);
+    await server.close();
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readlink(link)).toBe(real);
+    expect((await stat(real)).mode & 0o777).toBe(0o640);
+    expect(sqlite(real).values('SELECT external_id FROM contacts')).toEqual(['through']);
+  });
+
+  it("refuses files it cannot use, saying why: JSON of an earlier version, not SQLite, another application's", async () => {
+    const dir = await tempDir();
+    const json = join(dir, 'old.json');
+    await writeFile(json, '{"version":1,"seq":0,"agents":{}}');
+    await expect(startMockServer({ dataFile: json })).rejects.toMatchObject({
+      message: expect.stringContaining('JSON data file of an earlier contacts-cli'),
+      hint: expect.stringContaining(`--seed ${json}`),
+    });
+    const text = join(dir, 'notes.db');
+    await writeFile(text, 'hello');
+    await expect(startMockServer({ dataFile: text })).rejects.toThrow(/is not a SQLite database/);
+    const other = join(dir, 'other.db');
+    const db = new Database(other);
+    db.exec('CREATE TABLE t (x)');
+    db.close();
+    await expect(startMockServer({ dataFile: other })).rejects.toThrow(/another application/);
+    // Nothing was written into any of them.
+    expect(sqlite(other).values("SELECT name FROM sqlite_schema WHERE type = 'table'")).toEqual(['t']);
+  });
+
+  it("refuses to start on a path it cannot write (as a user without root's rights)", async () => {
+    const dir = await tempDir();
+    await chmod(dir, 0o755);
+    const asRoot = process.getuid?.() === 0;
+    const run = (file: string) => {
+      try {
+        execFileSync(process.execPath, [BIN, 'serve', '--mock', '--port', '0', '--data', file], {
+          env: { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config') },
+          encoding: 'utf8',
+          timeout: 10_000,
+          ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+        });
+        return { code: 0, stderr: '' };
+      } catch (error) {
+        const e = error as { status: number; stderr: string };
+        return { code: e.status, stderr: e.stderr };
+      }
+    };
+    const readOnly = join(dir, 'readonly.db');
+    openSqliteStore(readOnly).close();
+    await chmod(readOnly, 0o644);
+    const r = run(readOnly);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Cannot write the mock database ${readOnly}`);
+    const inRootsDir = run(join(dir, 'new.db'));
+    expect(inRootsDir.code).toBe(2);
+    expect(inRootsDir.stderr).toContain('Cannot write the mock database');
+  });
+
+  it('shares one file between two servers: writes of each seen by the other, uniqueness across both', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'shared.db');
+    const a = await startTestMock({ dataFile });
+    const b = await startTestMock({ dataFile });
+    const clientA = api(a.url);
+    const clientB = api(b.url);
+    // The same external_ids from both at once: one contact each, never two.
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      (i % 2 ? clientA : clientB).post(paths.contacts(AGENT), { external_id: `k${i % 10}`, name: `n${i}` }),
+    );
+    const statuses = (await Promise.all(writes)).map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 201)).toBe(true);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect((await clientA.get(`${paths.contacts(AGENT)}?per_page=100`)).body.total).toBe(10);
+    expect((await clientB.get(`${paths.contacts(AGENT)}?per_page=100`)).body.total).toBe(10);
+    await clientA.post(paths.contacts(AGENT), { external_id: 'x', email: 'one@example.com' });
+    expect(
+      (await clientB.post(paths.contacts(AGENT), { external_id: 'y', email: 'ONE@example.com' })).status,
+    ).toBe(409);
+    // A definition made through one is a definition for the other's validation at once.
+    await clientA.post(paths.attributes(AGENT), { name: 'seats', type: 'number' });
+    const typed = await clientB.post(paths.contacts(AGENT), {
+      external_id: 'z',
+      custom_attributes: { seats: 'x' },
+    });
+    expect(typed.status).toBe(400);
+  });
+
+  it('answers large records without crashing (a list of 1 MB attributes)', async () => {
+    const dir = await tempDir();
+    const server = await startTestMock({ dataFile: join(dir, 'big.db') });
+    const client = api(server.url);
+    await client.post(paths.attributes(AGENT), { name: 'notes', type: 'text' });
+    const big = 'x'.repeat(1_000_000);
+    for (let i = 0; i < 12; i++) {
+      const r = await client.post(paths.contacts(AGENT), {
+        external_id: `big${i}`,
+        custom_attributes: { notes: big },
+      });
+      expect(r.status).toBe(201);
+    }
+    const list = await client.get(`${paths.contacts(AGENT)}?per_page=100`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toHaveLength(12);
+    expect(list.body.data[11].custom_attributes.notes).toHaveLength(1_000_000);
+  });
+});
+
+const canMount = (() => {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('mount', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.runIf(canMount)('a full disk', () => {
+  it('answers a write it cannot commit with a 5xx, never a 2xx, and keeps every write it acknowledged', async () => {
+    const dir = await tempDir();
+    const mnt = join(dir, 'small');
+    await mkdir(mnt);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]);
+    onTestFinished(() => {
+      execFileSync('umount', ['-l', mnt]);
+    });
+    const dataFile = join(mnt, 'mock.db');
+    const server = await startMockServer({ port: 0, dataFile });
+    const client = api(server.url);
+    const acked: string[] = [];
+    let refused: number | undefined;
+    for (let i = 0; i < 2000 && refused === undefined; i++) {
+      const r = await client.post(paths.contacts(AGENT), { external_id: `full${i}`, name: 'n'.repeat(255) });
+      if (r.status === 201) acked.push(`full${i}`);
+      else refused = r.status;
+    }
+    expect(refused).toBe(507);
+    await server.close();
+    const store = openSqliteStore(dataFile);
+    onTestFinished(() => store.close());
+    expect(store.contacts(AGENT).map((c) => c.external_id)).toEqual(acked);
+  });
+});
+
+describe('kill -9', () => {
+  it('loses no acknowledged write under concurrent writers and leaves a database that passes integrity_check', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'killed.db');
+    const acked = new Set<string>();
+    for (let round = 0; round < 3; round++) {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'serve', '--mock', '--port', '0', '--data', dataFile, '-q'],
+        {
+          env: { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config') },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const url = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout! }).once('line', resolve),
+      );
+      let stop = false;
+      let n = 0;
+      const target = (round + 1) * 300;
+      let reached: () => void = () => {};
+      const enough = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      const writer = async (w: number) => {
+        while (!stop) {
+          const id = `r${round}-w${w}-${n++}`;
+          const batch = n % 3 === 0;
+          const body = batch
+            ? { users: [0, 1, 2].map((j) => ({ external_id: `${id}-${j}`, name: id })) }
+            : { external_id: id, name: id };
+          try {
+            const res = await fetch(`${url}${paths.contacts(AGENT)}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            });
+            await res.arrayBuffer();
+            if (res.status === 200 || res.status === 201) {
+              if (batch) for (const j of [0, 1, 2]) acked.add(`${id}-${j}`);
+              else acked.add(id);
+              if (acked.size >= target) reached();
+            }
+          } catch {
+            return; // the server is gone
+          }
+        }
+      };
+      const writers = Array.from({ length: 8 }, (_, w) => writer(w));
+      // Killed mid-stream, once a few hundred writes were answered.
+      await enough;
+      child.kill('SIGKILL');
+      stop = true;
+      await exited;
+      await Promise.all(writers);
+    }
+    const { values } = sqlite(dataFile);
+    expect(values('PRAGMA integrity_check')).toEqual(['ok']);
+    const stored = new Set(values('SELECT external_id FROM contacts WHERE agent = ?', AGENT) as string[]);
+    const missing = [...acked].filter((id) => !stored.has(id));
+    expect(acked.size).toBeGreaterThanOrEqual(900);
+    expect(missing).toEqual([]);
+  });
+});
