@@ -110,10 +110,14 @@ async function writeCsv(file, count, email = (i) => `contact${i}@example.com`) {
 function importRun(url, file) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = pinned(values['client-cpu'], [BIN, 'import', file, '--agent', 'bench', '-o', 'json', '-q'], {
-      env: { ...env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = pinned(
+      values['client-cpu'],
+      [BIN, 'import', file, '--agent', 'bench', '-o', 'json', '-q'],
+      {
+        env: { ...env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let peakKb = 0;
     const poll = setInterval(() => {
       try {
@@ -172,12 +176,19 @@ const show = (r, ceiling) => {
 
 const want = (name) => !only || only.includes(name);
 try {
-  console.log(`node ${process.version}; server on CPU ${values['server-cpu']}, client on CPU ${values['client-cpu']}`);
+  console.log(
+    `node ${process.version}; server on CPU ${values['server-cpu']}, client on CPU ${values['client-cpu']}`,
+  );
   const file = join(dir, 'contacts.csv');
   await writeCsv(file, rows);
   const rates = {};
   if (want('limited')) {
-    const r = await scenario('--latency 80 --rate-limit 10', ['--latency', '80', '--rate-limit', '10'], file, rows);
+    const r = await scenario(
+      '--latency 80 --rate-limit 10',
+      ['--latency', '80', '--rate-limit', '10'],
+      file,
+      rows,
+    );
     rates.limited = show(r, 10 * BATCH);
   }
   if (want('production')) {
@@ -203,12 +214,21 @@ try {
     // Twenty emails the directory already holds: the service refuses the rows that take them (409,
     // naming each row), which no local check can know.
     const refusedFile = join(dir, 'refused.csv');
-    const taken = (i) => (i % 500 === 7 ? `taken${Math.floor(i / 500)}@example.com` : `contact${i}@example.com`);
+    const taken = (i) =>
+      i % 500 === 7 ? `taken${Math.floor(i / 500)}@example.com` : `contact${i}@example.com`;
     await writeCsv(refusedFile, 10_000, taken);
-    const r = await scenario('20 refused in 10,000 (--latency 80)', ['--latency', '80'], refusedFile, 10_000, (url) =>
-      api(url, 'POST', '/contacts', {
-        users: Array.from({ length: 20 }, (_, i) => ({ external_id: `holder${i}`, email: `taken${i}@example.com` })),
-      }),
+    const r = await scenario(
+      '20 refused in 10,000 (--latency 80)',
+      ['--latency', '80'],
+      refusedFile,
+      10_000,
+      (url) =>
+        api(url, 'POST', '/contacts', {
+          users: Array.from({ length: 20 }, (_, i) => ({
+            external_id: `holder${i}`,
+            email: `taken${i}@example.com`,
+          })),
+        }),
     );
     show(r);
   }
