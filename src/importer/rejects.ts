@@ -1,10 +1,10 @@
 // The rejects file: every row that could not land, with its line and reason, in a form that
 // imports again as is once fixed. Written to a temporary file and renamed into place on close.
-import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { open, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { sameFile } from '../util/output-path.js';
+import { type AtomicFile, openAtomicFile } from '../util/write-file-atomic.js';
 import { CSV_WRITE_OPTIONS, csvCell } from './csv-text.js';
 import { ImportError } from './errors.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
@@ -33,8 +33,8 @@ const BUFFER_CHARS = 64 * 1024;
 
 /**
  * Collects rejects. Nothing is created until the first reject; the rows go to a hidden temporary
- * file beside `path`, which `close()` syncs and renames into place, so a file at `path` is always
- * whole. `close()` with no rejects removes a rejects file an earlier run left at `path` (every run
+ * file beside `path` (see `openAtomicFile`), which `close()` syncs and renames into place, so a
+ * file at `path` is always whole. `close()` with no rejects removes a rejects file an earlier run left at `path` (every run
  * re-checks every row that has not landed, so an old one would only mislead), but only when the
  * file there is one this tool wrote: any other file is left alone. It never replaces the input,
  * whatever alias of it `path` is. Writes may be queued without awaiting each other.
@@ -42,8 +42,7 @@ const BUFFER_CHARS = 64 * 1024;
 export class RejectsWriter {
   readonly path: string;
   #options: RejectsWriterOptions;
-  #temp: string;
-  #file: FileHandle | null = null;
+  #file: AtomicFile | null = null;
   #buffer: string[] = [];
   #buffered = 0;
   #count = 0;
@@ -60,10 +59,6 @@ export class RejectsWriter {
       throw new ImportError('CSV rejects need the input header');
     this.path = options.path;
     this.#options = options;
-    this.#temp = join(
-      dirname(options.path),
-      `.${basename(options.path)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`,
-    );
   }
 
   /** Rejects written so far. */
@@ -77,7 +72,7 @@ export class RejectsWriter {
     const text = this.#format(source, reason);
     return this.#enqueue(async () => {
       if (!this.#file) {
-        this.#file = await open(this.#temp, 'w');
+        this.#file = await openAtomicFile(this.path);
         this.#push(this.#preamble());
       }
       this.#push(text);
@@ -94,16 +89,17 @@ export class RejectsWriter {
         return;
       }
       await this.#drain();
-      await this.#file.sync();
-      await this.#file.close();
+      const file = this.#file;
       this.#file = null;
+      // Whole on disk before the check below: if it fails, the temporary file is the only copy.
+      await file.finish();
       const { input } = this.#options;
       if (input && input !== '-' && (await sameFile(this.path, input))) {
         throw new ImportError(
-          `The rejects file ${this.path} is the input ${input}; the rejects are kept in ${this.#temp}`,
+          `The rejects file ${this.path} is the input ${input}; the rejects are kept in ${file.temp}`,
         );
       }
-      await rename(this.#temp, this.path);
+      await file.commit();
     });
     return this.#count > 0 ? { path: this.path, count: this.#count } : null;
   }
@@ -112,9 +108,8 @@ export class RejectsWriter {
   async abort(): Promise<void> {
     this.#closed = true;
     await this.#enqueue(async () => {
-      await this.#file?.close();
+      await this.#file?.abort();
       this.#file = null;
-      await rm(this.#temp, { force: true });
     });
   }
 

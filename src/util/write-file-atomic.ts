@@ -1,35 +1,214 @@
-// Replaces a file all at once: a crash (even kill -9) leaves the old content or the new, never half.
-import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// Replacing a file all at once: a crash (even kill -9) leaves the old content or the new, never
+// half. Every file this tool replaces goes through here: the whole-string `writeFileAtomic` and
+// the streaming `openAtomicFile` share one open, one commit (fsync, rename, directory fsync) and
+// one cleanup.
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, open, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+
+/** A file being written beside its target, which `commit()` replaces in one step. */
+export interface AtomicFile {
+  /** The file `commit()` replaces: the path asked for, through any symlinks. */
+  readonly target: string;
+  /** The hidden temporary file beside `target` that holds what is written until `commit()`. */
+  readonly temp: string;
+  /** Appends to the temporary file. Use this or `stream()`, not both. */
+  write(data: string | Uint8Array): Promise<void>;
+  /** A stream onto the temporary file, made on the first call; `finish()` ends it. */
+  stream(): Writable;
+  /**
+   * Makes the temporary file whole on disk (the stream ended, the file fsynced and closed) without
+   * giving it the target's name. `commit()` does this itself; a caller that may decide to keep the
+   * temporary file instead (and tell the user where it is) calls it first.
+   */
+  finish(): Promise<void>;
+  /**
+   * Finishes, renames the temporary file over `target` and fsyncs the directory. On a failure
+   * before the rename the temporary file is removed and `target` left as it was; a failed directory
+   * fsync (an I/O error) rejects too, though `target` then already has the new content.
+   */
+  commit(): Promise<void>;
+  /** Gives up: closes and removes the temporary file, leaving `target` as it was. */
+  abort(): Promise<void>;
+}
+
+/**
+ * The file a write to `path` replaces: a symlink is written through, as `cp` would, so the file
+ * it points at gets the new content and the link stays. A path that does not exist (or a dangling
+ * link) is itself the target.
+ */
+export async function resolveWriteTarget(path: string): Promise<string> {
+  const full = resolve(path);
+  return realpath(full).catch(() => full);
+}
+
+/**
+ * Opens a temporary file beside `path` (named `.<name>.<pid>-<random>.partial`) to be written
+ * over time and then committed or aborted.
+ */
+export function openAtomicFile(path: string): Promise<AtomicFile> {
+  return openBeside(
+    path,
+    (target) => `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`,
+  );
+}
 
 let tempCounter = 0;
 
-/** Writes `data` to `file` through a temp file in the same directory: write, fsync, rename. */
+/** Replaces `file` with `data`: written beside it, fsynced, renamed over it, directory fsynced. */
 export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const dir = dirname(file);
-  tempCounter += 1;
-  // Named `.<file>.<pid>.<n>.tmp`: the mock's persistence removes such leftovers of a killed process.
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${tempCounter}.tmp`);
+  // Named `.<name>.<pid>.<n>.tmp` rather than `.partial`: the mock's persistence
+  // (src/mock/persistence.ts) removes a killed process's leftovers by that pattern. Once that file
+  // is gone, this can take `openAtomicFile`'s name.
+  const atomic = await openBeside(file, (target) => {
+    tempCounter += 1;
+    return `.${basename(target)}.${process.pid}.${tempCounter}.tmp`;
+  });
   try {
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
+    await atomic.write(data);
   } catch (error) {
-    await unlink(temp).catch(() => {});
+    await atomic.abort();
     throw error;
   }
-  // The rename itself is durable only once the directory is synced; not every platform allows it.
+  await atomic.commit();
+}
+
+async function openBeside(path: string, tempName: (target: string) => string): Promise<AtomicFile> {
+  const target = await resolveWriteTarget(path);
+  // In the target's own directory: a rename within one file system is atomic, across two it fails.
+  const temp = join(dirname(target), tempName(target));
+  const existing = await stat(target).catch(() => null);
+  // A replaced file keeps its permissions (a private 0600 file stays private). Only the permission
+  // bits: a set-id bit carried onto new content would be a hazard. The temporary file is created
+  // with them too, so it is never readable by more people than the file it replaces.
+  const mode = existing?.isFile() ? existing.mode & 0o777 : undefined;
+  // Exclusive: never write into a file (or through a symlink) someone else put at that name.
+  const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
-    const handle = await open(dir, 'r');
+    // The umask may have taken bits away from `mode`; set exactly the old ones.
+    if (mode !== undefined) await handle.chmod(mode);
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return new TempFile(target, temp, handle);
+}
+
+type State = 'writing' | 'finished' | 'committed' | 'aborted';
+
+class TempFile implements AtomicFile {
+  #handle: FileHandle;
+  #stream: Writable | null = null;
+  #state: State = 'writing';
+
+  constructor(
+    readonly target: string,
+    readonly temp: string,
+    handle: FileHandle,
+  ) {
+    this.#handle = handle;
+  }
+
+  async write(data: string | Uint8Array): Promise<void> {
+    this.#expect('writing');
+    await writeAll(this.#handle, typeof data === 'string' ? Buffer.from(data) : data);
+  }
+
+  stream(): Writable {
+    this.#expect('writing');
+    // Not `handle.createWriteStream()`: that stream owns the handle (with autoClose off, closing the
+    // handle after it waits forever), and the handle must stay ours to fsync and close.
+    const handle = this.#handle;
+    this.#stream ??= new Writable({
+      write: (chunk: Buffer, _encoding, done) => void writeAll(handle, chunk).then(() => done(), done),
+      writev: (chunks, done) =>
+        void writeAll(handle, Buffer.concat(chunks.map((c) => c.chunk as Buffer))).then(() => done(), done),
+    });
+    return this.#stream;
+  }
+
+  async finish(): Promise<void> {
+    if (this.#state === 'finished') return;
+    this.#expect('writing');
     try {
-      await handle.sync();
-    } finally {
-      await handle.close();
+      const stream = this.#stream;
+      // A stream that already failed says why itself (ending it would only say it was destroyed).
+      if (stream?.errored) throw stream.errored;
+      if (stream) {
+        await new Promise<void>((done, fail) =>
+          stream.end((err?: Error | null) => (err ? fail(err) : done())),
+        );
+      }
+      // On disk before it takes the name: a crash never leaves a half file under the target's name.
+      await this.#handle.sync();
+      await this.#handle.close();
+      this.#state = 'finished';
+    } catch (error) {
+      await this.abort();
+      throw error;
     }
-  } catch {}
+  }
+
+  async commit(): Promise<void> {
+    await this.finish();
+    try {
+      await rename(this.temp, this.target);
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
+    this.#state = 'committed';
+    await syncDirectory(dirname(this.target));
+  }
+
+  async abort(): Promise<void> {
+    // After a commit the temporary name is gone and the target is the new file: nothing to undo.
+    if (this.#state === 'committed' || this.#state === 'aborted') return;
+    this.#state = 'aborted';
+    this.#stream?.destroy();
+    await this.#handle.close().catch(() => {});
+    await rm(this.temp, { force: true });
+  }
+
+  #expect(state: State) {
+    if (this.#state !== state) throw new Error(`${this.temp} is already ${this.#state}`);
+  }
+}
+
+/** Writes all of `data`: one write to a file may take fewer bytes than it is given. */
+async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    // Zero bytes and no error would loop forever; it does not happen on a file system that works.
+    if (bytesWritten === 0) throw new Error('A write to the file made no progress');
+    offset += bytesWritten;
+  }
+}
+
+// Errors saying the platform or file system cannot open or fsync a directory (Windows, some
+// network and FUSE file systems): there the rename is as durable as it can be made.
+const NO_DIRECTORY_SYNC = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EBADF']);
+
+/**
+ * A rename is durable only once the directory holding the new name is synced; until then a crash
+ * may bring back the old file. The one place this tool does it.
+ */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (error) {
+    if (NO_DIRECTORY_SYNC.has((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!NO_DIRECTORY_SYNC.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    await handle.close();
+  }
 }

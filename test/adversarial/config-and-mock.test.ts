@@ -1,7 +1,7 @@
 // Issue "nothing lost, nothing injected", config and mock: a key in a file others can read is
 // warned about and tightened on the next write; a user's mistake gets a clear message and the
 // documented exit code, never "this looks like a bug".
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -112,4 +112,26 @@ describe('export --out', () => {
     expect(data.stderr).toMatch(/it is the embedded mock's data file/);
     expect((await cli(['list', '-o', 'json'])).stdout).toContain('"u1"');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'replaces the file a symlink points at, keeping the link and the file mode, and leaves no temp file',
+    async () => {
+      const cli = (argv: string[]) => runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir });
+      expect((await cli(['upsert', '--external-id', 'u1'])).code).toBe(0);
+      await mkdir(join(home.dir, 'real'));
+      await mkdir(join(home.dir, 'links'));
+      const real = join(home.dir, 'real', 'contacts.csv');
+      await writeFile(real, 'old\n');
+      await chmod(real, 0o600);
+      await symlink('../real/contacts.csv', join(home.dir, 'links', 'contacts.csv'));
+
+      const r = await cli(['export', '--out', 'links/contacts.csv']);
+      expect(r.code).toBe(0);
+      expect((await lstat(join(home.dir, 'links', 'contacts.csv'))).isSymbolicLink()).toBe(true);
+      expect(await readFile(real, 'utf8')).toMatch(/^id,external_id,.*\n.*,u1,/s);
+      expect((await stat(real)).mode & 0o777).toBe(0o600);
+      expect(await readdir(join(home.dir, 'real'))).toEqual(['contacts.csv']);
+      expect(await readdir(join(home.dir, 'links'))).toEqual(['contacts.csv']);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { link, lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRejectsPath } from '../../src/importer/format.js';
@@ -174,6 +174,38 @@ describe('rejects file', () => {
       '{"external_id":"1","_line":1,"_error":"a"}\n{"external_id":"1","_line":2,"_error":"b"}\n',
     );
     expect(await readdir(dir)).toEqual(['x.rejects.ndjson']);
+  });
+
+  it('keeps the rejects in the temporary file when the path has become the input by close', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'in.ndjson');
+    const path = join(dir, 'in.rejects.ndjson');
+    await writeFile(input, '{"external_id":"1"}\n');
+    const writer = createRejectsWriter({ path, format: 'ndjson', input });
+    await writer.write({ row: 1, line: 1, record: { external_id: '1' } }, 'bad');
+    // Meanwhile someone links the rejects path to the input.
+    await link(input, path);
+    const error = await writer.close().catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    const temp = /the rejects are kept in (.+)$/.exec((error as Error).message)?.[1];
+    expect(temp).toMatch(/\.partial$/);
+    await writer.abort();
+    expect(await readFile(temp!, 'utf8')).toBe('{"external_id":"1","_line":1,"_error":"bad"}\n');
+    expect(await readFile(input, 'utf8')).toBe('{"external_id":"1"}\n');
+  });
+
+  it('writes through a symlinked path to the file it points at', async () => {
+    const dir = await tempDir();
+    const real = join(dir, 'kept.ndjson');
+    const path = join(dir, 'x.rejects.ndjson');
+    await writeFile(real, 'old\n');
+    await symlink('kept.ndjson', path);
+    const writer = createRejectsWriter({ path, format: 'ndjson' });
+    await writer.write({ row: 1, line: 1, record: { external_id: '1' } }, 'bad');
+    expect(await writer.close()).toEqual({ path, count: 1 });
+    expect((await lstat(path)).isSymbolicLink()).toBe(true);
+    expect(await readFile(real, 'utf8')).toBe('{"external_id":"1","_line":1,"_error":"bad"}\n');
+    expect((await readdir(dir)).sort()).toEqual(['kept.ndjson', 'x.rejects.ndjson']);
   });
 
   it('refuses to write over the input', async () => {

@@ -1,11 +1,9 @@
 // `contacts export`: every contact of the agent, page by page, as CSV (importable again as is),
 // JSON or NDJSON, to stdout or to a file written atomically.
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { open, realpath, rename, rm } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { formatFromName } from '../../importer/format.js';
 import { outputPathProblem } from '../../util/output-path.js';
+import { type AtomicFile, openAtomicFile, resolveWriteTarget } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
@@ -28,10 +26,9 @@ export async function exportContacts(ctx: CommandContext, opts: { out?: string }
   // Every attribute (archived too) gets a CSV column up front, so rows stream.
   const attributeNames = (await client.attributes.list({ agentId })).map((d) => d.name);
 
-  // Through a symlink, as `cp` would: the file it points at is replaced, the link kept.
-  const target = opts.out
-    ? await realpath(resolve(ctx.cwd, opts.out)).catch(() => resolve(ctx.cwd, opts.out!))
-    : undefined;
+  // Through a symlink, as `cp` would: the file it points at is replaced, the link kept. Resolved
+  // here too so the checks below look at that file and its directory.
+  const target = opts.out ? await resolveWriteTarget(resolve(ctx.cwd, opts.out)) : undefined;
   if (target) {
     const protect: Record<string, string> = {};
     if (ctx.mockMode) protect[ctx.mockDataFile()] = "the embedded mock's data file";
@@ -40,11 +37,6 @@ export async function exportContacts(ctx: CommandContext, opts: { out?: string }
     const problem = await outputPathProblem(target, protect);
     if (problem) throw new UsageError(`Cannot write the export to ${opts.out}: ${problem}`);
   }
-  const temp = target
-    ? join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`)
-    : undefined;
-  const file = temp ? createWriteStream(temp, { flags: 'wx' }) : undefined;
-  const fileError = file ? new Promise<never>((_, reject) => file.once('error', reject)) : undefined;
   const spinner = await ctx.io.spinner('Exporting contacts…');
   let count = 0;
   async function* contacts() {
@@ -54,28 +46,20 @@ export async function exportContacts(ctx: CommandContext, opts: { out?: string }
       yield* page.data;
     }
   }
+  let file: AtomicFile | undefined;
   try {
-    const writing = writeContacts(file ?? ctx.io.stdout, format, contacts(), { attributeNames });
+    file = target ? await openAtomicFile(target) : undefined;
+    const stream = file?.stream();
+    // A failed write to the file ends the export at once, rather than leaving it waiting for a drain.
+    const fileError = stream && new Promise<never>((_, reject) => stream.once('error', reject));
+    const writing = writeContacts(stream ?? ctx.io.stdout, format, contacts(), { attributeNames });
     const summary = await (fileError ? Promise.race([writing, fileError]) : writing);
-    if (file && temp && target) {
-      await new Promise<void>((resolve, reject) =>
-        file.end((err?: Error | null) => (err ? reject(err) : resolve())),
-      );
-      // On disk before it takes the name: a crash never leaves a half file named as the export.
-      const handle = await open(temp, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, target);
-    }
+    await file?.commit();
     spinner.stop();
     ctx.io.note(`Exported ${summary.count} contacts${target ? ` to ${opts.out}` : ''}.`);
   } catch (err) {
     spinner.fail();
-    file?.destroy();
-    if (temp) await rm(temp, { force: true });
+    await file?.abort();
     throw err;
   }
 }
