@@ -54,17 +54,9 @@ export function openAtomicFile(path: string): Promise<AtomicFile> {
   );
 }
 
-let tempCounter = 0;
-
 /** Replaces `file` with `data`: written beside it, fsynced, renamed over it, directory fsynced. */
 export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  // Named `.<name>.<pid>.<n>.tmp` rather than `.partial`: the mock's persistence
-  // (src/mock/persistence.ts) removes a killed process's leftovers by that pattern. Once that file
-  // is gone, this can take `openAtomicFile`'s name.
-  const atomic = await openBeside(file, (target) => {
-    tempCounter += 1;
-    return `.${basename(target)}.${process.pid}.${tempCounter}.tmp`;
-  });
+  const atomic = await openAtomicFile(file);
   try {
     await atomic.write(data);
   } catch (error) {

@@ -208,7 +208,7 @@ describe('durability', () => {
     const file = join(dir, 'state.json');
     await writeFileAtomic(file, '{}');
     expect(fsLog.events).toHaveLength(3);
-    expect(fsLog.events[0]).toMatch(/^sync .*\.tmp$/);
+    expect(fsLog.events[0]).toMatch(/^sync .*\.partial$/);
     expect(fsLog.events[1]).toMatch(new RegExp(`^rename .* -> ${file}$`));
     expect(fsLog.events[2]).toBe(`sync ${dir}`);
   });
