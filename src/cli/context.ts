@@ -5,7 +5,6 @@ import type { ContactsClient } from '../client/client.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
-import { CliError } from './errors.js';
 import type { CliIo } from './io.js';
 import { chooseFormat, type OutputFormat } from './output/format.js';
 import { createIo, type Io } from './output/terminal.js';

@@ -133,34 +133,33 @@ function seedError(where: string, error: unknown): Error {
 
 /** A file of contacts through the importer's readers, its attributes defined from their values. */
 async function readRecords(file: string, agent: string): Promise<AgentSeed> {
-  const { openSource, resolveMapping, createRowValidator } = await import('../importer/index.js');
+  const { openSource, resolveMapping, createRowValidator, HEADER_SYNONYMS, normalizeHeader, REJECT_KEYS } =
+    await import('../importer/index.js');
   const source = await openSource(file);
   const records = [];
   for await (const record of source.records) records.push(record);
 
-  // The attributes: CSV columns no contact field takes, or JSON `custom_attributes` keys.
+  // The attributes: CSV columns no contact field takes (and `attr.x` ones), or JSON
+  // `custom_attributes` keys, each with the values it holds.
   const values = new Map<string, unknown[]>();
   const note = (name: string, value: unknown) => {
-    if (value === undefined || value === null || value === '') return;
-    let seen = values.get(name);
-    if (!seen) values.set(name, (seen = []));
-    seen.push(value);
+    const seen = values.get(name) ?? [];
+    values.set(name, seen);
+    if (value !== undefined && value !== null && value !== '') seen.push(value);
   };
   let mapping: ReturnType<typeof resolveMapping> | undefined;
   if (source.header) {
-    const bare = resolveMapping({ header: source.header, definitions: [] });
-    const names = new Map<number, string>();
+    const synonyms = new Set(Object.values(HEADER_SYNONYMS).flat());
+    const columns = new Map<number, string>();
     source.header.forEach((cell, i) => {
-      const name = cell.trim().replace(/^(attr|custom_attributes)\./i, '');
-      if (
-        bare.columns[i]!.length === 0 &&
-        bare.unmapped.includes(cell.trim() || `(column ${i + 1}, no header)`)
-      ) {
-        names.set(i, name);
-      } else if (/^(attr|custom_attributes)\./i.test(cell.trim())) names.set(i, name);
+      const header = cell.trim();
+      if (!header || header === REJECT_KEYS.line || header === REJECT_KEYS.error) return;
+      const prefixed = /^(attr|custom_attributes)\./i.test(header);
+      if (prefixed) columns.set(i, header.replace(/^(attr|custom_attributes)\./i, ''));
+      else if (!synonyms.has(normalizeHeader(header))) columns.set(i, header);
     });
-    for (const r of records) for (const [i, name] of names) note(name, r.raw?.[i]);
-    for (const name of names.values()) if (!values.has(name)) values.set(name, []);
+    for (const name of columns.values()) note(name, undefined);
+    for (const r of records) for (const [i, name] of columns) note(name, r.raw?.[i]);
   } else {
     for (const r of records) {
       const attrs = r.record['custom_attributes'];

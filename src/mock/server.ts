@@ -1,6 +1,7 @@
 // The mock on the wire: a node:http adapter over the core (`respond`). It reads the body (up to
 // the limit), hands the request over, and carries the outcome out: sends the answer or drops the
 // connection. State, faults and the request log are the core's.
+import { setMaxListeners } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
@@ -76,6 +77,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       ? openSqliteStore(options.dataFile, { maxContacts: options.maxContacts })
       : createMockStore({ maxContacts: options.maxContacts }));
   const closing = new AbortController();
+  // Every answer waiting out its latency listens for the close: as many as there are requests.
+  setMaxListeners(0, closing.signal);
   let state: MockState;
   try {
     state = createMockState({

@@ -34,7 +34,6 @@ import {
   type ContactPage,
   contactId,
   freezeContact,
-  freezeDefinition,
   type MockStore,
   type MockStoreOptions,
   parseSnapshot,

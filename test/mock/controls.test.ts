@@ -64,7 +64,7 @@ describe('POST /__mock/reset and --seed', () => {
     const file = join(dir, 'seed.csv');
     await writeFile(
       file,
-      'External ID,Full Name,Email,seats,active,plan\nu1,Ada,ada@example.com,3,true,pro\nu2,Bob,,12,false,free\n',
+      'External ID,Full Name,Email,seats,active,plan,attr.since\nu1,Ada,ada@example.com,3,true,pro,2024-01-02\nu2,Bob,,12,false,free,\n',
     );
     return file;
   }
@@ -77,6 +77,7 @@ describe('POST /__mock/reset and --seed', () => {
       ['seats', 'number'],
       ['active', 'boolean'],
       ['plan', 'text'],
+      ['since', 'date'],
     ]);
     const u1 = (await client.get(paths.contact(AGENT, 'u1'))).body.data;
     expect(u1).toMatchObject({
