@@ -1,0 +1,540 @@
+// The mock's state on SQLite (issue "mock state on SQLite"), four measures:
+//   upsert   p50/p99 of sequential single upserts against `serve --mock --data FILE`, empty and with
+//            300,000 contacts stored; the in-memory server and a bare node:http server for reference;
+//   get      wall time of `contacts --mock get u1` (the real CLI, embedded mock) with 10 and with
+//            50,000 contacts in ./.contacts-mock/mock.db;
+//   wrk      upsert req/s (wrk, unique external_id per request) of a bare node:http server, of
+//            `serve --mock` in memory and of `serve --mock --data FILE`;
+//   import   rows/s of `contacts --mock import` (embedded) beside `contacts import` into a
+//            `serve --mock --data FILE` process.
+// Servers are pinned to CPU 0 and the load (latency client, wrk, the importer) to CPU 1.
+// Usage: npm run build && node bench/mock-store.js [--only upsert,get,wrk,import] [--upserts 5000]
+//   [--seeded 300000] [--get-contacts 50000] [--get-runs 7] [--duration 10] [--connections 32]
+//   [--rows 20000] [--import-runs 3]
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const KEY = 'bk_bench_store_key';
+const AGENT = 'bench';
+const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+const PATH = `/api/v1/chatbots/${AGENT}/contacts`;
+
+const upsertBody = (id, n) =>
+  JSON.stringify({ external_id: id, name: `Contact ${n}`, email: `${id}@example.com` });
+
+function percentile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+// ---- latency client: its own process, pinned to the client CPU --------------------------------
+
+/** Sequential upserts of new external_ids over one keep-alive connection; prints ms per request. */
+async function latencyClient([url, prefix, count, warmup]) {
+  const { hostname, port } = new URL(url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (body) =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        {
+          hostname,
+          port,
+          path: PATH,
+          method: 'POST',
+          agent,
+          headers: {
+            authorization: `Bearer ${KEY}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 201 ? resolve() : reject(new Error(`POST answered ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  for (let i = 1; i <= Number(warmup); i++) await post(upsertBody(`${prefix}-warm-${i}`, i));
+  const ms = new Float64Array(Number(count));
+  for (let i = 0; i < ms.length; i++) {
+    const body = upsertBody(`${prefix}-${i}`, i);
+    const t = process.hrtime.bigint();
+    await post(body);
+    ms[i] = Number(process.hrtime.bigint() - t) / 1e6;
+  }
+  agent.destroy();
+  process.stdout.write(JSON.stringify(Array.from(ms)));
+}
+
+// ---- baseline server for wrk: its own process, pinned to the server CPU ------------------------
+
+const BASELINE_SERVER = `
+import { createServer } from 'node:http';
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const payload = JSON.stringify({ message: 'Success', data: { id: 'ct_1', external_id: body.external_id } });
+    res.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+    res.end(payload);
+  });
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+// One thread, so a plain counter gives every request its own external_id; the prefix (the
+// argument after --) keeps the warm-up's ids apart from the measured run's.
+const WRK_SCRIPT = `
+local counter = 0
+local prefix = "w"
+function init(args)
+  if args[1] then prefix = args[1] end
+end
+wrk.method = "POST"
+wrk.headers["Authorization"] = "Bearer ${KEY}"
+wrk.headers["Content-Type"] = "application/json"
+function request()
+  counter = counter + 1
+  local id = prefix .. "-" .. counter
+  local body = '{"external_id":"' .. id .. '","name":"Contact ' .. counter .. '","email":"' .. id .. '@example.com"}'
+  return wrk.format(nil, "${PATH}", nil, body)
+end
+`;
+
+// ---- parent ------------------------------------------------------------------------------------
+
+async function parent() {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      upserts: { type: 'string', default: '5000' },
+      seeded: { type: 'string', default: '300000' },
+      'get-contacts': { type: 'string', default: '50000' },
+      'get-runs': { type: 'string', default: '7' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '32' },
+      rows: { type: 'string', default: '20000' },
+      'import-runs': { type: 'string', default: '3' },
+      'server-cpu': { type: 'string', default: '0' },
+      'client-cpu': { type: 'string', default: '1' },
+    },
+  });
+  const only = values.only?.split(',');
+  const want = (name) => !only || only.includes(name);
+  const SERVER_CPU = values['server-cpu'];
+  const CLIENT_CPU = values['client-cpu'];
+  const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-store-bench-'));
+  const env = { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+  const { openSqliteStore } = await import('../dist/mock/sqlite-store.js');
+
+  // Children still running are killed on every way out.
+  const children = new Set();
+  const track = (child) => {
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    return child;
+  };
+  const killAll = () => {
+    for (const child of children) child.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      killAll();
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
+
+  /** `taskset -c CPU cmd ...` (taskset execs in place: the same pid), or cmd where taskset is missing. */
+  const pinned = (cpu, cmd, args, options) =>
+    track(hasTaskset ? spawn('taskset', ['-c', cpu, cmd, ...args], options) : spawn(cmd, args, options));
+
+  /** Runs a child to its end; its stdout, exit code and wall time. */
+  const run = (child) =>
+    new Promise((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c) => {
+        stdout += c;
+      });
+      child.stderr?.on('data', (c) => {
+        stderr += c;
+      });
+      child.on('error', reject);
+      child.on('close', (code) =>
+        resolve({ stdout, stderr, code, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+      );
+    });
+
+  /** A server process that prints its URL as its first stdout line. */
+  const startServer = (args) => {
+    const child = pinned(SERVER_CPU, process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    return new Promise((resolve, reject) => {
+      let out = '';
+      const onExit = (code) => reject(new Error(`server exited ${code}: ${stderr}`));
+      child.once('exit', onExit);
+      child.stdout.on('data', (c) => {
+        out += c;
+        if (!out.includes('\n')) return;
+        child.off('exit', onExit);
+        resolve({
+          url: out.split('\n')[0].trim(),
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
+        });
+      });
+    });
+  };
+  const baselineFile = join(dir, 'baseline.mjs');
+  writeFileSync(baselineFile, BASELINE_SERVER);
+  const bare = () => startServer([baselineFile]);
+  const serve = (data) =>
+    startServer([
+      BIN,
+      'serve',
+      '--mock',
+      '--port',
+      '0',
+      '-q',
+      '--key',
+      KEY,
+      ...(data ? ['--data', data] : []),
+    ]);
+
+  const api = async (url, method, path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const total = async (url) => (await api(url, 'GET', `${PATH}?page=1&per_page=10`)).total;
+
+  const seedUsers = (from, count) =>
+    Array.from({ length: count }, (_, k) => {
+      const n = from + k;
+      return { external_id: `u${n}`, name: `Seed ${n}`, email: `u${n}@example.com` };
+    });
+  /** Contacts u1..u{count} straight into a database file, in transactions of 1,000. */
+  const seedFile = (file, agent, count) => {
+    const store = openSqliteStore(file);
+    try {
+      for (let i = 1; i <= count; i += 1000)
+        store.batchUpsert(agent, { users: seedUsers(i, Math.min(1000, count - i + 1)) });
+      return store.count(agent);
+    } finally {
+      store.close();
+    }
+  };
+  /** The same through the API, in batch POSTs of 1,000. */
+  const seedServer = async (url, count) => {
+    for (let i = 1; i <= count; i += 1000)
+      await api(url, 'POST', PATH, { users: seedUsers(i, Math.min(1000, count - i + 1)) });
+    return total(url);
+  };
+
+  const results = []; // [section, what, figure, aim, met]
+  const ms = (x) => `${x.toFixed(2)} ms`;
+  let fileNo = 0;
+  const freshFile = (name) => join(dir, `${name}-${++fileNo}.db`);
+
+  console.log(
+    `node ${process.version}; servers on CPU ${SERVER_CPU}, load on CPU ${CLIENT_CPU}` +
+      (hasTaskset ? '' : ' (taskset missing: not pinned)') +
+      `; load average at start ${loadavg()[0].toFixed(2)}`,
+  );
+  try {
+    // ---- 1. upsert latency ---------------------------------------------------------------------
+    if (want('upsert')) {
+      const upserts = Number(values.upserts);
+      const seeded = Number(values.seeded);
+      const latency = async (label, start, seed) => {
+        const server = await start();
+        try {
+          const stored = seed ? await seed(server.url) : 0;
+          const r = await run(
+            pinned(
+              CLIENT_CPU,
+              process.execPath,
+              [SELF, '--latency-client', server.url, 'lat', String(upserts), '200'],
+              { env, stdio: ['ignore', 'pipe', 'inherit'] },
+            ),
+          );
+          if (r.code !== 0) throw new Error(`latency client exited ${r.code}`);
+          const sorted = Float64Array.from(JSON.parse(r.stdout)).sort();
+          // The bare server stores nothing: it is the floor this machine's loopback and scheduler set.
+          const landed = start === bare ? undefined : await total(server.url);
+          const expected = stored + upserts + 200;
+          if (landed !== undefined && landed !== expected)
+            throw new Error(`${label}: ${landed} contacts stored, expected ${expected}`);
+          const out = {
+            label,
+            p50: percentile(sorted, 0.5),
+            p99: percentile(sorted, 0.99),
+            max: sorted[sorted.length - 1],
+          };
+          console.log(
+            `upsert ${label.padEnd(24)} p50 ${ms(out.p50).padStart(9)}  p99 ${ms(out.p99).padStart(9)}  max ${ms(out.max).padStart(9)}  (${upserts} sequential${landed === undefined ? '' : `, ${landed} stored after`})`,
+          );
+          return out;
+        } finally {
+          await server.stop();
+        }
+      };
+      const bareRun = await latency('bare node:http', bare);
+      const memEmpty = await latency('memory, empty', () => serve());
+      const memFull = await latency(
+        `memory, ${seeded}`,
+        () => serve(),
+        (url) => seedServer(url, seeded),
+      );
+      const sqlEmpty = await latency('SQLite, empty', () => serve(freshFile('latency')));
+      const full = freshFile('latency');
+      const t = performance.now();
+      const stored = seedFile(full, AGENT, seeded);
+      console.log(
+        `  (seeded ${stored} contacts into the file in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+      );
+      const sqlFull = await latency(
+        `SQLite, ${seeded}`,
+        () => serve(full),
+        async () => stored,
+      );
+      const ratio = sqlFull.p99 / sqlEmpty.p99;
+      results.push(
+        ['upsert', 'bare node:http p50 / p99', `${ms(bareRun.p50)} / ${ms(bareRun.p99)}`, 'floor', ''],
+        ['upsert', 'memory p50 / p99, empty', `${ms(memEmpty.p50)} / ${ms(memEmpty.p99)}`, 'reference', ''],
+        ['upsert', `memory p50 / p99, ${seeded}`, `${ms(memFull.p50)} / ${ms(memFull.p99)}`, 'reference', ''],
+        ['upsert', 'SQLite p50 / p99, empty', `${ms(sqlEmpty.p50)} / ${ms(sqlEmpty.p99)}`, '', ''],
+        ['upsert', `SQLite p50 / p99, ${seeded}`, `${ms(sqlFull.p50)} / ${ms(sqlFull.p99)}`, '', ''],
+        ['upsert', `SQLite p99 ${seeded} / empty`, `${ratio.toFixed(2)}x`, '<= 2x', ratio <= 2],
+        ['upsert', `SQLite p99 at ${seeded}`, ms(sqlFull.p99), '< 20 ms', sqlFull.p99 < 20],
+      );
+    }
+
+    // ---- 2. contacts --mock get u1 -------------------------------------------------------------
+    if (want('get')) {
+      const runs = Number(values['get-runs']);
+      const big = Number(values['get-contacts']);
+      const setups = [
+        { label: '10 contacts', count: 10 },
+        { label: `${big} contacts`, count: big },
+      ].map((s) => {
+        const cwd = join(dir, `get-${s.count}`);
+        mkdirSync(join(cwd, '.contacts-mock'), { recursive: true });
+        const stored = seedFile(join(cwd, '.contacts-mock', 'mock.db'), 'demo', s.count);
+        return { ...s, cwd, stored, ms: [] };
+      });
+      const get = async (s) => {
+        const r = await run(
+          track(
+            spawn(process.execPath, [BIN, '--mock', 'get', 'u1', '-o', 'json'], {
+              cwd: s.cwd,
+              env,
+              stdio: ['ignore', 'pipe', 'pipe'],
+            }),
+          ),
+        );
+        if (r.code !== 0 || JSON.parse(r.stdout).external_id !== 'u1')
+          throw new Error(`get u1 (${s.label}) exited ${r.code}: ${r.stdout}${r.stderr}`);
+        return r.ms;
+      };
+      // One warm-up each (the page cache, Node's code cache), then interleaved runs.
+      for (const s of setups) await get(s);
+      for (let i = 0; i < runs; i++) for (const s of setups) s.ms.push(await get(s));
+      const medians = setups.map((s) => {
+        const sorted = Float64Array.from(s.ms).sort();
+        const median = percentile(sorted, 0.5);
+        console.log(
+          `contacts --mock get u1, ${s.label.padEnd(16)} median ${median.toFixed(0).padStart(4)} ms  (runs: ${s.ms.map((x) => x.toFixed(0)).join(', ')}; ${s.stored} stored)`,
+        );
+        return median;
+      });
+      const ratio = medians[1] / medians[0];
+      results.push(
+        ['get', 'median wall, 10 contacts', `${medians[0].toFixed(0)} ms`, '', ''],
+        ['get', `median wall, ${big} contacts`, `${medians[1].toFixed(0)} ms`, '', ''],
+        ['get', `${big} / 10`, `${ratio.toFixed(2)}x`, '<= 1.5x', ratio <= 1.5],
+      );
+    }
+
+    // ---- 3. throughput with wrk ----------------------------------------------------------------
+    if (want('wrk')) {
+      const script = join(dir, 'upsert.lua');
+      writeFileSync(script, WRK_SCRIPT);
+      const connections = values.connections;
+      const wrk = async (url, seconds, prefix) => {
+        const r = await run(
+          pinned(
+            CLIENT_CPU,
+            'wrk',
+            ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url, '--', prefix],
+            { stdio: ['ignore', 'pipe', 'pipe'] },
+          ),
+        );
+        if (r.code !== 0) throw new Error(`wrk exited ${r.code}: ${r.stderr}`);
+        const num = (re) => Number(re.exec(r.stdout)?.[1] ?? 0);
+        const out = {
+          rps: num(/Requests\/sec:\s+([\d.]+)/),
+          requests: num(/(\d+) requests in/),
+          non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/),
+          socketErrors: (/Socket errors: (.*)/.exec(r.stdout)?.[1] ?? '')
+            .split(',')
+            .reduce((a, p) => a + Number(/\d+/.exec(p)?.[0] ?? 0), 0),
+          p99: /\s99%\s+(\S+)/.exec(r.stdout)?.[1] ?? '?',
+        };
+        if (out.non2xx || out.socketErrors)
+          throw new Error(
+            `wrk saw ${out.non2xx} non-2xx answers and ${out.socketErrors} socket errors:\n${r.stdout}`,
+          );
+        return out;
+      };
+      const measure = async (label, server, count) => {
+        try {
+          await wrk(server.url, 2, 'warm');
+          const r = await wrk(server.url, Number(values.duration), 'run');
+          const landed = count ? await total(server.url) : undefined;
+          console.log(
+            `wrk ${label.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99.padStart(8)}  ${r.requests} requests` +
+              (landed === undefined ? '' : `, ${landed} contacts stored (warm-up included)`),
+          );
+          return r.rps;
+        } finally {
+          await server.stop();
+        }
+      };
+      const base = await measure('(a) bare node:http', await bare());
+      const mem = await measure('(b) serve --mock', await serve(), true);
+      const sql = await measure('(c) serve --mock --data', await serve(freshFile('wrk')), true);
+      const c = `wrk -t1 -c${connections} -d${values.duration}s`;
+      results.push(
+        ['wrk', `(a) bare node:http, ${c}`, `${base.toFixed(0)} req/s`, 'baseline', ''],
+        ['wrk', '(b) serve --mock (memory)', `${mem.toFixed(0)} req/s`, '', ''],
+        ['wrk', '(c) serve --mock --data', `${sql.toFixed(0)} req/s`, '', ''],
+        ['wrk', '(b) / (a)', (mem / base).toFixed(2), '>= 0.75', mem / base >= 0.75],
+        ['wrk', '(c) / (a)', (sql / base).toFixed(2), '>= 0.5', sql / base >= 0.5],
+      );
+    }
+
+    // ---- 4. embedded import vs import into a server --------------------------------------------
+    if (want('import')) {
+      const rows = Number(values.rows);
+      const runs = Number(values['import-runs']);
+      const csv = join(dir, 'contacts.csv');
+      const out = createWriteStream(csv);
+      out.write('external_id,name,email\n');
+      for (let i = 1; i <= rows; i++) out.write(`u${i},Contact ${i},u${i}@example.com\n`);
+      await new Promise((r) => out.end(r));
+      const landedIn = (file, agent) => {
+        const store = openSqliteStore(file);
+        try {
+          return store.count(agent);
+        } finally {
+          store.close();
+        }
+      };
+      const check = (label, r, file, agent) => {
+        if (r.code !== 0) throw new Error(`${label} import exited ${r.code}: ${r.stdout}${r.stderr}`);
+        const s = JSON.parse(r.stdout);
+        const landed = landedIn(file, agent);
+        if (s.created !== rows || landed !== rows)
+          throw new Error(`${label}: created ${s.created}, ${landed} in the database, of ${rows}`);
+        return r.ms;
+      };
+      const embedded = async () => {
+        const cwd = join(dir, `embedded-${++fileNo}`);
+        mkdirSync(cwd);
+        // Unpinned: one process (importer and mock on one event loop), as a user runs it.
+        const r = await run(
+          track(
+            spawn(process.execPath, [BIN, '--mock', 'import', csv, '-q', '-o', 'json'], {
+              cwd,
+              env,
+              stdio: ['ignore', 'pipe', 'pipe'],
+            }),
+          ),
+        );
+        return check('embedded', r, join(cwd, '.contacts-mock', 'mock.db'), 'demo');
+      };
+      const server = async () => {
+        const file = freshFile('import');
+        const s = await serve(file);
+        try {
+          const r = await run(
+            pinned(CLIENT_CPU, process.execPath, [BIN, 'import', csv, '--agent', 'a', '-q', '-o', 'json'], {
+              cwd: dir,
+              env: { ...env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: s.url },
+              stdio: ['ignore', 'pipe', 'pipe'],
+            }),
+          );
+          await s.stop();
+          return check('server', r, file, 'a');
+        } finally {
+          await s.stop();
+        }
+      };
+      const times = { embedded: [], server: [] };
+      for (let i = 0; i < runs; i++) {
+        times.embedded.push(await embedded());
+        times.server.push(await server());
+      }
+      const rate = (list) => rows / (percentile(Float64Array.from(list).sort(), 0.5) / 1000);
+      const emb = rate(times.embedded);
+      const srv = rate(times.server);
+      const fmt = (list) => list.map((x) => (x / 1000).toFixed(2)).join(', ');
+      console.log(
+        `import ${rows} rows, embedded (--mock)       ${emb.toFixed(0).padStart(7)} rows/s  (s: ${fmt(times.embedded)})`,
+      );
+      console.log(
+        `import ${rows} rows, into serve --mock --data ${srv.toFixed(0).padStart(7)} rows/s  (s: ${fmt(times.server)})`,
+      );
+      results.push(
+        ['import', `embedded --mock import, ${rows} rows`, `${emb.toFixed(0)} rows/s`, '', ''],
+        ['import', 'import into serve --mock --data', `${srv.toFixed(0)} rows/s`, '', ''],
+        ['import', 'embedded / server', (emb / srv).toFixed(2), '>= 0.5', emb / srv >= 0.5],
+      );
+    }
+
+    console.log('');
+    const widths = [6, 40, 22, 9];
+    const line = (cells) =>
+      cells
+        .map((c, i) => (i < widths.length ? String(c).padEnd(widths[i]) : c))
+        .join('  ')
+        .trimEnd();
+    console.log(line(['', 'measure', 'figure', 'aim', 'met']));
+    for (const [section, what, figure, aim, met] of results)
+      console.log(line([section, what, figure, aim, met === '' ? '' : met ? 'yes' : 'NO']));
+    console.log(`\nmeasured by: node bench/mock-store.js ${process.argv.slice(2).join(' ')}`.trimEnd());
+  } finally {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--latency-client') await latencyClient(process.argv.slice(3));
+else await parent();
