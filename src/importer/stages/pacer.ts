@@ -61,14 +61,6 @@ export class RatePacer {
    * (its length may differ from what the last one had left): `wanted` until it leaves, then its ticket.
    */
   #probe: 'none' | 'wanted' | number = 'none';
-  /**
-   * The window's length, once two windows were seen one after the other: from then on a new
-   * window is taken to hold the full limit (less what is still in flight and may count in it)
-   * without a probe's round trip. A 429 forgets it, and probing starts again.
-   */
-  #windowMs: number | undefined;
-  /** Requests sent and not yet answered. */
-  #outstanding = new Set<number>();
 
   // The adaptive bucket, once throttled by a service that sends no rate-limit headers.
   #rate: number | undefined;
@@ -100,10 +92,7 @@ export class RatePacer {
     let wait = Math.max(0, this.#holdUntil - now);
     const window = this.#window;
     if (window) {
-      if (now >= window.resetAt && this.#probe === 'none') {
-        if (this.#windowMs !== undefined) this.#rollOver(window, this.#windowMs, now);
-        else this.#probe = 'wanted';
-      }
+      if (now >= window.resetAt && this.#probe === 'none') this.#probe = 'wanted';
       if (this.#probe !== 'none') {
         if (this.#probe !== 'wanted') wait = Math.max(wait, PROBE_POLL_MS);
       } else {
@@ -125,7 +114,6 @@ export class RatePacer {
   /** A request leaves now: the ticket to pass with its answer. */
   sent(now: number): number {
     const ticket = this.#nextTicket++;
-    this.#outstanding.add(ticket);
     this.#lastSentAt = now;
     if (this.#probe === 'wanted') this.#probe = ticket;
     this.#measure(now);
@@ -138,13 +126,11 @@ export class RatePacer {
 
   /** The answer to a request (status 0: none came), with its headers. */
   answered(ticket: number, status: number, headers: Headers, now: number): void {
-    this.#outstanding.delete(ticket);
     const info = readRateLimit(headers, now);
     const learned = info !== undefined && this.#learn(ticket, info);
     if (ticket === this.#probe && !learned) this.#probe = 'wanted';
     if (status === 429) {
       this.#throttles++;
-      this.#windowMs = undefined;
       // Every request waits, not only the refused one: they all count against the same limit.
       const asked = retryAfterMs(headers, now);
       if (asked !== undefined)
@@ -164,10 +150,6 @@ export class RatePacer {
     const current = this.#window;
     this.#rate = undefined;
     if (!current || info.resetAt > current.resetAt + 500) {
-      // The window right after the one known: its length is the step between their ends.
-      if (current && this.#probe !== 'none' && info.resetAt - current.resetAt >= 1000) {
-        this.#windowMs = Math.min(this.#windowMs ?? Number.POSITIVE_INFINITY, info.resetAt - current.resetAt);
-      }
       this.#window = { ...info };
       this.#knownTicket = ticket;
       this.#probe = 'none';
@@ -181,14 +163,6 @@ export class RatePacer {
       return true;
     }
     return false;
-  }
-
-  /** Takes the window after `window` as holding the full limit, less what may still count in it. */
-  #rollOver(window: RateLimitInfo, windowMs: number, now: number): void {
-    const steps = Math.floor((now - window.resetAt) / windowMs) + 1;
-    window.resetAt += steps * windowMs;
-    window.remaining = Math.max(0, window.limit - this.#outstanding.size);
-    this.#knownTicket = this.#nextTicket - 1;
   }
 
   #measure(now: number): void {

@@ -160,37 +160,6 @@ describe('the rate pacer', () => {
     expect(pacer.delay(t0 + 1050)).toBe(900);
   });
 
-  it('once it has seen one window follow another, starts the next without a probe, less what is in flight', () => {
-    const pacer = new RatePacer();
-    const t0 = 1_700_000_000_000;
-    const headers = (remaining: number, resetMs: number) => ({
-      'x-ratelimit-limit': '4',
-      'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': String(resetMs / 1000),
-    });
-    pacer.answered(pacer.sent(t0), 200, headers(0, t0 + 1000), t0 + 10);
-    // First window over: one probe, whose answer shows the next window (so its length: 1 s).
-    expect(pacer.delay(t0 + 1000)).toBe(0);
-    const probe = pacer.sent(t0 + 1000);
-    expect(pacer.delay(t0 + 1001)).toBeGreaterThan(0);
-    pacer.answered(probe, 200, headers(3, t0 + 2000), t0 + 1080);
-    // Spend the window; one request is still unanswered when it ends.
-    for (const t of [1100, 1400, 1700])
-      pacer.answered(pacer.sent(t0 + t), 200, headers(0, t0 + 2000), t0 + t + 80);
-    pacer.sent(t0 + 1990);
-    // The next window is taken to hold its limit less the one in flight, spread over its second
-    // (a gap after the last request), and nothing waits for a probe's answer.
-    expect(pacer.delay(t0 + 2000)).toBe(324);
-    expect(pacer.window).toMatchObject({ limit: 4, remaining: 3, resetAt: t0 + 3000 });
-    pacer.sent(t0 + 2324);
-    expect(pacer.delay(t0 + 2325)).toBe(337);
-    // A 429 says the guess was wrong: back to probing each window.
-    pacer.answered(pacer.sent(t0 + 2600), 429, headers(0, t0 + 3000), t0 + 2680);
-    expect(pacer.delay(t0 + 3000)).toBe(0);
-    pacer.sent(t0 + 3000);
-    expect(pacer.delay(t0 + 3001)).toBeGreaterThan(0);
-  });
-
   it('reads the reset as a Unix time or as seconds from now', () => {
     const now = 1_700_000_000_000;
     expect(
