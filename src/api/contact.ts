@@ -52,11 +52,15 @@ export type Contact = z.infer<typeof ContactSchema>;
 
 const required = { error: (iss: { input: unknown }) => (iss.input === undefined ? 'Required' : undefined) };
 
+/** A lone UTF-16 surrogate: no character at all, and no two keys holding one may be told apart once stored. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 export const ExternalIdSchema = z
   .string(required)
   .trim()
   .min(1, 'Must not be empty')
-  .max(MAX_EXTERNAL_ID_LENGTH);
+  .max(MAX_EXTERNAL_ID_LENGTH)
+  .refine((s) => !LONE_SURROGATE.test(s), 'Must be text (it holds a lone UTF-16 surrogate)');
 export const NameSchema = z.string().max(MAX_NAME_LENGTH);
 export const EmailSchema = z
   .string()

@@ -26,9 +26,16 @@ export async function startEmbeddedMock(
   const store = openSqliteStore(dataFile);
   try {
     // Another command may have converted it meanwhile: only an empty database takes the old state.
-    if (convert && store.agentIds().length === 0) {
+    if (convert) {
+      let restored: boolean;
       try {
-        store.restore(JSON.parse(await readFile(legacy, 'utf8')));
+        const snapshot = JSON.parse(await readFile(legacy, 'utf8'));
+        // Checked and restored in one unit: a command that converted it first keeps its writes.
+        restored = store.atomically(() => {
+          if (store.agentIds().length > 0) return false;
+          store.restore(snapshot);
+          return true;
+        });
       } catch (error) {
         throw new MockDataFileError(
           legacy,
@@ -39,9 +46,10 @@ export async function startEmbeddedMock(
           },
         );
       }
-      options.note?.(
-        `Moved the mock's state from ${legacy} (an earlier version's) into the SQLite database ${dataFile}; the JSON file is no longer read.`,
-      );
+      if (restored)
+        options.note?.(
+          `Moved the mock's state from ${legacy} (an earlier version's) into the SQLite database ${dataFile}; the JSON file is no longer read.`,
+        );
     }
     return await startMockServer({ port: 0, store });
   } catch (error) {

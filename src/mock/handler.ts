@@ -69,7 +69,12 @@ export function createMockState(options: MockStateOptions = {}): MockState {
   const onError = options.onError ?? (() => {});
   const store = options.store ?? createMockStore({ maxContacts: options.maxContacts });
   // Into an empty store only: a database that already holds state (restarted with --data) keeps it.
-  if (options.seed && store.agentIds().length === 0) options.seed(store);
+  const { seed } = options;
+  if (seed) {
+    store.atomically(() => {
+      if (store.agentIds().length === 0) seed(store);
+    });
+  }
   return {
     store,
     keys: options.keys === undefined ? null : new Set(options.keys),
@@ -95,6 +100,8 @@ export interface MockRequest {
   requestId?: string;
   /** The body ran past the limit (the adapter stopped keeping it): the answer is 413. */
   tooLarge?: boolean;
+  /** Whether the client has gone (hung up) meanwhile: a request delayed by latency is then dropped unhandled. */
+  gone?: () => boolean;
 }
 
 export interface MockResponse {

@@ -29,6 +29,7 @@ import {
   type MockStoreOptions,
   parseSnapshot,
   type StoreSnapshot,
+  seqAfter,
   toSnapshot,
   type UpsertResult,
 } from './store.js';
@@ -264,7 +265,7 @@ class MemoryStore implements MockStore {
       agents.set(agentId, agent);
     }
     this.agents = agents;
-    this.seq = seq;
+    this.seq = seqAfter(seq, records.values());
   }
 
   reset(): void {
@@ -275,6 +276,16 @@ class MemoryStore implements MockStore {
 
   onChange(listener: () => void): () => void {
     return this.listeners.add(listener);
+  }
+
+  atomically<T>(fn: () => T): T {
+    // One process, synchronous operations: nothing can fall in between. A seed or a snapshot is
+    // checked whole before it is applied, so `fn` does not fail half-way.
+    return fn();
+  }
+
+  pending(): undefined {
+    return undefined;
   }
 
   close(): void {}

@@ -35,17 +35,33 @@ const DROP: MockOutcome = { drop: true };
  * seed: `POST /__mock/reset` and the server handle's `reset()`.
  */
 export function resetState(state: MockState): void {
-  state.store.reset();
-  state.seed?.(state.store);
+  const { store, seed } = state;
+  // One unit: processes sharing the database never see it empty or half-seeded.
+  store.atomically(() => {
+    store.reset();
+    seed?.(store);
+  });
   state.log.clear();
   state.faults?.reset();
 }
 
-export async function respond(state: MockState, req: MockRequest): Promise<MockOutcome> {
+/**
+ * One request through the front door. Synchronous when nothing has to wait (no latency, no
+ * commit pending), so the common case costs no promise; else a promise of the outcome.
+ */
+export function respond(state: MockState, req: MockRequest): MockOutcome | Promise<MockOutcome> {
   const started = performance.now();
   const requestId = req.requestId ?? newRequestId();
-  const request = { ...req, requestId };
-  if (req.path.startsWith(ADMIN_PREFIX)) return answer(admin(state, request));
+  req.requestId = requestId;
+  if (req.path.startsWith(ADMIN_PREFIX)) {
+    const response = admin(state, req as MockRequest & { requestId: string });
+    const commit = state.store.pending();
+    if (!commit) return answer(response);
+    return commit.then(
+      () => answer(response),
+      (error) => answer(failed(error, requestId)),
+    );
+  }
 
   const log = (status: number, fault?: FaultKind, ignored?: string[]) =>
     state.log.record({
@@ -63,41 +79,66 @@ export async function respond(state: MockState, req: MockRequest): Promise<MockO
     log(response.status, fault, response.ignored);
     return answer(response);
   };
+  /** The API's answer, sent only once the writes it reports are committed. */
+  const handled = (extra?: Record<string, string>): MockOutcome | Promise<MockOutcome> => {
+    const response = handleRequest(state, req);
+    const commit = state.store.pending();
+    if (!commit) return finish(response, undefined, extra);
+    return commit.then(
+      () => finish(response, undefined, extra),
+      (error) => finish(failed(error, requestId), undefined, extra),
+    );
+  };
 
   if (req.tooLarge) return finish(payloadTooLarge());
   const { faults } = state;
-  if (!faults || req.path === '/health') return finish(handleRequest(state, request));
+  if (!faults || req.path === '/health') return handled();
 
   const limit = faults.checkRateLimit();
   if (limit && !limit.allowed) {
     return finish(errorResponse(new MockHttpError(429, 'Rate limit exceeded')), undefined, limit.headers);
   }
   const fault = faults.nextFault();
-  if (faults.latencyMs > 0) {
-    try {
-      await delay(faults.latencyMs, undefined, { signal: state.closing });
-    } catch {
-      return DROP; // the server is closing
+  const go = (): MockOutcome | Promise<MockOutcome> => {
+    if (req.gone?.()) return DROP;
+    if (fault === 'reset') {
+      log(0, fault);
+      return DROP;
     }
-  }
-  if (fault === 'reset') {
-    log(0, fault);
-    return DROP;
-  }
-  if (fault === 'error-500' || fault === 'error-503') {
-    const status = fault === 'error-500' ? 500 : 503;
-    const message = status === 500 ? 'Internal server error (injected)' : 'Service unavailable (injected)';
-    const extra = status === 503 ? { ...limit?.headers, 'retry-after': '1' } : limit?.headers;
-    return finish(errorResponse(new MockHttpError(status, message)), fault, extra);
-  }
-  const response = handleRequest(state, request);
-  if (fault === 'lost') {
-    // Handled (a write committed), then the answer is lost on the way.
-    if (response.error !== undefined) state.onError(response.error);
-    log(0, fault);
-    return DROP;
-  }
-  return finish(response, undefined, limit?.headers);
+    if (fault === 'error-500' || fault === 'error-503') {
+      const status = fault === 'error-500' ? 500 : 503;
+      const message = status === 500 ? 'Internal server error (injected)' : 'Service unavailable (injected)';
+      const extra = status === 503 ? { ...limit?.headers, 'retry-after': '1' } : limit?.headers;
+      return finish(errorResponse(new MockHttpError(status, message)), fault, extra);
+    }
+    if (fault === 'lost') {
+      // Handled (a write committed), then the answer is lost on the way.
+      const response = handleRequest(state, req);
+      if (response.error !== undefined) state.onError(response.error);
+      log(0, fault);
+      const commit = state.store.pending();
+      return commit
+        ? commit.then(
+            () => DROP,
+            () => DROP,
+          )
+        : DROP;
+    }
+    return handled(limit?.headers);
+  };
+  if (faults.latencyMs <= 0) return go();
+  return delay(faults.latencyMs, undefined, { signal: state.closing }).then(go, () => DROP); // closing: dropped
+}
+
+/** The answer to a request whose writes could not be committed: the 5xx the store gave, else a 500. */
+function failed(error: unknown, requestId: string): MockResponse {
+  if (error instanceof MockHttpError) return errorResponse(error);
+  return {
+    status: 500,
+    headers: { [REQUEST_ID_HEADER]: requestId },
+    body: { message: 'Internal server error' },
+    error,
+  };
 }
 
 /** The test controls: not part of the API, never logged, never faulted. */
@@ -128,7 +169,14 @@ function admin(state: MockState, req: MockRequest & { requestId: string }): Mock
     }
     return { status: 200, headers, body: { message: 'Success', data: state.log.entries } };
   } catch (error) {
-    if (!(error instanceof MockHttpError)) throw error;
+    if (!(error instanceof MockHttpError)) {
+      state.onError(error);
+      return {
+        status: 500,
+        headers,
+        body: { message: `Internal server error: ${(error as Error).message}` },
+      };
+    }
     const response = errorResponse(error);
     return { ...response, headers: { ...response.headers, ...headers } };
   }

@@ -3,7 +3,12 @@
 // and checked whole when it is loaded (through the importer's readers, so a seed is any file
 // `contacts import` takes), and applied the same way every time.
 import { readFile } from 'node:fs/promises';
-import type { AttributeDefinition, AttributeType, ContactInputParsed } from '../api/index.js';
+import {
+  type AttributeDefinition,
+  type AttributeType,
+  type ContactInputParsed,
+  RESERVED_ATTRIBUTE_NAMES,
+} from '../api/index.js';
 import { MockHttpError, SeedError } from './errors.js';
 import { createMockStore } from './memory-store.js';
 import type { MockStore } from './store.js';
@@ -15,6 +20,8 @@ export interface SeedOptions {
 
 interface AgentSeed {
   agent: string;
+  /** The file, for messages. */
+  file: string;
   definitions: unknown[];
   contacts: { where: string; body: unknown }[];
 }
@@ -89,14 +96,15 @@ function fromObject(file: string, raw: unknown): (store: MockStore) => void {
     }
     seeds.push({
       agent,
+      file,
       definitions: attributes,
       contacts: contacts.map((body, i) => ({ where: `${file}: agents.${agent}.contacts.${i}`, body })),
     });
   }
-  return fromRecords(seeds, file);
+  return fromRecords(seeds);
 }
 
-function fromRecords(seeds: AgentSeed | AgentSeed[], file?: string): (store: MockStore) => void {
+function fromRecords(seeds: AgentSeed | AgentSeed[]): (store: MockStore) => void {
   const list = Array.isArray(seeds) ? seeds : [seeds];
   return (store) => {
     for (const seed of list) {
@@ -104,7 +112,7 @@ function fromRecords(seeds: AgentSeed | AgentSeed[], file?: string): (store: Moc
         try {
           store.defineAttribute(seed.agent, definition);
         } catch (error) {
-          throw seedError(`${file ?? 'seed'}: agents.${seed.agent}.attributes.${i}`, error);
+          throw seedError(`${seed.file}: agents.${seed.agent}.attributes.${i}`, error);
         }
       });
       for (let start = 0; start < seed.contacts.length; start += BATCH) {
@@ -148,6 +156,7 @@ async function readRecords(file: string, agent: string): Promise<AgentSeed> {
     if (value !== undefined && value !== null && value !== '') seen.push(value);
   };
   let mapping: ReturnType<typeof resolveMapping> | undefined;
+  const overrides: { header: string; targets: { kind: 'attribute'; name: string }[] }[] = [];
   if (source.header) {
     const synonyms = new Set(Object.values(HEADER_SYNONYMS).flat());
     const columns = new Map<number, string>();
@@ -155,10 +164,19 @@ async function readRecords(file: string, agent: string): Promise<AgentSeed> {
       const header = cell.trim();
       if (!header || header === REJECT_KEYS.line || header === REJECT_KEYS.error) return;
       const prefixed = /^(attr|custom_attributes)\./i.test(header);
-      if (prefixed) columns.set(i, header.replace(/^(attr|custom_attributes)\./i, ''));
-      else if (!synonyms.has(normalizeHeader(header))) columns.set(i, header);
+      // An export's own record fields (id, created_at, updated_at) are the service's, not data.
+      if (!prefixed && (synonyms.has(normalizeHeader(header)) || RESERVED_ATTRIBUTE_NAMES.has(header)))
+        return;
+      const name = attributeName(header.replace(/^(attr|custom_attributes)\./i, ''));
+      if (name === undefined || values.has(name)) {
+        throw new SeedError(
+          `Seed ${file}: column "${header}" cannot be an attribute name (a-z, 0-9 and _, starting with a letter)`,
+        );
+      }
+      columns.set(i, name);
+      overrides.push({ header: cell, targets: [{ kind: 'attribute', name }] });
+      note(name, undefined);
     });
-    for (const name of columns.values()) note(name, undefined);
     for (const r of records) for (const [i, name] of columns) note(name, r.raw?.[i]);
   } else {
     for (const r of records) {
@@ -173,7 +191,7 @@ async function readRecords(file: string, agent: string): Promise<AgentSeed> {
     description: null,
     archived: false,
   }));
-  if (source.header) mapping = resolveMapping({ header: source.header, definitions });
+  if (source.header) mapping = resolveMapping({ header: source.header, definitions, overrides });
   const validate = createRowValidator({ definitions, mapping });
   const contacts: { where: string; body: ContactInputParsed }[] = [];
   for (const record of records) {
@@ -183,25 +201,44 @@ async function readRecords(file: string, agent: string): Promise<AgentSeed> {
   }
   return {
     agent,
+    file,
     definitions: definitions.map(({ name, type }) => ({ name, type })),
     contacts,
   };
 }
 
-/** The narrowest type every value fits (CSV cells are text; JSON values keep their own type). */
+/** A header as an attribute name: `Plan Type` -> `plan_type`; undefined when none can be made. */
+function attributeName(header: string): string | undefined {
+  const name = header
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
+  return /^[a-z]/.test(name) && !RESERVED_ATTRIBUTE_NAMES.has(name) ? name : undefined;
+}
+
+/**
+ * The narrowest type every value fits, by the rules the row validator applies (CSV cells are
+ * text; JSON values keep their own type). A number with a leading zero (a zip code, a phone
+ * extension) stays text: as a number it would lose the zero.
+ */
 function inferType(values: unknown[]): AttributeType {
   if (values.length === 0) return 'text';
   const all = (test: (v: unknown) => boolean) => values.every(test);
-  if (
-    all(
-      (v) =>
-        typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))),
-    )
-  ) {
-    return 'number';
-  }
+  if (all((v) => typeof v === 'number' || (typeof v === 'string' && NUMBER_RE.test(v)))) return 'number';
   if (all((v) => typeof v === 'boolean' || (typeof v === 'string' && /^(true|false)$/i.test(v))))
     return 'boolean';
-  if (all((v) => typeof v === 'string' && DATE_RE.test(v) && !Number.isNaN(Date.parse(v)))) return 'date';
+  if (all((v) => typeof v === 'string' && isCalendarDate(v))) return 'date';
   return 'text';
+}
+
+const NUMBER_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/** An ISO date (or date-time) naming a day that exists: 2024-02-30 does not. */
+function isCalendarDate(v: string): boolean {
+  if (!DATE_RE.test(v)) return false;
+  const time = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
+  return !Number.isNaN(time) && (v.length !== 10 || new Date(time).toISOString().slice(0, 10) === v);
 }

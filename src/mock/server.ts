@@ -11,7 +11,7 @@ import { createMockState, type MockResponse, type MockState, newRequestId } from
 import { toJson } from './json.js';
 import { createMockStore } from './memory-store.js';
 import type { RequestLogEntry } from './request-log.js';
-import { resetState, respond } from './respond.js';
+import { type MockOutcome, resetState, respond } from './respond.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { MockStore } from './store.js';
 
@@ -145,25 +145,35 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           : chunks.length === 1
             ? chunks[0]
             : Buffer.concat(chunks);
-      respond(state, {
-        method,
-        path: q < 0 ? url : url.slice(0, q),
-        query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
-        headers: req.headers,
-        body,
-        requestId,
-        tooLarge,
-      }).then(
-        (outcome) => {
-          if (closing.signal.aborted || res.destroyed) return;
-          if (outcome.drop) req.socket.destroy();
-          else send(res, outcome.response);
-        },
-        (error) => {
+      const carry = (outcome: MockOutcome) => {
+        if (closing.signal.aborted || res.destroyed) return;
+        if (outcome.drop) req.socket.destroy();
+        else send(res, outcome.response);
+      };
+      let outcome: MockOutcome | Promise<MockOutcome>;
+      try {
+        outcome = respond(state, {
+          method,
+          path: q < 0 ? url : url.slice(0, q),
+          query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+          headers: req.headers,
+          body,
+          requestId,
+          tooLarge,
+          // A client that hung up while its latency ran out never had its request handled.
+          gone: () => res.destroyed,
+        });
+      } catch (error) {
+        onError(error);
+        req.socket.destroy();
+        return;
+      }
+      if (!(outcome instanceof Promise)) carry(outcome);
+      else
+        outcome.then(carry, (error) => {
           onError(error);
           req.socket.destroy();
-        },
-      );
+        });
     });
   });
 

@@ -38,6 +38,7 @@ import {
   type MockStoreOptions,
   parseSnapshot,
   type StoreSnapshot,
+  seqAfter,
   toSnapshot,
   type UpsertResult,
 } from './store.js';
@@ -59,9 +60,12 @@ CREATE TABLE IF NOT EXISTS meta (
 INSERT OR IGNORE INTO meta (key, value) VALUES ('seq', 0);
 -- One row per agent that has held a contact: the count the quota and the list's total read,
 -- kept by triggers so that it cannot drift from the rows.
+-- deletes: how many of its contacts were ever deleted, so that any process can tell whether
+-- the pages it has seen moved (rows are only ever added after the last one otherwise).
 CREATE TABLE IF NOT EXISTS agents (
   agent TEXT PRIMARY KEY,
-  contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0)
+  contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0),
+  deletes INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 -- seq is the creation order (paging walks it); the record is the contact's JSON as answered.
 CREATE TABLE IF NOT EXISTS contacts (
@@ -87,7 +91,7 @@ CREATE TRIGGER IF NOT EXISTS contacts_counted AFTER INSERT ON contacts BEGIN
     ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1;
 END;
 CREATE TRIGGER IF NOT EXISTS contacts_uncounted AFTER DELETE ON contacts BEGIN
-  UPDATE agents SET contacts = contacts - 1 WHERE agent = OLD.agent;
+  UPDATE agents SET contacts = contacts - 1, deletes = deletes + 1 WHERE agent = OLD.agent;
 END;
 `;
 
@@ -184,12 +188,26 @@ function asHttpError(error: unknown): unknown {
   return error;
 }
 
+/** The transaction of the current turn of the event loop, committed when it ends. */
+interface OpenTransaction {
+  committed: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+  /** Writes in it that changed something: listeners are told once each, after the commit. */
+  changes: number;
+}
+
 interface AgentCache {
   validators?: ContactValidators;
   names?: ReadonlySet<string>;
   /** By page size: the seq of the last row of each full page seen (index = page - 1). */
   boundaries: Map<number, number[]>;
+  /** The agent's `deletes` count the boundaries hold for: another count means rows moved. */
+  deletes: number;
 }
+
+/** The stores of this process with a turn's transaction open. */
+const OPEN_TRANSACTIONS = new Set<SqliteStore>();
 
 class SqliteStore implements MockStore {
   readonly location: string;
@@ -199,6 +217,7 @@ class SqliteStore implements MockStore {
   readonly #listeners = new ChangeListeners();
   readonly #cache = new Map<string, AgentCache>();
   #dataVersion = -1;
+  #tx: OpenTransaction | null = null;
   readonly #q: ReturnType<typeof prepare>;
 
   constructor(file: string, options: MockStoreOptions) {
@@ -330,20 +349,43 @@ class SqliteStore implements MockStore {
   deleteContact(agentId: string, key: string): Contact {
     return this.#write(() => {
       const contact = this.getContact(agentId, key);
+      const seq = this.#q.seqOf.get(contact.id)!;
       this.#q.delete.run(contact.id);
-      // Later pages moved up a row: their boundaries are stale.
-      this.#cache.get(agentId)?.boundaries.clear();
+      // Pages after the row moved up by one; those before it are as they were.
+      const cache = this.#cache.get(agentId);
+      if (cache) {
+        for (const boundaries of cache.boundaries.values()) {
+          const stale = boundaries.findIndex((b) => b !== undefined && b >= seq);
+          if (stale >= 0) boundaries.length = stale;
+        }
+        cache.deletes = this.#q.counts.get(agentId)?.[1] ?? 0;
+      }
       return { value: contact, changed: true };
     });
   }
 
-  listContacts(agentId: string, { page, per_page }: ListQuery): ContactPage {
+  listContacts(agentId: string, query: ListQuery): ContactPage {
     this.#sync();
-    const total = this.count(agentId);
+    if (this.#tx) return this.#listPage(agentId, query);
+    // The count and the page from one moment, whatever other processes commit in between.
+    this.#db.exec('BEGIN');
+    try {
+      return this.#listPage(agentId, query);
+    } finally {
+      this.#db.exec('COMMIT');
+    }
+  }
+
+  #listPage(agentId: string, { page, per_page }: ListQuery): ContactPage {
+    const [total, deletes] = this.#q.counts.get(agentId) ?? [0, 0];
     const totalPages = Math.ceil(total / per_page);
     if (total === 0) return { data: [], total: 0, pages: { page, per_page, total_pages: 0 } };
     if (page > totalPages) throw badRequest('Page number out of range');
     const cache = this.#agentCache(agentId);
+    if (cache.deletes !== deletes) {
+      cache.boundaries.clear();
+      cache.deletes = deletes;
+    }
     let boundaries = cache.boundaries.get(per_page);
     if (!boundaries) {
       if (cache.boundaries.size >= BOUNDARY_SIZES)
@@ -366,7 +408,11 @@ class SqliteStore implements MockStore {
     const rows = this.#q.page.all(agentId, after, per_page, skip);
     // Rows are only ever added after the last one: a full page's end stays where it is until a delete.
     if (rows.length === per_page) boundaries[page - 1] = rows[rows.length - 1]![0];
-    return { data: rows.map((r) => decode(r)!), total, pages: { page, per_page, total_pages: totalPages } };
+    return {
+      data: rows.map((r) => decode(r)!),
+      total,
+      pages: { page, per_page, total_pages: totalPages },
+    };
   }
 
   contacts(agentId: string): Contact[] {
@@ -421,6 +467,7 @@ class SqliteStore implements MockStore {
   }
 
   snapshot(): StoreSnapshot {
+    this.#commit();
     // One read transaction: a snapshot of one moment, even with writers in other processes.
     this.#db.exec('BEGIN');
     try {
@@ -450,7 +497,7 @@ class SqliteStore implements MockStore {
           this.#q.insert.run(n, agentId, c.id, c.external_id, emailKey(c.email) ?? null, JSON.stringify(c));
         }
       }
-      this.#q.setSeq.run(Math.max(seq, n));
+      this.#q.setSeq.run(seqAfter(seq, agents.values()));
       return { value: undefined, changed: true };
     });
   }
@@ -467,40 +514,119 @@ class SqliteStore implements MockStore {
     return this.#listeners.add(listener);
   }
 
+  atomically<T>(fn: () => T): T {
+    const db = this.#db;
+    return this.#write(() => {
+      db.exec('SAVEPOINT atomically');
+      try {
+        const value = fn();
+        db.exec('RELEASE atomically');
+        return { value, changed: true };
+      } catch (error) {
+        if (db.inTransaction) {
+          db.exec('ROLLBACK TO atomically');
+          db.exec('RELEASE atomically');
+        }
+        throw error;
+      }
+    });
+  }
+
+  pending(): Promise<void> | undefined {
+    return this.#tx?.committed;
+  }
+
   close(): void {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    this.#commit();
+    try {
+      // Folds the WAL into the database and empties it: libsql 0.5's close() leaves a connection
+      // that prepared statements open (libsql-js #228), so SQLite's own checkpoint at close may not run.
+      this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Another connection is reading: it or the next opener checkpoints.
+    }
+    this.#db.close();
   }
 
   #clear(): void {
-    this.#db.exec('DELETE FROM contacts; DELETE FROM attributes; DELETE FROM agents;');
-    this.#cache.clear();
+    // Agents' rows stay: the delete trigger counted every removed contact in them, which tells
+    // every process (this one too) that the pages it has seen are gone.
+    this.#db.exec('DELETE FROM contacts; DELETE FROM attributes;');
+    for (const cache of this.#cache.values()) {
+      cache.validators = undefined;
+      cache.names = undefined;
+    }
   }
 
   /**
-   * Runs `fn` in one IMMEDIATE transaction (the write lock taken before anything is read, so
-   * the checks and the writes see one state, whatever other processes do) and commits it before
-   * returning. Contract errors roll back; so does anything the database raises, as a 5xx.
+   * Runs `fn` in the transaction of this turn of the event loop: the first write of a turn takes
+   * the write lock (BEGIN IMMEDIATE, before anything is read, so checks and writes see one state
+   * whatever other processes do) and the turn's writes commit together once it ends (group
+   * commit); `pending()` is what an answer waits for. Every `fn` checks everything before it
+   * writes anything, so a contract error leaves nothing to undo; anything the database raises
+   * rolls the whole transaction back and fails every write in it, as a 5xx.
    */
   #write<T>(fn: () => { value: T; changed: boolean }): T {
     const db = this.#db;
+    if (!this.#tx) {
+      // Another store of this process holding a turn's transaction on the same file would make
+      // this one wait for a commit that only this thread can run: commit theirs first.
+      for (const other of OPEN_TRANSACTIONS) if (other !== this) other.#commit();
+      try {
+        db.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        throw asHttpError(error);
+      }
+      let resolve: () => void = () => {};
+      let reject: (error: unknown) => void = () => {};
+      const committed = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      // Whoever waits for it sees a failure; a write nobody answers must not crash the process.
+      committed.catch(() => {});
+      this.#tx = { committed, resolve, reject, changes: 0 };
+      OPEN_TRANSACTIONS.add(this);
+      setImmediate(() => this.#commit());
+      this.#sync();
+    }
+    const tx = this.#tx;
     let result: { value: T; changed: boolean };
     try {
-      db.exec('BEGIN IMMEDIATE');
-    } catch (error) {
-      throw asHttpError(error);
-    }
-    try {
-      this.#sync();
       result = fn();
-      db.exec('COMMIT');
     } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      // What this transaction cached may be what it failed to write.
-      this.#cache.clear();
+      if (error instanceof MockHttpError) throw error;
+      this.#fail(tx, error);
       throw asHttpError(error);
     }
-    if (result.changed) this.#listeners.notify();
+    if (result.changed) tx.changes += 1;
     return result.value;
+  }
+
+  /** Commits this turn's transaction, if one is open. */
+  #commit(): void {
+    const tx = this.#tx;
+    if (!tx) return;
+    try {
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      this.#fail(tx, error);
+      return;
+    }
+    this.#tx = null;
+    OPEN_TRANSACTIONS.delete(this);
+    tx.resolve();
+    for (let i = 0; i < tx.changes; i++) this.#listeners.notify();
+  }
+
+  #fail(tx: OpenTransaction, error: unknown): void {
+    if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+    this.#tx = null;
+    OPEN_TRANSACTIONS.delete(this);
+    // What the transaction cached may be what it failed to write.
+    this.#cache.clear();
+    tx.reject(asHttpError(error));
   }
 
   /** Forgets what was cached when another connection has committed since the last look. */
@@ -508,14 +634,19 @@ class SqliteStore implements MockStore {
     const version = this.#q.dataVersion.get() ?? 0;
     if (version !== this.#dataVersion) {
       this.#dataVersion = version;
-      this.#cache.clear();
+      // Definitions may have changed. Page boundaries stay: each list checks its agent's
+      // `deletes` count, so another process's write to another agent costs nothing here.
+      for (const cache of this.#cache.values()) {
+        cache.validators = undefined;
+        cache.names = undefined;
+      }
     }
   }
 
   #agentCache(agentId: string): AgentCache {
     let cache = this.#cache.get(agentId);
     if (!cache) {
-      cache = { boundaries: new Map() };
+      cache = { boundaries: new Map(), deletes: 0 };
       this.#cache.set(agentId, cache);
     }
     return cache;
@@ -590,6 +721,10 @@ function prepare(db: Database.Database) {
     const stmt = raw(sql);
     return { get: (...params: unknown[]) => stmt.get(...params) as Row | undefined };
   };
+  const row2 = <T>(sql: string) => {
+    const stmt = raw(sql);
+    return { get: (...params: unknown[]) => stmt.get(...params) as T | undefined };
+  };
   const rows = (sql: string) => {
     const stmt = raw(sql);
     return { all: (...params: unknown[]) => stmt.all(...params) as Row[] };
@@ -600,6 +735,8 @@ function prepare(db: Database.Database) {
     nextSeq: scalar<number>("UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value"),
     setSeq: db.prepare("UPDATE meta SET value = ? WHERE key = 'seq'"),
     count: scalar<number>('SELECT contacts FROM agents WHERE agent = ?'),
+    counts: row2<[number, number]>('SELECT contacts, deletes FROM agents WHERE agent = ?'),
+    seqOf: scalar<number>('SELECT seq FROM contacts WHERE id = ?'),
     byExternalId: row('SELECT seq, record FROM contacts WHERE agent = ? AND external_id = ?'),
     byId: row('SELECT seq, record FROM contacts WHERE agent = ? AND id = ?'),
     emailOwner: scalar<string>('SELECT external_id FROM contacts WHERE agent = ? AND email_key = ?'),
@@ -617,7 +754,9 @@ function prepare(db: Database.Database) {
       'INSERT INTO attributes (agent, name, position, record) VALUES (?, ?, (SELECT coalesce(max(position), 0) + 1 FROM attributes WHERE agent = ?), ?)',
     ),
     updateAttribute: db.prepare('UPDATE attributes SET record = ? WHERE agent = ? AND name = ?'),
-    agentIds: column<string>('SELECT agent FROM agents UNION SELECT agent FROM attributes'),
+    agentIds: column<string>(
+      'SELECT agent FROM agents WHERE contacts > 0 UNION SELECT agent FROM attributes',
+    ),
   };
 }
 

@@ -63,11 +63,11 @@ export interface UpsertResult {
  * The mock's state and every contract rule that touches it. Bodies come in unvalidated
  * (`unknown`) and are checked here, so the store is safe to drive directly (seeding, tests);
  * contract errors are thrown as `MockHttpError`, and anything else (a disk that is full) as
- * itself, which the handler answers with a 500. Every operation is synchronous and, when it
- * writes, committed before it returns: a request is read, checked and written with no await in
- * between, which keeps concurrent upserts of one external_id to one contact, and an answer sent
- * after the call returned is never an answer about a write that could still be lost. Returned
- * records are frozen; they are never mutated.
+ * itself, which the handler answers with a 500. Every operation is synchronous: a request is
+ * read, checked and written with no await in between, which keeps concurrent upserts of one
+ * external_id to one contact. A write is durable once `pending()` has settled (at once in
+ * memory; at the end of the turn for SQLite), and no answer is sent before. Returned records
+ * are frozen; they are never mutated.
  */
 export interface MockStore {
   /** `memory`, or the SQLite database's path (`:memory:` for an in-memory database). */
@@ -99,7 +99,19 @@ export interface MockStore {
   reset(): void;
   /** Called after every committed change made through this store; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
-  /** Releases the database (a no-op in memory); the store is unusable afterwards. */
+  /**
+   * While writes made in this turn of the event loop await their commit (the SQLite store
+   * commits a turn's writes together), the promise of it: an answer about them is sent only
+   * once it resolves, and a rejection is the 5xx to answer instead. Undefined when nothing waits.
+   */
+  pending(): Promise<void> | undefined;
+  /**
+   * Runs `fn` as one unit: its writes commit together, and nothing another process writes
+   * falls between its reads and its writes (a reset and its seed; a conversion into an empty
+   * store). If it throws, none of its writes stay.
+   */
+  atomically<T>(fn: () => T): T;
+  /** Commits what is pending and releases the database (a no-op in memory); unusable afterwards. */
   close(): void;
 }
 
@@ -202,6 +214,22 @@ export function contactId(seq: number): string {
     .toString(36)
     .padStart(4, '0');
   return `ct_${seq.toString(36).padStart(10, '0')}${tail}`;
+}
+
+/**
+ * The sequence to go on from after a restore: past the snapshot's own and past every id it
+ * holds (a hand-written snapshot may say less), so a new id never repeats an old one's prefix.
+ */
+export function seqAfter(seq: number, agents: Iterable<AgentRecords>): number {
+  let high = seq;
+  for (const { contacts } of agents) {
+    high = Math.max(high, contacts.length);
+    for (const c of contacts) {
+      const n = /^ct_([0-9a-z]{10})/.exec(c.id);
+      if (n) high = Math.max(high, Number.parseInt(n[1]!, 36));
+    }
+  }
+  return high;
 }
 
 /** Listeners told after each committed change. */

@@ -87,6 +87,31 @@ describe('POST /__mock/reset and --seed', () => {
     });
   });
 
+  it('takes common headers and an export as they are: names made valid, record fields left out, types by the validator', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'crm.csv');
+    await writeFile(
+      file,
+      'id,external_id,name,Plan Type,Zip,Renewal,Company,created_at,updated_at\n' +
+        'ct_1,a,Ada,Pro,02134,2024-02-30,Acme,1700000000,1700000000\n' +
+        'ct_2,b,Bob,Free,10001,2024-03-01,Initech,1700000000,1700000000\n',
+    );
+    const server = await startTestMock({ seed: await loadSeed(file, { agent: AGENT }) });
+    const defs = server.store.listAttributes(AGENT).map((d) => [d.name, d.type]);
+    expect(defs).toEqual([
+      ['plan_type', 'text'],
+      ['zip', 'text'],
+      ['renewal', 'text'],
+      ['company', 'text'],
+    ]);
+    expect(server.store.getContact(AGENT, 'a').custom_attributes).toEqual({
+      plan_type: 'Pro',
+      zip: '02134',
+      renewal: '2024-02-30',
+      company: 'Acme',
+    });
+  });
+
   it('puts the seed back on reset (over HTTP and through the handle), and empties the log', async () => {
     const server = await startTestMock({ seed: await loadSeed(await csvSeed(), { agent: AGENT }) });
     const client = api(server.url);

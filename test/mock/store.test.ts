@@ -102,7 +102,7 @@ describe('createMockStore', () => {
     expect(() => store.restore(twice)).toThrow(/appears twice|not unique/);
   });
 
-  it('tells listeners about each committed change, once per batch, not about failed or empty writes', () => {
+  it('tells listeners about each committed change, once per batch, not about failed or empty writes', async () => {
     const store = createMockStore();
     let changes = 0;
     const off = store.onChange(() => {
@@ -110,12 +110,16 @@ describe('createMockStore', () => {
     });
     store.upsertContact(A, { external_id: 'a' });
     store.batchUpsert(A, { users: [{ external_id: 'b' }, { external_id: 'c' }] });
+    // Told once committed: at once in memory, at the end of the turn for SQLite.
+    await store.pending();
     expect(changes).toBe(2);
     expect(() => store.upsertContact(A, { external_id: '' })).toThrow();
     store.upsertContact(A, { external_id: 'a' });
+    await store.pending();
     expect(changes).toBe(2);
     off();
     store.deleteContact(A, 'a');
+    await store.pending();
     expect(changes).toBe(2);
   });
 
@@ -169,5 +173,35 @@ describe('toJson', () => {
     expect(list()).toContain('"after"');
     state.store.upsertContact('a', { external_id: 'y' });
     expect(JSON.parse(list()).total).toBe(2);
+  });
+});
+
+describe('paging through the store', () => {
+  it('pages stay exact across deletes before, inside and after pages already seen, and across a reset', async () => {
+    const store = createMockStore();
+    const ids = (page: number) =>
+      store.listContacts(A, { page, per_page: 10 }).data.map((c) => c.external_id);
+    store.batchUpsert(A, { users: Array.from({ length: 45 }, (_, i) => ({ external_id: `p${i}` })) });
+    const walk = () => [1, 2, 3, 4, 5].flatMap(ids);
+    expect(walk()).toEqual(Array.from({ length: 45 }, (_, i) => `p${i}`));
+    store.deleteContact(A, 'p15'); // inside page 2, after page 1's end
+    store.deleteContact(A, 'p44'); // the last row
+    // A refused write between two walks changes nothing.
+    expect(() => store.upsertContact(A, { external_id: '' })).toThrow();
+    const left = Array.from({ length: 44 }, (_, i) => `p${i}`).filter((id) => id !== 'p15');
+    expect(walk().slice(0, 43)).toEqual(left);
+    store.upsertContact(A, { external_id: 'late' });
+    expect(ids(5)).toEqual(['p41', 'p42', 'p43', 'late']);
+    await store.pending();
+    store.reset();
+    store.batchUpsert(A, { users: Array.from({ length: 25 }, (_, i) => ({ external_id: `n${i}` })) });
+    expect([1, 2, 3].flatMap(ids)).toEqual(Array.from({ length: 25 }, (_, i) => `n${i}`));
+  });
+
+  it('keeps external_ids that differ only in lone surrogates apart by refusing them', () => {
+    const store = createMockStore();
+    expect(thrown(() => store.upsertContact(A, { external_id: '\ud800' })).status).toBe(400);
+    store.upsertContact(A, { external_id: '\ufffd' });
+    expect(store.count(A)).toBe(1);
   });
 });

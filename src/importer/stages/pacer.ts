@@ -127,8 +127,10 @@ export class RatePacer {
   /** The answer to a request (status 0: none came), with its headers. */
   answered(ticket: number, status: number, headers: Headers, now: number): void {
     const info = readRateLimit(headers, now);
-    const learned = info !== undefined && this.#learn(ticket, info);
-    if (ticket === this.#probe && !learned) this.#probe = 'wanted';
+    if (info !== undefined) this.#learn(ticket, info);
+    // A probe whose answer did not open a new window (none said, or still the old one: the
+    // service's clock behind ours) is wanted again; left waiting, it would hold every request.
+    if (ticket === this.#probe) this.#probe = 'wanted';
     if (status === 429) {
       this.#throttles++;
       // Every request waits, not only the refused one: they all count against the same limit.

@@ -160,6 +160,26 @@ describe('the rate pacer', () => {
     expect(pacer.delay(t0 + 1050)).toBe(900);
   });
 
+  it('is not held for good by a probe whose answer still describes the old window (a clock ahead of the service)', () => {
+    const pacer = new RatePacer();
+    const t0 = 1_700_000_000_000;
+    const headers = (remaining: number, resetMs: number) => ({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String(resetMs / 1000),
+    });
+    pacer.answered(pacer.sent(t0), 200, headers(4, t0 + 1000), t0 + 10);
+    // Our clock says the window is over; the service's does not yet.
+    const probe = pacer.sent(t0 + 1000);
+    pacer.answered(probe, 200, headers(3, t0 + 1000), t0 + 1040);
+    expect(pacer.delay(t0 + 1040)).toBe(0);
+    const next = pacer.sent(t0 + 1040);
+    pacer.answered(next, 200, headers(4, t0 + 2000), t0 + 1100);
+    // The new window, learned: its budget spread over it.
+    expect(pacer.delay(t0 + 1100)).toBeLessThan(300);
+    expect(pacer.window).toMatchObject({ remaining: 4, resetAt: t0 + 2000 });
+  });
+
   it('reads the reset as a Unix time or as seconds from now', () => {
     const now = 1_700_000_000_000;
     expect(
