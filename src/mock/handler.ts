@@ -155,9 +155,17 @@ function openApi(): Record<string, unknown> {
   return openApiDocument;
 }
 
-/** Unique per response, sortable by time: what a user quotes to support. */
+/** Tells this process's ids from another's (another mock on the same file, a restart). */
+const PROCESS_TAG = randomBytes(4).toString('hex');
+let requestCounter = 0;
+
+/**
+ * Unique per response, sortable by time: what a user quotes to support. The time, this
+ * process's random tag and a counter: no random bytes per request (5% of an upsert's CPU).
+ */
 export function newRequestId(): string {
-  return `req_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
+  requestCounter = (requestCounter + 1) % 36 ** 4;
+  return `req_${Date.now().toString(36)}${PROCESS_TAG}${requestCounter.toString(36).padStart(4, '0')}`;
 }
 
 export function handleRequest(state: MockState, req: MockRequest): MockResponse {

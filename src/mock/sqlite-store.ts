@@ -195,6 +195,8 @@ interface OpenTransaction {
   reject(error: unknown): void;
   /** Writes in it that changed something: listeners are told once each, after the commit. */
   changes: number;
+  /** The sequence of the last contact created in it (undefined until one is), saved at commit. */
+  seq?: number | undefined;
 }
 
 interface AgentCache {
@@ -497,7 +499,7 @@ class SqliteStore implements MockStore {
           this.#q.insert.run(n, agentId, c.id, c.external_id, emailKey(c.email) ?? null, JSON.stringify(c));
         }
       }
-      this.#q.setSeq.run(seqAfter(seq, agents.values()));
+      this.#tx!.seq = seqAfter(seq, agents.values());
       return { value: undefined, changed: true };
     });
   }
@@ -505,7 +507,7 @@ class SqliteStore implements MockStore {
   reset(): void {
     this.#write(() => {
       this.#clear();
-      this.#q.setSeq.run(0);
+      this.#tx!.seq = 0;
       return { value: undefined, changed: true };
     });
   }
@@ -609,6 +611,7 @@ class SqliteStore implements MockStore {
     const tx = this.#tx;
     if (!tx) return;
     try {
+      if (tx.seq !== undefined) this.#q.setSeq.run(tx.seq);
       this.#db.exec('COMMIT');
     } catch (error) {
       this.#fail(tx, error);
@@ -681,7 +684,13 @@ class SqliteStore implements MockStore {
   #put(agentId: string, prev: Contact | undefined, fields: ContactFields): Contact {
     if (prev && sameFields(prev, fields)) return prev;
     const now = Math.floor(this.#now() / 1000);
-    const seq = prev ? 0 : this.#q.nextSeq.get()!;
+    let seq = 0;
+    if (!prev) {
+      // The sequence is read once a transaction and written back at its commit.
+      const tx = this.#tx!;
+      tx.seq = (tx.seq ?? this.#q.seq.get() ?? 0) + 1;
+      seq = tx.seq;
+    }
     const contact: Contact = Object.freeze({
       id: prev?.id ?? contactId(seq),
       external_id: fields.external_id,
@@ -732,7 +741,6 @@ function prepare(db: Database.Database) {
   return {
     dataVersion: scalar<number>('PRAGMA data_version'),
     seq: scalar<number>("SELECT value FROM meta WHERE key = 'seq'"),
-    nextSeq: scalar<number>("UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value"),
     setSeq: db.prepare("UPDATE meta SET value = ? WHERE key = 'seq'"),
     count: scalar<number>('SELECT contacts FROM agents WHERE agent = ?'),
     counts: row2<[number, number]>('SELECT contacts, deletes FROM agents WHERE agent = ?'),
