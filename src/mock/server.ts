@@ -60,7 +60,7 @@ export interface MockServer {
   readonly closed: Promise<void>;
   /** Empties the store (or puts the seed back), empties the request log, replays faults: `POST /__mock/reset`. */
   reset(): void;
-  /** Resolves at once: every write is committed before it is answered. Kept for callers of earlier versions. */
+  /** Resolves once every write made so far is committed (at once in memory; SQLite commits at the end of each turn). */
   flush(): Promise<void>;
   /** Stops listening, ends open connections (keep-alive ones too) and closes the database. */
   close(): Promise<void>;
@@ -213,7 +213,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     dataFile: options.dataFile,
     closed,
     reset: () => resetState(state),
-    flush: () => Promise.resolve(),
+    flush: () => store.pending() ?? Promise.resolve(),
     close() {
       closePromise ??= (async () => {
         closing.abort();
