@@ -36,6 +36,8 @@ export async function startEmbeddedMock(
           store.restore(snapshot);
           return true;
         });
+        // Said only once it is on disk: a failed commit must not pass for a conversion.
+        await store.pending();
       } catch (error) {
         throw new MockDataFileError(
           legacy,

@@ -58,8 +58,11 @@ export interface MockServer {
   readonly dataFile: string | undefined;
   /** Resolves once `close()` has finished, however it ended. */
   readonly closed: Promise<void>;
-  /** Empties the store (or puts the seed back), empties the request log, replays faults: `POST /__mock/reset`. */
-  reset(): void;
+  /**
+   * Empties the store (or puts the seed back), empties the request log, replays faults: `POST
+   * /__mock/reset`. The store shows the new state at once; the promise says it is committed.
+   */
+  reset(): Promise<void>;
   /** Resolves once every write made so far is committed (at once in memory; SQLite commits at the end of each turn). */
   flush(): Promise<void>;
   /** Stops listening, ends open connections (keep-alive ones too) and closes the database. */
@@ -92,6 +95,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       onError,
       closing: closing.signal,
     });
+    // The seed on disk before anyone is told the server is up.
+    await store.pending();
   } catch (error) {
     store.close();
     throw error;
@@ -212,7 +217,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     faults: state.faults,
     dataFile: options.dataFile,
     closed,
-    reset: () => resetState(state),
+    reset: () => {
+      resetState(state);
+      return store.pending() ?? Promise.resolve();
+    },
     flush: () => store.pending() ?? Promise.resolve(),
     close() {
       closePromise ??= (async () => {

@@ -46,7 +46,7 @@ import {
 /** `PRAGMA application_id`: marks a database as this mock's ("Cntc"). */
 const APPLICATION_ID = 0x436e7463;
 /** `PRAGMA user_version`: the schema's version. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 /** How long a write waits for another process's transaction before answering 503. */
 const BUSY_TIMEOUT_MS = 10_000;
 /** Page boundaries kept per agent and page size; past it the oldest page size is forgotten. */
@@ -208,6 +208,18 @@ interface AgentCache {
   deletes: number;
 }
 
+/** An error from `atomically`'s function, whose writes were already undone: the turn goes on. */
+class Undone extends Error {
+  constructor(override readonly cause: unknown) {
+    super('undone');
+  }
+}
+
+/** Commits the turn's transaction of every store of this process but `except`. */
+function commitOthers(except?: SqliteStore): void {
+  for (const other of OPEN_TRANSACTIONS) if (other !== except) other.commitTurn();
+}
+
 /** The stores of this process with a turn's transaction open. */
 const OPEN_TRANSACTIONS = new Set<SqliteStore>();
 
@@ -273,9 +285,16 @@ class SqliteStore implements MockStore {
         throw new MockDataFileError(file, `Cannot put ${file} in WAL mode (got ${String(mode)})`);
     }
     db.pragma('synchronous = NORMAL');
+    // A store of this process holding the write lock would make this wait for itself.
+    commitOthers();
     try {
       // Taking the write lock proves the file (and its WAL beside it) can be written.
       db.exec('BEGIN IMMEDIATE');
+      // Version 1 (a development build) kept no delete count.
+      if (version === 1) {
+        db.exec('ALTER TABLE agents ADD COLUMN deletes INTEGER NOT NULL DEFAULT 0');
+        db.exec('DROP TRIGGER IF EXISTS contacts_uncounted');
+      }
       db.exec(SCHEMA);
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -352,15 +371,18 @@ class SqliteStore implements MockStore {
     return this.#write(() => {
       const contact = this.getContact(agentId, key);
       const seq = this.#q.seqOf.get(contact.id)!;
+      const before = this.#q.counts.get(agentId)?.[1] ?? 0;
       this.#q.delete.run(contact.id);
-      // Pages after the row moved up by one; those before it are as they were.
       const cache = this.#cache.get(agentId);
       if (cache) {
+        // Pages after the row moved up by one; those before it are as they were, unless someone
+        // else deleted meanwhile (then nothing seen is sure).
+        if (cache.deletes !== before) cache.boundaries.clear();
         for (const boundaries of cache.boundaries.values()) {
           const stale = boundaries.findIndex((b) => b !== undefined && b >= seq);
           if (stale >= 0) boundaries.length = stale;
         }
-        cache.deletes = this.#q.counts.get(agentId)?.[1] ?? 0;
+        cache.deletes = before + 1;
       }
       return { value: contact, changed: true };
     });
@@ -423,6 +445,7 @@ class SqliteStore implements MockStore {
   }
 
   count(agentId: string): number {
+    this.#sync();
     return this.#q.count.get(agentId) ?? 0;
   }
 
@@ -499,7 +522,8 @@ class SqliteStore implements MockStore {
           this.#q.insert.run(n, agentId, c.id, c.external_id, emailKey(c.email) ?? null, JSON.stringify(c));
         }
       }
-      this.#tx!.seq = seqAfter(seq, agents.values());
+      // Past every row number given here (across agents) and every id held.
+      this.#tx!.seq = Math.max(n, seqAfter(seq, agents.values()));
       return { value: undefined, changed: true };
     });
   }
@@ -519,17 +543,21 @@ class SqliteStore implements MockStore {
   atomically<T>(fn: () => T): T {
     const db = this.#db;
     return this.#write(() => {
+      const tx = this.#tx!;
+      const seq = tx.seq;
       db.exec('SAVEPOINT atomically');
       try {
         const value = fn();
         db.exec('RELEASE atomically');
         return { value, changed: true };
       } catch (error) {
-        if (db.inTransaction) {
-          db.exec('ROLLBACK TO atomically');
-          db.exec('RELEASE atomically');
-        }
-        throw error;
+        if (this.#tx !== tx) throw error; // the transaction itself failed (and was rolled back)
+        // Only fn's writes undone; the turn's other writes stand.
+        db.exec('ROLLBACK TO atomically');
+        db.exec('RELEASE atomically');
+        tx.seq = seq;
+        this.#cache.clear();
+        throw new Undone(error);
       }
     });
   }
@@ -574,7 +602,7 @@ class SqliteStore implements MockStore {
     if (!this.#tx) {
       // Another store of this process holding a turn's transaction on the same file would make
       // this one wait for a commit that only this thread can run: commit theirs first.
-      for (const other of OPEN_TRANSACTIONS) if (other !== this) other.#commit();
+      commitOthers(this);
       try {
         db.exec('BEGIN IMMEDIATE');
       } catch (error) {
@@ -599,11 +627,17 @@ class SqliteStore implements MockStore {
       result = fn();
     } catch (error) {
       if (error instanceof MockHttpError) throw error;
-      this.#fail(tx, error);
+      if (error instanceof Undone) throw error.cause;
+      if (this.#tx === tx) this.#fail(tx, error);
       throw asHttpError(error);
     }
     if (result.changed) tx.changes += 1;
     return result.value;
+  }
+
+  /** Commits this turn's transaction now (another store of this process needs the file). */
+  commitTurn(): void {
+    this.#commit();
   }
 
   /** Commits this turn's transaction, if one is open. */
@@ -634,6 +668,8 @@ class SqliteStore implements MockStore {
 
   /** Forgets what was cached when another connection has committed since the last look. */
   #sync(): void {
+    // Another store of this process on the same file: what it wrote this turn is visible here.
+    if (OPEN_TRANSACTIONS.size > (this.#tx ? 1 : 0)) commitOthers(this);
     const version = this.#q.dataVersion.get() ?? 0;
     if (version !== this.#dataVersion) {
       this.#dataVersion = version;

@@ -164,6 +164,8 @@ export function parseSnapshot(snapshot: unknown): { seq: number; agents: Map<str
     );
   }
   const agents = new Map<string, AgentRecords>();
+  // Contact ids are the service's, unique across agents.
+  const ids = new Set<string>();
   for (const [agentId, raw] of Object.entries(parsed.data.agents)) {
     const checked = AgentSnapshotSchema.safeParse(raw);
     if (!checked.success) {
@@ -174,7 +176,6 @@ export function parseSnapshot(snapshot: unknown): { seq: number; agents: Map<str
           .join('; '),
       );
     }
-    const ids = new Set<string>();
     const externalIds = new Set<string>();
     const emails = new Set<string>();
     for (const c of checked.data.contacts) {

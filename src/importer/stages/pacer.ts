@@ -130,7 +130,12 @@ export class RatePacer {
     if (info !== undefined) this.#learn(ticket, info);
     // A probe whose answer did not open a new window (none said, or still the old one: the
     // service's clock behind ours) is wanted again; left waiting, it would hold every request.
-    if (ticket === this.#probe) this.#probe = 'wanted';
+    if (ticket === this.#probe) {
+      this.#probe = 'wanted';
+      // Not at once: the service's window has not rolled over yet, and may have nothing left.
+      const wait = info?.remaining === 0 ? 4 * PROBE_POLL_MS : PROBE_POLL_MS;
+      this.#holdUntil = Math.max(this.#holdUntil, now + wait);
+    }
     if (status === 429) {
       this.#throttles++;
       // Every request waits, not only the refused one: they all count against the same limit.

@@ -170,13 +170,16 @@ describe('the rate pacer', () => {
     });
     pacer.answered(pacer.sent(t0), 200, headers(4, t0 + 1000), t0 + 10);
     // Our clock says the window is over; the service's does not yet.
+    expect(pacer.delay(t0 + 1000)).toBe(0);
     const probe = pacer.sent(t0 + 1000);
     pacer.answered(probe, 200, headers(3, t0 + 1000), t0 + 1040);
-    expect(pacer.delay(t0 + 1040)).toBe(0);
-    const next = pacer.sent(t0 + 1040);
-    pacer.answered(next, 200, headers(4, t0 + 2000), t0 + 1100);
+    // Probed again shortly (not at once: the service's window has not rolled over yet).
+    expect(pacer.delay(t0 + 1040)).toBe(50);
+    expect(pacer.delay(t0 + 1090)).toBe(0);
+    const next = pacer.sent(t0 + 1090);
+    pacer.answered(next, 200, headers(4, t0 + 2000), t0 + 1150);
     // The new window, learned: its budget spread over it.
-    expect(pacer.delay(t0 + 1100)).toBeLessThan(300);
+    expect(pacer.delay(t0 + 1150)).toBeLessThan(300);
     expect(pacer.window).toMatchObject({ remaining: 4, resetAt: t0 + 2000 });
   });
 
