@@ -122,7 +122,10 @@ export interface ContactLookup {
 
 /** Throws the quota's 400 when `creates` more contacts would take the agent past `max`. */
 export function checkQuota(lookup: ContactLookup, creates: number, max: number): void {
-  if (creates > 0 && lookup.count() + creates > max) throw badRequest(MAX_CONTACTS_REACHED);
+  // Without a quota nothing is counted: a store may pay for a count.
+  if (creates > 0 && max !== Number.POSITIVE_INFINITY && lookup.count() + creates > max) {
+    throw badRequest(MAX_CONTACTS_REACHED);
+  }
 }
 
 /** Throws 409 when the merged email belongs to another contact of the agent. */

@@ -343,18 +343,28 @@ class SqliteStore implements MockStore {
 
   findContact(agentId: string, key: string): Contact | undefined {
     this.#sync();
-    return this.#byExternalId(agentId, key) ?? decode(this.#q.byId.get(agentId, key));
+    return this.#find(agentId, key);
   }
 
   getContact(agentId: string, key: string): Contact {
-    const contact = this.findContact(agentId, key);
+    this.#sync();
+    return this.#get(agentId, key);
+  }
+
+  /** Without the look at other connections: inside a write, the transaction's start made it. */
+  #find(agentId: string, key: string): Contact | undefined {
+    return this.#byExternalId(agentId, key) ?? decode(this.#q.byId.get(agentId, key));
+  }
+
+  #get(agentId: string, key: string): Contact {
+    const contact = this.#find(agentId, key);
     if (!contact) throw notFound(CONTACT_NOT_FOUND);
     return contact;
   }
 
   patchContact(agentId: string, key: string, body: unknown): Contact {
     return this.#write(() => {
-      const prev = this.getContact(agentId, key);
+      const prev = this.#get(agentId, key);
       const patch = parseOrThrow(this.#validators(agentId).patch, body);
       const externalId = patch.external_id ?? prev.external_id;
       if (externalId !== prev.external_id && this.#byExternalId(agentId, externalId)) {
@@ -369,7 +379,7 @@ class SqliteStore implements MockStore {
 
   deleteContact(agentId: string, key: string): Contact {
     return this.#write(() => {
-      const contact = this.getContact(agentId, key);
+      const contact = this.#get(agentId, key);
       const seq = this.#q.seqOf.get(contact.id)!;
       const before = this.#q.counts.get(agentId)?.[1] ?? 0;
       this.#q.delete.run(contact.id);
@@ -707,7 +717,7 @@ class SqliteStore implements MockStore {
   #lookup(agentId: string): ContactLookup {
     const seen = new Map<string, Contact | undefined>();
     return {
-      count: () => this.count(agentId),
+      count: () => this.#q.count.get(agentId) ?? 0,
       byExternalId: (externalId) => {
         if (!seen.has(externalId)) seen.set(externalId, this.#byExternalId(agentId, externalId));
         return seen.get(externalId);
