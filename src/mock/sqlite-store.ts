@@ -772,11 +772,7 @@ function prepare(db: Database.Database) {
     const stmt = raw(sql);
     return { all: (...params: unknown[]) => (stmt.all(...params) as [T][]).map((r) => r[0]) };
   };
-  const row = (sql: string) => {
-    const stmt = raw(sql);
-    return { get: (...params: unknown[]) => stmt.get(...params) as Row | undefined };
-  };
-  const row2 = <T>(sql: string) => {
+  const row = <T = Row>(sql: string) => {
     const stmt = raw(sql);
     return { get: (...params: unknown[]) => stmt.get(...params) as T | undefined };
   };
@@ -789,7 +785,7 @@ function prepare(db: Database.Database) {
     seq: scalar<number>("SELECT value FROM meta WHERE key = 'seq'"),
     setSeq: db.prepare("UPDATE meta SET value = ? WHERE key = 'seq'"),
     count: scalar<number>('SELECT contacts FROM agents WHERE agent = ?'),
-    counts: row2<[number, number]>('SELECT contacts, deletes FROM agents WHERE agent = ?'),
+    counts: row<[number, number]>('SELECT contacts, deletes FROM agents WHERE agent = ?'),
     seqOf: scalar<number>('SELECT seq FROM contacts WHERE id = ?'),
     byExternalId: row('SELECT seq, record FROM contacts WHERE agent = ? AND external_id = ?'),
     byId: row('SELECT seq, record FROM contacts WHERE agent = ? AND id = ?'),
