@@ -88,6 +88,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     throw new ImportError(`${input} is not a regular file: it cannot be read again, so it cannot be resumed`);
   }
 
+  // Both before anything is written, and at once: over a real link each is a round trip.
+  const newestBefore = dryRun ? undefined : newestId(client, agentId, maxRetries);
+  newestBefore?.catch(() => {}); // awaited below; an earlier failure must not leave it unhandled
   const definitions = await client.attributes.list({ agentId, maxRetries });
   const source = await openInputSource(
     input,
@@ -128,7 +131,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   let sink: ImportSink;
   try {
-    sink = await createSink(options, dryRun, maxRetries, total, emit, (outcome) => tally.outcome(outcome));
+    sink = await createSink(options, newestBefore, maxRetries, total, emit, (outcome) =>
+      tally.outcome(outcome),
+    );
   } catch (error) {
     source.close();
     await tally.close(true, false);
@@ -227,14 +232,15 @@ async function prepare(
 
 async function createSink(
   options: ImportOptions,
-  dryRun: boolean,
+  /** The agent's newest contact id before the run; undefined for a dry run. */
+  newestBefore: Promise<string> | undefined,
   maxRetries: number,
   total: number | undefined,
   emit: (event: ImportEvent) => void,
   onOutcome: ConstructorParameters<typeof DryRunSink>[1],
 ): Promise<ImportSink> {
   const { client, agentId } = options;
-  if (dryRun) {
+  if (newestBefore === undefined) {
     // Which external_ids exist now, and which the file has created so far.
     const planner = new DryRunPlanner(client, agentId, maxRetries);
     await planner.start(total);
@@ -249,7 +255,7 @@ async function createSink(
     pacer: new RatePacer(),
     onOutcome,
     emit,
-    newestIdBefore: await newestId(client, agentId, maxRetries),
+    newestIdBefore: await newestBefore,
   });
 }
 
