@@ -11,14 +11,14 @@ import {
   type ContactFields,
   type ContactLookup,
   checkBatch,
-  checkEmail,
-  checkQuota,
-  EXTERNAL_ID_EXISTS,
   emailKey,
   mergeFields,
   newDefinition,
   parseOrThrow,
+  planPatch,
+  planUpsert,
   sameFields,
+  stampContact,
   updatedDefinition,
 } from './rules.js';
 import {
@@ -99,11 +99,7 @@ class MemoryStore implements MockStore {
     // Nothing is kept for an agent until a write to it succeeds: a refused request allocates nothing.
     const agent = this.agents.get(agentId) ?? newAgent();
     const input = parseOrThrow(this.validatorsOf(agent).input, body);
-    const lookup = lookupOf(agent);
-    const prev = agent.byExternalId.get(input.external_id);
-    checkQuota(lookup, prev ? 0 : 1, this.maxContacts);
-    const fields = mergeFields(prev, input, input.external_id);
-    checkEmail(lookup, prev, fields);
+    const { prev, fields } = planUpsert(lookupOf(agent), input, this.maxContacts);
     const contact = this.write(agent, prev, fields);
     this.keep(agentId, agent);
     if (contact !== prev) this.changed();
@@ -144,12 +140,7 @@ class MemoryStore implements MockStore {
     const prev = this.getContact(agentId, key);
     const agent = this.agent(agentId);
     const patch = parseOrThrow(this.validatorsOf(agent).patch, body);
-    const externalId = patch.external_id ?? prev.external_id;
-    if (externalId !== prev.external_id && agent.byExternalId.has(externalId))
-      throw conflict(EXTERNAL_ID_EXISTS);
-    const fields = mergeFields(prev, patch, externalId);
-    checkEmail(lookupOf(agent), prev, fields);
-    const contact = this.write(agent, prev, fields);
+    const contact = this.write(agent, prev, planPatch(lookupOf(agent), prev, patch));
     if (contact !== prev) this.changed();
     return contact;
   }
@@ -312,20 +303,7 @@ class MemoryStore implements MockStore {
   /** Commits a checked write and keeps the indexes in step; an unchanged contact stays as it was. */
   private write(agent: AgentState, prev: Contact | undefined, fields: ContactFields): Contact {
     if (prev && sameFields(prev, fields)) return prev;
-    const now = Math.floor(this.now() / 1000);
-    const contact: Contact = Object.freeze({
-      id: prev?.id ?? this.nextId(),
-      external_id: fields.external_id,
-      name: fields.name,
-      email: fields.email,
-      phonenumber: fields.phonenumber,
-      custom_attributes: Object.isFrozen(fields.custom_attributes)
-        ? fields.custom_attributes
-        : Object.freeze(fields.custom_attributes),
-      stripe_accounts: fields.stripe_accounts,
-      created_at: prev?.created_at ?? now,
-      updated_at: now,
-    });
+    const contact = stampContact(prev, fields, prev ? prev.id : this.nextId(), this.now());
     if (prev && prev.external_id !== contact.external_id) agent.byExternalId.delete(prev.external_id);
     agent.byExternalId.set(contact.external_id, contact);
     const before = emailKey(prev?.email ?? null);

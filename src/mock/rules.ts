@@ -141,6 +141,57 @@ export function checkEmail(
 }
 
 /**
+ * An upsert decided against the agent's records: the record it replaces (if any) and the
+ * fields to write. Throws the quota's 400 or the email's 409.
+ */
+export function planUpsert(
+  lookup: ContactLookup,
+  input: ContactInputParsed,
+  maxContacts: number,
+): { prev: Contact | undefined; fields: ContactFields } {
+  const prev = lookup.byExternalId(input.external_id);
+  checkQuota(lookup, prev ? 0 : 1, maxContacts);
+  const fields = mergeFields(prev, input, input.external_id);
+  checkEmail(lookup, prev, fields);
+  return { prev, fields };
+}
+
+/** A PATCH of `prev` decided: the fields to write. Throws 409 for a taken external_id or email. */
+export function planPatch(lookup: ContactLookup, prev: Contact, patch: ContactPatchParsed): ContactFields {
+  const externalId = patch.external_id ?? prev.external_id;
+  if (externalId !== prev.external_id && lookup.byExternalId(externalId)) throw conflict(EXTERNAL_ID_EXISTS);
+  const fields = mergeFields(prev, patch, externalId);
+  checkEmail(lookup, prev, fields);
+  return fields;
+}
+
+/**
+ * The record a write stores, frozen: under `id` (the replaced record's own, or a new one), with
+ * the replaced record's `created_at`, and `updated_at` now (Unix seconds from a millisecond clock).
+ */
+export function stampContact(
+  prev: Contact | undefined,
+  fields: ContactFields,
+  id: string,
+  nowMs: number,
+): Contact {
+  const now = Math.floor(nowMs / 1000);
+  return Object.freeze({
+    id,
+    external_id: fields.external_id,
+    name: fields.name,
+    email: fields.email,
+    phonenumber: fields.phonenumber,
+    custom_attributes: Object.isFrozen(fields.custom_attributes)
+      ? fields.custom_attributes
+      : Object.freeze(fields.custom_attributes),
+    stripe_accounts: fields.stripe_accounts,
+    created_at: prev?.created_at ?? now,
+    updated_at: now,
+  });
+}
+
+/**
  * The batch form, all or nothing: every item merged over an overlay of the batch's own effects,
  * so conflicts between items are caught too; a conflict names each item (`users.N.email`), and
  * the quota counts the contacts the batch would create. Returns nothing; throws when any item

@@ -18,15 +18,16 @@ import {
   type ContactFields,
   type ContactLookup,
   checkBatch,
-  checkEmail,
-  checkQuota,
   EMAIL_EXISTS,
   EXTERNAL_ID_EXISTS,
   emailKey,
   mergeFields,
   newDefinition,
   parseOrThrow,
+  planPatch,
+  planUpsert,
   sameFields,
+  stampContact,
   updatedDefinition,
 } from './rules.js';
 import {
@@ -314,11 +315,7 @@ class SqliteStore implements MockStore {
   upsertContact(agentId: string, body: unknown): UpsertResult {
     return this.#write(() => {
       const input = parseOrThrow(this.#validators(agentId).input, body);
-      const lookup = this.#lookup(agentId);
-      const prev = lookup.byExternalId(input.external_id);
-      checkQuota(lookup, prev ? 0 : 1, this.#maxContacts);
-      const fields = mergeFields(prev, input, input.external_id);
-      checkEmail(lookup, prev, fields);
+      const { prev, fields } = planUpsert(this.#lookup(agentId), input, this.#maxContacts);
       const contact = this.#put(agentId, prev, fields);
       return { value: { contact, created: prev === undefined }, changed: contact !== prev };
     });
@@ -366,13 +363,7 @@ class SqliteStore implements MockStore {
     return this.#write(() => {
       const prev = this.#get(agentId, key);
       const patch = parseOrThrow(this.#validators(agentId).patch, body);
-      const externalId = patch.external_id ?? prev.external_id;
-      if (externalId !== prev.external_id && this.#byExternalId(agentId, externalId)) {
-        throw conflict(EXTERNAL_ID_EXISTS);
-      }
-      const fields = mergeFields(prev, patch, externalId);
-      checkEmail(this.#lookup(agentId), prev, fields);
-      const contact = this.#put(agentId, prev, fields);
+      const contact = this.#put(agentId, prev, planPatch(this.#lookup(agentId), prev, patch));
       return { value: contact, changed: contact !== prev };
     });
   }
@@ -729,7 +720,6 @@ class SqliteStore implements MockStore {
   /** Writes a checked record; an unchanged contact stays as it was, `updated_at` too. */
   #put(agentId: string, prev: Contact | undefined, fields: ContactFields): Contact {
     if (prev && sameFields(prev, fields)) return prev;
-    const now = Math.floor(this.#now() / 1000);
     let seq = 0;
     if (!prev) {
       // The sequence is read once a transaction and written back at its commit.
@@ -737,19 +727,7 @@ class SqliteStore implements MockStore {
       tx.seq = (tx.seq ?? this.#q.seq.get() ?? 0) + 1;
       seq = tx.seq;
     }
-    const contact: Contact = Object.freeze({
-      id: prev?.id ?? contactId(seq),
-      external_id: fields.external_id,
-      name: fields.name,
-      email: fields.email,
-      phonenumber: fields.phonenumber,
-      custom_attributes: Object.isFrozen(fields.custom_attributes)
-        ? fields.custom_attributes
-        : Object.freeze(fields.custom_attributes),
-      stripe_accounts: fields.stripe_accounts,
-      created_at: prev?.created_at ?? now,
-      updated_at: now,
-    });
+    const contact = stampContact(prev, fields, prev ? prev.id : contactId(seq), this.#now());
     const email = emailKey(contact.email) ?? null;
     const record = JSON.stringify(contact);
     if (prev) this.#q.update.run(contact.external_id, email, record, contact.id);
@@ -822,10 +800,4 @@ function decode(row: Row | undefined): Contact | undefined {
  */
 export function openSqliteStore(file: string, options: MockStoreOptions = {}): MockStore {
   return new SqliteStore(file, options);
-}
-
-/** Whether a file is a JSON data file of an earlier version (to convert it). */
-export function isJsonDataFile(file: string): boolean {
-  const found = sniff(file);
-  return typeof found === 'object' && found.other.trimStart().startsWith('{');
 }
