@@ -5,11 +5,12 @@
 // peak RSS of a 1,000,000-row import.
 // Usage: npm run build && node bench/import-link.js [--rows 50000] [--big 1000000] [--only name,...]
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureChild } from './lib/measure.js';
 
 const KEY = 'bk_bench_link_key';
 const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
@@ -29,16 +30,11 @@ const only = values.only?.split(',');
 const dir = mkdtempSync(join(tmpdir(), 'contacts-link-bench-'));
 const env = { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
 
+const HAS_TASKSET = existsSync('/usr/bin/taskset');
+
 /** `taskset -c CPU node ...`, or plain node where taskset is missing. */
 function pinned(cpu, args, options) {
-  const hasTaskset = (() => {
-    try {
-      return readFileSync('/usr/bin/taskset') !== null;
-    } catch {
-      return false;
-    }
-  })();
-  return hasTaskset
+  return HAS_TASKSET
     ? spawn('taskset', ['-c', cpu, process.execPath, ...args], options)
     : spawn(process.execPath, args, options);
 }
@@ -107,39 +103,15 @@ async function writeCsv(file, count, email = (i) => `contact${i}@example.com`) {
 }
 
 /** The default import, as a user types it; wall time and peak RSS (VmHWM) of the process. */
-function importRun(url, file) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = pinned(
-      values['client-cpu'],
-      [BIN, 'import', file, '--agent', 'bench', '-o', 'json', '-q'],
-      {
-        env: { ...env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let peakKb = 0;
-    const poll = setInterval(() => {
-      try {
-        // taskset execs node in place: the same pid.
-        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      } catch {
-        // exited between ticks
-      }
-    }, 50);
-    let stdout = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(poll);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0 && code !== 8) return reject(new Error(`import exited ${code}: ${stdout}`));
-      resolve({ seconds, peakMb: peakKb / 1024, summary: JSON.parse(stdout), code });
-    });
+async function importRun(url, file) {
+  const started = process.hrtime.bigint();
+  const child = pinned(values['client-cpu'], [BIN, 'import', file, '--agent', 'bench', '-o', 'json', '-q'], {
+    env: { ...env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const { code, seconds, stdout, peakMb } = await measureChild(child, started);
+  if (code !== 0 && code !== 8) throw new Error(`import exited ${code}: ${stdout}`);
+  return { seconds, peakMb, summary: JSON.parse(stdout), code };
 }
 
 async function scenario(name, flags, file, count, setup) {

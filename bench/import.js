@@ -3,11 +3,12 @@
 // the same run; then peak RSS of the importer for a 1,000,000-row file.
 // Usage: npm run build && node bench/import.js [--rows 100000] [--big 1000000] [--concurrency 8]
 import { fork, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureChild } from './lib/measure.js';
 
 const KEY = 'bk_bench_key';
 const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
@@ -62,39 +63,20 @@ function ask(worker, msg, type) {
   });
 }
 
-/** Runs `contacts import`, polling its peak RSS (VmHWM) from /proc while it runs. */
-function importRun(file, agent, url, extra) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(
-      process.execPath,
-      [BIN, 'import', file, '--agent', agent, '-o', 'json', '-q', ...extra],
-      {
-        env: { PATH: process.env.PATH, HOME: tmpdir(), CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let peakKb = 0;
-    const poll = setInterval(() => {
-      try {
-        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      } catch {
-        // exited between ticks
-      }
-    }, 50);
-    let stdout = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(poll);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0) return reject(new Error(`import exited ${code}: ${stdout}`));
-      resolve({ seconds, peakMb: peakKb / 1024, summary: JSON.parse(stdout) });
-    });
-  });
+/** Runs `contacts import`: wall time, peak RSS (VmHWM) and the summary it prints. */
+async function importRun(file, agent, url, extra) {
+  const started = process.hrtime.bigint();
+  const child = spawn(
+    process.execPath,
+    [BIN, 'import', file, '--agent', agent, '-o', 'json', '-q', ...extra],
+    {
+      env: { PATH: process.env.PATH, HOME: tmpdir(), CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const { code, seconds, stdout, peakMb } = await measureChild(child, started);
+  if (code !== 0) throw new Error(`import exited ${code}: ${stdout}`);
+  return { seconds, peakMb, summary: JSON.parse(stdout) };
 }
 
 async function mockCapacity(url, agent, connections, duration) {

@@ -4,11 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { tempHome } from '../helpers/cli.js';
+import { tempHome, textSink } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 let home: Awaited<ReturnType<typeof tempHome>>;
@@ -17,23 +17,15 @@ beforeEach(async () => {
 });
 afterEach(() => home.cleanup());
 
-const collector = () => {
-  const s = Object.assign(new PassThrough(), { text: '' });
-  s.on('data', (c: Buffer) => {
-    s.text += c.toString();
-  });
-  return s;
-};
-
 describe('a FIFO as input', () => {
   it('sends rows as they arrive, and the first Ctrl-C ends a read that waits for more', async () => {
     const mock = await startTestMock();
     const fifo = join(home.dir, 'rows.ndjson');
     execFileSync('mkfifo', [fifo]);
     const signals = new EventEmitter();
-    const stderr = collector();
+    const stderr = textSink();
     const io: CliIo = {
-      stdout: collector(),
+      stdout: textSink(),
       stderr,
       stdin: Readable.from([]),
       env: { ...home.env, CONTACTS_API_KEY: 'bk_test_fifo_12345', CONTACTS_BASE_URL: mock.url },

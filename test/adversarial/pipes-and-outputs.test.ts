@@ -12,7 +12,7 @@ import { ExitCode } from '../../src/cli/errors.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, tempHome } from '../helpers/cli.js';
+import { BIN, tempHome, textSink } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 let home: Awaited<ReturnType<typeof tempHome>>;
@@ -21,19 +21,11 @@ beforeEach(async () => {
 });
 afterEach(() => home.cleanup());
 
-const collector = () => {
-  const s = Object.assign(new PassThrough(), { text: '' });
-  s.on('data', (c: Buffer) => {
-    s.text += c.toString();
-  });
-  return s;
-};
-
 function ioFor(mock: MockServer, stdin: NodeJS.ReadableStream = Readable.from([])) {
   const signals = new EventEmitter();
-  const stderr = collector();
+  const stderr = textSink();
   const io: CliIo = {
-    stdout: collector(),
+    stdout: textSink(),
     stderr,
     stdin,
     env: { ...home.env, CONTACTS_API_KEY: 'bk_test_pipes_12345', CONTACTS_BASE_URL: mock.url },

@@ -10,7 +10,7 @@ import { ExitCode } from '../../src/cli/errors.js';
 import { startMockServer } from '../../src/mock/server.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN, type CliResult, runBin, tempHome } from '../helpers/cli.js';
-import { startTestMock } from '../helpers/mock.js';
+import { startTestMock, storedContact } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'bk_live_flow_secret_9876';
@@ -341,17 +341,7 @@ describe('embedded mock', () => {
 
   it("moves the state of an earlier version's .contacts-mock/data.json into the database once", async () => {
     await mkdir(join(home.dir, '.contacts-mock'), { recursive: true });
-    const contact = {
-      id: 'ct_00000000070abc',
-      external_id: 'old-1',
-      name: 'Old',
-      email: null,
-      phonenumber: null,
-      custom_attributes: {},
-      stripe_accounts: [],
-      created_at: 1_700_000_000,
-      updated_at: 1_700_000_000,
-    };
+    const contact = storedContact('ct_00000000070abc', 'old-1', 'Old');
     const legacy = { version: 1, seq: 7, agents: { demo: { contacts: [contact], attributes: [] } } };
     await writeFile(join(home.dir, '.contacts-mock', 'data.json'), JSON.stringify(legacy));
     const first = await cli(['--mock', 'get', 'old-1', '-o', 'json']);

@@ -90,3 +90,12 @@ export function runBin(
     child.stdin.end(options.stdin ?? '');
   });
 }
+
+/** A writable stream that keeps what is written to it as `text` (stdout/stderr of an in-process run). */
+export function textSink(): PassThrough & { text: string } {
+  const s = Object.assign(new PassThrough(), { text: '' });
+  s.on('data', (c: Buffer) => {
+    s.text += c.toString();
+  });
+  return s;
+}

@@ -82,3 +82,18 @@ export function api(baseUrl: string, key: string | null = TEST_KEY) {
 }
 
 export type Api = ReturnType<typeof api>;
+
+/** A stored contact record as a snapshot holds it: only id, external_id and name vary. */
+export function storedContact(id: string, external_id: string, name: string | null = null) {
+  return {
+    id,
+    external_id,
+    name,
+    email: null,
+    phonenumber: null,
+    custom_attributes: {},
+    stripe_accounts: [],
+    created_at: 1_700_000_000,
+    updated_at: 1_700_000_000,
+  };
+}

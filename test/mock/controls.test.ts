@@ -10,7 +10,7 @@ import { createMockHandlers } from '../../src/mock/msw.js';
 import { ADMIN_PREFIX } from '../../src/mock/respond.js';
 import { loadSeed } from '../../src/mock/seed.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
-import { AGENT, api, startTestMock, TEST_KEY, tempDir } from '../helpers/mock.js';
+import { AGENT, api, startTestMock, storedContact, TEST_KEY, tempDir } from '../helpers/mock.js';
 
 describe('GET /__mock/requests', () => {
   it('lists the API requests made, oldest first, without keys; DELETE empties it', async () => {
@@ -182,17 +182,7 @@ describe('POST /__mock/reset and --seed', () => {
   it('converts a JSON data file of an earlier version into a new database exactly, and only while it is empty', async () => {
     const dir = await tempDir();
     const legacy = join(dir, 'data.json');
-    const contact = {
-      id: 'ct_000000000a1234',
-      external_id: 'kept',
-      name: null,
-      email: null,
-      phonenumber: null,
-      custom_attributes: {},
-      stripe_accounts: [],
-      created_at: 1_700_000_000,
-      updated_at: 1_700_000_000,
-    };
+    const contact = storedContact('ct_000000000a1234', 'kept');
     await writeFile(
       legacy,
       JSON.stringify({ version: 1, seq: 10, agents: { [AGENT]: { contacts: [contact], attributes: [] } } }),

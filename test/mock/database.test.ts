@@ -11,7 +11,7 @@ import { paths } from '../../src/api/index.js';
 import { startMockServer } from '../../src/mock/server.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN } from '../helpers/cli.js';
-import { AGENT, api, startTestMock, TEST_KEY, tempDir } from '../helpers/mock.js';
+import { AGENT, api, startTestMock, storedContact, TEST_KEY, tempDir } from '../helpers/mock.js';
 
 /** A raw connection to the database file, closed when the test ends. */
 function sqlite(file: string) {
@@ -293,17 +293,7 @@ describe('kill -9', () => {
 
 describe('the SQLite store under group commit', () => {
   const A = 'agent-a';
-  const contact = (id: string, external_id: string) => ({
-    id,
-    external_id,
-    name: null,
-    email: null,
-    phonenumber: null,
-    custom_attributes: {},
-    stripe_accounts: [],
-    created_at: 1_700_000_000,
-    updated_at: 1_700_000_000,
-  });
+  const contact = storedContact;
 
   it('goes on creating after a restore of hand-written ids across agents with a low seq', async () => {
     const store = openSqliteStore(join(await tempDir(), 'r.db'));
