@@ -379,7 +379,7 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     )
     .option(
       '--seed <file>',
-      'put these contacts (and attribute definitions) in at start and at each POST /__mock/reset: CSV, JSON or NDJSON',
+      'put these contacts (and attribute definitions) into an empty store at start, and back at each POST /__mock/reset: CSV, JSON or NDJSON',
     )
     .option(
       '--seed-agent <id>',
