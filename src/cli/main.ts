@@ -1,5 +1,6 @@
 // The entry point of the `contacts` binary: runs the program, and is the only place that
 // decides the exit code and exits.
+import { setFlagsFromString } from 'node:v8';
 import { VERSION } from '../client/version.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { type CliIo, processIo } from './io.js';
@@ -48,6 +49,11 @@ function colorLabel(line: string): string {
 
 /** The binary: real streams, real exit. */
 export async function main(): Promise<void> {
+  // undici parses HTTP with llhttp in WebAssembly. V8 compiles it twice by default: quickly
+  // (Liftoff), then optimised on background threads that a short command then waits for at
+  // exit. The optimised tier buys nothing for a CLI's few responses (llhttp reads headers and
+  // framing; bodies pass through), and it cost a `contacts get` about 35 MB and 90 ms.
+  setFlagsFromString('--liftoff-only');
   const io = processIo();
   // A closed stdout (`contacts list | head`) is the reader's choice, not an error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,17 +1,15 @@
 // The three parts of undici the client uses, loaded on their own: undici's index also loads
 // fetch, WebSocket, EventSource, caches and mocks, which took a third of a `contacts get`.
-// undici publishes no export map, so these paths are its public CommonJS files; the types are
-// the package's own.
-import { createRequire } from 'node:module';
+// undici publishes no export map, so these paths are its public CommonJS files (their types,
+// declared in `undici-parts.d.ts`, are the package's own). Static imports, so that the CLI's
+// bundle (`rolldown.config.js`) takes them in.
 import type { Dispatcher, Agent as UndiciAgent, errors as UndiciErrors } from 'undici';
+import apiRequest from 'undici/lib/api/api-request.js';
+import errorsPart from 'undici/lib/core/errors.js';
+import AgentPart from 'undici/lib/dispatcher/agent.js';
 
-const require = createRequire(import.meta.url);
-
-export const Agent = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-export const errors = require('undici/lib/core/errors.js') as typeof UndiciErrors;
-
-type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-const apiRequest = require('undici/lib/api/api-request.js') as RequestFn;
+export const Agent: typeof UndiciAgent = AgentPart;
+export const errors: typeof UndiciErrors = errorsPart;
 
 /**
  * `dispatcher.request(options)`, without needing undici's index to have attached `request` to

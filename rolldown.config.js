@@ -1,0 +1,22 @@
+// The `contacts` binary as a bundle: a command loads a few files instead of some 170 modules
+// (zod alone is 95), which was most of a `contacts get`'s start-up (bench/startup.js).
+// Input is tsc's output, so the bundle runs exactly the code the library ships; each command's
+// lazy import stays a chunk of its own. Not minified and without source maps: a stack trace from
+// `--debug` stays readable as it is. The library entries (`dist/index.js`, `dist/mock/`) are not
+// bundled.
+import { defineConfig } from 'rolldown';
+
+export default defineConfig({
+  input: { contacts: 'dist/cli/main.js' },
+  platform: 'node',
+  // libsql loads a native binary from its own package; msw is an optional peer dependency.
+  external: ['libsql', 'msw', /^msw\//],
+  output: {
+    // Two levels below the package root, as dist/client/ is: version.ts reads ../../package.json.
+    dir: 'dist/bin',
+    cleanDir: true,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+  },
+});
