@@ -158,6 +158,9 @@ function openApi(): Record<string, unknown> {
 /** Tells this process's ids from another's (another mock on the same file, a restart). */
 const PROCESS_TAG = randomBytes(4).toString('hex');
 let requestCounter = 0;
+/** The millisecond the id prefix was made for, and the prefix: made once a millisecond, not once a request. */
+let idClock = -1;
+let idPrefix = '';
 
 /**
  * Unique per response, sortable by time: what a user quotes to support. The time, this
@@ -165,20 +168,32 @@ let requestCounter = 0;
  */
 export function newRequestId(): string {
   requestCounter = (requestCounter + 1) % 36 ** 4;
-  return `req_${Date.now().toString(36)}${PROCESS_TAG}${requestCounter.toString(36).padStart(4, '0')}`;
+  const now = Date.now();
+  if (now !== idClock) {
+    idClock = now;
+    idPrefix = `req_${now.toString(36)}${PROCESS_TAG}`;
+  }
+  return idPrefix + requestCounter.toString(36).padStart(4, '0');
 }
 
 export function handleRequest(state: MockState, req: MockRequest): MockResponse {
-  let response: MockResponse;
-  try {
-    response = route(state, req);
-  } catch (error) {
-    if (error instanceof MockHttpError) response = errorResponse(error);
-    else response = { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
-  }
+  const response = answerApi(state, req);
   // Every response, errors included, carries its own id (contract revision 2).
   response.headers = { ...response.headers, [REQUEST_ID_HEADER]: req.requestId ?? newRequestId() };
   return response;
+}
+
+/**
+ * `handleRequest` without the request id header: for `respond`, which puts the id first among
+ * the headers itself (one copy of them instead of two).
+ */
+export function answerApi(state: MockState, req: MockRequest): MockResponse {
+  try {
+    return route(state, req);
+  } catch (error) {
+    if (error instanceof MockHttpError) return errorResponse(error);
+    return { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
+  }
 }
 
 /**
