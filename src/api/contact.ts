@@ -282,6 +282,25 @@ export function splitUnknownFields(
 }
 
 /**
+ * Whether `splitUnknownFields` may drop something from `body`; false only when it would drop
+ * nothing (then the body can stand for its copy). `for in` also sees inherited enumerable keys,
+ * which `splitUnknownFields` does not: a body with any answers true.
+ */
+export function hasUnknownFields(body: unknown, attributeNames: ReadonlySet<string>): boolean {
+  if (!isObject(body)) return false;
+  for (const key in body) if (!CONTACT_INPUT_FIELDS.has(key)) return true;
+  const attrs = body['custom_attributes'];
+  if (isObject(attrs)) for (const name in attrs) if (!attributeNames.has(name)) return true;
+  const accounts = body['stripe_accounts'];
+  if (Array.isArray(accounts)) {
+    for (const account of accounts) {
+      if (isObject(account)) for (const field in account) if (!STRIPE_ACCOUNT_FIELDS.has(field)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The batch form (`{"users": [...]}`) the same way: top-level fields other than `users` are
  * dropped, and each item is split as a contact, its paths under `users.N.`.
  */

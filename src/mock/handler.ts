@@ -4,13 +4,16 @@
 import { randomBytes } from 'node:crypto';
 import type { SplitFields } from '../api/contact.js';
 import {
+  hasUnknownFields,
   ignoredFieldsHeaders,
   isWellFormedApiKey,
   jsonDepthExceeds,
   ListQuerySchema,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
+  type MatchedPath,
   matchPath,
+  type Operation,
   operationFor,
   REQUEST_ID_HEADER,
   splitUnknownBatchFields,
@@ -202,6 +205,8 @@ export function answerApi(state: MockState, req: MockRequest): MockResponse {
  */
 function known(state: MockState, agentId: string, body: unknown, batch = false): SplitFields {
   const names = state.store.attributeNames(agentId);
+  // The common case, nothing to drop: the body as it is, not a copy of it.
+  if (!batch && isPlainObject(body) && !hasUnknownFields(body, names)) return { body, ignored: [] };
   const split =
     batch && isPlainObject(body) ? splitUnknownBatchFields(body, names) : splitUnknownFields(body, names);
   if (state.strict && split.ignored.length > 0) {
@@ -235,10 +240,10 @@ function route(state: MockState, req: MockRequest): MockResponse {
 
   authenticate(state, req.headers['authorization']);
   // Routing and 405s come from the operations table, as the client's paths and the OpenAPI do.
-  const matched = matchPath(path);
+  const matched = routeOf(path);
   if (!matched) throw new MockHttpError(404, `No such endpoint: ${method} ${path}`);
   allowMethod(method, matched.methods);
-  const op = operationFor(method, matched.template)!;
+  const op = matched.operation(method)!;
   const { agentId, id = '', name = '' } = matched.params as Record<string, string>;
   if (state.agents !== null && !state.agents.has(agentId!)) throw notFound(CHATBOT_NOT_FOUND);
   const { store } = state;
@@ -278,6 +283,35 @@ function route(state: MockState, req: MockRequest): MockResponse {
   }
 }
 
+/** A path matched to its template, with the operation each method names there. */
+interface Route extends MatchedPath {
+  operation(method: string): Operation | undefined;
+}
+
+/** Paths matched lately (a client sends the same ones again and again); emptied when full. */
+const routes = new Map<string, Route | null>();
+const ROUTE_CACHE_LIMIT = 512;
+
+function routeOf(path: string): Route | null {
+  let route = routes.get(path);
+  if (route === undefined) {
+    const matched = matchPath(path);
+    if (matched) {
+      const operations = new Map<string, Operation | undefined>();
+      route = {
+        ...matched,
+        operation: (method) => {
+          if (!operations.has(method)) operations.set(method, operationFor(method, matched.template));
+          return operations.get(method);
+        },
+      };
+    } else route = null;
+    if (routes.size >= ROUTE_CACHE_LIMIT) routes.clear();
+    routes.set(path, route);
+  }
+  return route;
+}
+
 function allowMethod(method: string, allowed: readonly string[]): void {
   if (!allowed.includes(method)) {
     throw new MockHttpError(405, `Method ${method} not allowed here (allowed: ${allowed.join(', ')})`, {
@@ -286,13 +320,23 @@ function allowMethod(method: string, allowed: readonly string[]): void {
   }
 }
 
+/** The last header that passed `authenticate`, and the keys it passed against. */
+let trustedHeader: string | undefined;
+let trustedKeys: ReadonlySet<string> | null = null;
+
 export function authenticate(state: Pick<MockState, 'keys'>, header: string | string[] | undefined): void {
+  // The same header against the same keys passes again: a client sends one key every time.
+  if (header === trustedHeader && state.keys === trustedKeys && header !== undefined) return;
   const value = Array.isArray(header) ? header[0] : header;
   // One message for every 401, as production: which part was wrong is not said.
   if (!value?.trim()) throw unauthorized('Unauthorized access');
   const key = BEARER_RE.exec(value.trim())?.[1];
   if (!key || !isWellFormedApiKey(key) || (state.keys !== null && !state.keys.has(key))) {
     throw unauthorized('Unauthorized access');
+  }
+  if (typeof header === 'string') {
+    trustedHeader = header;
+    trustedKeys = state.keys;
   }
 }
 
@@ -330,14 +374,24 @@ function jsonBody(req: MockRequest): Record<string, unknown> {
     throw badRequest(`Malformed JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(value)) throw badRequest('The JSON body must be an object');
-  // Checked before any schema walks it: validation must never recurse without a bound.
-  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
+  // Checked before any schema walks it: validation must never recurse without a bound. A body
+  // with no object or array in it (the common upsert) is one level deep: nothing to walk.
+  if (nestsAny(value) && jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
     throw badRequest(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return value;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether any value of the object is an object or an array. */
+function nestsAny(value: Record<string, unknown>): boolean {
+  for (const key in value) {
+    const v = value[key];
+    if (typeof v === 'object' && v !== null) return true;
+  }
+  return false;
+}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
