@@ -11,6 +11,7 @@ import Database from 'libsql';
 import type { AttributeDefinition, Contact, ContactValidators, ListQuery } from '../api/index.js';
 import { createContactValidators } from '../api/index.js';
 import { badRequest, conflict, MockDataFileError, MockHttpError, notFound } from './errors.js';
+import { rememberJson } from './json.js';
 import {
   ATTRIBUTE_EXISTS,
   ATTRIBUTE_NOT_FOUND,
@@ -198,6 +199,11 @@ interface OpenTransaction {
   changes: number;
   /** The sequence of the last contact created in it (undefined until one is), saved at commit. */
   seq?: number | undefined;
+  /**
+   * Whether its start looked at other connections' commits: while it holds the write lock no
+   * other connection can commit, so one look is enough.
+   */
+  synced: boolean;
 }
 
 interface AgentCache {
@@ -617,7 +623,7 @@ class SqliteStore implements MockStore {
       });
       // Whoever waits for it sees a failure; a write nobody answers must not crash the process.
       committed.catch(() => {});
-      this.#tx = { committed, resolve, reject, changes: 0 };
+      this.#tx = { committed, resolve, reject, changes: 0, synced: false };
       OPEN_TRANSACTIONS.add(this);
       setImmediate(() => this.#commit());
       this.#sync();
@@ -671,6 +677,11 @@ class SqliteStore implements MockStore {
   #sync(): void {
     // Another store of this process on the same file: what it wrote this turn is visible here.
     if (OPEN_TRANSACTIONS.size > (this.#tx ? 1 : 0)) commitOthers(this);
+    const tx = this.#tx;
+    if (tx) {
+      if (tx.synced) return;
+      tx.synced = true;
+    }
     const version = this.#q.dataVersion.get() ?? 0;
     if (version !== this.#dataVersion) {
       this.#dataVersion = version;
@@ -730,6 +741,8 @@ class SqliteStore implements MockStore {
     const contact = stampContact(prev, fields, prev ? prev.id : contactId(seq), this.#now());
     const email = emailKey(contact.email) ?? null;
     const record = JSON.stringify(contact);
+    // The answer's JSON reuses this text instead of making it again.
+    rememberJson(contact, record);
     if (prev) this.#q.update.run(contact.external_id, email, record, contact.id);
     else this.#q.insert.run(seq, agentId, contact.id, contact.external_id, email, record);
     return contact;
