@@ -24,6 +24,7 @@ import {
   emailKey,
   mergeFields,
   newDefinition,
+  parseContactInput,
   parseOrThrow,
   planPatch,
   planUpsert,
@@ -344,7 +345,7 @@ class SqliteStore implements MockStore {
 
   upsertContact(agentId: string, body: unknown): UpsertResult {
     return this.#write(() => {
-      const input = parseOrThrow(this.#validators(agentId).input, body);
+      const input = parseContactInput(this.#validators(agentId), body);
       const { prev, fields } = planUpsert(this.#lookup(agentId), input, this.#maxContacts);
       const contact = this.#put(agentId, prev, fields);
       return { value: { contact, created: prev === undefined }, changed: contact !== prev };
