@@ -317,11 +317,6 @@ class SqliteStore implements MockStore {
         throw new MockDataFileError(file, `Cannot put ${file} in WAL mode (got ${String(mode)})`);
     }
     db.pragma('synchronous = NORMAL');
-    // Fold the WAL into the database every 10,000 pages (about 40 MB), not SQLite's 1,000: a
-    // busy writer rewrites the same few pages (the ends of the indexes) commit after commit, and
-    // a checkpoint copies each once however often it was written, so fewer checkpoints copy far
-    // less (wrk upserts: about 8% more a second). `close()` still empties the WAL.
-    db.pragma('wal_autocheckpoint = 10000');
     // A store of this process holding the write lock would make this wait for itself.
     commitOthers();
     try {
