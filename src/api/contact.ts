@@ -231,38 +231,6 @@ export function createContactValidators(
   return { input, patch, batch };
 }
 
-const PLAIN_INPUT_FIELDS: ReadonlySet<string> = new Set(['external_id', 'name', 'email', 'phonenumber']);
-const EMAIL_RE = z.regexes.email;
-
-/** A string `.trim()` leaves as it is. */
-const isTrimmed = (s: string) => s.length === 0 || s.trim().length === s.length;
-
-/**
- * The common upsert body (`external_id`, and `name`, `email`, `phonenumber` as strings or null;
- * nothing else) checked without walking the schema: the body itself, when `ContactInputSchema`
- * would accept it and give back the same fields and values; otherwise undefined, and the schema
- * decides (it alone refuses, so every refusal and its message is the schema's). It accepts only
- * strings the schema's trims leave unchanged, so its output is the schema's.
- */
-export function plainContactInput(body: Record<string, unknown>): ContactInputParsed | undefined {
-  for (const key in body) if (!PLAIN_INPUT_FIELDS.has(key)) return undefined;
-  const { external_id: id, name, email, phonenumber: phone } = body;
-  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_EXTERNAL_ID_LENGTH) return undefined;
-  if (!isTrimmed(id) || LONE_SURROGATE.test(id)) return undefined;
-  if (name !== undefined && name !== null && (typeof name !== 'string' || name.length > MAX_NAME_LENGTH))
-    return undefined;
-  if (email !== undefined && email !== null) {
-    if (typeof email !== 'string' || email.length > MAX_EMAIL_LENGTH || !isTrimmed(email)) return undefined;
-    if (!EMAIL_RE.test(email)) return undefined;
-  }
-  if (phone !== undefined && phone !== null) {
-    if (typeof phone !== 'string' || !isTrimmed(phone) || !PHONE_RE.test(phone)) return undefined;
-    const digits = countDigits(phone);
-    if (digits < PHONE_MIN_DIGITS || digits > PHONE_MAX_DIGITS) return undefined;
-  }
-  return body as ContactInputParsed;
-}
-
 /** A contact body with the fields the service does not know taken out, and their dotted paths. */
 export interface SplitFields {
   body: unknown;

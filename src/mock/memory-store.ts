@@ -14,7 +14,6 @@ import {
   emailKey,
   mergeFields,
   newDefinition,
-  parseContactInput,
   parseOrThrow,
   planPatch,
   planUpsert,
@@ -103,7 +102,7 @@ class MemoryStore implements MockStore {
   upsertContact(agentId: string, body: unknown): UpsertResult {
     // Nothing is kept for an agent until a write to it succeeds: a refused request allocates nothing.
     const agent = this.agents.get(agentId) ?? newAgent();
-    const input = parseContactInput(this.validatorsOf(agent), body);
+    const input = parseOrThrow(this.validatorsOf(agent).input, body);
     const { prev, fields } = planUpsert(lookupOf(agent), input, this.maxContacts);
     const contact = this.write(agent, prev, fields);
     this.keep(agentId, agent);

@@ -11,8 +11,6 @@ import {
   type Contact,
   type ContactInputParsed,
   type ContactPatchParsed,
-  type ContactValidators,
-  plainContactInput,
   RESERVED_ATTRIBUTE_NAMES,
   RESERVED_FIELD_NAME,
   toIssues,
@@ -48,18 +46,6 @@ export function parseOrThrow<T>(schema: z.ZodType<T, unknown>, body: unknown): T
   if (!result.success) throw badRequest(INVALID_BODY, toIssues(result.error));
   return result.data;
 }
-
-/**
- * A single upsert's body checked against the agent's input schema; the common body (plain
- * fields, no custom attributes or Stripe accounts) without walking it (`plainContactInput`).
- */
-export function parseContactInput(validators: ContactValidators, body: unknown): ContactInputParsed {
-  const plain = isPlainObject(body) ? plainContactInput(body) : undefined;
-  return plain ?? parseOrThrow(validators.input, body);
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Frozen copies of Stripe accounts, with only the keys they hold (`[]` shared when none). */
 export function freezeAccounts(

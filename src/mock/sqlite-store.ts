@@ -24,7 +24,6 @@ import {
   emailKey,
   mergeFields,
   newDefinition,
-  parseContactInput,
   parseOrThrow,
   planPatch,
   planUpsert,
@@ -345,7 +344,7 @@ class SqliteStore implements MockStore {
 
   upsertContact(agentId: string, body: unknown): UpsertResult {
     return this.#write(() => {
-      const input = parseContactInput(this.#validators(agentId), body);
+      const input = parseOrThrow(this.#validators(agentId).input, body);
       const { prev, fields } = planUpsert(this.#lookup(agentId), input, this.#maxContacts);
       const contact = this.#put(agentId, prev, fields);
       return { value: { contact, created: prev === undefined }, changed: contact !== prev };
