@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SplitFields } from '../api/contact.js';
 import {
-  hasUnknownFields,
   ignoredFieldsHeaders,
   isWellFormedApiKey,
   jsonDepthExceeds,
@@ -205,8 +204,6 @@ export function answerApi(state: MockState, req: MockRequest): MockResponse {
  */
 function known(state: MockState, agentId: string, body: unknown, batch = false): SplitFields {
   const names = state.store.attributeNames(agentId);
-  // The common case, nothing to drop: the body as it is, not a copy of it.
-  if (!batch && isPlainObject(body) && !hasUnknownFields(body, names)) return { body, ignored: [] };
   const split =
     batch && isPlainObject(body) ? splitUnknownBatchFields(body, names) : splitUnknownFields(body, names);
   if (state.strict && split.ignored.length > 0) {
