@@ -242,14 +242,14 @@ export interface SplitFields {
  * What production does with fields it does not know (contract revision 2): unknown top-level
  * fields, `custom_attributes` keys that name no attribute of the agent, and unknown keys of a
  * Stripe account are dropped, the rest kept. `prefix` prefixes every path (`users.3.`).
- * Anything that is not an object is returned as is, for the schema to refuse.
+ * Anything that is not an object, or has nothing to drop (the common case), is returned as is.
  */
 export function splitUnknownFields(
   body: unknown,
   attributeNames: ReadonlySet<string>,
   prefix = '',
 ): SplitFields {
-  if (!isObject(body)) return { body, ignored: [] };
+  if (!isObject(body) || !hasUnknownFields(body, attributeNames)) return { body, ignored: [] };
   const ignored: string[] = [];
   const out: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(body)) {
@@ -279,6 +279,24 @@ export function splitUnknownFields(
     }
   }
   return { body: out, ignored };
+}
+
+/**
+ * Whether `splitUnknownFields` may drop something from `body`; false only when it would drop
+ * nothing. `for in` also sees inherited enumerable keys, which `splitUnknownFields` does not: a
+ * body with any answers true.
+ */
+function hasUnknownFields(body: Record<string, unknown>, attributeNames: ReadonlySet<string>): boolean {
+  for (const key in body) if (!CONTACT_INPUT_FIELDS.has(key)) return true;
+  const attrs = body['custom_attributes'];
+  if (isObject(attrs)) for (const name in attrs) if (!attributeNames.has(name)) return true;
+  const accounts = body['stripe_accounts'];
+  if (Array.isArray(accounts)) {
+    for (const account of accounts) {
+      if (isObject(account)) for (const field in account) if (!STRIPE_ACCOUNT_FIELDS.has(field)) return true;
+    }
+  }
+  return false;
 }
 
 /**

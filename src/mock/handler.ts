@@ -10,7 +10,9 @@ import {
   ListQuerySchema,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
+  type MatchedPath,
   matchPath,
+  type Operation,
   operationFor,
   REQUEST_ID_HEADER,
   splitUnknownBatchFields,
@@ -158,6 +160,9 @@ function openApi(): Record<string, unknown> {
 /** Tells this process's ids from another's (another mock on the same file, a restart). */
 const PROCESS_TAG = randomBytes(4).toString('hex');
 let requestCounter = 0;
+/** The millisecond the id prefix was made for, and the prefix: made once a millisecond, not once a request. */
+let idClock = -1;
+let idPrefix = '';
 
 /**
  * Unique per response, sortable by time: what a user quotes to support. The time, this
@@ -165,20 +170,32 @@ let requestCounter = 0;
  */
 export function newRequestId(): string {
   requestCounter = (requestCounter + 1) % 36 ** 4;
-  return `req_${Date.now().toString(36)}${PROCESS_TAG}${requestCounter.toString(36).padStart(4, '0')}`;
+  const now = Date.now();
+  if (now !== idClock) {
+    idClock = now;
+    idPrefix = `req_${now.toString(36)}${PROCESS_TAG}`;
+  }
+  return idPrefix + requestCounter.toString(36).padStart(4, '0');
 }
 
 export function handleRequest(state: MockState, req: MockRequest): MockResponse {
-  let response: MockResponse;
-  try {
-    response = route(state, req);
-  } catch (error) {
-    if (error instanceof MockHttpError) response = errorResponse(error);
-    else response = { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
-  }
+  const response = answerApi(state, req);
   // Every response, errors included, carries its own id (contract revision 2).
   response.headers = { ...response.headers, [REQUEST_ID_HEADER]: req.requestId ?? newRequestId() };
   return response;
+}
+
+/**
+ * `handleRequest` without the request id header: for `respond`, which puts the id first among
+ * the headers itself (one copy of them instead of two).
+ */
+export function answerApi(state: MockState, req: MockRequest): MockResponse {
+  try {
+    return route(state, req);
+  } catch (error) {
+    if (error instanceof MockHttpError) return errorResponse(error);
+    return { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
+  }
 }
 
 /**
@@ -220,10 +237,10 @@ function route(state: MockState, req: MockRequest): MockResponse {
 
   authenticate(state, req.headers['authorization']);
   // Routing and 405s come from the operations table, as the client's paths and the OpenAPI do.
-  const matched = matchPath(path);
+  const matched = routeOf(path);
   if (!matched) throw new MockHttpError(404, `No such endpoint: ${method} ${path}`);
   allowMethod(method, matched.methods);
-  const op = operationFor(method, matched.template)!;
+  const op = matched.operation(method)!;
   const { agentId, id = '', name = '' } = matched.params as Record<string, string>;
   if (state.agents !== null && !state.agents.has(agentId!)) throw notFound(CHATBOT_NOT_FOUND);
   const { store } = state;
@@ -263,6 +280,35 @@ function route(state: MockState, req: MockRequest): MockResponse {
   }
 }
 
+/** A path matched to its template, with the operation each method names there. */
+interface Route extends MatchedPath {
+  operation(method: string): Operation | undefined;
+}
+
+/** Paths matched lately (a client sends the same ones again and again); emptied when full. */
+const routes = new Map<string, Route | null>();
+const ROUTE_CACHE_LIMIT = 512;
+
+function routeOf(path: string): Route | null {
+  let route = routes.get(path);
+  if (route === undefined) {
+    const matched = matchPath(path);
+    if (matched) {
+      const operations = new Map<string, Operation | undefined>();
+      route = {
+        ...matched,
+        operation: (method) => {
+          if (!operations.has(method)) operations.set(method, operationFor(method, matched.template));
+          return operations.get(method);
+        },
+      };
+    } else route = null;
+    if (routes.size >= ROUTE_CACHE_LIMIT) routes.clear();
+    routes.set(path, route);
+  }
+  return route;
+}
+
 function allowMethod(method: string, allowed: readonly string[]): void {
   if (!allowed.includes(method)) {
     throw new MockHttpError(405, `Method ${method} not allowed here (allowed: ${allowed.join(', ')})`, {
@@ -271,13 +317,23 @@ function allowMethod(method: string, allowed: readonly string[]): void {
   }
 }
 
+/** The last header that passed `authenticate`, and the keys it passed against. */
+let trustedHeader: string | undefined;
+let trustedKeys: ReadonlySet<string> | null = null;
+
 export function authenticate(state: Pick<MockState, 'keys'>, header: string | string[] | undefined): void {
+  // The same header against the same keys passes again: a client sends one key every time.
+  if (header === trustedHeader && state.keys === trustedKeys && header !== undefined) return;
   const value = Array.isArray(header) ? header[0] : header;
   // One message for every 401, as production: which part was wrong is not said.
   if (!value?.trim()) throw unauthorized('Unauthorized access');
   const key = BEARER_RE.exec(value.trim())?.[1];
   if (!key || !isWellFormedApiKey(key) || (state.keys !== null && !state.keys.has(key))) {
     throw unauthorized('Unauthorized access');
+  }
+  if (typeof header === 'string') {
+    trustedHeader = header;
+    trustedKeys = state.keys;
   }
 }
 
@@ -315,14 +371,24 @@ function jsonBody(req: MockRequest): Record<string, unknown> {
     throw badRequest(`Malformed JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(value)) throw badRequest('The JSON body must be an object');
-  // Checked before any schema walks it: validation must never recurse without a bound.
-  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
+  // Checked before any schema walks it: validation must never recurse without a bound. A body
+  // with no object or array in it (the common upsert) is one level deep: nothing to walk.
+  if (nestsAny(value) && jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
     throw badRequest(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return value;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether any value of the object is an object or an array. */
+function nestsAny(value: Record<string, unknown>): boolean {
+  for (const key in value) {
+    const v = value[key];
+    if (typeof v === 'object' && v !== null) return true;
+  }
+  return false;
+}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

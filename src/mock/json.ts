@@ -1,16 +1,43 @@
 // Response bodies to JSON text. A frozen body never changes, so its text is computed once and
 // kept while the body lives: the handler's list envelopes are frozen and cached per page, which
-// makes a repeated list GET a lookup.
+// makes a repeated list GET a lookup. A store that has just made a record's text (the SQLite
+// store writes it) hands it over, and a success envelope around that record is its text inside
+// the envelope's, not a second serialisation.
 const cache = new WeakMap<object, string>();
 
 /** `JSON.stringify(body)`, from the cache for a frozen object or array. */
 export function toJson(body: unknown): string {
-  if (typeof body !== 'object' || body === null || !Object.isFrozen(body))
+  if (typeof body !== 'object' || body === null) return JSON.stringify(body) ?? 'null';
+  if (!Object.isFrozen(body)) {
+    const envelope = body as { message?: unknown; data?: unknown };
+    const { data } = envelope;
+    if (typeof data === 'object' && data !== null && typeof envelope.message === 'string') {
+      const text = cache.get(data);
+      if (text !== undefined && isEnvelope(envelope)) {
+        return `{"message":${JSON.stringify(envelope.message)},"data":${text}}`;
+      }
+    }
     return JSON.stringify(body) ?? 'null';
+  }
   let json = cache.get(body);
   if (json === undefined) {
     json = JSON.stringify(body);
     cache.set(body, json);
   }
   return json;
+}
+
+/** Keeps `json` as the text of `value`, a frozen object: it must be `JSON.stringify(value)`. */
+export function rememberJson(value: object, json: string): void {
+  if (Object.isFrozen(value)) cache.set(value, json);
+}
+
+/** Exactly the keys `message` then `data`: the text `toJson` composes is then `JSON.stringify`'s. */
+function isEnvelope(body: object): boolean {
+  let n = 0;
+  for (const key in body) {
+    if (n > 1 || key !== (n === 0 ? 'message' : 'data')) return false;
+    n++;
+  }
+  return n === 2;
 }

@@ -51,6 +51,8 @@ interface AgentState {
   validators: ContactValidators | null;
   /** Names of the agent's attributes, archived ones too; null until asked after a change. */
   attributeNames: ReadonlySet<string> | null;
+  /** The rules' view of its indexes, made once. */
+  lookup: ContactLookup | null;
 }
 
 const EMPTY_NAMES: ReadonlySet<string> = new Set();
@@ -64,6 +66,7 @@ const newAgent = (): AgentState => ({
   pages: new Map(),
   validators: null,
   attributeNames: null,
+  lookup: null,
 });
 
 /** Distinct pages kept per agent; past it the cache starts over. */
@@ -71,7 +74,7 @@ const PAGE_CACHE_LIMIT = 64;
 
 /** The rules' view of one agent's indexes. */
 function lookupOf(agent: AgentState): ContactLookup {
-  return {
+  agent.lookup ??= {
     count: () => agent.contacts.size,
     byExternalId: (externalId) => agent.byExternalId.get(externalId),
     emailOwner: (email) => {
@@ -79,6 +82,7 @@ function lookupOf(agent: AgentState): ContactLookup {
       return id === undefined ? undefined : agent.contacts.get(id)?.external_id;
     },
   };
+  return agent.lookup;
 }
 
 class MemoryStore implements MockStore {

@@ -7,15 +7,16 @@ import { REQUEST_ID_HEADER } from '../api/headers.js';
 import { MockHttpError } from './errors.js';
 import type { FaultKind } from './faults.js';
 import {
+  answerApi,
   authenticate,
   errorResponse,
-  handleRequest,
   type MockRequest,
   type MockResponse,
   type MockState,
   newRequestId,
   payloadTooLarge,
 } from './handler.js';
+import type { RequestLogEntry } from './request-log.js';
 
 /** What an adapter does with a request: answer it, or drop the connection unanswered. */
 export type MockOutcome = { drop: false; response: MockResponse } | { drop: true };
@@ -45,77 +46,60 @@ export function resetState(state: MockState): void {
   state.faults?.reset();
 }
 
+/** A request whose id is settled. */
+type IdentifiedRequest = MockRequest & { requestId: string };
+
 /**
  * One request through the front door. Synchronous when nothing has to wait (no latency, no
  * commit pending), so the common case costs no promise; else a promise of the outcome.
  */
 export function respond(state: MockState, req: MockRequest): MockOutcome | Promise<MockOutcome> {
   const started = performance.now();
-  const requestId = req.requestId ?? newRequestId();
-  req.requestId = requestId;
+  req.requestId ??= newRequestId();
+  const request = req as IdentifiedRequest;
   if (req.path.startsWith(ADMIN_PREFIX)) {
-    const response = admin(state, req as MockRequest & { requestId: string });
+    const response = admin(state, request);
     const commit = state.store.pending();
     if (!commit) return answer(response);
     return commit.then(
       () => answer(response),
-      (error) => answer(failed(error, requestId)),
+      (error) => answer(failed(error, request.requestId)),
     );
   }
 
-  const log = (status: number, fault?: FaultKind, ignored?: string[]) =>
-    state.log.record({
-      method: req.method,
-      path: req.path,
-      status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      requestId,
-      ...(fault ? { fault } : {}),
-      ...(ignored ? { ignored } : {}),
-    });
-  const finish = (response: MockResponse, fault?: FaultKind, extra?: Record<string, string>): MockOutcome => {
-    response.headers = { [REQUEST_ID_HEADER]: requestId, ...response.headers, ...extra };
-    if (response.error !== undefined) state.onError(response.error);
-    log(response.status, fault, response.ignored);
-    return answer(response);
-  };
-  /** The API's answer, sent only once the writes it reports are committed. */
-  const handled = (extra?: Record<string, string>): MockOutcome | Promise<MockOutcome> => {
-    const response = handleRequest(state, req);
-    const commit = state.store.pending();
-    if (!commit) return finish(response, undefined, extra);
-    return commit.then(
-      () => finish(response, undefined, extra),
-      (error) => finish(failed(error, requestId), undefined, extra),
-    );
-  };
-
-  if (req.tooLarge) return finish(payloadTooLarge());
+  if (req.tooLarge) return finish(state, request, started, payloadTooLarge());
   const { faults } = state;
-  if (!faults || req.path === '/health') return handled();
+  if (!faults || req.path === '/health') return handled(state, request, started);
 
   const limit = faults.checkRateLimit();
   if (limit && !limit.allowed) {
-    return finish(errorResponse(new MockHttpError(429, 'Rate limit exceeded')), undefined, limit.headers);
+    return finish(
+      state,
+      request,
+      started,
+      errorResponse(new MockHttpError(429, 'Rate limit exceeded')),
+      undefined,
+      limit.headers,
+    );
   }
   const fault = faults.nextFault();
   const go = (): MockOutcome | Promise<MockOutcome> => {
     if (req.gone?.()) return DROP;
     if (fault === 'reset') {
-      log(0, fault);
+      log(state, request, started, 0, fault);
       return DROP;
     }
     if (fault === 'error-500' || fault === 'error-503') {
       const status = fault === 'error-500' ? 500 : 503;
       const message = status === 500 ? 'Internal server error (injected)' : 'Service unavailable (injected)';
       const extra = status === 503 ? { ...limit?.headers, 'retry-after': '1' } : limit?.headers;
-      return finish(errorResponse(new MockHttpError(status, message)), fault, extra);
+      return finish(state, request, started, errorResponse(new MockHttpError(status, message)), fault, extra);
     }
     if (fault === 'lost') {
       // Handled (a write committed), then the answer is lost on the way.
-      const response = handleRequest(state, req);
+      const response = answerApi(state, request);
       if (response.error !== undefined) state.onError(response.error);
-      log(0, fault);
+      log(state, request, started, 0, fault);
       const commit = state.store.pending();
       return commit
         ? commit.then(
@@ -124,10 +108,64 @@ export function respond(state: MockState, req: MockRequest): MockOutcome | Promi
           )
         : DROP;
     }
-    return handled(limit?.headers);
+    return handled(state, request, started, limit?.headers);
   };
   if (faults.latencyMs <= 0) return go();
   return delay(faults.latencyMs, undefined, { signal: state.closing }).then(go, () => DROP); // closing: dropped
+}
+
+function log(
+  state: MockState,
+  req: IdentifiedRequest,
+  started: number,
+  status: number,
+  fault?: FaultKind,
+  ignored?: string[],
+): void {
+  const entry: RequestLogEntry = {
+    method: req.method,
+    path: req.path,
+    status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    requestId: req.requestId,
+  };
+  if (fault) entry.fault = fault;
+  if (ignored) entry.ignored = ignored;
+  state.log.record(entry);
+}
+
+/** The answer, its headers the request id first, then its own, then `extra`; logged. */
+function finish(
+  state: MockState,
+  req: IdentifiedRequest,
+  started: number,
+  response: MockResponse,
+  fault?: FaultKind,
+  extra?: Record<string, string>,
+): MockOutcome {
+  const headers: Record<string, string> = { [REQUEST_ID_HEADER]: req.requestId };
+  for (const name in response.headers) headers[name] = response.headers[name]!;
+  if (extra) for (const name in extra) headers[name] = extra[name]!;
+  response.headers = headers;
+  if (response.error !== undefined) state.onError(response.error);
+  log(state, req, started, response.status, fault, response.ignored);
+  return answer(response);
+}
+
+/** The API's answer, sent only once the writes it reports are committed. */
+function handled(
+  state: MockState,
+  req: IdentifiedRequest,
+  started: number,
+  extra?: Record<string, string>,
+): MockOutcome | Promise<MockOutcome> {
+  const response = answerApi(state, req);
+  const commit = state.store.pending();
+  if (!commit) return finish(state, req, started, response, undefined, extra);
+  return commit.then(
+    () => finish(state, req, started, response, undefined, extra),
+    (error) => finish(state, req, started, failed(error, req.requestId), undefined, extra),
+  );
 }
 
 /** The answer to a request whose writes could not be committed: the 5xx the store gave, else a 500. */
@@ -142,7 +180,7 @@ function failed(error: unknown, requestId: string): MockResponse {
 }
 
 /** The test controls: not part of the API, never logged, never faulted. */
-function admin(state: MockState, req: MockRequest & { requestId: string }): MockResponse {
+function admin(state: MockState, req: IdentifiedRequest): MockResponse {
   const headers = { [REQUEST_ID_HEADER]: req.requestId };
   try {
     const allowed = ADMIN_ROUTES[req.path];

@@ -2,7 +2,7 @@
 // the limit), hands the request over, and carries the outcome out: sends the answer or drops the
 // connection. State, faults and the request log are the core's.
 import { setMaxListeners } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
 import { MAX_BODY_BYTES } from '../api/limits.js';
@@ -106,11 +106,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     let payload: string;
     try {
       payload = response.body === undefined ? '' : toJson(response.body);
-      res.writeHead(response.status, {
-        ...response.headers,
-        'content-type': JSON_TYPE,
-        'content-length': Buffer.byteLength(payload),
-      });
+      // One flat list: no object to build per answer. The type and length are the adapter's,
+      // in place of any the response names itself (as an object spread would replace them).
+      const headers: string[] = [];
+      for (const name in response.headers) {
+        if (name !== 'content-type' && name !== 'content-length') headers.push(name, response.headers[name]!);
+      }
+      headers.push('content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(payload)));
+      res.writeHead(response.status, headers);
     } catch (error) {
       // A header Node refuses, or a page too large to put in one string, costs this answer,
       // never the process.
@@ -128,10 +131,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     res.end(payload);
   }
 
+  /** Carries an outcome out: the answer, or the connection dropped. */
+  function carry(req: IncomingMessage, res: ServerResponse, outcome: MockOutcome): void {
+    if (closing.signal.aborted || res.destroyed) return;
+    if (outcome.drop) req.socket.destroy();
+    else send(res, outcome.response);
+  }
+
   const server = createServer((req, res) => {
     const requestId = newRequestId();
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -142,6 +150,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
     req.on('end', () => {
       if (closing.signal.aborted) return;
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
       const method = req.method ?? 'GET';
       const tooLarge = size > MAX_BODY_BYTES;
       const body =
@@ -150,17 +160,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           : chunks.length === 1
             ? chunks[0]
             : Buffer.concat(chunks);
-      const carry = (outcome: MockOutcome) => {
-        if (closing.signal.aborted || res.destroyed) return;
-        if (outcome.drop) req.socket.destroy();
-        else send(res, outcome.response);
-      };
       let outcome: MockOutcome | Promise<MockOutcome>;
       try {
         outcome = respond(state, {
           method,
           path: q < 0 ? url : url.slice(0, q),
-          query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+          query: q < 0 ? new URLSearchParams() : new URLSearchParams(url.slice(q + 1)),
           headers: req.headers,
           body,
           requestId,
@@ -173,12 +178,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         req.socket.destroy();
         return;
       }
-      if (!(outcome instanceof Promise)) carry(outcome);
+      if (!(outcome instanceof Promise)) carry(req, res, outcome);
       else
-        outcome.then(carry, (error) => {
-          onError(error);
-          req.socket.destroy();
-        });
+        outcome.then(
+          (settled) => carry(req, res, settled),
+          (error) => {
+            onError(error);
+            req.socket.destroy();
+          },
+        );
     });
   });
 

@@ -11,6 +11,7 @@ import Database from 'libsql';
 import type { AttributeDefinition, Contact, ContactValidators, ListQuery } from '../api/index.js';
 import { createContactValidators } from '../api/index.js';
 import { badRequest, conflict, MockDataFileError, MockHttpError, notFound } from './errors.js';
+import { rememberJson } from './json.js';
 import {
   ATTRIBUTE_EXISTS,
   ATTRIBUTE_NOT_FOUND,
@@ -47,7 +48,7 @@ import {
 /** `PRAGMA application_id`: marks a database as this mock's ("Cntc"). */
 const APPLICATION_ID = 0x436e7463;
 /** `PRAGMA user_version`: the schema's version. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 /** How long a write waits for another process's transaction before answering 503. */
 const BUSY_TIMEOUT_MS = 10_000;
 /** Page boundaries kept per agent and page size; past it the oldest page size is forgotten. */
@@ -59,8 +60,9 @@ CREATE TABLE IF NOT EXISTS meta (
   value INTEGER NOT NULL
 ) STRICT;
 INSERT OR IGNORE INTO meta (key, value) VALUES ('seq', 0);
--- One row per agent that has held a contact: the count the quota and the list's total read,
--- kept by triggers so that it cannot drift from the rows.
+-- One row per agent that has held a contact: the count the quota and the list's total read.
+-- The store adds the contacts a transaction created before it commits (one statement an agent,
+-- inside the write lock, not a trigger a row); a delete trigger takes deleted ones off.
 -- deletes: how many of its contacts were ever deleted, so that any process can tell whether
 -- the pages it has seen moved (rows are only ever added after the last one otherwise).
 CREATE TABLE IF NOT EXISTS agents (
@@ -87,10 +89,8 @@ CREATE TABLE IF NOT EXISTS attributes (
   record TEXT NOT NULL,
   PRIMARY KEY (agent, name)
 ) STRICT;
-CREATE TRIGGER IF NOT EXISTS contacts_counted AFTER INSERT ON contacts BEGIN
-  INSERT INTO agents (agent, contacts) VALUES (NEW.agent, 1)
-    ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1;
-END;
+-- Schema 2 counted each insert with a trigger; the store counts them now.
+DROP TRIGGER IF EXISTS contacts_counted;
 CREATE TRIGGER IF NOT EXISTS contacts_uncounted AFTER DELETE ON contacts BEGIN
   UPDATE agents SET contacts = contacts - 1, deletes = deletes + 1 WHERE agent = OLD.agent;
 END;
@@ -198,6 +198,11 @@ interface OpenTransaction {
   changes: number;
   /** The sequence of the last contact created in it (undefined until one is), saved at commit. */
   seq?: number | undefined;
+  /**
+   * Whether its start looked at other connections' commits: while it holds the write lock no
+   * other connection can commit, so one look is enough.
+   */
+  synced: boolean;
 }
 
 interface AgentCache {
@@ -214,6 +219,19 @@ class Undone extends Error {
   constructor(override readonly cause: unknown) {
     super('undone');
   }
+}
+
+/** Rows written by one multi-row INSERT, largest first: a turn's rows take a few statements. */
+const INSERT_CHUNKS = [64, 32, 16, 8, 4, 2, 1];
+
+/** The map under `key` in `maps`, made when absent. */
+function mapIn<V>(maps: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let map = maps.get(key);
+  if (!map) {
+    map = new Map();
+    maps.set(key, map);
+  }
+  return map;
 }
 
 /** Commits the turn's transaction of every store of this process but `except`. */
@@ -234,6 +252,18 @@ class SqliteStore implements MockStore {
   #dataVersion = -1;
   #tx: OpenTransaction | null = null;
   readonly #q: ReturnType<typeof prepare>;
+  /**
+   * Contacts created in this turn's transaction whose rows are not inserted yet: the parameters
+   * (six a row, in creation order), the records by agent and external_id, their external_ids by
+   * agent and email key, and how many each agent gained. They are inserted together, a few
+   * multi-row statements, before any other statement runs and before the commit; until then the
+   * two lookups an upsert makes read them here first.
+   */
+  #rows: unknown[] = [];
+  #created = new Map<string, Map<string, Contact>>();
+  #createdEmails = new Map<string, Map<string, string>>();
+  #createdCounts = new Map<string, number>();
+  readonly #inserts = new Map<number, Database.Statement>();
 
   constructor(file: string, options: MockStoreOptions) {
     this.location = file;
@@ -249,7 +279,7 @@ class SqliteStore implements MockStore {
     }
     try {
       this.#open(file);
-      this.#q = prepare(this.#db);
+      this.#q = prepare(this.#db, () => this.#flush());
     } catch (error) {
       this.#db.close();
       throw error;
@@ -520,7 +550,7 @@ class SqliteStore implements MockStore {
         }
         for (const c of records.contacts) {
           n += 1;
-          this.#q.insert.run(n, agentId, c.id, c.external_id, emailKey(c.email) ?? null, JSON.stringify(c));
+          this.#queue(n, agentId, c, JSON.stringify(c));
         }
       }
       // Past every row number given here (across agents) and every id held.
@@ -546,6 +576,7 @@ class SqliteStore implements MockStore {
     return this.#write(() => {
       const tx = this.#tx!;
       const seq = tx.seq;
+      this.#flush();
       db.exec('SAVEPOINT atomically');
       try {
         const value = fn();
@@ -553,7 +584,9 @@ class SqliteStore implements MockStore {
         return { value, changed: true };
       } catch (error) {
         if (this.#tx !== tx) throw error; // the transaction itself failed (and was rolled back)
-        // Only fn's writes undone; the turn's other writes stand.
+        // Only fn's writes undone (the rows it queued inserted first, to go with them); the
+        // turn's other writes stand.
+        this.#flush();
         db.exec('ROLLBACK TO atomically');
         db.exec('RELEASE atomically');
         tx.seq = seq;
@@ -583,6 +616,7 @@ class SqliteStore implements MockStore {
   #clear(): void {
     // Agents' rows stay: the delete trigger counted every removed contact in them, which tells
     // every process (this one too) that the pages it has seen are gone.
+    this.#flush();
     this.#db.exec('DELETE FROM contacts; DELETE FROM attributes;');
     for (const cache of this.#cache.values()) {
       cache.validators = undefined;
@@ -617,7 +651,7 @@ class SqliteStore implements MockStore {
       });
       // Whoever waits for it sees a failure; a write nobody answers must not crash the process.
       committed.catch(() => {});
-      this.#tx = { committed, resolve, reject, changes: 0 };
+      this.#tx = { committed, resolve, reject, changes: 0, synced: false };
       OPEN_TRANSACTIONS.add(this);
       setImmediate(() => this.#commit());
       this.#sync();
@@ -646,6 +680,11 @@ class SqliteStore implements MockStore {
     const tx = this.#tx;
     if (!tx) return;
     try {
+      this.#flush();
+    } catch {
+      return; // the rows could not be written: the transaction failed, and says so to its writes
+    }
+    try {
       if (tx.seq !== undefined) this.#q.setSeq.run(tx.seq);
       this.#db.exec('COMMIT');
     } catch (error) {
@@ -660,6 +699,7 @@ class SqliteStore implements MockStore {
 
   #fail(tx: OpenTransaction, error: unknown): void {
     if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+    this.#forgetRows();
     this.#tx = null;
     OPEN_TRANSACTIONS.delete(this);
     // What the transaction cached may be what it failed to write.
@@ -671,6 +711,11 @@ class SqliteStore implements MockStore {
   #sync(): void {
     // Another store of this process on the same file: what it wrote this turn is visible here.
     if (OPEN_TRANSACTIONS.size > (this.#tx ? 1 : 0)) commitOthers(this);
+    const tx = this.#tx;
+    if (tx) {
+      if (tx.synced) return;
+      tx.synced = true;
+    }
     const version = this.#q.dataVersion.get() ?? 0;
     if (version !== this.#dataVersion) {
       this.#dataVersion = version;
@@ -701,7 +746,68 @@ class SqliteStore implements MockStore {
   }
 
   #byExternalId(agentId: string, externalId: string): Contact | undefined {
-    return decode(this.#q.byExternalId.get(agentId, externalId));
+    // Not among the rows waiting: then the table has it or nobody does.
+    return (
+      this.#created.get(agentId)?.get(externalId) ?? decode(this.#q.byExternalId.get(agentId, externalId))
+    );
+  }
+
+  #emailOwner(agentId: string, email: string): string | undefined {
+    return this.#createdEmails.get(agentId)?.get(email) ?? this.#q.emailOwner.get(agentId, email);
+  }
+
+  /** A created contact's row, inserted with the turn's others (see `#rows`). */
+  #queue(seq: number, agentId: string, contact: Contact, record: string): void {
+    const email = emailKey(contact.email) ?? null;
+    this.#rows.push(seq, agentId, contact.id, contact.external_id, email, record);
+    mapIn(this.#created, agentId).set(contact.external_id, contact);
+    if (email !== null) mapIn(this.#createdEmails, agentId).set(email, contact.external_id);
+    this.#createdCounts.set(agentId, (this.#createdCounts.get(agentId) ?? 0) + 1);
+  }
+
+  /**
+   * Inserts the rows waiting and adds them to their agents' counts: before any statement but
+   * the two lookups that read the waiting rows first, and before the commit. A failure fails
+   * the turn's transaction, as any failed write does.
+   */
+  #flush(): void {
+    const rows = this.#rows;
+    if (rows.length === 0) return;
+    const counts = this.#createdCounts;
+    this.#forgetRows();
+    try {
+      const total = rows.length / 6;
+      let done = 0;
+      for (const size of INSERT_CHUNKS) {
+        while (total - done >= size) {
+          this.#insertStatement(size).run(size === total ? rows : rows.slice(done * 6, (done + size) * 6));
+          done += size;
+        }
+      }
+      for (const [agentId, count] of counts) this.#q.addContacts.run(agentId, count);
+    } catch (error) {
+      if (this.#tx) this.#fail(this.#tx, error);
+      throw asHttpError(error);
+    }
+  }
+
+  #forgetRows(): void {
+    if (this.#rows.length === 0) return;
+    this.#rows = [];
+    this.#created = new Map();
+    this.#createdEmails = new Map();
+    this.#createdCounts = new Map();
+  }
+
+  #insertStatement(rows: number): Database.Statement {
+    let stmt = this.#inserts.get(rows);
+    if (!stmt) {
+      stmt = this.#db.prepare(
+        `INSERT INTO contacts (seq, agent, id, external_id, email_key, record) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`,
+      );
+      this.#inserts.set(rows, stmt);
+    }
+    return stmt;
   }
 
   /** The rules' view of one agent, read once per record within the transaction. */
@@ -713,7 +819,7 @@ class SqliteStore implements MockStore {
         if (!seen.has(externalId)) seen.set(externalId, this.#byExternalId(agentId, externalId));
         return seen.get(externalId);
       },
-      emailOwner: (email) => this.#q.emailOwner.get(agentId, email),
+      emailOwner: (email) => this.#emailOwner(agentId, email),
     };
   }
 
@@ -728,60 +834,97 @@ class SqliteStore implements MockStore {
       seq = tx.seq;
     }
     const contact = stampContact(prev, fields, prev ? prev.id : contactId(seq), this.#now());
-    const email = emailKey(contact.email) ?? null;
     const record = JSON.stringify(contact);
-    if (prev) this.#q.update.run(contact.external_id, email, record, contact.id);
-    else this.#q.insert.run(seq, agentId, contact.id, contact.external_id, email, record);
+    // The answer's JSON reuses this text instead of making it again.
+    rememberJson(contact, record);
+    if (prev) this.#q.update.run(contact.external_id, emailKey(contact.email) ?? null, record, contact.id);
+    else this.#queue(seq, agentId, contact, record);
     return contact;
   }
 }
 
 /**
  * The store's statements, prepared once. libsql's `get()` ignores pluck mode, so single values
- * are read in raw mode (an array per row) and taken by hand.
+ * are read in raw mode (an array per row) and taken by hand. `before` runs before each one but
+ * those marked `own` (the store's rows waiting to be inserted go in first: see `#flush`).
  */
-function prepare(db: Database.Database) {
+function prepare(db: Database.Database, before: () => void) {
   const raw = (sql: string) => db.prepare(sql).raw();
-  const scalar = <T>(sql: string) => {
+  const first = (own: boolean) => (own ? () => {} : before);
+  const scalar = <T>(sql: string, own = false) => {
     const stmt = raw(sql);
-    return { get: (...params: unknown[]) => (stmt.get(...params) as [T] | undefined)?.[0] };
+    const ahead = first(own);
+    return {
+      get: (...params: unknown[]) => {
+        ahead();
+        return (stmt.get(...params) as [T] | undefined)?.[0];
+      },
+    };
   };
   const column = <T>(sql: string) => {
     const stmt = raw(sql);
-    return { all: (...params: unknown[]) => (stmt.all(...params) as [T][]).map((r) => r[0]) };
+    return {
+      all: (...params: unknown[]) => {
+        before();
+        return (stmt.all(...params) as [T][]).map((r) => r[0]);
+      },
+    };
   };
-  const row = <T = Row>(sql: string) => {
+  const row = <T = Row>(sql: string, own = false) => {
     const stmt = raw(sql);
-    return { get: (...params: unknown[]) => stmt.get(...params) as T | undefined };
+    const ahead = first(own);
+    return {
+      get: (...params: unknown[]) => {
+        ahead();
+        return stmt.get(...params) as T | undefined;
+      },
+    };
   };
   const rows = (sql: string) => {
     const stmt = raw(sql);
-    return { all: (...params: unknown[]) => stmt.all(...params) as Row[] };
+    return {
+      all: (...params: unknown[]) => {
+        before();
+        return stmt.all(...params) as Row[];
+      },
+    };
+  };
+  const write = (sql: string, own = false) => {
+    const stmt = db.prepare(sql);
+    const ahead = first(own);
+    return {
+      run: (...params: unknown[]) => {
+        ahead();
+        stmt.run(...params);
+      },
+    };
   };
   return {
-    dataVersion: scalar<number>('PRAGMA data_version'),
-    seq: scalar<number>("SELECT value FROM meta WHERE key = 'seq'"),
-    setSeq: db.prepare("UPDATE meta SET value = ? WHERE key = 'seq'"),
+    dataVersion: scalar<number>('PRAGMA data_version', true),
+    seq: scalar<number>("SELECT value FROM meta WHERE key = 'seq'", true),
+    setSeq: write("UPDATE meta SET value = ? WHERE key = 'seq'"),
     count: scalar<number>('SELECT contacts FROM agents WHERE agent = ?'),
     counts: row<[number, number]>('SELECT contacts, deletes FROM agents WHERE agent = ?'),
+    addContacts: write(
+      'INSERT INTO agents (agent, contacts) VALUES (?, ?) ON CONFLICT (agent) DO UPDATE SET contacts = contacts + excluded.contacts',
+      true,
+    ),
     seqOf: scalar<number>('SELECT seq FROM contacts WHERE id = ?'),
-    byExternalId: row('SELECT seq, record FROM contacts WHERE agent = ? AND external_id = ?'),
+    // These two are only asked after the rows waiting (`#byExternalId`, `#emailOwner`).
+    byExternalId: row('SELECT seq, record FROM contacts WHERE agent = ? AND external_id = ?', true),
+    emailOwner: scalar<string>('SELECT external_id FROM contacts WHERE agent = ? AND email_key = ?', true),
     byId: row('SELECT seq, record FROM contacts WHERE agent = ? AND id = ?'),
-    emailOwner: scalar<string>('SELECT external_id FROM contacts WHERE agent = ? AND email_key = ?'),
     page: rows('SELECT seq, record FROM contacts WHERE agent = ? AND seq > ? ORDER BY seq LIMIT ? OFFSET ?'),
     all: rows('SELECT seq, record FROM contacts WHERE agent = ? ORDER BY seq'),
-    insert: db.prepare(
-      'INSERT INTO contacts (seq, agent, id, external_id, email_key, record) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    update: db.prepare('UPDATE contacts SET external_id = ?, email_key = ?, record = ? WHERE id = ?'),
-    delete: db.prepare('DELETE FROM contacts WHERE id = ?'),
+    update: write('UPDATE contacts SET external_id = ?, email_key = ?, record = ? WHERE id = ?'),
+    delete: write('DELETE FROM contacts WHERE id = ?'),
     attributes: column<string>('SELECT record FROM attributes WHERE agent = ? ORDER BY position'),
     attributeNames: column<string>('SELECT name FROM attributes WHERE agent = ?'),
     attribute: scalar<string>('SELECT record FROM attributes WHERE agent = ? AND name = ?'),
-    defineAttribute: db.prepare(
+    defineAttribute: write(
       'INSERT INTO attributes (agent, name, position, record) VALUES (?, ?, (SELECT coalesce(max(position), 0) + 1 FROM attributes WHERE agent = ?), ?)',
     ),
-    updateAttribute: db.prepare('UPDATE attributes SET record = ? WHERE agent = ? AND name = ?'),
+    updateAttribute: write('UPDATE attributes SET record = ? WHERE agent = ? AND name = ?'),
     agentIds: column<string>(
       'SELECT agent FROM agents WHERE contacts > 0 UNION SELECT agent FROM attributes',
     ),

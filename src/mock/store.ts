@@ -214,7 +214,8 @@ export function contactId(seq: number): string {
   const tail = Math.floor(Math.random() * 36 ** 4)
     .toString(36)
     .padStart(4, '0');
-  return `ct_${seq.toString(36).padStart(10, '0')}${tail}`;
+  // Joined rather than concatenated: one flat string, not a tree of three that every store keeps.
+  return ['ct_', seq.toString(36).padStart(10, '0'), tail].join('');
 }
 
 /**

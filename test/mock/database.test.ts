@@ -350,6 +350,71 @@ describe('the SQLite store under group commit', () => {
     expect(page2()).toEqual(['e5', 'e6', 'e7', 'e8']);
   });
 
+  it('counts the contacts each of two stores on one file creates, for the quota and the totals', async () => {
+    const file = join(await tempDir(), 'counts.db');
+    const s1 = openSqliteStore(file, { maxContacts: 4 });
+    onTestFinished(() => s1.close());
+    const s2 = openSqliteStore(file, { maxContacts: 4 });
+    onTestFinished(() => s2.close());
+    s1.upsertContact(A, { external_id: 'a1', email: 'a1@example.com' });
+    s1.batchUpsert(A, { users: [{ external_id: 'a2' }, { external_id: 'a3' }] });
+    // s2 sees s1's rows before they are committed, and the count they add.
+    expect(s2.count(A)).toBe(3);
+    expect(() => s2.upsertContact(A, { external_id: 'b1', email: 'A1@example.com' })).toThrow(
+      expect.objectContaining({ status: 409 }),
+    );
+    s2.upsertContact(A, { external_id: 'b1' });
+    await s2.pending();
+    expect(() => s1.upsertContact(A, { external_id: 'a4' })).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
+    s1.deleteContact(A, 'a2');
+    s1.upsertContact(A, { external_id: 'a4' });
+    await s1.pending();
+    expect([s1.count(A), s2.count(A)]).toEqual([4, 4]);
+    expect(s2.listContacts(A, { page: 1, per_page: 10 }).total).toBe(4);
+    expect(sqlite(file).values('SELECT contacts FROM agents WHERE agent = ?', A)).toEqual([4]);
+  });
+
+  it('opens a database of schema 2 (a trigger counted each insert) and counts without it', async () => {
+    const file = join(await tempDir(), 'v2.db');
+    const db = new Database(file);
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+      INSERT INTO meta VALUES ('seq', 1);
+      CREATE TABLE agents (agent TEXT PRIMARY KEY, contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0),
+        deletes INTEGER NOT NULL DEFAULT 0) STRICT;
+      CREATE TABLE contacts (seq INTEGER PRIMARY KEY, agent TEXT NOT NULL, id TEXT NOT NULL UNIQUE, external_id TEXT NOT NULL,
+        email_key TEXT, record TEXT NOT NULL, UNIQUE (agent, external_id), UNIQUE (agent, email_key)) STRICT;
+      CREATE INDEX contacts_by_agent ON contacts (agent, seq);
+      CREATE TABLE attributes (agent TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
+        record TEXT NOT NULL, PRIMARY KEY (agent, name)) STRICT;
+      CREATE TRIGGER contacts_counted AFTER INSERT ON contacts BEGIN
+        INSERT INTO agents (agent, contacts) VALUES (NEW.agent, 1)
+          ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1; END;
+      CREATE TRIGGER contacts_uncounted AFTER DELETE ON contacts BEGIN
+        UPDATE agents SET contacts = contacts - 1, deletes = deletes + 1 WHERE agent = OLD.agent; END;
+      PRAGMA application_id = ${0x436e7463};
+      PRAGMA user_version = 2;`);
+    db.prepare('INSERT INTO contacts VALUES (1, ?, ?, ?, NULL, ?)').run(
+      A,
+      'x1',
+      'old',
+      JSON.stringify(contact('x1', 'old')),
+    );
+    db.close();
+    const store = openSqliteStore(file);
+    onTestFinished(() => store.close());
+    expect(store.count(A)).toBe(1);
+    store.upsertContact(A, { external_id: 'new' });
+    await store.pending();
+    expect(store.count(A)).toBe(2);
+    const { values } = sqlite(file);
+    expect(values('PRAGMA user_version')).toEqual([3]);
+    expect(values("SELECT name FROM sqlite_schema WHERE type = 'trigger'")).toEqual(['contacts_uncounted']);
+    expect(values('SELECT contacts FROM agents WHERE agent = ?', A)).toEqual([2]);
+  });
+
   it('opens a database of the development schema 1 (no delete count) and carries it forward', async () => {
     const file = join(await tempDir(), 'v1.db');
     const db = new Database(file);
