@@ -1,9 +1,10 @@
-// The `contacts` binary as a bundle: a command loads a few files instead of some 170 modules
-// (zod alone is 95), which was most of a `contacts get`'s start-up (bench/startup.js).
+// The `contacts` binary as a bundle: a command loads a few chunks instead of some 170 modules
+// (zod alone is 95); about 60 ms off a `contacts get` (bench/README.md, startup.js).
 // Input is tsc's output, so the bundle runs exactly the code the library ships; each command's
-// lazy import stays a chunk of its own. Not minified and without source maps: a stack trace from
-// `--debug` stays readable as it is. The library entries (`dist/index.js`, `dist/mock/`) are not
-// bundled.
+// lazy import stays a chunk of its own. Not minified and without source maps: a `--debug` stack
+// trace names a chunk (the same name in every build) whose code reads as tsc wrote it, each
+// module under a `// dist/...` line. The library entries (`dist/index.js`, `dist/mock/`) are
+// not bundled.
 import { defineConfig } from 'rolldown';
 
 export default defineConfig({
@@ -17,6 +18,7 @@ export default defineConfig({
     cleanDir: true,
     format: 'esm',
     entryFileNames: '[name].js',
-    chunkFileNames: '[name]-[hash].js',
+    // Names without a hash: a pasted stack trace names the same file in every build.
+    chunkFileNames: '[name].js',
   },
 });

@@ -242,7 +242,9 @@ export interface SplitFields {
  * What production does with fields it does not know (contract revision 2): unknown top-level
  * fields, `custom_attributes` keys that name no attribute of the agent, and unknown keys of a
  * Stripe account are dropped, the rest kept. `prefix` prefixes every path (`users.3.`).
- * Anything that is not an object, or has nothing to drop (the common case), is returned as is.
+ * Anything that is not an object, or has nothing to drop (the common case), is returned as is:
+ * then `body` is the caller's own object, not a copy. Otherwise it is a new object without a
+ * prototype, so a key such as `__proto__` stays data.
  */
 export function splitUnknownFields(
   body: unknown,
