@@ -56,7 +56,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * One handler per operation of the API's table (`src/api/operations.ts`), so that
  * `server.listHandlers()` shows them and a test can put its own in front of one, then one for
  * the rest of the API's paths (404s, 405s) and the mock's /health and /openapi.json. Every one
- * answers through the same `handleRequest`; other requests pass on.
+ * answers through the same front door (`respond`); other requests pass on.
  */
 export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandler[] {
   const state =

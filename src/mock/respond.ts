@@ -1,6 +1,6 @@
 // The mock's front door, shared by every adapter (node:http, msw): the test controls under
 // `/__mock/`, then the faults a run asked for (rate limit, latency, injected errors, dropped
-// connections), then the API itself (`handleRequest`), and the request log. It decides; an
+// connections), then the API itself (`answerApi`), and the request log. It decides; an
 // adapter only carries the outcome out: send the response, or drop the connection.
 import { setTimeout as delay } from 'node:timers/promises';
 import { REQUEST_ID_HEADER } from '../api/headers.js';

@@ -1,10 +1,11 @@
 // The mock's state in SQLite (through libsql, better-sqlite3's API with its binary shipped in
 // registry packages): the store behind `contacts serve --mock --data FILE` and the embedded
-// `--mock` mode. Every write is one transaction, committed before the call returns, so an
-// answer is only ever sent about a write that is on the database; WAL mode lets several
-// processes share one file through SQLite's own locking. The contract's rules come from
-// `rules.ts`, as in the memory store; uniqueness of external_id and email per agent is also the
-// schema's, and so is the per-agent count the quota and the list's total read.
+// `--mock` mode. The writes of one event-loop turn share one transaction, committed at the end
+// of the turn (new contacts are inserted together just before), and an answer waits for that
+// commit (`pending()`), so it is only ever sent about a write that is on the database. WAL mode
+// lets several processes share one file through SQLite's own locking. The contract's rules come
+// from `rules.ts`, as in the memory store; uniqueness of external_id and email per agent is also
+// the schema's, and so is the per-agent count the quota and the list's total read.
 import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'libsql';
@@ -78,6 +79,10 @@ CREATE TABLE IF NOT EXISTS contacts (
   external_id TEXT NOT NULL,
   email_key TEXT,
   record TEXT NOT NULL,
+  -- 1 when the store counted the row itself; rows inserted by a process of schema 2 (which
+  -- still has the file open after a newer one moved it to schema 3) get 0, and the trigger
+  -- below counts them.
+  counted INTEGER NOT NULL DEFAULT 0,
   UNIQUE (agent, external_id),
   UNIQUE (agent, email_key)
 ) STRICT;
@@ -89,8 +94,10 @@ CREATE TABLE IF NOT EXISTS attributes (
   record TEXT NOT NULL,
   PRIMARY KEY (agent, name)
 ) STRICT;
--- Schema 2 counted each insert with a trigger; the store counts them now.
-DROP TRIGGER IF EXISTS contacts_counted;
+CREATE TRIGGER IF NOT EXISTS contacts_counted AFTER INSERT ON contacts WHEN NEW.counted = 0 BEGIN
+  INSERT INTO agents (agent, contacts) VALUES (NEW.agent, 1)
+    ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1;
+END;
 CREATE TRIGGER IF NOT EXISTS contacts_uncounted AFTER DELETE ON contacts BEGIN
   UPDATE agents SET contacts = contacts - 1, deletes = deletes + 1 WHERE agent = OLD.agent;
 END;
@@ -251,6 +258,8 @@ class SqliteStore implements MockStore {
   readonly #cache = new Map<string, AgentCache>();
   #dataVersion = -1;
   #tx: OpenTransaction | null = null;
+  /** Writes running now (`#write` nests in `atomically`): a waiting insert that fails fails them. */
+  #writing = 0;
   readonly #q: ReturnType<typeof prepare>;
   /**
    * Contacts created in this turn's transaction whose rows are not inserted yet: the parameters
@@ -279,7 +288,15 @@ class SqliteStore implements MockStore {
     }
     try {
       this.#open(file);
-      this.#q = prepare(this.#db, () => this.#flush());
+      this.#q = prepare(this.#db, () => {
+        if (this.#writing > 0) return this.#flush();
+        try {
+          this.#flush();
+        } catch {
+          // A read outside any write: the turn's writes fail with the insert (`#fail` rolled
+          // them back and rejected them), and the read goes on, answering what is committed.
+        }
+      });
     } catch (error) {
       this.#db.close();
       throw error;
@@ -325,6 +342,11 @@ class SqliteStore implements MockStore {
       if (version === 1) {
         db.exec('ALTER TABLE agents ADD COLUMN deletes INTEGER NOT NULL DEFAULT 0');
         db.exec('DROP TRIGGER IF EXISTS contacts_uncounted');
+      }
+      // Schema 2 counted every insert by trigger; from 3 the store counts its own (`counted`).
+      if (version === 1 || version === 2) {
+        db.exec('ALTER TABLE contacts ADD COLUMN counted INTEGER NOT NULL DEFAULT 0');
+        db.exec('DROP TRIGGER IF EXISTS contacts_counted');
       }
       db.exec(SCHEMA);
       db.pragma(`application_id = ${APPLICATION_ID}`);
@@ -658,6 +680,7 @@ class SqliteStore implements MockStore {
     }
     const tx = this.#tx;
     let result: { value: T; changed: boolean };
+    this.#writing += 1;
     try {
       result = fn();
     } catch (error) {
@@ -665,6 +688,8 @@ class SqliteStore implements MockStore {
       if (error instanceof Undone) throw error.cause;
       if (this.#tx === tx) this.#fail(tx, error);
       throw asHttpError(error);
+    } finally {
+      this.#writing -= 1;
     }
     if (result.changed) tx.changes += 1;
     return result.value;
@@ -803,7 +828,7 @@ class SqliteStore implements MockStore {
     let stmt = this.#inserts.get(rows);
     if (!stmt) {
       stmt = this.#db.prepare(
-        `INSERT INTO contacts (seq, agent, id, external_id, email_key, record) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`,
+        `INSERT INTO contacts (seq, agent, id, external_id, email_key, record, counted) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, 1)').join(', ')}`,
       );
       this.#inserts.set(rows, stmt);
     }

@@ -8,6 +8,8 @@ import { createInterface } from 'node:readline';
 import Database from 'libsql';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
+import { createMockState } from '../../src/mock/handler.js';
+import { respond } from '../../src/mock/respond.js';
 import { startMockServer } from '../../src/mock/server.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN } from '../helpers/cli.js';
@@ -376,7 +378,7 @@ describe('the SQLite store under group commit', () => {
     expect(sqlite(file).values('SELECT contacts FROM agents WHERE agent = ?', A)).toEqual([4]);
   });
 
-  it('opens a database of schema 2 (a trigger counted each insert) and counts without it', async () => {
+  it('opens a database of schema 2 (a trigger counted each insert), counts its own, and still counts an older process still writing', async () => {
     const file = join(await tempDir(), 'v2.db');
     const db = new Database(file);
     db.exec(`
@@ -409,10 +411,52 @@ describe('the SQLite store under group commit', () => {
     store.upsertContact(A, { external_id: 'new' });
     await store.pending();
     expect(store.count(A)).toBe(2);
-    const { values } = sqlite(file);
+    const { db: older, values } = sqlite(file);
     expect(values('PRAGMA user_version')).toEqual([3]);
-    expect(values("SELECT name FROM sqlite_schema WHERE type = 'trigger'")).toEqual(['contacts_uncounted']);
     expect(values('SELECT contacts FROM agents WHERE agent = ?', A)).toEqual([2]);
+    // The store counted its own row; the trigger counts only rows it did not.
+    expect(values('SELECT external_id FROM contacts WHERE counted = 1')).toEqual(['new']);
+    // A process of schema 2, started before the move and still running, inserts as it always did.
+    older
+      .prepare(
+        'INSERT INTO contacts (seq, agent, id, external_id, email_key, record) VALUES (?, ?, ?, ?, NULL, ?)',
+      )
+      .run(1000, A, 'x1000', 'older', JSON.stringify(contact('x1000', 'older')));
+    expect(store.count(A)).toBe(3);
+    for (const id of ['old', 'new', 'older']) store.deleteContact(A, id);
+    await store.pending();
+    expect(store.count(A)).toBe(0);
+  });
+
+  it('a waiting insert that fails fails the writes of its turn, not a read of committed data in that turn', async () => {
+    const file = join(await tempDir(), 'failing-insert.db');
+    const store = openSqliteStore(file);
+    onTestFinished(() => store.close());
+    const old = store.upsertContact(A, { external_id: 'old' }).contact;
+    await store.pending();
+    // Stands for any insert failure (a full disk, an I/O error): a row the database refuses.
+    const { db } = sqlite(file);
+    db.exec(
+      "CREATE TRIGGER boom BEFORE INSERT ON contacts WHEN NEW.external_id = 'boom' BEGIN SELECT RAISE(ABORT, 'insert failed'); END;",
+    );
+    const state = createMockState({ store, onError: () => {} });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const outcome = await respond(state, {
+        method,
+        path,
+        query: new URLSearchParams(),
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return outcome.drop ? 'dropped' : outcome.response.status;
+    };
+    // One turn: the upsert (its insert waits for the end of the turn), then a GET of another contact.
+    const [upsert, get] = await Promise.all([
+      call('POST', `/api/v1/chatbots/${A}/contacts`, { external_id: 'boom' }),
+      call('GET', `/api/v1/chatbots/${A}/contacts/${old.id}`),
+    ]);
+    expect({ upsert, get }).toEqual({ upsert: 500, get: 200 });
+    expect(store.count(A)).toBe(1);
   });
 
   it('opens a database of the development schema 1 (no delete count) and carries it forward', async () => {
