@@ -872,6 +872,8 @@ class SqliteStore implements MockStore {
  * The store's statements, prepared once. libsql's `get()` ignores pluck mode, so single values
  * are read in raw mode (an array per row) and taken by hand. `before` runs before each one but
  * those marked `own` (the store's rows waiting to be inserted go in first: see `#flush`).
+ * Parameters go to libsql as one array: given one by one, it copies them into one with
+ * `flat()` on every call (~0.35 µs a statement).
  */
 function prepare(db: Database.Database, before: () => void) {
   const raw = (sql: string) => db.prepare(sql).raw();
@@ -882,7 +884,7 @@ function prepare(db: Database.Database, before: () => void) {
     return {
       get: (...params: unknown[]) => {
         ahead();
-        return (stmt.get(...params) as [T] | undefined)?.[0];
+        return (stmt.get(params) as [T] | undefined)?.[0];
       },
     };
   };
@@ -891,7 +893,7 @@ function prepare(db: Database.Database, before: () => void) {
     return {
       all: (...params: unknown[]) => {
         before();
-        return (stmt.all(...params) as [T][]).map((r) => r[0]);
+        return (stmt.all(params) as [T][]).map((r) => r[0]);
       },
     };
   };
@@ -901,7 +903,7 @@ function prepare(db: Database.Database, before: () => void) {
     return {
       get: (...params: unknown[]) => {
         ahead();
-        return stmt.get(...params) as T | undefined;
+        return stmt.get(params) as T | undefined;
       },
     };
   };
@@ -910,7 +912,7 @@ function prepare(db: Database.Database, before: () => void) {
     return {
       all: (...params: unknown[]) => {
         before();
-        return stmt.all(...params) as Row[];
+        return stmt.all(params) as Row[];
       },
     };
   };
@@ -920,7 +922,7 @@ function prepare(db: Database.Database, before: () => void) {
     return {
       run: (...params: unknown[]) => {
         ahead();
-        stmt.run(...params);
+        stmt.run(params);
       },
     };
   };

@@ -334,6 +334,35 @@ describe('the SQLite store under group commit', () => {
     expect(store.count(A)).toBe(5);
   });
 
+  it('refuses an email taken in the same turn, in the table or by a row still waiting, with and without a quota', async () => {
+    for (const maxContacts of [undefined, 10]) {
+      // With a quota the count is read between the two lookups, which inserts the waiting rows first.
+      const store = openSqliteStore(join(await tempDir(), 'e.db'), { maxContacts });
+      onTestFinished(() => store.close());
+      store.upsertContact(A, { external_id: 'stored', email: 'Taken@example.com' });
+      await store.pending();
+      store.upsertContact(A, { external_id: 'waiting', email: 'also@example.com' });
+      expect(() => store.upsertContact(A, { external_id: 'x', email: 'taken@example.com' })).toThrow(
+        'Email already exists',
+      );
+      expect(() => store.upsertContact(A, { external_id: 'y', email: 'ALSO@example.com' })).toThrow(
+        'Email already exists',
+      );
+      // Its own email again, and an email given up in this turn, are no conflict.
+      expect(store.upsertContact(A, { external_id: 'waiting', email: 'also@example.com' }).created).toBe(
+        false,
+      );
+      store.upsertContact(A, { external_id: 'stored', email: 'moved@example.com' });
+      expect(store.upsertContact(A, { external_id: 'z', email: 'taken@example.com' }).created).toBe(true);
+      await store.pending();
+      expect(store.contacts(A).map((c) => [c.external_id, c.email])).toEqual([
+        ['stored', 'moved@example.com'],
+        ['waiting', 'also@example.com'],
+        ['z', 'taken@example.com'],
+      ]);
+    }
+  });
+
   it("two stores of one process on one file: open, read and page each other's writes at once", async () => {
     const file = join(await tempDir(), 'two.db');
     const s1 = openSqliteStore(file);
