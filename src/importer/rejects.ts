@@ -34,10 +34,11 @@ const BUFFER_CHARS = 64 * 1024;
 /**
  * Collects rejects. Nothing is created until the first reject; the rows go to a hidden temporary
  * file beside `path` (see `openAtomicFile`), which `close()` syncs and renames into place, so a
- * file at `path` is always whole. `close()` with no rejects removes a rejects file an earlier run left at `path` (every run
- * re-checks every row that has not landed, so an old one would only mislead), but only when the
- * file there is one this tool wrote: any other file is left alone. It never replaces the input,
- * whatever alias of it `path` is. Writes may be queued without awaiting each other.
+ * file at `path` is always whole. `close()` with no rejects removes a rejects file an earlier run
+ * left at `path` (every run re-checks every row that has not landed, so an old one would only
+ * mislead), but only when the file there is one this tool wrote: any other file is left alone.
+ * It never replaces the input, whatever alias of it `path` is. Writes may be queued without
+ * awaiting each other.
  */
 export class RejectsWriter {
   readonly path: string;

@@ -63,7 +63,11 @@ export function respond(state: MockState, req: MockRequest): MockOutcome | Promi
     if (!commit) return answer(response);
     return commit.then(
       () => answer(response),
-      (error) => answer(failed(error, request.requestId)),
+      (error) => {
+        const refused = failed(error);
+        refused.headers = { [REQUEST_ID_HEADER]: request.requestId, ...refused.headers };
+        return answer(refused);
+      },
     );
   }
 
@@ -164,19 +168,14 @@ function handled(
   if (!commit) return finish(state, req, started, response, undefined, extra);
   return commit.then(
     () => finish(state, req, started, response, undefined, extra),
-    (error) => finish(state, req, started, failed(error, req.requestId), undefined, extra),
+    (error) => finish(state, req, started, failed(error), undefined, extra),
   );
 }
 
 /** The answer to a request whose writes could not be committed: the 5xx the store gave, else a 500. */
-function failed(error: unknown, requestId: string): MockResponse {
+function failed(error: unknown): MockResponse {
   if (error instanceof MockHttpError) return errorResponse(error);
-  return {
-    status: 500,
-    headers: { [REQUEST_ID_HEADER]: requestId },
-    body: { message: 'Internal server error' },
-    error,
-  };
+  return { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
 }
 
 /** The test controls: not part of the API, never logged, never faulted. */

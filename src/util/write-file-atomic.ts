@@ -47,29 +47,13 @@ export async function resolveWriteTarget(path: string): Promise<string> {
  * Opens a temporary file beside `path` (named `.<name>.<pid>-<random>.partial`) to be written
  * over time and then committed or aborted.
  */
-export function openAtomicFile(path: string): Promise<AtomicFile> {
-  return openBeside(
-    path,
-    (target) => `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`,
-  );
-}
-
-/** Replaces `file` with `data`: written beside it, fsynced, renamed over it, directory fsynced. */
-export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const atomic = await openAtomicFile(file);
-  try {
-    await atomic.write(data);
-  } catch (error) {
-    await atomic.abort();
-    throw error;
-  }
-  await atomic.commit();
-}
-
-async function openBeside(path: string, tempName: (target: string) => string): Promise<AtomicFile> {
+export async function openAtomicFile(path: string): Promise<AtomicFile> {
   const target = await resolveWriteTarget(path);
   // In the target's own directory: a rename within one file system is atomic, across two it fails.
-  const temp = join(dirname(target), tempName(target));
+  const temp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`,
+  );
   const existing = await stat(target).catch(() => null);
   // A replaced file keeps its permissions (a private 0600 file stays private). Only the permission
   // bits: a set-id bit carried onto new content would be a hazard. The temporary file is created
@@ -86,6 +70,18 @@ async function openBeside(path: string, tempName: (target: string) => string): P
     throw error;
   }
   return new TempFile(target, temp, handle);
+}
+
+/** Replaces `file` with `data`: written beside it, fsynced, renamed over it, directory fsynced. */
+export async function writeFileAtomic(file: string, data: string): Promise<void> {
+  const atomic = await openAtomicFile(file);
+  try {
+    await atomic.write(data);
+  } catch (error) {
+    await atomic.abort();
+    throw error;
+  }
+  await atomic.commit();
 }
 
 type State = 'writing' | 'finished' | 'committed' | 'aborted';

@@ -297,6 +297,22 @@ describe('the SQLite store under group commit', () => {
   const A = 'agent-a';
   const contact = storedContact;
 
+  /** A database as an earlier schema (`schema`, its SQL) left it, holding one contact: `old`, id x1. */
+  function olderDatabase(file: string, version: number, schema: string): void {
+    const db = new Database(file);
+    try {
+      db.exec(`${schema}\n      PRAGMA application_id = ${0x436e7463}; PRAGMA user_version = ${version};`);
+      db.prepare('INSERT INTO contacts VALUES (1, ?, ?, ?, NULL, ?)').run(
+        A,
+        'x1',
+        'old',
+        JSON.stringify(contact('x1', 'old')),
+      );
+    } finally {
+      db.close();
+    }
+  }
+
   it('goes on creating after a restore of hand-written ids across agents with a low seq', async () => {
     const store = openSqliteStore(join(await tempDir(), 'r.db'));
     onTestFinished(() => store.close());
@@ -409,8 +425,10 @@ describe('the SQLite store under group commit', () => {
 
   it('opens a database of schema 2 (a trigger counted each insert), counts its own, and still counts an older process still writing', async () => {
     const file = join(await tempDir(), 'v2.db');
-    const db = new Database(file);
-    db.exec(`
+    olderDatabase(
+      file,
+      2,
+      `
       CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
       INSERT INTO meta VALUES ('seq', 1);
       CREATE TABLE agents (agent TEXT PRIMARY KEY, contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0),
@@ -425,15 +443,8 @@ describe('the SQLite store under group commit', () => {
           ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1; END;
       CREATE TRIGGER contacts_uncounted AFTER DELETE ON contacts BEGIN
         UPDATE agents SET contacts = contacts - 1, deletes = deletes + 1 WHERE agent = OLD.agent; END;
-      PRAGMA application_id = ${0x436e7463};
-      PRAGMA user_version = 2;`);
-    db.prepare('INSERT INTO contacts VALUES (1, ?, ?, ?, NULL, ?)').run(
-      A,
-      'x1',
-      'old',
-      JSON.stringify(contact('x1', 'old')),
+    `,
     );
-    db.close();
     const store = openSqliteStore(file);
     onTestFinished(() => store.close());
     expect(store.count(A)).toBe(1);
@@ -490,8 +501,10 @@ describe('the SQLite store under group commit', () => {
 
   it('opens a database of the development schema 1 (no delete count) and carries it forward', async () => {
     const file = join(await tempDir(), 'v1.db');
-    const db = new Database(file);
-    db.exec(`
+    olderDatabase(
+      file,
+      1,
+      `
       CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
       INSERT INTO meta VALUES ('seq', 1);
       CREATE TABLE agents (agent TEXT PRIMARY KEY, contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0)) STRICT;
@@ -499,16 +512,9 @@ describe('the SQLite store under group commit', () => {
         email_key TEXT, record TEXT NOT NULL, UNIQUE (agent, external_id), UNIQUE (agent, email_key)) STRICT;
       CREATE TRIGGER contacts_uncounted AFTER DELETE ON contacts BEGIN
         UPDATE agents SET contacts = contacts - 1 WHERE agent = OLD.agent; END;
-      PRAGMA application_id = ${0x436e7463};
-      PRAGMA user_version = 1;`);
-    db.prepare('INSERT INTO contacts VALUES (1, ?, ?, ?, NULL, ?)').run(
-      A,
-      'x1',
-      'old',
-      JSON.stringify(contact('x1', 'old')),
+      INSERT INTO agents VALUES ('agent-a', 1);
+    `,
     );
-    db.prepare('INSERT INTO agents VALUES (?, 1)').run(A);
-    db.close();
     const store = openSqliteStore(file);
     onTestFinished(() => store.close());
     expect(store.getContact(A, 'old').id).toBe('x1');
