@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import {
   type AttributeDefinition,
   type AttributeType,
+  attributeTextSchemas,
   type ContactInputParsed,
   RESERVED_ATTRIBUTE_NAMES,
 } from '../api/index.js';
@@ -27,7 +28,6 @@ interface AgentSeed {
 }
 
 const BATCH = 1000;
-const DATE_RE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * Reads a seed: a JSON object `{"agents": {"<id>": {"attributes": [...], "contacts": [...]}}}`
@@ -220,25 +220,19 @@ function attributeName(header: string): string | undefined {
 }
 
 /**
- * The narrowest type every value fits, by the rules the row validator applies (CSV cells are
- * text; JSON values keep their own type). A number with a leading zero (a zip code, a phone
- * extension) stays text: as a number it would lose the zero.
+ * The narrowest type every value fits, by the contract's own rules for values written as text
+ * (`attributeTextSchemas`, which the importer converts CSV cells with; JSON values keep their own
+ * type). One rule of the seed's own: a string with a leading zero (a zip code, a phone extension)
+ * stays text, since as a number it would lose the zero.
  */
 function inferType(values: unknown[]): AttributeType {
   if (values.length === 0) return 'text';
-  const all = (test: (v: unknown) => boolean) => values.every(test);
-  if (all((v) => typeof v === 'number' || (typeof v === 'string' && NUMBER_RE.test(v)))) return 'number';
-  if (all((v) => typeof v === 'boolean' || (typeof v === 'string' && /^(true|false)$/i.test(v))))
-    return 'boolean';
-  if (all((v) => typeof v === 'string' && isCalendarDate(v))) return 'date';
+  const fit = (type: AttributeType) => values.every((v) => attributeTextSchemas[type].safeParse(v).success);
+  if (!values.some((v) => typeof v === 'string' && LEADING_ZERO_RE.test(v.trim())) && fit('number'))
+    return 'number';
+  if (fit('boolean')) return 'boolean';
+  if (fit('date')) return 'date';
   return 'text';
 }
 
-const NUMBER_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
-
-/** An ISO date (or date-time) naming a day that exists: 2024-02-30 does not. */
-function isCalendarDate(v: string): boolean {
-  if (!DATE_RE.test(v)) return false;
-  const time = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
-  return !Number.isNaN(time) && (v.length !== 10 || new Date(time).toISOString().slice(0, 10) === v);
-}
+const LEADING_ZERO_RE = /^[+-]?0\d/;

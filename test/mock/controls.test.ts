@@ -112,6 +112,29 @@ describe('POST /__mock/reset and --seed', () => {
     });
   });
 
+  it("infers a column's type by the contract's rules for text values, so every inferred value is one the validator takes", async () => {
+    const file = join(await tempDir(), 'types.csv');
+    await writeFile(
+      file,
+      'external_id,score,flag,day,code\n' +
+        'a,1e3,TRUE,2024-02-29T10:00:00Z,0042\n' +
+        'b,+2.5,0,2023-12-31,17\n',
+    );
+    const server = await startTestMock({ seed: await loadSeed(file, { agent: AGENT }) });
+    expect(server.store.listAttributes(AGENT).map((d) => [d.name, d.type])).toEqual([
+      ['score', 'number'],
+      ['flag', 'boolean'],
+      ['day', 'date'],
+      ['code', 'text'],
+    ]);
+    expect(server.store.getContact(AGENT, 'a').custom_attributes).toEqual({
+      score: 1000,
+      flag: true,
+      day: '2024-02-29T10:00:00.000Z',
+      code: '0042',
+    });
+  });
+
   it('puts the seed back on reset (over HTTP and through the handle), and empties the log', async () => {
     const server = await startTestMock({ seed: await loadSeed(await csvSeed(), { agent: AGENT }) });
     const client = api(server.url);
