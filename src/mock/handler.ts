@@ -25,7 +25,8 @@ import { badRequest, MockHttpError, notFound } from './errors.js';
 import { createFaultInjector, type FaultInjector, type FaultOptions } from './faults.js';
 import { createMockStore } from './memory-store.js';
 import { RequestLog, type RequestLogEntry } from './request-log.js';
-import { type ContactPage, INVALID_BODY, type MockStore } from './store.js';
+import { INVALID_BODY } from './rules.js';
+import type { ContactPage, MockStore } from './store.js';
 
 export const CHATBOT_NOT_FOUND = 'Chatbot not found';
 const INVALID_PARAMETERS = 'Invalid request parameters';

@@ -16,8 +16,6 @@ import {
 } from '../api/index.js';
 import { emailKey, freezeAccounts } from './rules.js';
 
-export { INVALID_BODY, MAX_CONTACTS_REACHED } from './rules.js';
-
 const SNAPSHOT_VERSION = 1;
 
 const AgentSnapshotSchema = z.object({
