@@ -227,11 +227,11 @@ function attributeName(header: string): string | undefined {
  */
 function inferType(values: unknown[]): AttributeType {
   if (values.length === 0) return 'text';
-  const fit = (type: AttributeType) => values.every((v) => attributeTextSchemas[type].safeParse(v).success);
-  if (!values.some((v) => typeof v === 'string' && LEADING_ZERO_RE.test(v.trim())) && fit('number'))
+  const fits = (type: AttributeType) => values.every((v) => attributeTextSchemas[type].safeParse(v).success);
+  if (!values.some((v) => typeof v === 'string' && LEADING_ZERO_RE.test(v.trim())) && fits('number'))
     return 'number';
-  if (fit('boolean')) return 'boolean';
-  if (fit('date')) return 'date';
+  if (fits('boolean')) return 'boolean';
+  if (fits('date')) return 'date';
   return 'text';
 }
 

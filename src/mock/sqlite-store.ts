@@ -173,7 +173,9 @@ function prepareDataFile(file: string): void {
       { cause: error },
     );
   }
-  if (found === 'absent') closeSync(openSync(file, 'wx', 0o600));
+  // Not exclusive: a symlink to a file not there yet is written through (the file it names is
+  // created), and another process creating the same database at the same moment is no error.
+  if (found === 'absent') closeSync(openSync(file, constants.O_CREAT | constants.O_WRONLY, 0o600));
 }
 
 /** Errors the database raises, as the answers they stand for. */

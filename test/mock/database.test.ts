@@ -92,6 +92,19 @@ describe('serve --mock --data: a SQLite database', () => {
     expect(sqlite(real).values('SELECT external_id FROM contacts')).toEqual(['through']);
   });
 
+  it('creates the file a dangling symlink names, private, and writes through the link', async () => {
+    const dir = await tempDir();
+    const real = join(dir, 'not-yet.db');
+    const link = join(dir, 'link.db');
+    await symlink(real, link);
+    const server = await startTestMock({ dataFile: link });
+    expect((await api(server.url).post(paths.contacts(AGENT), { external_id: 'through' })).status).toBe(201);
+    await server.close();
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect((await stat(real)).mode & 0o777).toBe(0o600);
+    expect(sqlite(real).values('SELECT external_id FROM contacts')).toEqual(['through']);
+  });
+
   it("refuses files it cannot use, saying why: JSON of an earlier version, not SQLite, another application's", async () => {
     const dir = await tempDir();
     const json = join(dir, 'old.json');
