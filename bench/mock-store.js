@@ -240,12 +240,15 @@ async function parent() {
       const n = from + k;
       return { external_id: `u${n}`, name: `Seed ${n}`, email: `u${n}@example.com` };
     });
-  /** Contacts u1..u{count} straight into a database file, in transactions of 1,000. */
-  const seedFile = (file, agent, count) => {
+  /** Contacts u1..u{count} straight into a database file, in transactions of 1,000 (a commit each). */
+  const seedFile = async (file, agent, count) => {
     const store = openSqliteStore(file);
     try {
-      for (let i = 1; i <= count; i += 1000)
+      for (let i = 1; i <= count; i += 1000) {
         store.batchUpsert(agent, { users: seedUsers(i, Math.min(1000, count - i + 1)) });
+        // The store commits at the end of a turn: wait for it, so each batch is its own transaction.
+        await store.pending();
+      }
       return store.count(agent);
     } finally {
       store.close();
@@ -316,7 +319,7 @@ async function parent() {
       const sqlEmpty = await latency('SQLite, empty', () => serve(freshFile('latency')));
       const full = freshFile('latency');
       const t = performance.now();
-      const stored = seedFile(full, AGENT, seeded);
+      const stored = await seedFile(full, AGENT, seeded);
       console.log(
         `  (seeded ${stored} contacts into the file in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
       );
@@ -341,15 +344,16 @@ async function parent() {
     if (want('get')) {
       const runs = Number(values['get-runs']);
       const big = Number(values['get-contacts']);
-      const setups = [
+      const setups = [];
+      for (const s of [
         { label: '10 contacts', count: 10 },
         { label: `${big} contacts`, count: big },
-      ].map((s) => {
+      ]) {
         const cwd = join(dir, `get-${s.count}`);
         mkdirSync(join(cwd, '.contacts-mock'), { recursive: true });
-        const stored = seedFile(join(cwd, '.contacts-mock', 'mock.db'), 'demo', s.count);
-        return { ...s, cwd, stored, ms: [] };
-      });
+        const stored = await seedFile(join(cwd, '.contacts-mock', 'mock.db'), 'demo', s.count);
+        setups.push({ ...s, cwd, stored, ms: [] });
+      }
       const get = async (s) => {
         const r = await run(
           track(

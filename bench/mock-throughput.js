@@ -20,7 +20,7 @@ function contactBody(n) {
     name: `Contact ${n}`,
     email: `contact${n}@example.com`,
     phonenumber: '+44 20 7946 0958',
-    custom_attributes: { plan: n % 2 ? 'pro' : 'free', score: String(n % 100), vip: n % 3 === 0 },
+    custom_attributes: { plan: n % 2 ? 'pro' : 'free', score: n % 100, vip: n % 3 === 0 },
   };
 }
 

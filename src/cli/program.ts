@@ -383,7 +383,7 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     )
     .option(
       '--seed-agent <id>',
-      "the agent a --seed file's contacts belong to (default: the only --agents id, else demo)",
+      "the agent a --seed file's contacts belong to (default: demo; with --agents, the only one; one of several must be named)",
     )
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
     .option(

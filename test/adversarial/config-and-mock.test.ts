@@ -57,6 +57,16 @@ describe('mock data files and ports: clear messages, documented exit codes', () 
   const serve = (argv: string[]) =>
     runInProcess(['serve', '--mock', '--port', '0', ...argv], { env: home.env, cwd: home.dir });
 
+  it('a contacts seed with several --agents names its agent: without --seed-agent, or with one not among them, a usage error', async () => {
+    await writeFile(join(home.dir, 'people.csv'), 'external_id,name\nu1,Ada\n');
+    const ambiguous = await serve(['--agents', 'a,b', '--seed', 'people.csv']);
+    expect(ambiguous.code).toBe(ExitCode.USAGE);
+    expect(ambiguous.stderr).toMatch(/say which agent its contacts belong to \(--seed-agent ID\)/);
+    const outside = await serve(['--agents', 'a,b', '--seed', 'people.csv', '--seed-agent', 'c']);
+    expect(outside.code).toBe(ExitCode.USAGE);
+    expect(outside.stderr).toMatch(/--seed-agent c is not one of --agents a,b/);
+  });
+
   it('a data file that is not a SQLite database, an old JSON one, or a directory is a usage error naming the file', async () => {
     await writeFile(join(home.dir, 'notes.txt'), 'not a database');
     await writeFile(join(home.dir, 'old.json'), '{"version":1,"seq":0,"agents":{}}');

@@ -6,6 +6,7 @@ import { setupServer } from 'msw/node';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OPERATIONS, paths } from '../../src/api/index.js';
 import { SeedError } from '../../src/mock/errors.js';
+import { createMockState } from '../../src/mock/handler.js';
 import { createMockHandlers } from '../../src/mock/msw.js';
 import { ADMIN_PREFIX } from '../../src/mock/respond.js';
 import { loadSeed } from '../../src/mock/seed.js';
@@ -149,7 +150,7 @@ describe('POST /__mock/reset and --seed', () => {
     expect(ids).toEqual(['u1', 'u2']);
     expect(server.requests).toHaveLength(1); // the list just made
     await client.post(paths.contacts(AGENT), { external_id: 'u4' });
-    server.reset();
+    await server.reset();
     expect(server.store.contacts(AGENT).map((c) => c.external_id)).toEqual(['u1', 'u2']);
   });
 
@@ -227,7 +228,7 @@ describe('POST /__mock/reset and --seed', () => {
 });
 
 describe('msw handlers with faults and controls', () => {
-  it("carries out the core's faults: rate limit, injected errors, dropped connections, latency", async () => {
+  it("carries out the core's rate limit, with its headers, and serves the controls", async () => {
     const BASE = 'https://faults.example.test';
     const handlers = createMockHandlers({
       baseUrl: BASE,
@@ -249,11 +250,10 @@ describe('msw handlers with faults and controls', () => {
     expect(log.data.map((e: { status: number }) => e.status)).toEqual([200, 200, 200, 429, 429, 429]);
   });
 
-  it('drops the connection (a network error to fetch) for reset faults, and answers injected 500s', async () => {
+  it('drops the connection (a network error to fetch) for reset and lost faults, answers injected 500s and 503s, and keeps lost writes', async () => {
     const BASE = 'https://drops.example.test';
-    const server = setupServer(
-      ...createMockHandlers({ baseUrl: BASE, faults: { failRate: 1, seed: 7, latencyMs: 1 } }),
-    );
+    const state = createMockState({ faults: { failRate: 1, seed: 7 } });
+    const server = setupServer(...createMockHandlers({ baseUrl: BASE, state }));
     server.listen({ onUnhandledRequest: 'error' });
     onTestFinished(() => server.close());
     const seen = new Set<string>();
@@ -264,11 +264,43 @@ describe('msw handlers with faults and controls', () => {
           headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
           body: JSON.stringify({ external_id: `f${i}` }),
         });
+        const body = await res.json();
+        expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+        expect(body.message).toBe(
+          res.status === 500 ? 'Internal server error (injected)' : 'Service unavailable (injected)',
+        );
         seen.add(String(res.status));
-      } catch {
+      } catch (error) {
+        // fetch's own network error: the handler dropped the connection, it did not crash.
+        expect(error).toBeInstanceOf(TypeError);
         seen.add('dropped');
       }
     }
     expect([...seen].sort()).toEqual(['500', '503', 'dropped']);
+    const log = (await (await fetch(`${BASE}/__mock/requests`)).json()).data as {
+      path: string;
+      fault?: string;
+      status: number;
+    }[];
+    expect(log).toHaveLength(40);
+    expect(new Set(log.map((e) => e.fault))).toEqual(new Set(['error-500', 'error-503', 'reset', 'lost']));
+    // A lost answer was handled first, so its write is there; the other faults never reached the API.
+    const lost = log.filter((e) => e.fault === 'lost').map((e) => e.path);
+    const ids = (fault: string) => log.flatMap((e, i) => (e.fault === fault ? [`f${i}`] : []));
+    expect(lost.length).toBeGreaterThan(0);
+    expect(state.store.contacts(AGENT).map((c) => c.external_id)).toEqual(ids('lost'));
+  });
+
+  it('waits out the latency before answering', async () => {
+    const BASE = 'https://slow.example.test';
+    const server = setupServer(...createMockHandlers({ baseUrl: BASE, faults: { latencyMs: 60 } }));
+    server.listen({ onUnhandledRequest: 'error' });
+    onTestFinished(() => server.close());
+    const started = performance.now();
+    const res = await fetch(`${BASE}/api/v1/chatbots/${AGENT}/contacts`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    expect(res.status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
   });
 });

@@ -2,7 +2,9 @@
 // and the adversarial cases of the earlier JSON store (shared files, full disks, unwritable paths,
 // large records, file modes and symlinks).
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { chmod, lstat, mkdir, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'libsql';
@@ -134,6 +136,7 @@ describe('serve --mock --data: a SQLite database', () => {
         execFileSync(process.execPath, [BIN, 'serve', '--mock', '--port', '0', '--data', file], {
           env: { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config') },
           encoding: 'utf8',
+          stdio: 'pipe',
           timeout: 10_000,
           ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
         });
@@ -145,10 +148,15 @@ describe('serve --mock --data: a SQLite database', () => {
     };
     const readOnly = join(dir, 'readonly.db');
     openSqliteStore(readOnly).close();
-    await chmod(readOnly, 0o644);
+    // Root's file and directory, to `nobody`; to the user running the test, read-only ones.
+    await chmod(readOnly, asRoot ? 0o644 : 0o444);
     const r = run(readOnly);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Cannot write the mock database ${readOnly}`);
+    if (!asRoot) {
+      await chmod(dir, 0o555);
+      onTestFinished(() => chmod(dir, 0o755));
+    }
     const inRootsDir = run(join(dir, 'new.db'));
     expect(inRootsDir.code).toBe(2);
     expect(inRootsDir.stderr).toContain('Cannot write the mock database');
@@ -203,13 +211,18 @@ describe('serve --mock --data: a SQLite database', () => {
   });
 });
 
+/** Whether this machine lets the tests mount a small tmpfs (root, and a container that allows it). */
 const canMount = (() => {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'contacts-mount-probe-'));
   try {
-    execFileSync('mount', ['--version'], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
   }
 })();
 
@@ -305,6 +318,29 @@ describe('kill -9', () => {
     expect(missing).toEqual([]);
   });
 });
+
+/** The schema of version 2, as it shipped: every insert counted by a trigger. */
+const SCHEMA_2 = `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+  INSERT INTO meta VALUES ('seq', 1);
+  CREATE TABLE agents (agent TEXT PRIMARY KEY, contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0),
+    deletes INTEGER NOT NULL DEFAULT 0) STRICT;
+  CREATE TABLE contacts (seq INTEGER PRIMARY KEY, agent TEXT NOT NULL, id TEXT NOT NULL UNIQUE, external_id TEXT NOT NULL,
+    email_key TEXT, record TEXT NOT NULL, UNIQUE (agent, external_id), UNIQUE (agent, email_key)) STRICT;
+  CREATE INDEX contacts_by_agent ON contacts (agent, seq);
+  CREATE TABLE attributes (agent TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
+    record TEXT NOT NULL, PRIMARY KEY (agent, name)) STRICT;
+  CREATE TRIGGER contacts_counted AFTER INSERT ON contacts BEGIN
+    INSERT INTO agents (agent, contacts) VALUES (NEW.agent, 1)
+      ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1; END;
+  CREATE TRIGGER contacts_uncounted AFTER DELETE ON contacts BEGIN
+    UPDATE agents SET contacts = contacts - 1, deletes = deletes + 1 WHERE agent = OLD.agent; END;`;
+
+/** Version 1 (a development build): the same without the delete count. */
+const SCHEMA_1 = SCHEMA_2.replace(',\n    deletes INTEGER NOT NULL DEFAULT 0) STRICT;', ') STRICT;').replace(
+  ', deletes = deletes + 1 WHERE',
+  ' WHERE',
+);
 
 describe('the SQLite store under group commit', () => {
   const A = 'agent-a';
@@ -438,26 +474,7 @@ describe('the SQLite store under group commit', () => {
 
   it('opens a database of schema 2 (a trigger counted each insert), counts its own, and still counts an older process still writing', async () => {
     const file = join(await tempDir(), 'v2.db');
-    olderDatabase(
-      file,
-      2,
-      `
-      CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
-      INSERT INTO meta VALUES ('seq', 1);
-      CREATE TABLE agents (agent TEXT PRIMARY KEY, contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0),
-        deletes INTEGER NOT NULL DEFAULT 0) STRICT;
-      CREATE TABLE contacts (seq INTEGER PRIMARY KEY, agent TEXT NOT NULL, id TEXT NOT NULL UNIQUE, external_id TEXT NOT NULL,
-        email_key TEXT, record TEXT NOT NULL, UNIQUE (agent, external_id), UNIQUE (agent, email_key)) STRICT;
-      CREATE INDEX contacts_by_agent ON contacts (agent, seq);
-      CREATE TABLE attributes (agent TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
-        record TEXT NOT NULL, PRIMARY KEY (agent, name)) STRICT;
-      CREATE TRIGGER contacts_counted AFTER INSERT ON contacts BEGIN
-        INSERT INTO agents (agent, contacts) VALUES (NEW.agent, 1)
-          ON CONFLICT (agent) DO UPDATE SET contacts = contacts + 1; END;
-      CREATE TRIGGER contacts_uncounted AFTER DELETE ON contacts BEGIN
-        UPDATE agents SET contacts = contacts - 1, deletes = deletes + 1 WHERE agent = OLD.agent; END;
-    `,
-    );
+    olderDatabase(file, 2, SCHEMA_2);
     const store = openSqliteStore(file);
     onTestFinished(() => store.close());
     expect(store.count(A)).toBe(1);
@@ -514,25 +531,18 @@ describe('the SQLite store under group commit', () => {
 
   it('opens a database of the development schema 1 (no delete count) and carries it forward', async () => {
     const file = join(await tempDir(), 'v1.db');
-    olderDatabase(
-      file,
-      1,
-      `
-      CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
-      INSERT INTO meta VALUES ('seq', 1);
-      CREATE TABLE agents (agent TEXT PRIMARY KEY, contacts INTEGER NOT NULL DEFAULT 0 CHECK (contacts >= 0)) STRICT;
-      CREATE TABLE contacts (seq INTEGER PRIMARY KEY, agent TEXT NOT NULL, id TEXT NOT NULL UNIQUE, external_id TEXT NOT NULL,
-        email_key TEXT, record TEXT NOT NULL, UNIQUE (agent, external_id), UNIQUE (agent, email_key)) STRICT;
-      CREATE TRIGGER contacts_uncounted AFTER DELETE ON contacts BEGIN
-        UPDATE agents SET contacts = contacts - 1 WHERE agent = OLD.agent; END;
-      INSERT INTO agents VALUES ('agent-a', 1);
-    `,
-    );
+    olderDatabase(file, 1, SCHEMA_1);
     const store = openSqliteStore(file);
     onTestFinished(() => store.close());
     expect(store.getContact(A, 'old').id).toBe('x1');
+    expect(store.count(A)).toBe(1);
+    // Its insert trigger counted every row: it is gone, so a new contact is counted once.
+    store.upsertContact(A, { external_id: 'new' });
+    await store.pending();
+    expect(store.count(A)).toBe(2);
     store.deleteContact(A, 'old');
     await store.pending();
+    expect(store.count(A)).toBe(1);
     expect(sqlite(file).values('SELECT deletes FROM agents WHERE agent = ?', A)).toEqual([1]);
   });
 });

@@ -194,7 +194,7 @@ describe('server lifecycle', () => {
   it('reset() empties the store and the log', async () => {
     const server = await startTestMock();
     await api(server.url).post(paths.contacts(AGENT), { external_id: 'a' });
-    server.reset();
+    await server.reset();
     expect(server.requests).toHaveLength(0);
     expect((await api(server.url).get(paths.contacts(AGENT))).body.total).toBe(0);
   });

@@ -65,6 +65,11 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
   if (opts.rateLimit === undefined && (opts.rateWindow !== undefined || opts.rateLimitHeaders === false)) {
     throw new UsageError('--rate-window and --no-rate-limit-headers go with --rate-limit <n>');
   }
+  if (opts.seedAgent !== undefined && opts.agents && !opts.agents.includes(opts.seedAgent)) {
+    throw new UsageError(
+      `--seed-agent ${opts.seedAgent} is not one of --agents ${opts.agents.join(',')}: its contacts could not be reached`,
+    );
+  }
   const faulty = opts.latency !== undefined || opts.failRate !== undefined || opts.rateLimit !== undefined;
   const running = await serveMock(
     {
@@ -72,7 +77,7 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
       host: opts.host,
       dataFile: opts.data === undefined ? undefined : resolve(ctx.cwd, opts.data),
       seed: opts.seed === undefined ? undefined : resolve(ctx.cwd, opts.seed),
-      seedAgent: opts.seedAgent ?? (opts.agents?.length === 1 ? opts.agents[0] : EMBEDDED_MOCK_AGENT),
+      seedAgent: opts.seedAgent ?? defaultSeedAgent(opts.agents),
       keys: opts.key,
       agents: opts.agents,
       strict: opts.strict,
@@ -95,6 +100,16 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
 }
 
 /** Whether a listen address is reachable from this machine only. */
+/**
+ * The agent a seed file of contacts goes to without --seed-agent: the only --agents id, or `demo`
+ * when every agent exists; with several --agents none (the seed then asks for --seed-agent), since
+ * `demo` would be an agent that answers 404.
+ */
+function defaultSeedAgent(agents: string[] | undefined): string | undefined {
+  if (agents === undefined) return EMBEDDED_MOCK_AGENT;
+  return agents.length === 1 ? agents[0] : undefined;
+}
+
 function isLoopback(host: string): boolean {
   const h = host
     .trim()
