@@ -355,6 +355,8 @@ describe('embedded mock', () => {
     const third = await cli(['--mock', 'list', '-o', 'json']);
     expect(JSON.parse(third.stdout)).toEqual([]);
     expect(third.stderr).not.toContain('data.json');
+    // Read, never changed: the old file is as it was, for an older version still in use.
+    expect(JSON.parse(await readFile(join(home.dir, '.contacts-mock', 'data.json'), 'utf8'))).toEqual(legacy);
   });
 });
 
