@@ -8,9 +8,13 @@
 //   import   rows/s of `contacts --mock import` (embedded) beside `contacts import` into a
 //            `serve --mock --data FILE` process.
 // Servers are pinned to CPU 0 and the load (latency client, wrk, the importer) to CPU 1.
+// With --decompose, wrk also measures what parts of the gap between (a) and (b) cost: (a2) the
+// bare server answering the contract's whole record with the mock's headers, and (b2) the mock
+// upserting a rolling set of 5,000 external_ids (after the first pass, updates that change
+// nothing), so that the directory does not grow.
 // Usage: npm run build && node bench/mock-store.js [--only upsert,get,wrk,import] [--upserts 5000]
 //   [--seeded 300000] [--get-contacts 50000] [--get-runs 7] [--duration 10] [--connections 32]
-//   [--rounds 3] [--rows 20000] [--import-runs 3]
+//   [--rounds 3] [--rows 20000] [--import-runs 3] [--decompose]
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -93,21 +97,47 @@ server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + s
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-// One thread, so a plain counter gives every request its own external_id; the prefix (the
-// argument after --) keeps the warm-up's ids apart from the measured run's.
+// The same server answering what the mock answers: the contract's whole record (no store, no
+// checks), with the mock's request id and content type.
+const BASELINE_RECORD_SERVER = BASELINE_SERVER.replace(
+  `const payload = JSON.stringify({ message: 'Success', data: { id: 'ct_1', external_id: body.external_id } });
+    res.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });`,
+  `const now = Math.floor(Date.now() / 1000);
+    const data = { id: 'ct_0000000001abcd', external_id: body.external_id, name: body.name, email: body.email,
+      phonenumber: null, custom_attributes: {}, stripe_accounts: [], created_at: now, updated_at: now };
+    const payload = JSON.stringify({ message: 'Success', data });
+    res.writeHead(201, ['x-request-id', 'req_' + (++sent).toString(36).padStart(20, '0'),
+      'content-type', 'application/json; charset=utf-8', 'content-length', Buffer.byteLength(payload)]);`,
+).replace('const server = createServer(', 'let sent = 0;\nconst server = createServer(');
+
+// One thread, so a plain counter gives every request its own external_id; the prefix (the first
+// argument after --) keeps the warm-up's ids apart from the measured run's. A second argument N
+// cycles through N external_ids instead (--decompose).
 const WRK_SCRIPT = `
 local counter = 0
+local sent = 0
 local prefix = "w"
+local rolling = 0
 function init(args)
   if args[1] then prefix = args[1] end
+  if args[2] then rolling = tonumber(args[2]) end
 end
 wrk.method = "POST"
 wrk.headers["Authorization"] = "Bearer ${KEY}"
 wrk.headers["Content-Type"] = "application/json"
 function request()
-  counter = counter + 1
+  sent = sent + 1
+  local name
+  if rolling > 0 then
+    -- The same external_ids over and over, each pass with a new name: every request updates.
+    counter = (sent - 1) % rolling + 1
+    name = "Contact " .. counter .. " pass " .. math.floor((sent - 1) / rolling)
+  else
+    counter = sent
+    name = "Contact " .. counter
+  end
   local id = prefix .. "-" .. counter
-  local body = '{"external_id":"' .. id .. '","name":"Contact ' .. counter .. '","email":"' .. id .. '@example.com"}'
+  local body = '{"external_id":"' .. id .. '","name":"' .. name .. '","email":"' .. id .. '@example.com"}'
   return wrk.format(nil, "${PATH}", nil, body)
 end
 `;
@@ -129,6 +159,7 @@ async function parent() {
       'import-runs': { type: 'string', default: '3' },
       'server-cpu': { type: 'string', default: '0' },
       'client-cpu': { type: 'string', default: '1' },
+      decompose: { type: 'boolean', default: false },
     },
   });
   const only = values.only?.split(',');
@@ -211,6 +242,9 @@ async function parent() {
   const baselineFile = join(dir, 'baseline.mjs');
   writeFileSync(baselineFile, BASELINE_SERVER);
   const bare = () => startServer([baselineFile]);
+  const baselineRecordFile = join(dir, 'baseline-record.mjs');
+  writeFileSync(baselineRecordFile, BASELINE_RECORD_SERVER);
+  const bareRecord = () => startServer([baselineRecordFile]);
   const serve = (data) =>
     startServer([
       BIN,
@@ -392,12 +426,15 @@ async function parent() {
       const script = join(dir, 'upsert.lua');
       writeFileSync(script, WRK_SCRIPT);
       const connections = values.connections;
-      const wrk = async (url, seconds, prefix) => {
+      const wrk = async (url, seconds, prefix, rolling) => {
         const r = await run(
           pinned(
             CLIENT_CPU,
             'wrk',
-            ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url, '--', prefix],
+            [
+              ...['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url, '--', prefix],
+              ...(rolling ? [String(rolling)] : []),
+            ],
             { stdio: ['ignore', 'pipe', 'pipe'] },
           ),
         );
@@ -418,10 +455,10 @@ async function parent() {
           );
         return out;
       };
-      const measure = async (label, server, count) => {
+      const measure = async (label, server, count, rolling) => {
         try {
-          await wrk(server.url, 2, 'warm');
-          const r = await wrk(server.url, Number(values.duration), 'run');
+          await wrk(server.url, 2, 'warm', rolling);
+          const r = await wrk(server.url, Number(values.duration), 'run', rolling);
           const landed = count ? await total(server.url) : undefined;
           console.log(
             `wrk ${label.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99.padStart(8)}  ${r.requests} requests` +
@@ -441,7 +478,13 @@ async function parent() {
         const base = await measure('(a) bare node:http', await bare());
         const mem = await measure('(b) serve --mock', await serve(), true);
         const sql = await measure('(c) serve --mock --data', await serve(freshFile('wrk')), true);
-        rounds.push({ base, mem, sql });
+        const parts = values.decompose
+          ? {
+              record: await measure('(a2) bare, whole record', await bareRecord()),
+              rolling: await measure('(b2) serve --mock, 5k ids', await serve(), true, 5000),
+            }
+          : {};
+        rounds.push({ base, mem, sql, ...parts });
       }
       const mid = (f) => {
         const xs = rounds.map(f).sort((a, b) => a - b);
@@ -460,6 +503,12 @@ async function parent() {
         ['wrk', '(b) / (a), median round', memRatio.toFixed(2), '>= 0.75', memRatio >= 0.75],
         ['wrk', '(c) / (a), median round', sqlRatio.toFixed(2), '>= 0.5', sqlRatio >= 0.5],
       );
+      if (values.decompose) {
+        results.push(
+          ['wrk', '(a2) / (a): the answer alone', each((r) => r.record / r.base), '', ''],
+          ['wrk', '(b2) / (a): a store that stays small', each((r) => r.rolling / r.base), '', ''],
+        );
+      }
     }
 
     // ---- 4. embedded import vs import into a server --------------------------------------------
