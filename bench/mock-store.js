@@ -8,13 +8,16 @@
 //   import   rows/s of `contacts --mock import` (embedded) beside `contacts import` into a
 //            `serve --mock --data FILE` process.
 // Servers are pinned to CPU 0 and the load (latency client, wrk, the importer) to CPU 1.
+// With --workload issue, wrk posts the body of mock-throughput.js's upsert scenario instead (the
+// one the issue's autocannon figure came from): 5,000 external_ids in turn, a new name each pass,
+// with email, phone and three typed custom attributes the agent defines first.
 // With --decompose, wrk also measures what parts of the gap between (a) and (b) cost: (a2) the
 // bare server answering the contract's whole record with the mock's headers, and (b2) the mock
 // upserting a rolling set of 5,000 external_ids (after the first pass, updates that change
 // nothing), so that the directory does not grow.
 // Usage: npm run build && node bench/mock-store.js [--only upsert,get,wrk,import] [--upserts 5000]
 //   [--seeded 300000] [--get-contacts 50000] [--get-runs 7] [--duration 10] [--connections 32]
-//   [--rounds 3] [--rows 20000] [--import-runs 3] [--decompose]
+//   [--rounds 3] [--rows 20000] [--import-runs 3] [--workload new|issue] [--decompose]
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -112,15 +115,17 @@ const BASELINE_RECORD_SERVER = BASELINE_SERVER.replace(
 
 // One thread, so a plain counter gives every request its own external_id; the prefix (the first
 // argument after --) keeps the warm-up's ids apart from the measured run's. A second argument N
-// cycles through N external_ids instead (--decompose).
+// cycles through N external_ids instead (0: no cycle); a third, "issue", posts the issue's body.
 const WRK_SCRIPT = `
 local counter = 0
 local sent = 0
 local prefix = "w"
 local rolling = 0
+local issue = false
 function init(args)
   if args[1] then prefix = args[1] end
   if args[2] then rolling = tonumber(args[2]) end
+  issue = args[3] == "issue"
 end
 wrk.method = "POST"
 wrk.headers["Authorization"] = "Bearer ${KEY}"
@@ -137,7 +142,16 @@ function request()
     name = "Contact " .. counter
   end
   local id = prefix .. "-" .. counter
-  local body = '{"external_id":"' .. id .. '","name":"' .. name .. '","email":"' .. id .. '@example.com"}'
+  local body
+  if issue then
+    local plan = "free"
+    if counter % 2 == 1 then plan = "pro" end
+    body = '{"external_id":"' .. id .. '","name":"' .. name .. '","email":"' .. id .. '@example.com",'
+      .. '"phonenumber":"+44 20 7946 0958","custom_attributes":{"plan":"' .. plan .. '","score":'
+      .. (counter % 100) .. ',"vip":' .. tostring(counter % 3 == 0) .. '}}'
+  else
+    body = '{"external_id":"' .. id .. '","name":"' .. name .. '","email":"' .. id .. '@example.com"}'
+  end
   return wrk.format(nil, "${PATH}", nil, body)
 end
 `;
@@ -159,11 +173,15 @@ async function parent() {
       'import-runs': { type: 'string', default: '3' },
       'server-cpu': { type: 'string', default: '0' },
       'client-cpu': { type: 'string', default: '1' },
+      workload: { type: 'string', default: 'new' },
       decompose: { type: 'boolean', default: false },
     },
   });
   const only = values.only?.split(',');
   const want = (name) => !only || only.includes(name);
+  if (!['new', 'issue'].includes(values.workload)) throw new Error('--workload is new or issue');
+  const ISSUE = values.workload === 'issue';
+  if (ISSUE && values.decompose) throw new Error('--decompose measures --workload new');
   const SERVER_CPU = values['server-cpu'];
   const CLIENT_CPU = values['client-cpu'];
   const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -433,7 +451,8 @@ async function parent() {
             'wrk',
             [
               ...['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url, '--', prefix],
-              ...(rolling ? [String(rolling)] : []),
+              String(rolling ?? (ISSUE ? 5000 : 0)),
+              ...(ISSUE ? ['issue'] : []),
             ],
             { stdio: ['ignore', 'pipe', 'pipe'] },
           ),
@@ -457,6 +476,15 @@ async function parent() {
       };
       const measure = async (label, server, count, rolling) => {
         try {
+          // The issue's body carries three custom attributes: the mock's agent defines them first.
+          if (ISSUE && count) {
+            for (const [name, type] of [
+              ['plan', 'text'],
+              ['score', 'number'],
+              ['vip', 'boolean'],
+            ])
+              await api(server.url, 'POST', `/api/v1/chatbots/${AGENT}/custom-attributes`, { name, type });
+          }
           await wrk(server.url, 2, 'warm', rolling);
           const r = await wrk(server.url, Number(values.duration), 'run', rolling);
           const landed = count ? await total(server.url) : undefined;
@@ -494,7 +522,13 @@ async function parent() {
       const memRatio = mid((r) => r.mem / r.base);
       const sqlRatio = mid((r) => r.sql / r.base);
       results.push(
-        ['wrk', `load: wrk -t1 -c${connections} -d${values.duration}s`, `${rounds.length} rounds`, '', ''],
+        [
+          'wrk',
+          `load: wrk -t1 -c${connections} -d${values.duration}s`,
+          `${rounds.length} rounds, ${ISSUE ? "the issue's upsert" : 'a new contact each'}`,
+          '',
+          '',
+        ],
         ['wrk', '(a) bare node:http', `${mid((r) => r.base).toFixed(0)} req/s`, 'baseline', ''],
         ['wrk', '(b) serve --mock (memory)', `${mid((r) => r.mem).toFixed(0)} req/s`, '', ''],
         ['wrk', '(c) serve --mock --data', `${mid((r) => r.sql).toFixed(0)} req/s`, '', ''],

@@ -379,6 +379,47 @@ describe('the SQLite store under group commit', () => {
     expect(store.count('a')).toBe(2);
   });
 
+  it('updates that keep the keys and updates that change them, in one turn with a waiting insert, read back from the file', async () => {
+    const file = join(await tempDir(), 'u.db');
+    const store = openSqliteStore(file);
+    onTestFinished(() => store.close());
+    store.upsertContact(A, { external_id: 'keep', name: 'Keep', email: 'Keep@Example.com' });
+    store.upsertContact(A, { external_id: 'move', name: 'Move', email: 'move@example.com' });
+    await store.pending();
+    // One turn: a contact created (its row waits), then updated with its keys kept; an older
+    // contact updated with its keys kept; another given a new email.
+    store.upsertContact(A, { external_id: 'fresh', name: 'Fresh', email: 'fresh@example.com' });
+    store.upsertContact(A, { external_id: 'fresh', name: 'Fresh 2' });
+    store.upsertContact(A, { external_id: 'keep', name: 'Keep 2', custom_attributes: {} });
+    store.upsertContact(A, { external_id: 'move', email: 'moved@example.com' });
+    await store.pending();
+
+    const other = openSqliteStore(file);
+    onTestFinished(() => other.close());
+    expect(other.findContact(A, 'fresh')).toMatchObject({ name: 'Fresh 2', email: 'fresh@example.com' });
+    expect(other.findContact(A, 'keep')).toMatchObject({ name: 'Keep 2', email: 'Keep@Example.com' });
+    expect(other.findContact(A, 'move')).toMatchObject({ name: 'Move', email: 'moved@example.com' });
+    // The email index: kept and new addresses taken, the old one free.
+    for (const email of ['keep@example.com', 'fresh@example.com', 'moved@example.com']) {
+      expect(() => other.upsertContact(A, { external_id: 'thief', email })).toThrow(
+        expect.objectContaining({ status: 409 }),
+      );
+    }
+    expect(other.upsertContact(A, { external_id: 'thief', email: 'move@example.com' }).created).toBe(true);
+    await other.pending();
+    const db = new Database(file, { readonly: true });
+    onTestFinished(() => {
+      db.close();
+    });
+    const rows = db.prepare('SELECT external_id, email_key FROM contacts ORDER BY seq').raw().all();
+    expect(rows).toEqual([
+      ['keep', 'keep@example.com'],
+      ['move', 'moved@example.com'],
+      ['fresh', 'fresh@example.com'],
+      ['thief', 'move@example.com'],
+    ]);
+  });
+
   it('atomically: a failing function undoes its own writes (the sequence too) and no other write of the turn', async () => {
     const store = openSqliteStore(join(await tempDir(), 'a.db'));
     onTestFinished(() => store.close());
