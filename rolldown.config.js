@@ -20,12 +20,16 @@ const LAZY_REQUIRES = [
   {
     file: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     from: "const connectH2 = require('./client-h2.js')",
-    to: "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)",
+    to: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+    // Only `connectH2(...)` calls: any other use of the function would need the module itself.
+    uses: /connectH2(?!\s*=|\()/,
   },
   {
     file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
     from: "const childProcess = require('node:child_process');",
     to: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+    // The stand-in has `spawn` only: any other child_process function must fail the build.
+    uses: /childProcess\.(?!spawn\()/,
   },
 ];
 
@@ -34,11 +38,17 @@ export function lazyRequires({ strict = true } = {}) {
   const applied = new Set();
   return {
     name: 'lazy-requires',
+    buildStart() {
+      applied.clear();
+    },
     transform(code, id) {
       const patch = LAZY_REQUIRES.find((p) => p.file.test(id));
       if (!patch) return null;
       if (!code.includes(patch.from)) {
         throw new Error(`${id} no longer has \`${patch.from}\`: update LAZY_REQUIRES in rolldown.config.js`);
+      }
+      if (patch.uses.test(code.replace(patch.from, ''))) {
+        throw new Error(`${id} uses more than the lazy stand-in has (${patch.uses}): update LAZY_REQUIRES`);
       }
       applied.add(patch);
       return code.replace(patch.from, patch.to);

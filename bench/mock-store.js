@@ -13,8 +13,8 @@
 // with email, phone and three typed custom attributes the agent defines first.
 // With --decompose, wrk also measures what parts of the gap between (a) and (b) cost: (a2) the
 // bare server answering the contract's whole record with the mock's headers, and (b2) the mock
-// upserting a rolling set of 5,000 external_ids (after the first pass, updates that change
-// nothing), so that the directory does not grow.
+// upserting a rolling set of 5,000 external_ids (after the first pass, updates with a new name
+// each pass), so that the directory stays at 10,000 contacts (warm-up and run use other ids).
 // Usage: npm run build && node bench/mock-store.js [--only upsert,get,wrk,import] [--upserts 5000]
 //   [--seeded 300000] [--get-contacts 50000] [--get-runs 7] [--duration 10] [--connections 32]
 //   [--rounds 3] [--rows 20000] [--import-runs 3] [--workload new|issue] [--decompose]
@@ -112,6 +112,8 @@ const BASELINE_RECORD_SERVER = BASELINE_SERVER.replace(
     res.writeHead(201, ['x-request-id', 'req_' + (++sent).toString(36).padStart(20, '0'),
       'content-type', 'application/json; charset=utf-8', 'content-length', Buffer.byteLength(payload)]);`,
 ).replace('const server = createServer(', 'let sent = 0;\nconst server = createServer(');
+if (!BASELINE_RECORD_SERVER.includes('let sent') || !BASELINE_RECORD_SERVER.includes('x-request-id'))
+  throw new Error('BASELINE_RECORD_SERVER no longer derives from BASELINE_SERVER: update the replaces');
 
 // One thread, so a plain counter gives every request its own external_id; the prefix (the first
 // argument after --) keeps the warm-up's ids apart from the measured run's. A second argument N
@@ -134,7 +136,8 @@ function request()
   sent = sent + 1
   local name
   if rolling > 0 then
-    -- The same external_ids over and over, each pass with a new name: every request updates.
+    -- The same external_ids over and over, each pass with a new name: after the first pass,
+    -- every request updates.
     counter = (sent - 1) % rolling + 1
     name = "Contact " .. counter .. " pass " .. math.floor((sent - 1) / rolling)
   else
