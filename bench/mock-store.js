@@ -185,6 +185,7 @@ async function parent() {
   if (!['new', 'issue'].includes(values.workload)) throw new Error('--workload is new or issue');
   const ISSUE = values.workload === 'issue';
   if (ISSUE && values.decompose) throw new Error('--decompose measures --workload new');
+  if ((ISSUE || values.decompose) && !want('wrk')) throw new Error('--workload and --decompose go with wrk');
   const SERVER_CPU = values['server-cpu'];
   const CLIENT_CPU = values['client-cpu'];
   const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;

@@ -99,7 +99,6 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
   await running.closed;
 }
 
-/** Whether a listen address is reachable from this machine only. */
 /**
  * The agent a seed file of contacts goes to without --seed-agent: the only --agents id, or `demo`
  * when every agent exists; with several --agents none (the seed then asks for --seed-agent), since
@@ -110,6 +109,7 @@ function defaultSeedAgent(agents: string[] | undefined): string | undefined {
   return agents.length === 1 ? agents[0] : undefined;
 }
 
+/** Whether a listen address is reachable from this machine only. */
 function isLoopback(host: string): boolean {
   const h = host
     .trim()
