@@ -193,9 +193,10 @@ export function createContactValidators(
 
   // One pass over the object: each value is checked by its attribute's own schema (clearer
   // messages than a generic union, every bad key reported at once). A plain transform rather
-  // than z.record keeps this hot path of the mock and the importer cheap.
+  // than z.record keeps this hot path of the mock and the importer cheap: the keys are read once
+  // (no entry pairs), and a body whose values are already in their stored form is returned as
+  // it is, not copied key by key.
   const customAttributes = z.unknown().transform((attrs, ctx) => {
-    const out: Record<string, AttributeValue> = {};
     if (typeof attrs !== 'object' || attrs === null || Array.isArray(attrs)) {
       ctx.issues.push({
         code: 'custom',
@@ -204,25 +205,28 @@ export function createContactValidators(
       });
       return z.NEVER;
     }
-    for (const [key, value] of Object.entries(attrs)) {
+    const given = attrs as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(given)) {
+      const value = given[key];
       const definition = byName.get(key);
       const problem = attributeKeyProblem(definition, value);
       if (problem || !definition) {
         ctx.issues.push({ code: 'custom', message: problem ?? 'Unknown', path: [key], input: value });
         continue;
       }
-      if (value === null) {
-        out[key] = null;
-        continue;
-      }
+      if (value === null) continue;
       const parsed = valueSchemas[definition.type].safeParse(value);
-      if (parsed.success) out[key] = parsed.data;
-      else {
+      if (!parsed.success) {
         const message = parsed.error.issues[0]?.message ?? `Invalid ${definition.type} value`;
         ctx.issues.push({ code: 'custom', message, path: [key], input: value });
+      } else if (parsed.data !== value) {
+        // Coerced (a number for a text attribute, a date made ISO): the caller's object stays as given.
+        out ??= { ...given };
+        out[key] = parsed.data;
       }
     }
-    return out;
+    return (out ?? given) as Record<string, AttributeValue>;
   });
 
   const input = ContactInputSchema.extend({ custom_attributes: customAttributes.optional() });

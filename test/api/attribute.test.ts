@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeTextSchemas, attributeValueSchemas } from '../../src/api/attribute.js';
+import { createContactValidators } from '../../src/api/contact.js';
+import { toIssues } from '../../src/api/envelope.js';
 
 describe('attribute value coercion', () => {
   it('number on the wire: JSON numbers only, as production', () => {
@@ -35,5 +37,61 @@ describe('attribute value coercion', () => {
     expect(attributeValueSchemas.boolean.parse('TRUE')).toBe(true);
     expect(attributeValueSchemas.boolean.parse(0)).toBe(false);
     expect(attributeValueSchemas.text.parse(7)).toBe('7');
+  });
+});
+
+describe('custom attributes checked against the definitions', () => {
+  const definition = (name: string, type: 'text' | 'number' | 'date', archived = false) => ({
+    name,
+    type,
+    label: name,
+    description: null,
+    archived,
+  });
+  const { input } = createContactValidators([
+    definition('plan', 'text'),
+    definition('seats', 'number'),
+    definition('renews', 'date'),
+    definition('legacy', 'text', true),
+    // A name Object.prototype also has: only the body's own key counts.
+    definition('constructor', 'text'),
+  ]);
+
+  it('takes values already in their stored form as given, and coerces the rest into a copy', () => {
+    const given = { plan: 'pro', seats: 3, legacy: null };
+    const parsed = input.parse({ external_id: 'u1', custom_attributes: given });
+    // Not copied key by key: the object given (the mock's request body) is the one checked.
+    expect(parsed.custom_attributes).toBe(given);
+    expect(given).toEqual({ plan: 'pro', seats: 3, legacy: null });
+    const coerced = { plan: 7, renews: '2024-05-31T10:00:00+02:00' };
+    expect(input.parse({ external_id: 'u1', custom_attributes: coerced }).custom_attributes).toEqual({
+      plan: '7',
+      renews: '2024-05-31T08:00:00.000Z',
+    });
+    // The caller's object is left as it was.
+    expect(coerced).toEqual({ plan: 7, renews: '2024-05-31T10:00:00+02:00' });
+    expect(input.parse({ external_id: 'u1', custom_attributes: {} }).custom_attributes).toEqual({});
+    expect(
+      input.parse({ external_id: 'u1', custom_attributes: { constructor: 'x' } }).custom_attributes,
+    ).toEqual({
+      constructor: 'x',
+    });
+  });
+
+  it('names every key it refuses, in the order given: unknown, archived, a wrong type, not own', () => {
+    const body = JSON.parse(
+      '{"external_id": "u1", "custom_attributes": {"tier": 1, "legacy": "x", "seats": "5", "__proto__": {}, "plan": "ok"}}',
+    );
+    const result = input.safeParse(body);
+    expect(result.success).toBe(false);
+    expect(toIssues(result.error!)).toEqual([
+      { field: 'custom_attributes.tier', message: 'Unknown custom attribute: define it first' },
+      { field: 'custom_attributes.legacy', message: 'Custom attribute is archived: only null is accepted' },
+      { field: 'custom_attributes.seats', message: 'Expected number, received string' },
+      { field: 'custom_attributes.__proto__', message: 'Unknown custom attribute: define it first' },
+    ]);
+    expect(toIssues(input.safeParse({ external_id: 'u1', custom_attributes: [] }).error!)).toEqual([
+      { field: 'custom_attributes', message: 'Expected an object of attribute names to values' },
+    ]);
   });
 });
