@@ -54,6 +54,8 @@ const SCHEMA_VERSION = 3;
 const BUSY_TIMEOUT_MS = 10_000;
 /** Page boundaries kept per agent and page size; past it the oldest page size is forgotten. */
 const BOUNDARY_SIZES = 8;
+/** Record text kept decoded (`#records`), across agents, in characters; past it the cache starts over. */
+const RECORD_CACHE_CHARS = 8 * 1024 * 1024;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -275,6 +277,15 @@ class SqliteStore implements MockStore {
   #createdEmails = new Map<string, Map<string, string>>();
   #createdCounts = new Map<string, number>();
   readonly #inserts = new Map<number, Database.Statement>();
+  /**
+   * Records as the table holds them, decoded, by agent and external_id: the ones this store
+   * wrote or read lately, so an update of a contact met before reads no row and parses no JSON.
+   * Only this connection's view: emptied whenever another connection has committed (`#sync`),
+   * and whenever a transaction of this one is undone. Bounded by the length of their text
+   * (`RECORD_CACHE_CHARS`): a few large records take the room of many small ones.
+   */
+  #records = new Map<string, Map<string, { contact: Contact; chars: number }>>();
+  #recordChars = 0;
 
   constructor(file: string, options: MockStoreOptions) {
     this.location = file;
@@ -428,6 +439,7 @@ class SqliteStore implements MockStore {
       const seq = this.#q.seqOf.get(contact.id)!;
       const before = this.#q.counts.get(agentId)?.[1] ?? 0;
       this.#q.delete.run(contact.id);
+      this.#forgetRecord(agentId, contact.external_id);
       const cache = this.#cache.get(agentId);
       if (cache) {
         // Pages after the row moved up by one; those before it are as they were, unless someone
@@ -615,6 +627,7 @@ class SqliteStore implements MockStore {
         db.exec('RELEASE atomically');
         tx.seq = seq;
         this.#cache.clear();
+        this.#forgetRecords();
         throw new Undone(error);
       }
     });
@@ -642,6 +655,7 @@ class SqliteStore implements MockStore {
     // every process (this one too) that the pages it has seen are gone.
     this.#flush();
     this.#db.exec('DELETE FROM contacts; DELETE FROM attributes;');
+    this.#forgetRecords();
     for (const cache of this.#cache.values()) {
       cache.validators = undefined;
       cache.names = undefined;
@@ -731,6 +745,7 @@ class SqliteStore implements MockStore {
     OPEN_TRANSACTIONS.delete(this);
     // What the transaction cached may be what it failed to write.
     this.#cache.clear();
+    this.#forgetRecords();
     tx.reject(asHttpError(error));
   }
 
@@ -746,6 +761,8 @@ class SqliteStore implements MockStore {
     const version = this.#q.dataVersion.get() ?? 0;
     if (version !== this.#dataVersion) {
       this.#dataVersion = version;
+      // Any record may have changed.
+      this.#forgetRecords();
       // Definitions may have changed. Page boundaries stay: each list checks its agent's
       // `deletes` count, so another process's write to another agent costs nothing here.
       for (const cache of this.#cache.values()) {
@@ -774,9 +791,38 @@ class SqliteStore implements MockStore {
 
   #byExternalId(agentId: string, externalId: string): Contact | undefined {
     // Not among the rows waiting: then the table has it or nobody does.
-    return (
-      this.#created.get(agentId)?.get(externalId) ?? decode(this.#q.byExternalId.get(agentId, externalId))
-    );
+    const waiting = this.#created.get(agentId)?.get(externalId);
+    if (waiting) return waiting;
+    const known = this.#records.get(agentId)?.get(externalId);
+    if (known) return known.contact;
+    const row = this.#q.byExternalId.get(agentId, externalId);
+    const contact = decode(row);
+    if (contact) this.#remember(agentId, contact, row![1].length);
+    return contact;
+  }
+
+  /** Keeps a record as the table now holds it, `chars` its text's length (see `#records`). */
+  #remember(agentId: string, contact: Contact, chars: number): void {
+    const held = this.#records.get(agentId)?.get(contact.external_id)?.chars ?? 0;
+    if (this.#recordChars - held + chars > RECORD_CACHE_CHARS) this.#forgetRecords();
+    else this.#recordChars -= held;
+    mapIn(this.#records, agentId).set(contact.external_id, { contact, chars });
+    this.#recordChars += chars;
+  }
+
+  #forgetRecord(agentId: string, externalId: string): void {
+    const records = this.#records.get(agentId);
+    const known = records?.get(externalId);
+    if (known) {
+      records!.delete(externalId);
+      this.#recordChars -= known.chars;
+    }
+  }
+
+  #forgetRecords(): void {
+    if (this.#recordChars === 0) return;
+    this.#records = new Map();
+    this.#recordChars = 0;
   }
 
   #emailOwner(agentId: string, email: string): string | undefined {
@@ -864,6 +910,8 @@ class SqliteStore implements MockStore {
     const record = JSON.stringify(contact);
     // The answer's JSON reuses this text instead of making it again.
     rememberJson(contact, record);
+    if (prev && prev.external_id !== contact.external_id) this.#forgetRecord(agentId, prev.external_id);
+    this.#remember(agentId, contact, record.length);
     if (!prev) this.#queue(seq, agentId, contact, record);
     else {
       const email = emailKey(contact.email) ?? null;

@@ -572,6 +572,78 @@ describe('the SQLite store under group commit', () => {
     expect(store.count(A)).toBe(1);
   });
 
+  it('updates a contact it met before from the record the table holds now, whoever changed it since', async () => {
+    const file = join(await tempDir(), 'records.db');
+    const s1 = openSqliteStore(file);
+    onTestFinished(() => s1.close());
+    for (const id of ['u1', 'u2', 'u3', 'u4']) s1.upsertContact(A, { external_id: id, name: `${id} first` });
+    await s1.pending();
+
+    // Another store on the file gives u1 an email and deletes u2; sqlite3 renames u3 by hand.
+    const s2 = openSqliteStore(file);
+    onTestFinished(() => s2.close());
+    s2.upsertContact(A, { external_id: 'u1', email: 'u1@example.com' });
+    s2.deleteContact(A, 'u2');
+    await s2.pending();
+    const { db } = sqlite(file);
+    db.prepare(
+      "UPDATE contacts SET record = json_set(record, '$.name', 'by hand') WHERE external_id = 'u3'",
+    ).run();
+
+    expect(s1.upsertContact(A, { external_id: 'u1', name: 'u1 second' }).contact).toMatchObject({
+      name: 'u1 second',
+      email: 'u1@example.com',
+    });
+    // Gone from the table: created again, not an update of a row that is no longer there.
+    expect(s1.upsertContact(A, { external_id: 'u2', name: 'u2 again' }).created).toBe(true);
+    expect(s1.upsertContact(A, { external_id: 'u3', email: 'u3@example.com' }).contact.name).toBe('by hand');
+    await s1.pending();
+
+    // Writes undone are forgotten: a failing atomically, and a turn whose commit fails.
+    expect(() =>
+      s1.atomically(() => {
+        s1.upsertContact(A, { external_id: 'u4', name: 'undone' });
+        throw new Error('undo');
+      }),
+    ).toThrow('undo');
+    await s1.pending();
+    expect(s1.findContact(A, 'u4')?.name).toBe('u4 first');
+    db.exec(
+      "CREATE TRIGGER boom BEFORE INSERT ON contacts WHEN NEW.external_id = 'boom' BEGIN SELECT RAISE(ABORT, 'insert failed'); END;",
+    );
+    s1.upsertContact(A, { external_id: 'u4', name: 'failed' });
+    s1.upsertContact(A, { external_id: 'boom' });
+    await expect(s1.pending()).rejects.toThrow('insert failed');
+    expect(s1.upsertContact(A, { external_id: 'u4', email: 'u4@example.com' }).contact.name).toBe('u4 first');
+    await s1.pending();
+
+    // Its own changes of key: a contact deleted, or given another external_id, is no longer there.
+    s1.deleteContact(A, 'u3');
+    expect(s1.upsertContact(A, { external_id: 'u3', name: 'u3 again' }).created).toBe(true);
+    s1.patchContact(A, 'u4', { external_id: 'u5' });
+    expect(s1.upsertContact(A, { external_id: 'u4', name: 'u4 again' }).created).toBe(true);
+    await s1.pending();
+
+    const rows = () =>
+      db
+        .prepare("SELECT external_id, record ->> '$.name', record ->> '$.email' FROM contacts ORDER BY seq")
+        .raw()
+        .all();
+    expect(rows()).toEqual([
+      ['u1', 'u1 second', 'u1@example.com'],
+      ['u5', 'u4 first', 'u4@example.com'],
+      ['u2', 'u2 again', null],
+      ['u3', 'u3 again', null],
+      ['u4', 'u4 again', null],
+    ]);
+    // After a reset nothing is left to update, u1 met just before included.
+    expect(s1.findContact(A, 'u1')?.name).toBe('u1 second');
+    s1.reset();
+    expect(s1.upsertContact(A, { external_id: 'u1' }).created).toBe(true);
+    await s1.pending();
+    expect(rows()).toEqual([['u1', null, null]]);
+  });
+
   it('opens a database of the development schema 1 (no delete count) and carries it forward', async () => {
     const file = join(await tempDir(), 'v1.db');
     olderDatabase(file, 1, SCHEMA_1);
