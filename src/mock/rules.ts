@@ -74,9 +74,11 @@ export function mergeFields(
 ): ContactFields {
   // Stored attribute objects are frozen, so an untouched one is shared rather than copied.
   let attrs = prev?.custom_attributes ?? EMPTY_ATTRIBUTES;
-  if (input.custom_attributes) {
+  const given = input.custom_attributes;
+  if (given) {
     const merged: Record<string, AttributeValue> = { ...attrs };
-    for (const [key, value] of Object.entries(input.custom_attributes)) {
+    for (const key of Object.keys(given)) {
+      const value = given[key]!;
       if (value === null) delete merged[key];
       else merged[key] = value;
     }
@@ -105,10 +107,16 @@ export function sameFields(a: ContactFields, b: ContactFields): boolean {
   if (a.external_id !== b.external_id || a.name !== b.name || a.email !== b.email) return false;
   if (a.phonenumber !== b.phonenumber) return false;
   if (!sameAccounts(a.stripe_accounts, b.stripe_accounts)) return false;
-  if (a.custom_attributes === b.custom_attributes) return true;
-  const ka = Object.keys(a.custom_attributes);
-  if (ka.length !== Object.keys(b.custom_attributes).length) return false;
-  return ka.every((k) => a.custom_attributes[k] === b.custom_attributes[k]);
+  const attrsA = a.custom_attributes;
+  const attrsB = b.custom_attributes;
+  if (attrsA === attrsB) return true;
+  let n = 0;
+  for (const k in attrsA) {
+    if (!Object.hasOwn(attrsB, k) || attrsA[k] !== attrsB[k]) return false;
+    n++;
+  }
+  for (const _ in attrsB) n--;
+  return n === 0;
 }
 
 /** How a rule sees an agent's stored contacts, whatever keeps them. */
@@ -134,8 +142,10 @@ export function checkEmail(
   prev: ContactFields | undefined,
   next: ContactFields,
 ): void {
-  const email = emailKey(next.email);
-  if (email === undefined || email === emailKey(prev?.email ?? null)) return;
+  // The same address as before (the common update) is its own: no key to make or look up.
+  if (next.email === null || next.email === prev?.email) return;
+  const email = emailKey(next.email)!;
+  if (email === emailKey(prev?.email ?? null)) return;
   const owner = lookup.emailOwner(email);
   if (owner !== undefined && owner !== prev?.external_id) throw conflict(EMAIL_EXISTS);
 }
