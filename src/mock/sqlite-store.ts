@@ -284,7 +284,7 @@ class SqliteStore implements MockStore {
    * and whenever a transaction of this one is undone. Bounded by the length of their text
    * (`RECORD_CACHE_CHARS`): a few large records take the room of many small ones.
    */
-  #records = new Map<string, Map<string, { contact: Contact; chars: number }>>();
+  #records = new Map<string, Map<string, { contact: Contact; seq: number; chars: number }>>();
   #recordChars = 0;
 
   constructor(file: string, options: MockStoreOptions) {
@@ -415,7 +415,7 @@ class SqliteStore implements MockStore {
 
   /** Without the look at other connections: inside a write, the transaction's start made it. */
   #find(agentId: string, key: string): Contact | undefined {
-    return this.#byExternalId(agentId, key) ?? decode(this.#q.byId.get(agentId, key));
+    return this.#byExternalId(agentId, key) ?? this.#read(agentId, this.#q.byId.get(agentId, key));
   }
 
   #get(agentId: string, key: string): Contact {
@@ -795,18 +795,23 @@ class SqliteStore implements MockStore {
     if (waiting) return waiting;
     const known = this.#records.get(agentId)?.get(externalId);
     if (known) return known.contact;
-    const row = this.#q.byExternalId.get(agentId, externalId);
-    const contact = decode(row);
-    if (contact) this.#remember(agentId, contact, row![1].length);
+    return this.#read(agentId, this.#q.byExternalId.get(agentId, externalId));
+  }
+
+  /** A row read from the table, decoded and kept. */
+  #read(agentId: string, row: Row | undefined): Contact | undefined {
+    if (row === undefined) return undefined;
+    const contact = freezeContact(JSON.parse(row[1]));
+    this.#remember(agentId, contact, row[0], row[1].length);
     return contact;
   }
 
-  /** Keeps a record as the table now holds it, `chars` its text's length (see `#records`). */
-  #remember(agentId: string, contact: Contact, chars: number): void {
+  /** Keeps a record as the table now holds it in row `seq`, `chars` its text's length (see `#records`). */
+  #remember(agentId: string, contact: Contact, seq: number, chars: number): void {
     const held = this.#records.get(agentId)?.get(contact.external_id)?.chars ?? 0;
     if (this.#recordChars - held + chars > RECORD_CACHE_CHARS) this.#forgetRecords();
     else this.#recordChars -= held;
-    mapIn(this.#records, agentId).set(contact.external_id, { contact, chars });
+    mapIn(this.#records, agentId).set(contact.external_id, { contact, seq, chars });
     this.#recordChars += chars;
   }
 
@@ -899,8 +904,12 @@ class SqliteStore implements MockStore {
   /** Writes a checked record; an unchanged contact stays as it was, `updated_at` too. */
   #put(agentId: string, prev: Contact | undefined, fields: ContactFields): Contact {
     if (prev && sameFields(prev, fields)) return prev;
-    let seq = 0;
-    if (!prev) {
+    let seq: number;
+    if (prev) {
+      // Its row, as the look-up that found it kept it (the row id: no search of the id index).
+      const held = this.#records.get(agentId)?.get(prev.external_id);
+      seq = held?.contact === prev ? held.seq : this.#q.seqOf.get(prev.id)!;
+    } else {
       // The sequence is read once a transaction and written back at its commit.
       const tx = this.#tx!;
       tx.seq = (tx.seq ?? this.#q.seq.get() ?? 0) + 1;
@@ -911,16 +920,16 @@ class SqliteStore implements MockStore {
     // The answer's JSON reuses this text instead of making it again.
     rememberJson(contact, record);
     if (prev && prev.external_id !== contact.external_id) this.#forgetRecord(agentId, prev.external_id);
-    this.#remember(agentId, contact, record.length);
+    this.#remember(agentId, contact, seq, record.length);
     if (!prev) this.#queue(seq, agentId, contact, record);
-    else {
-      const email = emailKey(contact.email) ?? null;
-      // Most updates keep both keys: then the row's two unique indexes are left alone (setting a
-      // column rewrites its index entries even to the same value: 7.8 -> 4.9 µs a row).
-      if (contact.external_id === prev.external_id && email === (emailKey(prev.email) ?? null)) {
-        this.#q.updateRecord.run(record, contact.id);
-      } else this.#q.update.run(contact.external_id, email, record, contact.id);
-    }
+    // Most updates keep both keys: then the row's two unique indexes are left alone (setting a
+    // column rewrites its index entries even to the same value: 7.8 -> 4.9 µs a row).
+    else if (
+      contact.external_id === prev.external_id &&
+      (contact.email === prev.email || emailKey(contact.email) === emailKey(prev.email))
+    ) {
+      this.#q.updateRecord.run(record, seq);
+    } else this.#q.update.run(contact.external_id, emailKey(contact.email) ?? null, record, seq);
     return contact;
   }
 }
@@ -1000,8 +1009,8 @@ function prepare(db: Database.Database, before: () => void) {
     byId: row('SELECT seq, record FROM contacts WHERE agent = ? AND id = ?'),
     page: rows('SELECT seq, record FROM contacts WHERE agent = ? AND seq > ? ORDER BY seq LIMIT ? OFFSET ?'),
     all: rows('SELECT seq, record FROM contacts WHERE agent = ? ORDER BY seq'),
-    update: write('UPDATE contacts SET external_id = ?, email_key = ?, record = ? WHERE id = ?'),
-    updateRecord: write('UPDATE contacts SET record = ? WHERE id = ?'),
+    update: write('UPDATE contacts SET external_id = ?, email_key = ?, record = ? WHERE seq = ?'),
+    updateRecord: write('UPDATE contacts SET record = ? WHERE seq = ?'),
     delete: write('DELETE FROM contacts WHERE id = ?'),
     attributes: column<string>('SELECT record FROM attributes WHERE agent = ? ORDER BY position'),
     attributeNames: column<string>('SELECT name FROM attributes WHERE agent = ?'),
