@@ -644,6 +644,26 @@ describe('the SQLite store under group commit', () => {
     expect(rows()).toEqual([['u1', null, null]]);
   });
 
+  it('reads an update still waiting in its turn, after the records kept decoded outgrew their room', async () => {
+    const store = openSqliteStore(join(await tempDir(), 'room.db'));
+    onTestFinished(() => store.close());
+    store.defineAttribute(A, { name: 'notes', type: 'text' });
+    // Ten records of a million characters each: more than the decoded records may hold (8 Mi).
+    const notes = 'n'.repeat(1_000_000);
+    for (let i = 0; i < 10; i++)
+      store.upsertContact(A, { external_id: `u${i}`, custom_attributes: { notes } });
+    await store.pending();
+    // One turn: u0 updated (its record waits), then the others read, which pushes u0 out.
+    store.upsertContact(A, { external_id: 'u0', name: 'updated' });
+    for (let i = 1; i < 10; i++) expect(store.findContact(A, `u${i}`)?.external_id).toBe(`u${i}`);
+    expect(store.findContact(A, 'u0')?.name).toBe('updated');
+    expect(store.upsertContact(A, { external_id: 'u0', email: 'u0@example.com' }).contact.name).toBe(
+      'updated',
+    );
+    await store.pending();
+    expect(store.findContact(A, 'u0')).toMatchObject({ name: 'updated', email: 'u0@example.com' });
+  });
+
   it('opens a database of the development schema 1 (no delete count) and carries it forward', async () => {
     const file = join(await tempDir(), 'v1.db');
     olderDatabase(file, 1, SCHEMA_1);
