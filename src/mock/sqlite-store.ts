@@ -218,6 +218,7 @@ interface OpenTransaction {
 
 interface AgentCache {
   validators?: ContactValidators;
+  lookup?: ContactLookup;
   names?: ReadonlySet<string>;
   /** By page size: the seq of the last row of each full page seen (index = page - 1). */
   boundaries: Map<number, number[]>;
@@ -934,17 +935,15 @@ class SqliteStore implements MockStore {
     return stmt;
   }
 
-  /** The rules' view of one agent, read once per record within the transaction. */
+  /** The rules' view of one agent, made once (a record is read once: `#records` keeps it). */
   #lookup(agentId: string): ContactLookup {
-    const seen = new Map<string, Contact | undefined>();
-    return {
+    const cache = this.#agentCache(agentId);
+    cache.lookup ??= {
       count: () => this.#q.count.get(agentId) ?? 0,
-      byExternalId: (externalId) => {
-        if (!seen.has(externalId)) seen.set(externalId, this.#byExternalId(agentId, externalId));
-        return seen.get(externalId);
-      },
+      byExternalId: (externalId) => this.#byExternalId(agentId, externalId),
       emailOwner: (email) => this.#emailOwner(agentId, email),
     };
+    return cache.lookup;
   }
 
   /** Writes a checked record; an unchanged contact stays as it was, `updated_at` too. */
