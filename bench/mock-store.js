@@ -15,9 +15,12 @@
 // bare server answering the contract's whole record with the mock's headers, and (b2) the mock
 // upserting a rolling set of 5,000 external_ids (after the first pass, updates with a new name
 // each pass), so that the directory stays at 10,000 contacts (warm-up and run use other ids).
+// With --floor, wrk also measures (a3) the least a faithful mock's upsert costs on this stack: the
+// bare server checking the body with the contract's zod validator, keeping the record in a Map
+// and answering it whole (see FLOOR_SERVER).
 // Usage: npm run build && node bench/mock-store.js [--only upsert,get,wrk,import] [--upserts 5000]
 //   [--seeded 300000] [--get-contacts 50000] [--get-runs 7] [--duration 10] [--connections 32]
-//   [--rounds 3] [--rows 20000] [--import-runs 3] [--workload new|issue] [--decompose]
+//   [--rounds 3] [--rows 20000] [--import-runs 3] [--workload new|issue] [--decompose] [--floor]
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -115,6 +118,56 @@ const BASELINE_RECORD_SERVER = BASELINE_SERVER.replace(
 if (!BASELINE_RECORD_SERVER.includes('let sent') || !BASELINE_RECORD_SERVER.includes('x-request-id'))
   throw new Error('BASELINE_RECORD_SERVER no longer derives from BASELINE_SERVER: update the replaces');
 
+// The least a faithful mock's upsert costs on this stack (--floor): the bare server, plus the
+// contract's own check of the body (the agent's zod validator from the built package, with the
+// three attributes the issue's body uses), the record upserted by external_id into a Map, and
+// the whole record answered with the mock's headers. No key, routing, email rule, request log
+// or front door. DIST_API is replaced by the package's built contract when the file is written.
+const FLOOR_SERVER = `
+import { createServer } from 'node:http';
+import { createContactValidators } from 'DIST_API';
+const { input } = createContactValidators(
+  [['plan', 'text'], ['score', 'number'], ['vip', 'boolean']].map(([name, type]) => ({
+    name, type, label: name, description: null, archived: false,
+  })),
+);
+const contacts = new Map();
+let sent = 0;
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const checked = input.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    if (!checked.success) {
+      res.writeHead(400);
+      res.end();
+      return;
+    }
+    const body = checked.data;
+    const prev = contacts.get(body.external_id);
+    const now = Math.floor(Date.now() / 1000);
+    const data = Object.freeze({
+      id: prev ? prev.id : 'ct_' + (contacts.size + 1).toString(36).padStart(12, '0'),
+      external_id: body.external_id,
+      name: body.name ?? prev?.name ?? null,
+      email: body.email ?? prev?.email ?? null,
+      phonenumber: body.phonenumber ?? prev?.phonenumber ?? null,
+      custom_attributes: Object.freeze({ ...prev?.custom_attributes, ...body.custom_attributes }),
+      stripe_accounts: [],
+      created_at: prev ? prev.created_at : now,
+      updated_at: now,
+    });
+    contacts.set(body.external_id, data);
+    const payload = JSON.stringify({ message: 'Success', data });
+    res.writeHead(prev ? 200 : 201, ['x-request-id', 'req_' + (++sent).toString(36).padStart(20, '0'),
+      'content-type', 'application/json; charset=utf-8', 'content-length', Buffer.byteLength(payload)]);
+    res.end(payload);
+  });
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
 // One thread, so a plain counter gives every request its own external_id; the prefix (the first
 // argument after --) keeps the warm-up's ids apart from the measured run's. A second argument N
 // cycles through N external_ids instead (0: no cycle); a third, "issue", posts the issue's body.
@@ -178,6 +231,7 @@ async function parent() {
       'client-cpu': { type: 'string', default: '1' },
       workload: { type: 'string', default: 'new' },
       decompose: { type: 'boolean', default: false },
+      floor: { type: 'boolean', default: false },
     },
   });
   const only = values.only?.split(',');
@@ -185,7 +239,8 @@ async function parent() {
   if (!['new', 'issue'].includes(values.workload)) throw new Error('--workload is new or issue');
   const ISSUE = values.workload === 'issue';
   if (ISSUE && values.decompose) throw new Error('--decompose measures --workload new');
-  if ((ISSUE || values.decompose) && !want('wrk')) throw new Error('--workload and --decompose go with wrk');
+  if ((ISSUE || values.decompose || values.floor) && !want('wrk'))
+    throw new Error('--workload, --decompose and --floor go with wrk');
   const SERVER_CPU = values['server-cpu'];
   const CLIENT_CPU = values['client-cpu'];
   const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -267,6 +322,12 @@ async function parent() {
   const baselineRecordFile = join(dir, 'baseline-record.mjs');
   writeFileSync(baselineRecordFile, BASELINE_RECORD_SERVER);
   const bareRecord = () => startServer([baselineRecordFile]);
+  const floorFile = join(dir, 'floor.mjs');
+  writeFileSync(
+    floorFile,
+    FLOOR_SERVER.replace('DIST_API', new URL('../dist/api/index.js', import.meta.url).href),
+  );
+  const floor = () => startServer([floorFile]);
   const serve = (data) =>
     startServer([
       BIN,
@@ -516,6 +577,7 @@ async function parent() {
               rolling: await measure('(b2) serve --mock, 5k ids', await serve(), true, 5000),
             }
           : {};
+        if (values.floor) parts.floor = await measure('(a3) floor: check, Map', await floor());
         rounds.push({ base, mem, sql, ...parts });
       }
       const mid = (f) => {
@@ -546,6 +608,9 @@ async function parent() {
           ['wrk', '(a2) / (a): the answer alone', each((r) => r.record / r.base), '', ''],
           ['wrk', '(b2) / (a): a store that stays small', each((r) => r.rolling / r.base), '', ''],
         );
+      }
+      if (values.floor) {
+        results.push(['wrk', '(a3) / (a): the floor, each round', each((r) => r.floor / r.base), '', '']);
       }
     }
 
