@@ -578,6 +578,8 @@ describe('the SQLite store under group commit', () => {
     onTestFinished(() => s1.close());
     for (const id of ['u1', 'u2', 'u3', 'u4']) s1.upsertContact(A, { external_id: id, name: `${id} first` });
     await s1.pending();
+    // Read once, so s1 keeps them decoded.
+    for (const id of ['u1', 'u2', 'u3', 'u4']) expect(s1.findContact(A, id)?.name).toBe(`${id} first`);
 
     // Another store on the file gives u1 an email and deletes u2; sqlite3 renames u3 by hand.
     const s2 = openSqliteStore(file);
