@@ -110,12 +110,14 @@ export function sameFields(a: ContactFields, b: ContactFields): boolean {
   const attrsA = a.custom_attributes;
   const attrsB = b.custom_attributes;
   if (attrsA === attrsB) return true;
+  // Own keys only, counted without making key arrays.
   let n = 0;
   for (const k in attrsA) {
+    if (!Object.hasOwn(attrsA, k)) continue;
     if (!Object.hasOwn(attrsB, k) || attrsA[k] !== attrsB[k]) return false;
     n++;
   }
-  for (const _ in attrsB) n--;
+  for (const k in attrsB) if (Object.hasOwn(attrsB, k)) n--;
   return n === 0;
 }
 
@@ -215,8 +217,14 @@ export function checkBatch(
   const staged = new Map<string, ContactFields>();
   const emailOwners = new Map<string, string | null>(); // lowercased email -> external_id, null = freed
   const issues: { field: string; message: string }[] = [];
+  // The contacts it would create: each external_id looked up once, at its first item.
+  let creates = 0;
   users.forEach((item, i) => {
-    const prev = staged.get(item.external_id) ?? lookup.byExternalId(item.external_id);
+    let prev = staged.get(item.external_id);
+    if (prev === undefined) {
+      prev = lookup.byExternalId(item.external_id);
+      if (prev === undefined) creates++;
+    }
     const next = mergeFields(prev, item, item.external_id);
     const before = emailKey(prev?.email ?? null);
     const after = emailKey(next.email);
@@ -233,8 +241,6 @@ export function checkBatch(
     staged.set(item.external_id, next);
   });
   if (issues.length > 0) throw conflict(EMAIL_EXISTS, issues);
-  let creates = 0;
-  for (const key of staged.keys()) if (!lookup.byExternalId(key)) creates++;
   checkQuota(lookup, creates, maxContacts);
 }
 

@@ -1,8 +1,8 @@
 // The mock's state in SQLite (through libsql, better-sqlite3's API with its binary shipped in
 // registry packages): the store behind `contacts serve --mock --data FILE` and the embedded
 // `--mock` mode. The writes of one event-loop turn share one transaction, committed at the end
-// of the turn (new contacts are inserted together just before), and an answer waits for that
-// commit (`pending()`), so it is only ever sent about a write that is on the database. WAL mode
+// of the turn (new contacts, and updates that keep their keys, are written together just
+// before), and an answer waits for that commit (`pending()`), so it is only ever sent about a write that is on the database. WAL mode
 // lets several processes share one file through SQLite's own locking. The contract's rules come
 // from `rules.ts`, as in the memory store; uniqueness of external_id and email per agent is also
 // the schema's, and so is the per-agent count the quota and the list's total read.
@@ -54,8 +54,11 @@ const SCHEMA_VERSION = 3;
 const BUSY_TIMEOUT_MS = 10_000;
 /** Page boundaries kept per agent and page size; past it the oldest page size is forgotten. */
 const BOUNDARY_SIZES = 8;
-/** Record text kept decoded (`#records`), across agents, in characters; past it the cache starts over. */
-const RECORD_CACHE_CHARS = 8 * 1024 * 1024;
+/**
+ * Characters of JSON text whose records `#records` keeps decoded, across agents; past it the
+ * cache starts over. The decoded objects (and the text of those answered) take a few times that.
+ */
+export const RECORD_CACHE_CHARS = 4 * 1024 * 1024;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -293,7 +296,7 @@ class SqliteStore implements MockStore {
    * two lookups an upsert makes read them here first.
    */
   #rows: unknown[] = [];
-  #created = new Map<string, Map<string, Contact>>();
+  #created = new Map<string, Map<string, { contact: Contact; seq: number }>>();
   #createdEmails = new Map<string, Map<string, string>>();
   #createdCounts = new Map<string, number>();
   /**
@@ -307,11 +310,12 @@ class SqliteStore implements MockStore {
   /** Runs before every statement but the waiting rows' own lookups: writes what waits. */
   readonly #before: () => void;
   /**
-   * Records as the table holds them, decoded, by agent and external_id: the ones this store
-   * wrote or read lately, so an update of a contact met before reads no row and parses no JSON.
-   * Only this connection's view: emptied whenever another connection has committed (`#sync`),
-   * and whenever a transaction of this one is undone. Bounded by the length of their text
-   * (`RECORD_CACHE_CHARS`): a few large records take the room of many small ones.
+   * Records decoded, with their row ids, by agent and external_id: the ones this store updated
+   * or read lately (not those it created: see `#put`), as the table holds them once the turn's
+   * waiting writes are in. An update of a contact met before then reads no row and parses no
+   * JSON. Only this connection's view: emptied whenever another connection has committed
+   * (`#sync`), and whenever a transaction of this one is undone. Bounded by the length of their
+   * text (`RECORD_CACHE_CHARS`): a few large records take the room of many small ones.
    */
   #records = new Map<string, Map<string, { contact: Contact; seq: number; chars: number }>>();
   #recordChars = 0;
@@ -819,13 +823,16 @@ class SqliteStore implements MockStore {
     return cache.validators;
   }
 
+  /**
+   * The record under an external_id as this transaction sees it: a row created in this turn and
+   * still waiting, else the record kept decoded, else the table's (with the turn's waiting
+   * updates written first; its waiting inserts need not be, `#created` has them all).
+   */
   #byExternalId(agentId: string, externalId: string): Contact | undefined {
-    // Not among the rows waiting: then the table has it or nobody does.
     const waiting = this.#created.get(agentId)?.get(externalId);
-    if (waiting) return waiting;
+    if (waiting) return waiting.contact;
     const known = this.#records.get(agentId)?.get(externalId);
     if (known) return known.contact;
-    // The table, with this turn's updates in it (the inserts need not be: `#created` has them).
     if (this.#updates.size > 0) this.#before();
     return this.#read(agentId, this.#q.byExternalId.get(agentId, externalId));
   }
@@ -838,7 +845,10 @@ class SqliteStore implements MockStore {
     return contact;
   }
 
-  /** Keeps a record as the table now holds it in row `seq`, `chars` its text's length (see `#records`). */
+  /**
+   * Keeps a record as row `seq` holds it, or will once the turn's waiting writes are in; `chars`
+   * is its text's length (see `#records`).
+   */
   #remember(agentId: string, contact: Contact, seq: number, chars: number): void {
     const held = this.#records.get(agentId)?.get(contact.external_id)?.chars ?? 0;
     if (this.#recordChars - held + chars > RECORD_CACHE_CHARS) this.#forgetRecords();
@@ -870,7 +880,7 @@ class SqliteStore implements MockStore {
   #queue(seq: number, agentId: string, contact: Contact, record: string): void {
     const email = emailKey(contact.email) ?? null;
     this.#rows.push(seq, agentId, contact.id, contact.external_id, email, record);
-    mapIn(this.#created, agentId).set(contact.external_id, contact);
+    mapIn(this.#created, agentId).set(contact.external_id, { contact, seq });
     if (email !== null) mapIn(this.#createdEmails, agentId).set(email, contact.external_id);
     this.#createdCounts.set(agentId, (this.#createdCounts.get(agentId) ?? 0) + 1);
   }
@@ -935,7 +945,7 @@ class SqliteStore implements MockStore {
     return stmt;
   }
 
-  /** The rules' view of one agent, made once (a record is read once: `#records` keeps it). */
+  /** The rules' view of one agent, made once (the records it finds are kept: `#records`). */
   #lookup(agentId: string): ContactLookup {
     const cache = this.#agentCache(agentId);
     cache.lookup ??= {
@@ -951,8 +961,11 @@ class SqliteStore implements MockStore {
     if (prev && sameFields(prev, fields)) return prev;
     let seq: number;
     if (prev) {
-      // Its row, as the look-up that found it kept it (the row id: no search of the id index).
-      const held = this.#records.get(agentId)?.get(prev.external_id);
+      // Its row id, from where the look-up found it: no search of the id index, and a row
+      // created in this turn stays waiting.
+      const held =
+        this.#created.get(agentId)?.get(prev.external_id) ??
+        this.#records.get(agentId)?.get(prev.external_id);
       seq = held?.contact === prev ? held.seq : this.#q.seqOf.get(prev.id)!;
     } else {
       // The sequence is read once a transaction and written back at its commit.
@@ -982,8 +995,8 @@ class SqliteStore implements MockStore {
     ) {
       this.#updates.set(seq, record);
       // A row created in this turn and still waiting: its look-ups read the newest record.
-      const waiting = this.#created.get(agentId);
-      if (waiting?.get(prev.external_id) === prev) waiting.set(prev.external_id, contact);
+      const waiting = this.#created.get(agentId)?.get(prev.external_id);
+      if (waiting?.contact === prev) waiting.contact = contact;
     } else this.#q.update.run(contact.external_id, emailKey(contact.email) ?? null, record, seq);
     return contact;
   }

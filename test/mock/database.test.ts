@@ -13,7 +13,7 @@ import { paths } from '../../src/api/index.js';
 import { createMockState } from '../../src/mock/handler.js';
 import { respond } from '../../src/mock/respond.js';
 import { startMockServer } from '../../src/mock/server.js';
-import { openSqliteStore } from '../../src/mock/sqlite-store.js';
+import { openSqliteStore, RECORD_CACHE_CHARS } from '../../src/mock/sqlite-store.js';
 import { BIN } from '../helpers/cli.js';
 import { AGENT, api, startTestMock, storedContact, TEST_KEY, tempDir } from '../helpers/mock.js';
 
@@ -592,6 +592,11 @@ describe('the SQLite store under group commit', () => {
       "UPDATE contacts SET record = json_set(record, '$.name', 'by hand') WHERE external_id = 'u3'",
     ).run();
 
+    // Read outside any write of s1's: what the others committed, not what s1 kept.
+    expect(s1.findContact(A, 'u1')?.email).toBe('u1@example.com');
+    expect(s1.findContact(A, 'u2')).toBeUndefined();
+    expect(s1.getContact(A, 'u3').name).toBe('by hand');
+
     expect(s1.upsertContact(A, { external_id: 'u1', name: 'u1 second' }).contact).toMatchObject({
       name: 'u1 second',
       email: 'u1@example.com',
@@ -650,8 +655,8 @@ describe('the SQLite store under group commit', () => {
     const store = openSqliteStore(join(await tempDir(), 'room.db'));
     onTestFinished(() => store.close());
     store.defineAttribute(A, { name: 'notes', type: 'text' });
-    // Ten records of a million characters each: more than the decoded records may hold (8 Mi).
-    const notes = 'n'.repeat(1_000_000);
+    // Ten records of an eighth of the room each: more than the decoded records may hold.
+    const notes = 'n'.repeat(Math.ceil(RECORD_CACHE_CHARS / 8));
     for (let i = 0; i < 10; i++)
       store.upsertContact(A, { external_id: `u${i}`, custom_attributes: { notes } });
     await store.pending();

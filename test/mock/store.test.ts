@@ -38,6 +38,18 @@ describe('createMockStore', () => {
     expect(updated.updated_at).toBe(1_700_000_005);
   });
 
+  it("keeps its own copy of a body's custom attributes, leaving the caller's object as given", () => {
+    const store = createMockStore();
+    store.defineAttribute(A, { name: 'plan', type: 'text' });
+    const attrs = { plan: 'pro' };
+    const { contact } = store.upsertContact(A, { external_id: 'a', custom_attributes: attrs });
+    expect(contact.custom_attributes).toEqual({ plan: 'pro' });
+    expect(contact.custom_attributes).not.toBe(attrs);
+    expect(Object.isFrozen(attrs)).toBe(false);
+    attrs.plan = 'changed';
+    expect(store.getContact(A, 'a').custom_attributes).toEqual({ plan: 'pro' });
+  });
+
   it('returns frozen records that later writes do not change', () => {
     const store = createMockStore();
     const { contact } = store.upsertContact(A, { external_id: 'a', name: 'One' });
