@@ -4,6 +4,14 @@
 // store writes it) hands it over, and a success envelope around that record is its text inside
 // the envelope's, not a second serialisation.
 const cache = new WeakMap<object, string>();
+/**
+ * Texts handed over by a store, until the answer about their record takes them: held only that
+ * long (a record kept for later would otherwise keep its text too, out of the young
+ * generation). At most `FRESH_LIMIT`; past it (records written and never answered, as in a
+ * seed) they start over.
+ */
+let fresh = new Map<object, string>();
+const FRESH_LIMIT = 1024;
 
 /** `JSON.stringify(body)`, from the cache for a frozen object or array. */
 export function toJson(body: unknown): string {
@@ -12,8 +20,9 @@ export function toJson(body: unknown): string {
     const envelope = body as { message?: unknown; data?: unknown };
     const { data } = envelope;
     if (typeof data === 'object' && data !== null && typeof envelope.message === 'string') {
-      const text = cache.get(data);
+      const text = fresh.get(data) ?? cache.get(data);
       if (text !== undefined && isEnvelope(envelope)) {
+        fresh.delete(data);
         return `{"message":${JSON.stringify(envelope.message)},"data":${text}}`;
       }
     }
@@ -27,9 +36,14 @@ export function toJson(body: unknown): string {
   return json;
 }
 
-/** Keeps `json` as the text of `value`, a frozen object: it must be `JSON.stringify(value)`. */
+/**
+ * Keeps `json` as the text of `value`, a frozen object, for the answer about it (once): it must
+ * be `JSON.stringify(value)`.
+ */
 export function rememberJson(value: object, json: string): void {
-  if (Object.isFrozen(value)) cache.set(value, json);
+  if (!Object.isFrozen(value)) return;
+  if (fresh.size >= FRESH_LIMIT) fresh = new Map();
+  fresh.set(value, json);
 }
 
 /** Exactly the keys `message` then `data`: the text `toJson` composes is then `JSON.stringify`'s. */

@@ -162,9 +162,19 @@ describe('toJson', () => {
     state.store.batchUpsert(A, { users: Array.from({ length: 25 }, (_, i) => ({ external_id: `u${i}` })) });
     const list = get(state, `/api/v1/chatbots/${A}/contacts`, 'page=2&per_page=10').body;
     expect(Object.isFrozen(list)).toBe(true);
+    // An upsert's answer: the SQLite store hands over the record's text for it, once.
+    const upserted = handleRequest(state, {
+      method: 'POST',
+      path: `/api/v1/chatbots/${A}/contacts`,
+      query: new URLSearchParams(),
+      headers,
+      body: JSON.stringify({ external_id: 'u3', name: 'Three' }),
+    }).body;
     const bodies: unknown[] = [
       list,
       list,
+      upserted,
+      upserted,
       get(state, `/api/v1/chatbots/${A}/contacts/u3`).body,
       get(state, '/api/v1/chatbots/empty/contacts').body,
       { message: 'Bad', issues: [{ field: 'a', message: 'b' }] },
