@@ -7,11 +7,13 @@ const cache = new WeakMap<object, string>();
 /**
  * Texts handed over by a store, until the answer about their record takes them: held only that
  * long (a record kept for later would otherwise keep its text too, out of the young
- * generation). At most `FRESH_LIMIT`; past it (records written and never answered, as in a
- * seed) they start over.
+ * generation). At most `FRESH_LIMIT` texts of `FRESH_CHARS` characters in all; past either
+ * (records written and never answered alone, as after a failed commit) they start over.
  */
 let fresh = new Map<object, string>();
+let freshChars = 0;
 const FRESH_LIMIT = 1024;
+const FRESH_CHARS = 1024 * 1024;
 
 /** `JSON.stringify(body)`, from the cache for a frozen object or array. */
 export function toJson(body: unknown): string {
@@ -22,7 +24,7 @@ export function toJson(body: unknown): string {
     if (typeof data === 'object' && data !== null && typeof envelope.message === 'string') {
       const text = fresh.get(data) ?? cache.get(data);
       if (text !== undefined && isEnvelope(envelope)) {
-        fresh.delete(data);
+        if (fresh.delete(data)) freshChars -= text.length;
         return `{"message":${JSON.stringify(envelope.message)},"data":${text}}`;
       }
     }
@@ -41,9 +43,13 @@ export function toJson(body: unknown): string {
  * be `JSON.stringify(value)`.
  */
 export function rememberJson(value: object, json: string): void {
-  if (!Object.isFrozen(value)) return;
-  if (fresh.size >= FRESH_LIMIT) fresh = new Map();
+  if (!Object.isFrozen(value) || json.length > FRESH_CHARS) return;
+  if (fresh.size >= FRESH_LIMIT || freshChars + json.length > FRESH_CHARS) {
+    fresh = new Map();
+    freshChars = 0;
+  }
   fresh.set(value, json);
+  freshChars += json.length;
 }
 
 /** Exactly the keys `message` then `data`: the text `toJson` composes is then `JSON.stringify`'s. */

@@ -2,10 +2,11 @@
 // registry packages): the store behind `contacts serve --mock --data FILE` and the embedded
 // `--mock` mode. The writes of one event-loop turn share one transaction, committed at the end
 // of the turn (new contacts, and updates that keep their keys, are written together just
-// before), and an answer waits for that commit (`pending()`), so it is only ever sent about a write that is on the database. WAL mode
-// lets several processes share one file through SQLite's own locking. The contract's rules come
-// from `rules.ts`, as in the memory store; uniqueness of external_id and email per agent is also
-// the schema's, and so is the per-agent count the quota and the list's total read.
+// before), and an answer waits for that commit (`pending()`), so it is only ever sent about a
+// write that is on the database. WAL mode lets several processes share one file through
+// SQLite's own locking. The contract's rules come from `rules.ts`, as in the memory store;
+// uniqueness of external_id and email per agent is also the schema's, and so is the per-agent
+// count the quota and the list's total read.
 import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'libsql';
@@ -429,7 +430,7 @@ class SqliteStore implements MockStore {
       const out = users.map((item) => {
         // Read again: an earlier item of this batch may have written it.
         const prev = this.#byExternalId(agentId, item.external_id);
-        const contact = this.#put(agentId, prev, mergeFields(prev, item, item.external_id));
+        const contact = this.#put(agentId, prev, mergeFields(prev, item, item.external_id), false);
         changed ||= contact !== prev;
         return contact;
       });
@@ -956,8 +957,11 @@ class SqliteStore implements MockStore {
     return cache.lookup;
   }
 
-  /** Writes a checked record; an unchanged contact stays as it was, `updated_at` too. */
-  #put(agentId: string, prev: Contact | undefined, fields: ContactFields): Contact {
+  /**
+   * Writes a checked record; an unchanged contact stays as it was, `updated_at` too. `alone`:
+   * the answer is about this record alone (not a batch's list).
+   */
+  #put(agentId: string, prev: Contact | undefined, fields: ContactFields, alone = true): Contact {
     if (prev && sameFields(prev, fields)) return prev;
     let seq: number;
     if (prev) {
@@ -975,8 +979,9 @@ class SqliteStore implements MockStore {
     }
     const contact = stampContact(prev, fields, prev ? prev.id : contactId(seq), this.#now());
     const record = JSON.stringify(contact);
-    // The answer's JSON reuses this text instead of making it again.
-    rememberJson(contact, record);
+    // An answer about this record alone reuses its text instead of making it again (a batch's
+    // answer is a list of records: it makes its own).
+    if (alone) rememberJson(contact, record);
     if (!prev) {
       // Not kept decoded: most created contacts are not written again soon, and one kept would
       // outlive the young generation. An update reads its row back once.
