@@ -118,18 +118,25 @@ const BASELINE_RECORD_SERVER = BASELINE_SERVER.replace(
 if (!BASELINE_RECORD_SERVER.includes('let sent') || !BASELINE_RECORD_SERVER.includes('x-request-id'))
   throw new Error('BASELINE_RECORD_SERVER no longer derives from BASELINE_SERVER: update the replaces');
 
+// The custom attributes the issue's upsert body carries (--workload issue), by name and type.
+const ISSUE_ATTRIBUTES = [
+  ['plan', 'text'],
+  ['score', 'number'],
+  ['vip', 'boolean'],
+];
+
 // A lower bound for a faithful mock's upsert on this stack (--floor): the bare server, plus the
 // contract's own check of the body (the agent's zod validator from the built package, with the
 // three attributes the issue's body uses), the record merged over the one stored under its
 // external_id in a Map (absent keeps, null clears), and the whole record answered with the
 // mock's headers. It does less than the contract asks (no key, routing, unique emails, unknown
 // fields, unchanged writes keeping updated_at, request log or front door), so no faithful mock
-// can be faster. DIST_API is replaced by the package's built contract when the file is written.
+// can be faster. DIST_API and ATTRIBUTES are filled in when the file is written.
 const FLOOR_SERVER = `
 import { createServer } from 'node:http';
 import { createContactValidators } from 'DIST_API';
 const { input } = createContactValidators(
-  [['plan', 'text'], ['score', 'number'], ['vip', 'boolean']].map(([name, type]) => ({
+  ATTRIBUTES.map(([name, type]) => ({
     name, type, label: name, description: null, archived: false,
   })),
 );
@@ -333,7 +340,10 @@ async function parent() {
   const floorFile = join(dir, 'floor.mjs');
   writeFileSync(
     floorFile,
-    FLOOR_SERVER.replace('DIST_API', new URL('../dist/api/index.js', import.meta.url).href),
+    FLOOR_SERVER.replace('DIST_API', new URL('../dist/api/index.js', import.meta.url).href).replace(
+      'ATTRIBUTES',
+      JSON.stringify(ISSUE_ATTRIBUTES),
+    ),
   );
   const floor = () => startServer([floorFile]);
   const serve = (data) =>
@@ -551,11 +561,7 @@ async function parent() {
         try {
           // The issue's body carries three custom attributes: the mock's agent defines them first.
           if (ISSUE && count) {
-            for (const [name, type] of [
-              ['plan', 'text'],
-              ['score', 'number'],
-              ['vip', 'boolean'],
-            ])
+            for (const [name, type] of ISSUE_ATTRIBUTES)
               await api(server.url, 'POST', `/api/v1/chatbots/${AGENT}/custom-attributes`, { name, type });
           }
           await wrk(server.url, 2, 'warm', rolling);

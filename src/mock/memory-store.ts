@@ -17,6 +17,7 @@ import {
   parseOrThrow,
   planPatch,
   planUpsert,
+  sameEmailKey,
   sameFields,
   stampContact,
   updatedDefinition,
@@ -310,14 +311,11 @@ class MemoryStore implements MockStore {
     const contact = stampContact(prev, fields, prev ? prev.id : this.nextId(), this.now());
     if (prev && prev.external_id !== contact.external_id) agent.byExternalId.delete(prev.external_id);
     agent.byExternalId.set(contact.external_id, contact);
-    // The same address as before keeps its key (the common update): no keys to make.
-    if (prev?.email !== contact.email) {
+    if (!sameEmailKey(prev?.email ?? null, contact.email)) {
       const before = emailKey(prev?.email ?? null);
       const after = emailKey(contact.email);
-      if (before !== after) {
-        if (before !== undefined) agent.byEmail.delete(before);
-        if (after !== undefined) agent.byEmail.set(after, contact.id);
-      }
+      if (before !== undefined) agent.byEmail.delete(before);
+      if (after !== undefined) agent.byEmail.set(after, contact.id);
     }
     if (!prev) agent.order?.push(contact.id);
     agent.contacts.set(contact.id, contact);

@@ -40,6 +40,9 @@ const EMPTY_ATTRIBUTES: Readonly<Record<string, AttributeValue>> = Object.freeze
 /** Emails are unique per agent compared case-insensitively: the key they are indexed by. */
 export const emailKey = (email: string | null) => (email === null ? undefined : email.toLowerCase());
 
+/** Whether two addresses have one key; the same address (the common update) makes no key. */
+export const sameEmailKey = (a: string | null, b: string | null) => a === b || emailKey(a) === emailKey(b);
+
 /** The body checked against a schema, or the contract's 400 naming every bad field. */
 export function parseOrThrow<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
   const result = schema.safeParse(body);
@@ -144,11 +147,9 @@ export function checkEmail(
   prev: ContactFields | undefined,
   next: ContactFields,
 ): void {
-  // The same address as before (the common update) is its own: no key to make or look up.
-  if (next.email === null || next.email === prev?.email) return;
-  const email = emailKey(next.email)!;
-  if (email === emailKey(prev?.email ?? null)) return;
-  const owner = lookup.emailOwner(email);
+  // No address, or one with the key it had: nothing to look up.
+  if (next.email === null || sameEmailKey(next.email, prev?.email ?? null)) return;
+  const owner = lookup.emailOwner(emailKey(next.email)!);
   if (owner !== undefined && owner !== prev?.external_id) throw conflict(EMAIL_EXISTS);
 }
 
