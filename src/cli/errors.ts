@@ -17,8 +17,8 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from '../client/errors.js';
-import { redactSecrets } from '../client/redact.js';
 import { ConfigError } from '../config/errors.js';
+import { redactSecrets } from '../core/redact.js';
 import { ImportError } from '../importer/errors.js';
 import { MockDataFileError, SeedError } from '../mock/errors.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';

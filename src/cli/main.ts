@@ -1,7 +1,7 @@
 // The entry point of the `contacts` binary: runs the program, and is the only place that
 // decides the exit code and exits.
 import { setFlagsFromString } from 'node:v8';
-import { VERSION } from '../client/version.js';
+import { VERSION } from '../core/version.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { type CliIo, processIo } from './io.js';
 

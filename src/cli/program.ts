@@ -2,9 +2,9 @@
 // when it runs, so `contacts --help` and `contacts get` stay fast.
 import { Command, Option } from 'commander';
 import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
-import { redactSecrets } from '../client/redact.js';
-import { VERSION } from '../client/version.js';
 import { OUTPUT_FORMATS } from '../config/output-formats.js';
+import { redactSecrets } from '../core/redact.js';
+import { VERSION } from '../core/version.js';
 import { FORMAT_NAMES } from '../importer/format-names.js';
 import { didYouMean } from '../util/suggest.js';
 import type { CommandContext } from './context.js';

@@ -1,6 +1,7 @@
 // ContactsClient: configuration, then the resources (`contacts`, `attributes`) over one transport.
 import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
+import { VERSION } from '../core/version.js';
 import { ContactsError } from './errors.js';
 import { Attributes } from './resources/attributes.js';
 import { Contacts } from './resources/contacts.js';
@@ -8,7 +9,6 @@ import type { ClientCore, RequestOptions } from './resources/core.js';
 import { parseBody } from './response.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { type DebugLogger, type IgnoredFieldsEvent, type RetryEvent, Transport } from './transport.js';
-import { VERSION } from './version.js';
 
 export interface ClientOptions {
   /** Where the API lives, e.g. `https://api.example.com`. Defaults to `CONTACTS_BASE_URL`. */

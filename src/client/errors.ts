@@ -1,13 +1,11 @@
 // One error hierarchy for everything the client can throw; subclasses chosen by HTTP status.
 import type { Issue } from '../api/envelope.js';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
+import { ContactsError } from '../core/error.js';
+
+export { ContactsError };
 
 export type Headers = Record<string, string | string[] | undefined>;
-
-/** Base of every error this package throws. */
-export class ContactsError extends Error {
-  override name = 'ContactsError';
-}
 
 /** The service answered with a non-2xx status. */
 export class APIError extends ContactsError {

@@ -1,11 +1,11 @@
+export { maskKey, redactSecrets } from '../core/redact.js';
+export { VERSION } from '../core/version.js';
 export { type ClientOptions, ContactsClient } from './client.js';
 export * from './errors.js';
 export { JsonText } from './json-text.js';
 export { ContactPage, type PageInfo } from './pagination.js';
 export { isPhoneCountry, normalizePhoneNumber, type PhoneNumberResult } from './phone.js';
-export { maskKey, redactSecrets } from './redact.js';
 export type { ListParams, UpsertResult } from './resources/contacts.js';
 export type { RequestOptions } from './resources/core.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 export type { AttemptEvent, DebugLogger, IgnoredFieldsEvent, RetryEvent } from './transport.js';
-export { VERSION } from './version.js';

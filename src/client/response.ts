@@ -2,8 +2,8 @@
 import type * as z from 'zod';
 import { ErrorBodySchema, type Issue, toIssues } from '../api/envelope.js';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
+import { redactDeep, redactHeaders, redactSecrets } from '../core/redact.js';
 import { type APIError, errorClassFor, type Headers, ResponseValidationError } from './errors.js';
-import { redactDeep, redactHeaders, redactSecrets } from './redact.js';
 
 export interface RawResponse {
   status: number;

@@ -7,6 +7,7 @@ import {
   parseIgnoredFieldsHeader,
   REQUEST_ID_HEADER,
 } from '../api/headers.js';
+import { redactHeaders, redactSecrets } from '../core/redact.js';
 import {
   APIConnectionError,
   type APIError,
@@ -16,7 +17,6 @@ import {
   type Headers,
 } from './errors.js';
 import { JsonText } from './json-text.js';
-import { redactHeaders, redactSecrets } from './redact.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
 import { Agent, errors as undiciErrors, request as undiciRequest } from './undici.js';

@@ -1,6 +1,6 @@
 // The config layer's one error: what is wrong with a setting, the key or the config file, with
 // a hint. It knows nothing of exit codes; the CLI's one map turns its kind into one.
-import { ContactsError } from '../client/errors.js';
+import { ContactsError } from '../core/error.js';
 
 /**
  * - `invalid`: a value that cannot be right (from a flag, the environment or the file);

@@ -1,5 +1,5 @@
 // Errors the importer throws before or while reading a file; per-row problems are rejects, not errors.
-import { ContactsError } from '../client/errors.js';
+import { ContactsError } from '../core/error.js';
 
 /** Base of every importer error: the import cannot go on (or cannot start). */
 export class ImportError extends ContactsError {

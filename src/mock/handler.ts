@@ -20,7 +20,7 @@ import {
   toIssues,
 } from '../api/index.js';
 import { buildOpenApiDocument } from '../api/openapi.js';
-import { VERSION } from '../client/version.js';
+import { VERSION } from '../core/version.js';
 import { badRequest, MockHttpError, notFound } from './errors.js';
 import { createFaultInjector, type FaultInjector, type FaultOptions } from './faults.js';
 import { createMockStore } from './memory-store.js';

@@ -1,7 +1,7 @@
 // The mock's request log: what was called, for `serve`'s log lines, `GET /__mock/requests` and
 // `startMockServer().requests`. Bounded, and never holding a key: no headers, no bodies, and a
 // key a client put in a path by mistake is redacted.
-import { redactSecrets } from '../client/redact.js';
+import { redactSecrets } from '../core/redact.js';
 import type { FaultKind } from './faults.js';
 
 export interface RequestLogEntry {

@@ -7,7 +7,7 @@ import { apiKeyProblem } from '../../src/api/key.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { AuthenticationError } from '../../src/client/errors.js';
-import { redactDeep, redactSecrets } from '../../src/client/redact.js';
+import { redactDeep, redactSecrets } from '../../src/core/redact.js';
 import { BIN, runBin, runInProcess, tempHome } from '../helpers/cli.js';
 import { api, startTestMock } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { VERSION } from '../../src/client/version.js';
+import { VERSION } from '../../src/core/version.js';
 import { runInProcess } from '../helpers/cli.js';
 
 describe('program parsing', () => {

@@ -1,7 +1,7 @@
 // `contacts auth login|status|logout`: the workspace key in the profile, never in argv.
 import { API_KEY_PREFIX, apiKeyProblem } from '../../api/key.js';
-import { maskKey } from '../../client/redact.js';
 import { validateApiKey } from '../../config/settings.js';
+import { maskKey } from '../../core/redact.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeRecord } from '../output/render.js';

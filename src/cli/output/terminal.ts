@@ -1,6 +1,6 @@
 // The process's streams as the CLI sees them: what is a terminal, whether colour is wanted,
 // and the stderr side-channel (notes, warnings, spinners) that keeps stdout for data alone.
-import { redactSecrets } from '../../client/redact.js';
+import { redactSecrets } from '../../core/redact.js';
 import type { InStream, OutStream } from '../io.js';
 import type { TableOptions } from './table.js';
 import { visible } from './visible.js';

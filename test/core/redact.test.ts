@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, redactSecrets } from '../../src/client/redact.js';
+import { maskKey, redactSecrets } from '../../src/core/redact.js';
 
 describe('maskKey', () => {
   it('shows the prefix and the last four characters', () => {
