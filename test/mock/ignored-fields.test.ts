@@ -4,7 +4,7 @@
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../src/api/index.js';
-import { formatLogEntry } from '../../src/cli/commands/serve.js';
+import { formatLogEntry } from '../../src/cli/output/serve-mock.js';
 import { ContactsClient } from '../../src/client/client.js';
 import type { IgnoredFieldsEvent } from '../../src/client/transport.js';
 import { createMockHandlers } from '../../src/mock/msw.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
-import { type ServeMockOptions, serveMock } from '../../src/cli/commands/serve.js';
+import { type ServeMockOptions, serveMock } from '../../src/cli/output/serve-mock.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { AGENT, api, tempDir } from '../helpers/mock.js';
 
