@@ -11,8 +11,9 @@ import { BIN, tempHome } from './helpers/cli.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const blocks = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
-// The first command is the first block that starts from a fresh clone; the test command follows it.
-const first = blocks.findIndex((b) => b.startsWith('npm ci && '));
+// The first command is the first block that starts from a fresh clone (install, build); the test
+// command follows it.
+const first = blocks.findIndex((b) => b.startsWith('npm ci && npm run build && '));
 
 const DOCS = [
   'README.md',
@@ -36,10 +37,11 @@ describe('README', () => {
     expect(README.split('\n').length).toBeLessThanOrEqual(130);
   });
 
-  it('runs its first command (after npm ci) against the embedded mock, twice over', async () => {
+  it('runs its first command (after npm ci and the build) against the embedded mock, twice over', async () => {
     const home = await tempHome();
     try {
-      const command = blocks[first]!.replace(/^npm ci && /, '').replaceAll(
+      // The suite runs on a built checkout: what follows the install and the build is the command.
+      const command = blocks[first]!.replace(/^npm ci && npm run build && /, '').replaceAll(
         './bin/contacts.js',
         JSON.stringify(BIN),
       );
