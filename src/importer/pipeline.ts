@@ -131,7 +131,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   let sink: ImportSink;
   try {
-    sink = await createSink(options, newestBefore, maxRetries, total, emit, (outcome) =>
+    sink = await createSink(options, kind, newestBefore, maxRetries, total, emit, (outcome) =>
       tally.outcome(outcome),
     );
   } catch (error) {
@@ -232,6 +232,7 @@ async function prepare(
 
 async function createSink(
   options: ImportOptions,
+  kind: Awaited<ReturnType<typeof inputKind>>,
   /** The agent's newest contact id before the run; undefined for a dry run. */
   newestBefore: Promise<string> | undefined,
   maxRetries: number,
@@ -251,6 +252,7 @@ async function createSink(
     agentId,
     maxRetries,
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    mayPause: kind !== 'file',
     concurrency: new ConcurrencyController({ max: options.concurrency ?? DEFAULT_CONCURRENCY }),
     pacer: new RatePacer(),
     onOutcome,
