@@ -95,3 +95,25 @@ describe('what an import says of a file', () => {
     );
   });
 });
+
+describe('the hint for a key refused from stdin', () => {
+  it('shows its own example whole: redaction must not take "bk_" for a key', async () => {
+    const r = await cli(['auth', 'login', '--with-key'], { stdin: 'nope\n' });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('hint: A workspace key starts with "bk_"; copy it again from the dashboard.');
+    expect(r.stderr).not.toContain('REDACTED');
+  });
+});
+
+describe('a contact id with spaces around it', () => {
+  it('is trimmed by get, update and delete, as upsert trims the external_id it stores', async () => {
+    expect((await cli(['--mock', 'upsert', '--external-id', ' pad ', '--name', 'Pad'])).code).toBe(0);
+    const got = await cli(['--mock', 'get', ' pad ', '-o', 'json']);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ external_id: 'pad', name: 'Pad' });
+    expect((await cli(['--mock', 'update', '\tpad ', '--name', 'Padded'])).code).toBe(0);
+    expect((await cli(['--mock', 'delete', ' pad ', '--yes'])).code).toBe(0);
+    expect((await cli(['--mock', 'get', 'pad'])).code).toBe(ExitCode.NOT_FOUND);
+    expect((await cli(['--mock', 'get', '  '])).stderr).toMatch(/The contact id is empty/);
+  });
+});
