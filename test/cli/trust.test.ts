@@ -117,3 +117,14 @@ describe('a contact id with spaces around it', () => {
     expect((await cli(['--mock', 'get', '  '])).stderr).toMatch(/The contact id is empty/);
   });
 });
+
+describe('an http:// base URL to another machine', () => {
+  it('is refused before anything is sent, naming the flag that allows it', async () => {
+    const r = await cli(['--base-url', 'http://contacts.example.test', 'list', '--agent', 'a1'], {
+      env: { CONTACTS_API_KEY: 'bk_test_cleartext_1234' },
+    });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/Refusing to send the API key unencrypted to contacts\.example\.test/);
+    expect(r.stderr).toMatch(/--insecure-http/);
+  });
+});
