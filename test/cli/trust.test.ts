@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
+import { startTestMock, TEST_KEY } from '../helpers/mock.js';
 
 let home: Awaited<ReturnType<typeof tempHome>>;
 beforeEach(async () => {
@@ -126,5 +127,30 @@ describe('an http:// base URL to another machine', () => {
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toMatch(/Refusing to send the API key unencrypted to contacts\.example\.test/);
     expect(r.stderr).toMatch(/--insecure-http/);
+  });
+});
+
+describe('attribute definitions', () => {
+  it('are downloaded at most once by a command, however many values need them', async () => {
+    const mock = await startTestMock();
+    try {
+      const env = { CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url };
+      for (const name of ['num', 'plan', 'seats']) {
+        const type = name === 'plan' ? 'text' : 'number';
+        expect((await cli(['attrs', 'define', name, '--type', type, '--agent', 'a1'], { env })).code).toBe(0);
+      }
+      const before = mock.requests.length;
+      const r = await cli(
+        ['upsert', '-e', 'u1', '--agent', 'a1', '--attr', 'num=1', '--attr', 'plan=pro', '--attr', 'seats=3'],
+        { env },
+      );
+      expect(r.code).toBe(0);
+      const downloads = mock.requests
+        .slice(before)
+        .filter((q) => q.method === 'GET' && q.path.endsWith('/custom-attributes'));
+      expect(downloads).toHaveLength(1);
+    } finally {
+      await mock.close();
+    }
   });
 });
