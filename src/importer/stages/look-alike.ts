@@ -2,7 +2,7 @@
 // from another (NFC, NFD) look the same to a person but are two keys, so two contacts.
 // Only non-ASCII ids can have another form, so plain ids cost one test and no memory.
 
-const NON_ASCII_RE = /[^\u0000-\u007f]/;
+const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 export class LookAlikeIds {
   /** Each NFC form met, with the first id written in it and its line. */
