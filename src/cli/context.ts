@@ -24,6 +24,7 @@ export interface GlobalOptions {
   truncate?: boolean;
   maxRetries?: string;
   timeout?: string;
+  insecureHttp?: boolean;
   /** A command's own `--default-country` (import, upsert, update). */
   defaultCountry?: string;
 }
@@ -139,6 +140,7 @@ export class CommandContext {
           defaultCountry: this.options.defaultCountry,
           maxRetries: this.options.maxRetries,
           timeout: this.options.timeout,
+          insecureHttp: this.options.insecureHttp,
         },
         env: this.env,
         store,

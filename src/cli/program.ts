@@ -97,6 +97,10 @@ export function buildProgram(io: CliIo): Command {
     )
     .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
     .option('--base-url <url>', 'API base URL (env: CONTACTS_BASE_URL)')
+    .option(
+      '--insecure-http',
+      'allow an http:// base URL to another machine: the key travels unencrypted (env: CONTACTS_INSECURE_HTTP=1)',
+    )
     .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
     .option('--debug', 'print each request and response (key redacted) and error details to stderr')
     .option(
