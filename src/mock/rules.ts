@@ -1,7 +1,6 @@
 // The contract's write rules, apart from how records are kept: checking a body, merging it over
-// the stored record, the batch's all-or-nothing plan, the quota, and attribute definitions. The
-// in-memory store applies them; a store on another medium (a database) can apply them unchanged,
-// given a way to look records up.
+// the stored record, the batch's all-or-nothing plan, the quotas, and attribute definitions. The
+// store applies them, given a way to look records up (`ContactLookup`).
 import type * as z from 'zod';
 import {
   AttributeCreateSchema,
@@ -25,6 +24,13 @@ export const EXTERNAL_ID_EXISTS = 'External ID already exists';
 export const CONTACT_NOT_FOUND = 'Contact not found';
 export const ATTRIBUTE_NOT_FOUND = 'Custom attribute not found';
 export const ATTRIBUTE_EXISTS = 'Custom attribute already exists';
+export const MAX_ATTRIBUTES_REACHED = 'Maximum custom attributes limit reached';
+/**
+ * Attribute definitions one agent may hold, archived ones included. The spec sets no limit;
+ * without one, a loop could define them by the ten thousand, and every client that checks
+ * `--attr` names downloads the whole list.
+ */
+export const MAX_ATTRIBUTES = 1000;
 
 /** The fields a write decides; ids and timestamps come from the store. */
 export type ContactFields = Pick<
