@@ -10,9 +10,10 @@ import { createInterface } from 'node:readline';
 import Database from 'libsql';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
+import { SCHEMA_VERSION } from '../../src/mock/database-file.js';
 import { MockDataFileError } from '../../src/mock/errors.js';
 import { startMockServer } from '../../src/mock/server.js';
-import { openSqliteStore, SCHEMA_VERSION } from '../../src/mock/sqlite-store.js';
+import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN } from '../helpers/cli.js';
 import { AGENT, api, startTestMock, storedContact, TEST_KEY, tempDir } from '../helpers/mock.js';
 
