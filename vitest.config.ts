@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import SummaryReporter from './test/support/summary-reporter.js';
 
 export default defineConfig({
@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Tests start real servers on port 0 and child processes; forks keep them apart.
     pool: 'forks',
-    reporters: [...configDefaults.reporters, new SummaryReporter()],
+    reporters: ['default', new SummaryReporter()],
     include: ['test/**/*.test.ts'],
   },
 });
