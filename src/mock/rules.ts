@@ -213,14 +213,16 @@ export function stampContact(
 /**
  * The batch form, all or nothing: every item merged over an overlay of the batch's own effects,
  * so conflicts between items are caught too; a conflict names each item (`users.N.email`), and
- * the quota counts the contacts the batch would create. Returns nothing; throws when any item
- * cannot be written, so the caller writes only after this passes.
+ * the quota counts the contacts the batch would create. Throws when any item cannot be written,
+ * so the caller writes only after this passes; returns the stored record each external_id had
+ * before the batch (absent: a new contact), looked up once.
  */
 export function checkBatch(
   lookup: ContactLookup,
   users: readonly ContactInputParsed[],
   maxContacts: number,
-): void {
+): Map<string, Contact | undefined> {
+  const stored = new Map<string, Contact | undefined>();
   const staged = new Map<string, ContactFields>();
   const emailOwners = new Map<string, string | null>(); // lowercased email -> external_id, null = freed
   const issues: { field: string; message: string }[] = [];
@@ -229,8 +231,10 @@ export function checkBatch(
   users.forEach((item, i) => {
     let prev = staged.get(item.external_id);
     if (prev === undefined) {
-      prev = lookup.byExternalId(item.external_id);
-      if (prev === undefined) creates++;
+      const found = lookup.byExternalId(item.external_id);
+      stored.set(item.external_id, found);
+      prev = found;
+      if (found === undefined) creates++;
     }
     const next = mergeFields(prev, item, item.external_id);
     const before = emailKey(prev?.email ?? null);
@@ -249,6 +253,7 @@ export function checkBatch(
   });
   if (issues.length > 0) throw conflict(EMAIL_EXISTS, issues);
   checkQuota(lookup, creates, maxContacts);
+  return stored;
 }
 
 /** A new definition from a `POST .../custom-attributes` body (reserved names refused first). */

@@ -70,6 +70,8 @@ class SqliteStore implements MockStore {
    */
   readonly #definitions = new Map<string, Definitions>();
   readonly #listeners = new Set<() => void>();
+  /** The last id sequence number handed out in the open write, written back at its commit. */
+  #seq: number | undefined;
   /** Set once SQLite has reported the file damaged: writes are refused from then on. */
   #damaged: MockHttpError | undefined;
 
@@ -99,11 +101,13 @@ class SqliteStore implements MockStore {
   batchUpsert(agentId: string, body: unknown): Contact[] {
     return this.#write(() => {
       const { users } = parseOrThrow(this.#defs(agentId).validators.batch, body);
-      checkBatch(this.#lookup(agentId), users, this.#maxContacts);
+      // The records as they were: an item goes over the one an earlier item of the batch wrote.
+      const current = checkBatch(this.#lookup(agentId), users, this.#maxContacts);
       return users.map((item) => {
-        // Read in the transaction: an earlier item of this batch may have written it.
-        const prev = this.#byExternalId(agentId, item.external_id);
-        return this.#put(agentId, prev, mergeFields(prev, item, item.external_id));
+        const prev = current.get(item.external_id);
+        const contact = this.#put(agentId, prev, mergeFields(prev, item, item.external_id));
+        current.set(item.external_id, contact);
+        return contact;
       });
     });
   }
@@ -223,7 +227,7 @@ class SqliteStore implements MockStore {
         for (const c of records.contacts) this.#insert(agentId, c);
       }
       // Past every id given here and every id already handed out.
-      this.#q.setSeq.run(Math.max(this.#q.seq.get() ?? 0, seqAfter(seq, agents.values())));
+      this.#seq = Math.max(this.#seq ?? this.#q.seq.get() ?? 0, seqAfter(seq, agents.values()));
     });
   }
 
@@ -232,9 +236,8 @@ class SqliteStore implements MockStore {
       if (agent === undefined) {
         const contacts = this.#q.totalContacts.get() ?? 0;
         const attributes = this.#q.totalAttributes.get() ?? 0;
-        this.#db.exec(
-          "DELETE FROM contacts; DELETE FROM attributes; DELETE FROM agents; UPDATE meta SET value = 0 WHERE key = 'seq';",
-        );
+        this.#db.exec('DELETE FROM contacts; DELETE FROM attributes; DELETE FROM agents;');
+        this.#seq = 0;
         return { agent: null, contacts, attributes };
       }
       const contacts = this.#count(agent);
@@ -278,12 +281,18 @@ class SqliteStore implements MockStore {
     if (db.inTransaction) return fn();
     const value = this.#guard(() => {
       db.exec('BEGIN IMMEDIATE');
+      this.#seq = undefined;
       try {
         const result = fn();
+        if (this.#seq !== undefined) this.#q.setSeq.run(this.#seq);
         db.exec('COMMIT');
         return result;
       } catch (error) {
-        if (db.inTransaction) db.exec('ROLLBACK');
+        try {
+          if (db.inTransaction) db.exec('ROLLBACK');
+        } catch {
+          // SQLite has already rolled it back (as after an I/O error): the first error says why.
+        }
         throw error;
       }
     });
@@ -325,7 +334,7 @@ class SqliteStore implements MockStore {
       });
     }
     // A full disk is SQLITE_FULL; a file past its size limit (ulimit -f) fails the write itself.
-    if (code.startsWith('SQLITE_FULL') || code === 'SQLITE_IOERR_WRITE' || /disk I\/O error/.test(message)) {
+    if (code.startsWith('SQLITE_FULL') || code === 'SQLITE_IOERR_WRITE') {
       return new MockHttpError(
         507,
         `The mock database ${this.location} cannot store the write (the disk is full, or the file is at its size limit); nothing was written`,
@@ -397,8 +406,9 @@ class SqliteStore implements MockStore {
       );
       return contact;
     }
-    const seq = this.#q.nextSeq.get()!;
-    const contact = stampContact(undefined, fields, contactId(seq), this.#now());
+    // Read once a write, counted here, and written back at its commit.
+    this.#seq = (this.#seq ?? this.#q.seq.get() ?? 0) + 1;
+    const contact = stampContact(undefined, fields, contactId(this.#seq), this.#now());
     this.#insert(agentId, contact);
     return contact;
   }
@@ -434,7 +444,6 @@ function prepare(db: Database.Database) {
   };
   return {
     seq: scalar<number>("SELECT value FROM meta WHERE key = 'seq'"),
-    nextSeq: scalar<number>("UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value"),
     setSeq: write("UPDATE meta SET value = ? WHERE key = 'seq'"),
     count: scalar<number>('SELECT contacts FROM agents WHERE agent = ?'),
     totalContacts: scalar<number>('SELECT count(*) FROM contacts'),
