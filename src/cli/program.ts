@@ -1,8 +1,16 @@
 // The `contacts` program: commands and options declared here, each command's code loaded only
 // when it runs, so `contacts --help` and `contacts get` stay fast.
-import { Command, Option } from 'commander';
+import { Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
 import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
-import { OUTPUT_FORMATS } from '../config/output-formats.js';
+import type { SettingsFlags } from '../config/resolve.js';
+import {
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingKey,
+  type SettingSpec,
+  type Settings,
+  settingHelp,
+} from '../config/settings.js';
 import { redactSecrets } from '../core/redact.js';
 import { VERSION } from '../core/version.js';
 import { FORMAT_NAMES } from '../importer/format-names.js';
@@ -13,29 +21,95 @@ import { collect, collectAttr, collectList, collectStripeAccount, decimal, integ
 import { visible } from './output/visible.js';
 import { SHELLS, type Shell } from './shells.js';
 
-type Action = (...args: unknown[]) => Promise<void>;
-/** A command function: the context, the positional arguments, then the command's own options. */
-// biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments and options.
-type CommandFn = (ctx: CommandContext, ...args: any[]) => Promise<void>;
+/**
+ * A command's run: the context, the positional arguments, then the command's own options. The
+ * types come from the command's declaration (commander's extra typings): `lazy` only accepts a
+ * run whose parameters take what the declared arguments and options give, so a flag and the
+ * type its command reads cannot disagree.
+ */
+type CommandRun<A extends unknown[], O extends OptionValues> = (
+  ctx: CommandContext,
+  ...args: [...A, O]
+) => Promise<void>;
 
 /**
- * Wraps a lazily imported command function (a typed import, so a renamed or missing command is
- * a compile error, not a runtime one): builds the command context from the global and local
- * options, runs the command, and always releases what the context opened.
+ * Wraps a lazily imported command run (a typed import, so a renamed or missing command is a
+ * compile error): builds the command context from the global and local options, runs the
+ * command, and always releases what the context opened.
  */
-function lazy(io: CliIo, load: () => Promise<CommandFn>): Action {
-  return async (...args: unknown[]) => {
-    const command = args.at(-1) as Command;
-    const positionals = args.slice(0, -2);
-    const [{ CommandContext }, fn] = await Promise.all([import('./context.js'), load()]);
-    const ctx = new CommandContext(io, command.optsWithGlobals());
+function lazy<A extends unknown[], O extends OptionValues>(
+  io: CliIo,
+  load: () => Promise<NoInfer<CommandRun<A, O>>>,
+): (...args: [...A, O, CommandUnknownOpts]) => Promise<void> {
+  return async (...args) => {
+    const command = args.at(-1) as CommandUnknownOpts;
+    const positionals = args.slice(0, -2) as A;
+    const [{ CommandContext }, run] = await Promise.all([import('./context.js'), load()]);
+    const ctx = new CommandContext(io, command.optsWithGlobals() as ContextOptions);
     try {
-      await fn(ctx, ...positionals, command.opts());
+      await run(ctx, ...positionals, command.opts() as O);
     } finally {
       await ctx.close();
     }
   };
 }
+
+/** A setting's option, as the settings table declares it (flags, help, choices). */
+function settingOption<K extends SettingKey>(key: K) {
+  const spec: SettingSpec<unknown> = SETTINGS[key];
+  const option = new Option<Settings[K]['flags']>(SETTINGS[key].flags, settingHelp(key));
+  if (spec.choices) option.choices(spec.choices);
+  return option;
+}
+
+/** The options every command takes, declared once; their types are `GlobalOptions`. */
+function globalOptions(program: Command) {
+  return program
+    .addOption(settingOption('output'))
+    .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
+    .addOption(settingOption('base-url'))
+    .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
+    .option('--debug', 'print each request and response (key redacted) and error details to stderr')
+    .addOption(settingOption('max-retries'))
+    .addOption(settingOption('timeout'))
+    .option('-q, --quiet', 'print only data on stdout, and only errors on stderr')
+    .option(
+      '--no-input',
+      'never prompt: a question becomes an error naming its flag (env: CONTACTS_NO_INPUT=1)',
+    )
+    .option('--no-color', 'disable colors (also NO_COLOR)')
+    .option('--no-truncate', 'tables print every character instead of fitting the terminal');
+}
+
+export type GlobalOptions = ReturnType<ReturnType<typeof globalOptions>['opts']>;
+/** A command of the program, before its own arguments and options (commander's `{}`: none yet). */
+// biome-ignore lint/complexity/noBannedTypes: the empty options type extra-typings starts a command with.
+type SubCommand = Command<[], {}, GlobalOptions>;
+/** What a command's context reads: the global options and the per-command setting flags. */
+export type ContextOptions = GlobalOptions & SettingsFlags;
+
+/**
+ * `contacts config --help`: every setting, its variable and its flag, and the order they win in.
+ * Read from the settings table, so a new setting is listed as soon as it is declared.
+ */
+function settingsHelp(): string {
+  const rows = SETTING_NAMES.map((key) => {
+    const spec: SettingSpec<unknown> = SETTINGS[key];
+    const long = spec.flags.replace(/^-\w, /, '').replace(/ <.*$/, '');
+    return [key, spec.description, `${long}${spec.env ? `, ${spec.env}` : ''}`];
+  });
+  const width = Math.max(...rows.map(([key]) => key!.length));
+  return [
+    'Settings (a flag wins over its variable, which wins over the profile):',
+    ...rows.map(([key, description, sources]) => `  ${key!.padEnd(width)}  ${description} (${sources})`),
+    '',
+    'The API key is never a setting: `contacts auth login` stores it; CONTACTS_API_KEY, then',
+    'CONTACTS_API_KEY_FILE (a file whose first line is the key) win over the stored one.',
+  ].join('\n');
+}
+
+/** The settings declared on every command; the others go on the commands that use them. */
+export const GLOBAL_SETTINGS = SETTING_NAMES.filter((k) => SETTINGS[k].scope === 'global');
 
 const contactCommands = () => import('./commands/contacts.js');
 const attrCommands = () => import('./commands/attrs.js');
@@ -43,20 +117,13 @@ const authCommands = () => import('./commands/auth.js');
 const configCommands = () => import('./commands/config.js');
 const completionCmd = () => import('./commands/completion.js');
 
-const agentOption = () =>
-  new Option(
-    '-a, --agent <id>',
-    'agent whose directory to use (env: CONTACTS_AGENT, or the profile default)',
-  );
-
-const defaultCountryOption = () =>
-  new Option(
-    '--default-country <code>',
-    'country of national phone numbers, e.g. GB (env: CONTACTS_DEFAULT_COUNTRY, or the profile default)',
-  );
+const agentOption = () => settingOption('agent');
+const defaultCountryOption = () => settingOption('default-country');
 
 /** Options shared by `upsert` and `update`: the contact's fields. */
-function fieldOptions(cmd: Command): Command {
+function fieldOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--name <name>', "the contact's name")
     .option('--email <email>', "the contact's email address")
@@ -79,6 +146,131 @@ function fieldOptions(cmd: Command): Command {
     .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
 }
 
+/** `import`'s arguments and options; `ImportCommandOptions` is read from here. */
+function importOptions(cmd: SubCommand) {
+  return cmd
+    .argument('<file>', 'the file to import, or - for stdin')
+    .addOption(agentOption())
+    .addOption(
+      new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices(
+        FORMAT_NAMES,
+      ),
+    )
+    .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
+    .addOption(defaultCountryOption())
+    .option(
+      '--encoding <name>',
+      'text encoding of the file, e.g. windows-1252, latin1, utf-16le (default: UTF-8, or UTF-16 by its BOM)',
+    )
+    .option(
+      '--map <header=field>',
+      'map a column: external_id, name, email, phonenumber, attr.<name>, or - to ignore (repeatable)',
+      collect,
+    )
+    .option(
+      '--map-file <file>',
+      'a saved mapping: a JSON object {"Header": "field"}; --map flags override its entries',
+    )
+    .option(
+      '--concurrency <n>',
+      'requests in flight at most (default 64); below it the import finds what the link takes',
+      integer(1, 256),
+    )
+    .option(
+      '--batch-size <n>',
+      `contacts per request at most (1 to ${MAX_BATCH_SIZE}; default ${MAX_BATCH_SIZE}, under the 1 MiB body limit); 1 sends single rows`,
+      integer(1, MAX_BATCH_SIZE),
+    )
+    .option(
+      '--rejects <file>',
+      'where rows that could not land go (default: <file>.rejects.<ext> next to the input)',
+    )
+    .option(
+      '--results <file>',
+      'write line, external_id, id and action (created/updated) of every landed row (.csv or .ndjson); --resume appends',
+    )
+    .option('--resume', 'skip the rows an interrupted run of the same file already landed')
+    .option(
+      '--dry-run',
+      'check every row against the directory and report what would be created, updated or left unchanged; write nothing',
+    )
+    .option(
+      '--diff',
+      'with --dry-run: list each row that would change, field: old -> new (-o ndjson: one object a row)',
+    )
+    .addHelpText(
+      'after',
+      `
+Columns are matched to fields ignoring case, spaces, _ and -, with the usual synonyms
+(External ID, User ID, Customer ID, ID; Name, Full Name, First Name + Last Name; Email, E-mail,
+Email Address; Phone, Phone Number, Mobile, Telephone, Tel). A column named after a defined
+custom attribute, or attr.<name>, fills that attribute. JSON and NDJSON records use the API's
+field names, with custom_attributes nested.
+
+Exit codes: 0 every row landed, 8 some rows were rejected (see the rejects file), 130 interrupted.
+
+Examples:
+  $ contacts import customers.csv --agent my-agent
+  $ contacts import export.csv --map "Client Ref=external_id" --map "Notes=-"
+  $ contacts import contacts.ndjson --batch-size 500
+  $ contacts import big.csv --resume           # after a crash or Ctrl-C
+  $ cat contacts.ndjson | contacts import - --format ndjson`,
+    );
+}
+
+export type ImportCommandOptions = ReturnType<ReturnType<typeof importOptions>['opts']>;
+
+/** `serve`'s options; `ServeOptions` is read from here. */
+function serveOptions(cmd: SubCommand) {
+  return cmd
+    .option('--mock', 'required: the mock is the server this command runs')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--data <file>',
+      'keep the state in this SQLite database (created if absent; each write committed before it is answered)',
+    )
+    .option(
+      '--seed <file>',
+      'put these contacts (and attribute definitions) into an empty store at start, and back at each POST /__mock/reset: CSV, JSON or NDJSON',
+    )
+    .option(
+      '--seed-agent <id>',
+      "the agent a --seed file's contacts belong to (default: demo; with --agents, the only one; one of several must be named)",
+    )
+    .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
+    .option(
+      '--agents <ids>',
+      'the agents that exist, comma-separated (repeatable); any other is 404 "Chatbot not found" (default: every agent)',
+      collectList,
+    )
+    .option(
+      '--strict',
+      'refuse unknown fields with 400 "Unknown field" instead of dropping them as production does',
+    )
+    .option(
+      '--max-contacts <n>',
+      'contacts an agent may hold; past it, 400 "Maximum contacts limit reached"',
+      integer(0),
+    )
+    .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0, 60_000))
+    .option(
+      '--fail-rate <r>',
+      'fail this share of requests (0 to 1): 500, 503, resets, lost responses',
+      decimal(0, 1),
+    )
+    .option('--fault-seed <n>', 'seed for reproducible faults', integer(0))
+    .option('--rate-limit <n>', 'allow this many requests per window (a second), then 429', integer(1))
+    .option(
+      '--rate-window <seconds>',
+      'the rate limit window in seconds (production: --rate-limit 100 --rate-window 10)',
+      integer(1, 3600),
+    )
+    .option('--no-rate-limit-headers', 'answer 429s with Retry-After only, without X-RateLimit-* headers');
+}
+
+export type ServeOptions = ReturnType<ReturnType<typeof serveOptions>['opts']>;
+
 export function buildProgram(io: CliIo): Command {
   const program = new Command('contacts');
   program
@@ -88,29 +280,9 @@ export function buildProgram(io: CliIo): Command {
       '-V, --version',
       'print the version, and the Node.js version and platform',
     )
-    .helpOption('-h, --help', 'show help for a command')
-    .addOption(
-      new Option(
-        '-o, --output <format>',
-        'output format (default: table on a terminal, json otherwise)',
-      ).choices(OUTPUT_FORMATS),
-    )
-    .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
-    .option('--base-url <url>', 'API base URL (env: CONTACTS_BASE_URL)')
-    .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
-    .option('--debug', 'print each request and response (key redacted) and error details to stderr')
-    .option(
-      '--max-retries <n>',
-      'retries of a failed request: 429, 5xx, connection failures (env: CONTACTS_MAX_RETRIES; default 2, import 10)',
-    )
-    .option(
-      '--timeout <duration>',
-      'how long each attempt waits for the service: 30s, 500ms, 2m (env: CONTACTS_TIMEOUT; default 30s)',
-    )
-    .option('-q, --quiet', 'print only data: no progress, notes or warnings')
-    .option('--no-color', 'disable colors (also NO_COLOR)')
-    .option('--no-truncate', 'tables print every character instead of fitting the terminal')
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .helpOption('-h, --help', 'show help for a command');
+  globalOptions(program)
+    .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
     .showHelpAfterError('(add --help for usage)')
     .showSuggestionAfterError()
     .exitOverride()
@@ -191,77 +363,9 @@ Learn more: contacts <command> --help`,
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .action(lazy(io, async () => (await contactCommands()).remove));
 
-  program
-    .command('import')
-    .description('upsert every row of a CSV, JSON or NDJSON file by external_id')
-    .argument('<file>', 'the file to import, or - for stdin')
-    .addOption(agentOption())
-    .addOption(
-      new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices(
-        FORMAT_NAMES,
-      ),
-    )
-    .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
-    .addOption(defaultCountryOption())
-    .option(
-      '--encoding <name>',
-      'text encoding of the file, e.g. windows-1252, latin1, utf-16le (default: UTF-8, or UTF-16 by its BOM)',
-    )
-    .option(
-      '--map <header=field>',
-      'map a column: external_id, name, email, phonenumber, attr.<name>, or - to ignore (repeatable)',
-      collect,
-    )
-    .option(
-      '--map-file <file>',
-      'a saved mapping: a JSON object {"Header": "field"}; --map flags override its entries',
-    )
-    .option(
-      '--concurrency <n>',
-      'requests in flight at most (default 64); below it the import finds what the link takes',
-      integer(1, 256),
-    )
-    .option(
-      '--batch-size <n>',
-      `contacts per request at most (1 to ${MAX_BATCH_SIZE}; default ${MAX_BATCH_SIZE}, under the 1 MiB body limit); 1 sends single rows`,
-      integer(1, MAX_BATCH_SIZE),
-    )
-    .option(
-      '--rejects <file>',
-      'where rows that could not land go (default: <file>.rejects.<ext> next to the input)',
-    )
-    .option(
-      '--results <file>',
-      'write line, external_id, id and action (created/updated) of every landed row (.csv or .ndjson); --resume appends',
-    )
-    .option('--resume', 'skip the rows an interrupted run of the same file already landed')
-    .option(
-      '--dry-run',
-      'check every row against the directory and report what would be created, updated or left unchanged; write nothing',
-    )
-    .option(
-      '--diff',
-      'with --dry-run: list each row that would change, field: old -> new (-o ndjson: one object a row)',
-    )
-    .addHelpText(
-      'after',
-      `
-Columns are matched to fields ignoring case, spaces, _ and -, with the usual synonyms
-(External ID, User ID, Customer ID, ID; Name, Full Name, First Name + Last Name; Email, E-mail,
-Email Address; Phone, Phone Number, Mobile, Telephone, Tel). A column named after a defined
-custom attribute, or attr.<name>, fills that attribute. JSON and NDJSON records use the API's
-field names, with custom_attributes nested.
-
-Exit codes: 0 every row landed, 8 some rows were rejected (see the rejects file), 130 interrupted.
-
-Examples:
-  $ contacts import customers.csv --agent my-agent
-  $ contacts import export.csv --map "Client Ref=external_id" --map "Notes=-"
-  $ contacts import contacts.ndjson --batch-size 500
-  $ contacts import big.csv --resume           # after a crash or Ctrl-C
-  $ cat contacts.ndjson | contacts import - --format ndjson`,
-    )
-    .action(lazy(io, async () => (await import('./commands/import.js')).importFile));
+  importOptions(
+    program.command('import').description('upsert every row of a CSV, JSON or NDJSON file by external_id'),
+  ).action(lazy(io, async () => (await import('./commands/import.js')).importFile));
 
   program
     .command('template')
@@ -343,78 +447,37 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .description("remove the profile's stored key (--profile picks the profile)")
     .action(lazy(io, async () => (await authCommands()).logout));
 
+  const settingWords = `${SETTING_NAMES.slice(0, -1).join(', ')} or ${SETTING_NAMES.at(-1)}`;
   const config = program
     .command('config')
-    .description('read and change settings: base-url, agent, output, default-country');
+    .description(`read and change settings: ${SETTING_NAMES.join(', ')}`)
+    .addHelpText('after', () => `\n${settingsHelp()}`);
   config
     .command('get')
     .description('print one setting of the profile')
-    .argument('<key>', 'base-url, agent, output or default-country')
+    .argument('<key>', settingWords)
     .action(lazy(io, async () => (await configCommands()).get));
   config
     .command('set')
     .description('change one setting of the profile')
-    .argument('<key>', 'base-url, agent, output or default-country')
+    .argument('<key>', settingWords)
     .argument('<value>', 'the new value')
     .action(lazy(io, async () => (await configCommands()).set));
   config
     .command('unset')
     .description('remove one setting from the profile')
-    .argument('<key>', 'base-url, agent, output or default-country')
+    .argument('<key>', settingWords)
     .action(lazy(io, async () => (await configCommands()).unset));
   config
     .command('list')
     .description("list the profile's settings and the config file's path")
     .action(lazy(io, async () => (await configCommands()).list));
 
-  program
-    .command('serve')
-    .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock')
-    .option('--mock', 'required: the mock is the server this command runs')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option(
-      '--data <file>',
-      'keep the state in this SQLite database (created if absent; each write committed before it is answered)',
-    )
-    .option(
-      '--seed <file>',
-      'put these contacts (and attribute definitions) into an empty store at start, and back at each POST /__mock/reset: CSV, JSON or NDJSON',
-    )
-    .option(
-      '--seed-agent <id>',
-      "the agent a --seed file's contacts belong to (default: demo; with --agents, the only one; one of several must be named)",
-    )
-    .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
-    .option(
-      '--agents <ids>',
-      'the agents that exist, comma-separated (repeatable); any other is 404 "Chatbot not found" (default: every agent)',
-      collectList,
-    )
-    .option(
-      '--strict',
-      'refuse unknown fields with 400 "Unknown field" instead of dropping them as production does',
-    )
-    .option(
-      '--max-contacts <n>',
-      'contacts an agent may hold; past it, 400 "Maximum contacts limit reached"',
-      integer(0),
-    )
-    .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0, 60_000))
-    .option(
-      '--fail-rate <r>',
-      'fail this share of requests (0 to 1): 500, 503, resets, lost responses',
-      decimal(0, 1),
-    )
-    .option('--fault-seed <n>', 'seed for reproducible faults', integer(0))
-    .option('--rate-limit <n>', 'allow this many requests per window (a second), then 429', integer(1))
-    .option(
-      '--rate-window <seconds>',
-      'the rate limit window in seconds (production: --rate-limit 100 --rate-window 10)',
-      integer(1, 3600),
-    )
-    .option('--no-rate-limit-headers', 'answer 429s with Retry-After only, without X-RateLimit-* headers')
-    .action(lazy(io, async () => (await import('./commands/serve.js')).serve));
+  serveOptions(
+    program
+      .command('serve')
+      .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock'),
+  ).action(lazy(io, async () => (await import('./commands/serve.js')).serve));
 
   program
     .command('completion')
@@ -437,7 +500,7 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .description('show help for a command')
     .argument('[command...]', 'the command, e.g. `help attrs define`')
     .action(async (words: string[]) => {
-      let cmd: Command = program;
+      let cmd: CommandUnknownOpts = program;
       for (const word of words) {
         const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!sub) {
@@ -452,6 +515,17 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
       }
       cmd.outputHelp();
     });
+
+  // As gh does: a command's help shows its own options and points at the global ones.
+  const globals = program.options.map((o) => o.long).filter((flag) => flag && flag !== '--version');
+  const pointer = `\nGlobal options (${globals.slice(0, 5).join(', ')} and ${globals.length - 5} more): see \`contacts --help\`.`;
+  const addPointer = (cmd: CommandUnknownOpts) => {
+    for (const sub of cmd.commands) {
+      sub.addHelpText('after', pointer);
+      addPointer(sub);
+    }
+  };
+  addPointer(program);
 
   return program;
 }

@@ -35,8 +35,13 @@ export async function askForApiKey(io: PromptIo & { warn(message: string): void 
 export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
   let key: string;
   if (opts.withKey) key = validateApiKey(await readAllStdin(ctx.io.stdin), 'stdin');
-  else if (ctx.io.isTTY.stdin) key = await askForApiKey(ctx.io);
-  else {
+  else if (ctx.io.isTTY.stdin) {
+    ctx.mayPrompt('Which key to store', {
+      flag: '--with-key',
+      hint: 'Pipe the key in: contacts auth login --with-key < key.txt',
+    });
+    key = await askForApiKey(ctx.io);
+  } else {
     throw new UsageError('No terminal to ask for the key on', {
       hint: 'Pipe it in instead: contacts auth login --with-key < key.txt',
     });
@@ -131,7 +136,7 @@ export async function status(ctx: CommandContext) {
     ctx.io.table,
   );
   if (!settings.apiKey) {
-    ctx.io.warn('Not logged in. Run `contacts auth login`, or set CONTACTS_API_KEY.');
+    ctx.io.failure('Not logged in. Run `contacts auth login`, or set CONTACTS_API_KEY.');
     ctx.setExitCode(ExitCode.AUTH);
   }
 }

@@ -1,6 +1,6 @@
 // `contacts completion <shell>`: completion scripts generated from the commander tree itself,
 // so every command and option the program declares completes, and nothing else.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 import type { Shell } from '../shells.js';
 

@@ -114,6 +114,7 @@ export async function remove(
   }
   const agentId = await ctx.agent();
   if (!opts.yes) {
+    ctx.mayPrompt(`Delete contact ${id}?`, { flag: '--yes', hint: `contacts delete ${id} --yes` });
     if (!ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
       throw new UsageError(`Refusing to delete ${id} without confirmation`, {
         hint: 'Not on a terminal: pass --yes to delete without asking.',
@@ -150,6 +151,10 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
     return;
   }
   if (!opts.yes) {
+    ctx.mayPrompt(`Delete ${what}?`, {
+      flag: '--yes',
+      hint: 'Add --yes to delete without asking (or --dry-run to see the list).',
+    });
     // stdin as the file leaves no terminal to answer on.
     if (from === '-' || !ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
       throw new UsageError(`Refusing to delete ${what} without confirmation`, {
@@ -179,7 +184,7 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
     spinner.stop();
     if (error instanceof TeardownStoppedError) {
       const r = error.report;
-      ctx.io.warn(
+      ctx.io.failure(
         `${r.deleted} deleted, ${r.notFound} already gone before it stopped; run it again to finish.`,
       );
       throw error.cause;
@@ -189,7 +194,7 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
     stop();
   }
   spinner.stop();
-  for (const f of report.failures) ctx.io.warn(`line ${f.line}: ${f.id}: ${f.reason}`);
+  for (const f of report.failures) ctx.io.failure(`line ${f.line}: ${f.id}: ${f.reason}`);
   ctx.io.note(
     `${report.interrupted ? 'Interrupted' : 'Done'} in ${(report.durationMs / 1000).toFixed(1)}s: ` +
       `${report.deleted} deleted, ${report.notFound} already gone, ${report.failed} failed.`,
