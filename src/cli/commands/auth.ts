@@ -35,16 +35,17 @@ export async function askForApiKey(io: PromptIo & { warn(message: string): void 
 export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
   let key: string;
   if (opts.withKey) key = validateApiKey(await readAllStdin(ctx.io.stdin), 'stdin');
-  else if (ctx.io.isTTY.stdin) {
+  else {
     ctx.mayPrompt('Which key to store', {
       flag: '--with-key',
       hint: 'Pipe the key in: contacts auth login --with-key < key.txt',
     });
+    if (!ctx.io.isTTY.stdin) {
+      throw new UsageError('No terminal to ask for the key on', {
+        hint: 'Pipe it in instead: contacts auth login --with-key < key.txt',
+      });
+    }
     key = await askForApiKey(ctx.io);
-  } else {
-    throw new UsageError('No terminal to ask for the key on', {
-      hint: 'Pipe it in instead: contacts auth login --with-key < key.txt',
-    });
   }
   ctx.mayCreateProfile();
   const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
@@ -114,12 +115,13 @@ async function checkKey(
 
 export async function status(ctx: CommandContext) {
   const [settings, format] = await Promise.all([ctx.settings(), ctx.format()]);
-  const keyFrom =
-    settings.apiKeySource === 'env'
-      ? 'env (CONTACTS_API_KEY)'
-      : settings.apiKeySource === 'file'
-        ? `file (${settings.configPath})`
-        : 'none';
+  if (settings.apiKeyError) throw settings.apiKeyError;
+  const keyFrom = {
+    env: 'env (CONTACTS_API_KEY)',
+    'key-file': `key file (CONTACTS_API_KEY_FILE: ${settings.apiKeyFile})`,
+    file: `file (${settings.configPath})`,
+    none: 'none',
+  }[settings.apiKeySource];
   await writeRecord(
     ctx.io.stdout,
     format,
@@ -136,7 +138,9 @@ export async function status(ctx: CommandContext) {
     ctx.io.table,
   );
   if (!settings.apiKey) {
-    ctx.io.failure('Not logged in. Run `contacts auth login`, or set CONTACTS_API_KEY.');
+    ctx.io.failure(
+      'Not logged in. Run `contacts auth login`, or set CONTACTS_API_KEY or CONTACTS_API_KEY_FILE.',
+    );
     ctx.setExitCode(ExitCode.AUTH);
   }
 }
