@@ -194,6 +194,8 @@ export class CommandContext {
       return new ContactsClient({
         baseUrl: this.#mock.url,
         apiKey: EMBEDDED_MOCK_KEY,
+        // In this process: no proxy stands between.
+        proxy: false,
         debug,
         onRetry,
         onIgnoredFields,
@@ -204,9 +206,11 @@ export class CommandContext {
     const apiKey = requireApiKey(settings);
     const baseUrl = requireBaseUrl(settings);
     this.#cli.secrets?.push(apiKey);
+    const { proxyFromEnv } = await import('../client/proxy.js');
     return new ContactsClient({
       baseUrl,
       apiKey,
+      proxy: proxyFromEnv(this.env),
       debug,
       onRetry,
       onIgnoredFields,

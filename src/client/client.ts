@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
 import { VERSION } from '../core/version.js';
 import { ContactsError } from './errors.js';
+import { type ProxyOptions, proxyFor, proxyFromEnv } from './proxy.js';
 import { Attributes } from './resources/attributes.js';
 import { Contacts } from './resources/contacts.js';
 import type { ClientCore, RequestOptions } from './resources/core.js';
@@ -27,6 +28,11 @@ export interface ClientOptions {
   userAgent?: string;
   /** An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent) to send requests through. */
   dispatcher?: Dispatcher;
+  /**
+   * The HTTP(S) proxy, as curl reads it. Defaults to HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either
+   * case) from the environment; `false` goes direct whatever they say. Unused with `dispatcher`.
+   */
+  proxy?: ProxyOptions | false;
   /** Receives a line per request and response, with the key redacted. */
   debug?: DebugLogger;
   /** Called before each retry: for progress output and metrics. */
@@ -63,6 +69,10 @@ export class ContactsClient {
       timeoutMs: options.timeoutMs ?? 30_000,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? 2 },
       dispatcher: options.dispatcher,
+      proxy:
+        options.dispatcher || options.proxy === false
+          ? undefined
+          : proxyFor(baseUrl, options.proxy ?? proxyFromEnv(env)),
       debug: options.debug,
       onRetry: options.onRetry,
       onIgnoredFields: options.onIgnoredFields,

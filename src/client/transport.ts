@@ -17,6 +17,7 @@ import {
   type Headers,
 } from './errors.js';
 import { JsonText } from './json-text.js';
+import { proxyDispatcher, redactProxy } from './proxy.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
 import { Agent, errors as undiciErrors, request as undiciRequest } from './undici.js';
@@ -63,6 +64,8 @@ export interface TransportOptions {
   timeoutMs: number;
   retry: RetryPolicy;
   dispatcher?: Dispatcher;
+  /** The proxy every request goes through (unless `dispatcher` is given), from `proxyFor`. */
+  proxy?: URL | undefined;
   debug?: DebugLogger;
   onRetry?: (event: RetryEvent) => void;
   /** Told when a success drops fields the service does not know (it stores the rest). */
@@ -112,6 +115,8 @@ export class Transport {
   readonly #origin: URL;
   /** The base URL's own path (`/gateway` in `https://host/gateway`), without a trailing slash. */
   readonly #basePath: string;
+  /** ` via proxy http://proxy:3128` for log lines and errors, or empty when requests go direct. */
+  readonly #via: string;
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
   #reached = false;
 
@@ -121,8 +126,12 @@ export class Transport {
     this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.#basePath = this.#origin.pathname.replace(/\/$/, '');
     this.#ownsDispatcher = options.dispatcher === undefined;
+    const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
+    this.#via =
+      options.dispatcher === undefined && options.proxy ? ` via proxy ${redactProxy(options.proxy)}` : '';
     this.#dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+      options.dispatcher ??
+      (options.proxy ? proxyDispatcher(options.proxy, this.#origin, keepAlive) : new Agent(keepAlive));
   }
 
   get baseUrl(): string {
@@ -212,7 +221,7 @@ export class Transport {
     const started = elapsedMs();
     const debugging = this.#options.debug !== undefined;
     if (debugging) {
-      this.#debug(`→ ${spec.method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      this.#debug(`→ ${spec.method} ${url.href}${this.#via}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       this.#debug(`  headers ${JSON.stringify(redactHeaders(headers, [this.#apiKey]))}`);
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
@@ -253,7 +262,7 @@ export class Transport {
       if (err instanceof ContactsError) throw err;
       throw new APIConnectionError(
         redactSecrets(
-          `Could not reach ${url.origin}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
+          `Could not reach ${url.origin}${this.#via}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
           [this.#apiKey],
         ),
         { cause: err },

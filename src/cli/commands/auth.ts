@@ -50,7 +50,7 @@ export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
   ctx.mayCreateProfile();
   const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
   const where = `profile "${settings.profile}" (${store.path})`;
-  const check = await checkKey(key, settings.baseUrl, settings.agent);
+  const check = await checkKey(key, settings.baseUrl, settings.agent, ctx.env);
   if (check.verdict === 'refused') {
     throw new CliError(`The service refused this key (${check.detail}); it was not stored in ${where}.`, {
       exitCode: ExitCode.AUTH,
@@ -85,6 +85,7 @@ async function checkKey(
   key: string,
   baseUrl: string | undefined,
   agent: string | undefined,
+  env: NodeJS.ProcessEnv,
 ): Promise<KeyCheck> {
   if (!baseUrl)
     return { verdict: 'unverified', detail: 'no base URL is set to check it against (--base-url)' };
@@ -93,11 +94,18 @@ async function checkKey(
       verdict: 'unverified',
       detail: 'no agent is set to check it with (--agent, CONTACTS_AGENT, or `contacts config set agent`)',
     };
-  const [{ ContactsClient }, errors] = await Promise.all([
+  const [{ ContactsClient }, errors, { proxyFromEnv }] = await Promise.all([
     import('../../client/client.js'),
     import('../../client/errors.js'),
+    import('../../client/proxy.js'),
   ]);
-  const client = new ContactsClient({ baseUrl, apiKey: key, maxRetries: 1, timeoutMs: 10_000 });
+  const client = new ContactsClient({
+    baseUrl,
+    apiKey: key,
+    maxRetries: 1,
+    timeoutMs: 10_000,
+    proxy: proxyFromEnv(env),
+  });
   try {
     await client.attributes.list({ agentId: agent });
     return { verdict: 'works', detail: '' };
