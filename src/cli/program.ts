@@ -1,6 +1,12 @@
 // The `contacts` program: commands and options declared here, each command's code loaded only
 // when it runs, so `contacts --help` and `contacts get` stay fast.
-import { Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
+import {
+  Argument,
+  Command,
+  type CommandUnknownOpts,
+  Option,
+  type OptionValues,
+} from '@commander-js/extra-typings';
 import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
 import type { SettingsFlags } from '../config/resolve.js';
 import {
@@ -110,6 +116,9 @@ function settingsHelp(): string {
 
 /** The settings declared on every command; the others go on the commands that use them. */
 export const GLOBAL_SETTINGS = SETTING_NAMES.filter((k) => SETTINGS[k].scope === 'global');
+
+/** What `contacts api` sends: the methods the API's operations use (PUT changes an attribute). */
+const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
 const contactCommands = () => import('./commands/contacts.js');
 const attrCommands = () => import('./commands/attrs.js');
@@ -478,6 +487,31 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
       .command('serve')
       .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock'),
   ).action(lazy(io, async () => (await import('./commands/serve.js')).serve));
+
+  program
+    .command('api')
+    .description(
+      'send any request to the API with the configured key, base URL and retries; print the answer',
+    )
+    .addArgument(new Argument('<method>', HTTP_METHODS.join(', ')).choices(HTTP_METHODS))
+    .argument('<path>', 'the path below the base URL, with any query; {agent} is filled with the agent')
+    .addOption(agentOption())
+    .option(
+      '--data <json|@file>',
+      'the request body (POST, PATCH, PUT, DELETE): JSON inline, @file.json, or @- for stdin',
+    )
+    .addHelpText(
+      'after',
+      `
+The answer's JSON goes to stdout (-o ndjson: on one line); an error status exits as every
+command does (3 key refused, 4 not found, ...), with the service's message.
+
+Examples:
+  $ contacts api GET '/api/v1/chatbots/{agent}/contacts?per_page=10'
+  $ contacts api POST '/api/v1/chatbots/{agent}/custom-attributes' --data @attribute.json
+  $ contacts api DELETE /api/v1/chatbots/{agent}/contacts/u_42`,
+    )
+    .action(lazy(io, async () => (await import('./commands/api.js')).api));
 
   program
     .command('completion')

@@ -25,7 +25,12 @@ export interface FieldOptions {
 
 type Body = Record<string, unknown> & { custom_attributes?: Record<string, unknown> };
 
-async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>, cwd: string): Promise<Body> {
+/** `--data`: JSON inline, `@file` or `@-` for stdin, parsed; `from` names it in errors. */
+export async function readJsonData(
+  spec: string,
+  stdin: AsyncIterable<string | Uint8Array>,
+  cwd: string,
+): Promise<{ value: unknown; from: string }> {
   let text = spec;
   let from = '--data';
   if (spec === '@-') {
@@ -36,12 +41,15 @@ async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>,
     text = await readFile(file, 'utf8');
     from = `--data ${spec}`;
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { value: JSON.parse(text), from };
   } catch (err) {
     throw new UsageError(`${from} is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>, cwd: string): Promise<Body> {
+  const { value, from } = await readJsonData(spec, stdin, cwd);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError(`${from} must be a JSON object, e.g. '{"external_id": "u1", "name": "Ada"}'`);
   }
