@@ -400,7 +400,18 @@ Example:
       '--out <file>',
       'write to this file (atomically) instead of stdout; its extension picks the format',
     )
-    .addHelpText('after', '\nThe format is -o csv|json|ndjson, else the --out extension, else csv.')
+    .option(
+      '--raw',
+      "CSV values as they are, for scripts: no ' before a cell starting with =, +, - or @ (which stops a spreadsheet running it as a formula)",
+    )
+    .addHelpText(
+      'after',
+      `
+The format is -o csv|json|ndjson, else the --out extension, else csv. Its CSV is made for a
+spreadsheet: a cell starting with =, +, - or @ (a phone number's +) gets a leading ', which
+spreadsheets show as text and \`contacts import\` removes again; --raw writes values as they are.
+-o csv on the other commands writes values as they are.`,
+    )
     .action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));
 
   const attrs = program.command('attrs').description('list and define typed custom attributes');

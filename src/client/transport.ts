@@ -110,11 +110,14 @@ const elapsedMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 export class Transport {
   readonly #apiKey: string;
   readonly #options: TransportOptions;
-  readonly #dispatcher: Dispatcher;
+  /** Undefined until the first request when requests go through a proxy (its agent loads then). */
+  #dispatcher: Dispatcher | undefined;
+  #proxied: Promise<Dispatcher> | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #origin: URL;
   /** The base URL's own path (`/gateway` in `https://host/gateway`), without a trailing slash. */
   readonly #basePath: string;
+  readonly #connect: () => Promise<Dispatcher>;
   /** ` via proxy http://proxy:3128` for log lines and errors, or empty when requests go direct. */
   readonly #via: string;
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
@@ -129,9 +132,15 @@ export class Transport {
     const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
     this.#via =
       options.dispatcher === undefined && options.proxy ? ` via proxy ${redactProxy(options.proxy)}` : '';
-    this.#dispatcher =
-      options.dispatcher ??
-      (options.proxy ? proxyDispatcher(options.proxy, this.#origin, keepAlive) : new Agent(keepAlive));
+    const proxy = options.dispatcher === undefined ? options.proxy : undefined;
+    this.#dispatcher = options.dispatcher ?? (proxy ? undefined : new Agent(keepAlive));
+    this.#connect = () => {
+      this.#proxied ??= proxyDispatcher(proxy!, this.#origin, keepAlive).then((d) => {
+        this.#dispatcher = d;
+        return d;
+      });
+      return this.#proxied;
+    };
   }
 
   get baseUrl(): string {
@@ -226,7 +235,7 @@ export class Transport {
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
-      const res = await undiciRequest(this.#dispatcher, {
+      const res = await undiciRequest(this.#dispatcher ?? (await this.#connect()), {
         origin: url.origin,
         path: url.path,
         method: spec.method,
@@ -287,7 +296,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await (this.#dispatcher ?? (await this.#proxied))?.close();
   }
 }
 

@@ -1,5 +1,6 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
+import type { ContactsClient } from '../../client/client.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
@@ -12,8 +13,11 @@ export async function list(ctx: CommandContext, opts: { page?: number; perPage?:
   const table = ctx.io.table;
 
   if (!opts.all) {
-    const page = await client.contacts.list({ agentId, page: opts.page, perPage: opts.perPage });
-    await writeContacts(ctx.io.stdout, format, page.data, table);
+    const [page, attributeNames] = await Promise.all([
+      client.contacts.list({ agentId, page: opts.page, perPage: opts.perPage }),
+      csvAttributeColumns(client, agentId, format),
+    ]);
+    await writeContacts(ctx.io.stdout, format, page.data, { ...table, attributeNames });
     if (page.total === 0) ctx.io.note(`No contacts for agent ${agentId}.`);
     else if (page.hasNextPage()) {
       const next = ctx.commandLine(['list', '--agent', agentId, '--page', String(page.page + 1)], {
@@ -27,8 +31,7 @@ export async function list(ctx: CommandContext, opts: { page?: number; perPage?:
   }
 
   // CSV streams only when its columns are known up front: every attribute, archived too.
-  const attributeNames =
-    format === 'csv' ? (await client.attributes.list({ agentId })).map((d) => d.name) : undefined;
+  const attributeNames = await csvAttributeColumns(client, agentId, format);
   const spinner = await ctx.io.spinner('Fetching contacts…');
   let fetched = 0;
   async function* contacts(): AsyncGenerator<Contact> {
@@ -50,8 +53,24 @@ export async function list(ctx: CommandContext, opts: { page?: number; perPage?:
 
 export async function get(ctx: CommandContext, id: string) {
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
-  const contact = await client.contacts.get(id, { agentId });
-  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
+  const [contact, attributeNames] = await Promise.all([
+    client.contacts.get(id, { agentId }),
+    csvAttributeColumns(client, agentId, format),
+  ]);
+  await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
+}
+
+/**
+ * CSV's attribute columns: every attribute of the agent (archived too), in definition order,
+ * the same for `get`, `list` and `export`. Asked only for CSV.
+ */
+async function csvAttributeColumns(
+  client: ContactsClient,
+  agentId: string,
+  format: string,
+): Promise<string[] | undefined> {
+  if (format !== 'csv') return undefined;
+  return (await client.attributes.list({ agentId })).map((d) => d.name);
 }
 
 /**
@@ -82,7 +101,8 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const { contact, created } = await client.contacts.upsert(body as ContactInput, { agentId });
   ctx.io.note(`${created ? 'Created' : 'Updated'} contact ${contact.external_id} (${contact.id}).`);
-  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
+  const attributeNames = await csvAttributeColumns(client, agentId, format);
+  await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
 }
 
 export async function update(ctx: CommandContext, id: string, opts: FieldOptions) {
@@ -95,7 +115,8 @@ export async function update(ctx: CommandContext, id: string, opts: FieldOptions
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const contact = await client.contacts.update(id, body as ContactPatch, { agentId });
   ctx.io.note(`Updated contact ${contact.external_id} (${contact.id}).`);
-  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
+  const attributeNames = await csvAttributeColumns(client, agentId, format);
+  await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
 }
 
 export async function remove(
