@@ -179,7 +179,9 @@ export class CommandContext {
           (e.requestId ? ` (request ${e.requestId})` : ''),
       );
     };
-    const onRetry = (e: { attempt: number; delayMs: number; error: Error }) => {
+    const onRetry = (e: { attempt: number; delayMs: number; quick: boolean; error: Error }) => {
+      // Nothing there yet: the error says it once if the last try fails too.
+      if (e.quick) return;
       const line = `retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1}): ${e.error.message}`;
       if (this.#retryReporter) this.#retryReporter(line);
       else this.io.note(line);

@@ -341,7 +341,10 @@ Learn more: contacts <command> --help`,
       .description('create a contact, or update the one with the same external_id')
       .addOption(agentOption())
       .option('-e, --external-id <id>', "your system's id for the contact (required, here or in --data)"),
-  ).action(lazy(io, async () => (await contactCommands()).upsert));
+  )
+    // Not an upsert option: taken only to say that `update` clears fields.
+    .addOption(new Option('--unset <field>').hideHelp().argParser(collect))
+    .action(lazy(io, async () => (await contactCommands()).upsert));
 
   fieldOptions(
     program

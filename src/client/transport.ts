@@ -38,6 +38,11 @@ export interface AttemptEvent {
 export interface RetryEvent {
   attempt: number;
   delayMs: number;
+  /**
+   * A quick retry of a service that has never answered and refused the connection (or has no
+   * such host): worth no note of its own, since the error says it if the next try fails too.
+   */
+  quick: boolean;
   method: string;
   url: string;
   error: APIError | APIConnectionError;
@@ -192,11 +197,21 @@ export class Transport {
           quick = true;
         }
       }
-      if (attempt > limit) throw failure;
+      if (attempt > limit) {
+        if (quick && attempt > 1) {
+          throw new APIConnectionError(
+            `${failure.message}, ${attempt} tries ${FIRST_CONTACT_DELAY_MS}ms apart`,
+            {
+              cause: failure.cause,
+            },
+          );
+        }
+        throw failure;
+      }
       const delayMs = quick
         ? FIRST_CONTACT_DELAY_MS * attempt
         : backoffDelayMs(this.#options.retry, attempt - 1, headers, this.#options.random);
-      const event = { attempt, delayMs, method: spec.method, url: url.href, error: failure };
+      const event = { attempt, delayMs, quick, method: spec.method, url: url.href, error: failure };
       this.#options.onRetry?.(event);
       spec.onRetry?.(event);
       this.#debug(`retrying in ${delayMs}ms after ${failure.message}`);
@@ -308,9 +323,12 @@ function headerValue(raw: string | string[] | undefined, join?: string): string 
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** Retries, and the wait before each (times the attempt), while nothing has ever answered. */
-const FIRST_CONTACT_RETRIES = 2;
-const FIRST_CONTACT_DELAY_MS = 200;
+/**
+ * Retries, and the wait before each (times the attempt), while nothing has ever answered: two
+ * tries half a second apart, as docs/cli.md says.
+ */
+const FIRST_CONTACT_RETRIES = 1;
+const FIRST_CONTACT_DELAY_MS = 500;
 /** "Nothing listens there" or "no such host": errors a retry a few seconds later rarely fixes. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -327,7 +345,8 @@ function describeCause(err: unknown): string {
   if (err instanceof undiciErrors.UndiciError) return `${err.code ?? err.name}: ${err.message}`;
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code ? `${code} ${err.message}` : err.message;
+    // Node's message already names the code: `connect ECONNREFUSED 127.0.0.1:4099`.
+    return code && !err.message.includes(code) ? `${code} ${err.message}` : err.message;
   }
   return String(err);
 }

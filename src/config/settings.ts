@@ -170,13 +170,16 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
     url = new URL(raw);
   } catch {
     throw new ConfigError('invalid', `Invalid base URL from ${from}: ${raw || '(empty)'}`, {
-      hint: 'Expected an http or https URL, e.g. https://api.contacts.example',
+      hint: schemeHint(raw) ?? 'Expected an http or https URL, e.g. https://api.contacts.example',
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:4010` parses as the scheme `localhost:`: what was meant is a host and a port.
+    const hint = schemeHint(raw);
     throw new ConfigError(
       'invalid',
       `Invalid base URL from ${from}: ${raw} (only http and https are supported)`,
+      hint ? { hint } : {},
     );
   }
   if (url.username || url.password) {
@@ -188,6 +191,13 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
     throw new ConfigError('invalid', `Invalid base URL from ${from}: ${raw} (no query or fragment allowed)`);
   }
   return url.href.replace(/\/+$/, '');
+}
+
+/** For a host without a scheme: the URL meant, http:// for this machine, else https://. */
+function schemeHint(raw: string): string | undefined {
+  if (!raw || raw.includes('://') || !/^[\w.[\]:-]+(\/.*)?$/.test(raw)) return undefined;
+  const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(raw);
+  return `Did you mean ${local ? 'http' : 'https'}://${raw}?`;
 }
 
 export function validateAgent(value: string, from = 'agent'): string {

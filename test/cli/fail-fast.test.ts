@@ -39,7 +39,7 @@ describe('nothing listening', () => {
     const started = Date.now();
     const error = await client.contacts.get('u1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(retries).toEqual([200, 400]);
+    expect(retries).toEqual([500]);
     expect(Date.now() - started).toBeLessThan(3_000);
     await client.close();
   });

@@ -92,6 +92,12 @@ async function bodyOf(ctx: CommandContext, opts: FieldOptions) {
 }
 
 export async function upsert(ctx: CommandContext, opts: FieldOptions) {
+  if (opts.unset !== undefined) {
+    const id = opts.externalId ?? '<id>';
+    throw new UsageError('upsert sets fields; it does not clear them (no --unset)', {
+      hint: `To clear a field, update the contact: contacts update ${id} ${opts.unset.map((f) => `--unset ${f}`).join(' ')}`,
+    });
+  }
   const body = await bodyOf(ctx, opts);
   if (typeof body.external_id !== 'string' || body.external_id.trim() === '') {
     throw new UsageError('An external_id is required', {

@@ -39,7 +39,14 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (opts.delimiter !== undefined && !delimiter) {
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
-  const flagMaps: MapOverride[] = (opts.map ?? []).map(importer.parseMapOption);
+  const flagMaps: MapOverride[] = [];
+  for (const value of opts.map ?? []) {
+    try {
+      flagMaps.push(importer.parseMapOption(value));
+    } catch (error) {
+      throw await attributeHint(ctx, error, value);
+    }
+  }
   const fileMaps: MapOverride[] = opts.mapFile
     ? importer.parseMapFile(
         await (await import('node:fs/promises')).readFile(
@@ -151,4 +158,22 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (report.rejected > 0) {
     throw new CliError(`${report.rejected} rows were rejected`, { exitCode: ExitCode.PARTIAL, silent: true });
   }
+}
+
+/**
+ * `--map Plan=plan` where the agent has an attribute `plan`: the error says to write `attr.plan`.
+ * Asked of the service only for a mapping that is wrong anyway.
+ */
+async function attributeHint(ctx: CommandContext, error: unknown, value: string): Promise<unknown> {
+  const { MappingError } = await import('../../importer/errors.js');
+  const target = error instanceof MappingError ? error.unknownTarget : undefined;
+  if (!target) return error;
+  const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+  const definitions = await client.attributes.list({ agentId }).catch(() => []);
+  const match = definitions.find((d) => d.name === target.toLowerCase());
+  if (!match) return error;
+  return new UsageError((error as Error).message, {
+    hint: `${match.name} is a custom attribute${match.archived ? ' (archived)' : ''}: --map "${value.slice(0, value.lastIndexOf('='))}=attr.${match.name}".`,
+    cause: error,
+  });
 }
