@@ -114,8 +114,6 @@ function settingsHelp(): string {
   ].join('\n');
 }
 
-/** The settings declared on every command; the others go on the commands that use them. */
-export const GLOBAL_SETTINGS = SETTING_NAMES.filter((k) => SETTINGS[k].scope === 'global');
 
 /** What `contacts api` sends: the methods the API's operations use (PUT changes an attribute). */
 const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
