@@ -505,7 +505,7 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .description(
       'send any request to the API with the configured key, base URL and retries; print the answer',
     )
-    .addArgument(new Argument('<method>', HTTP_METHODS.join(', ')).choices(HTTP_METHODS))
+    .addArgument(new Argument('<method>', 'the HTTP method').choices(HTTP_METHODS))
     .argument('<path>', 'the path below the base URL, with any query; {agent} is filled with the agent')
     .addOption(agentOption())
     .option(
