@@ -114,7 +114,6 @@ function settingsHelp(): string {
   ].join('\n');
 }
 
-
 /** What `contacts api` sends: the methods the API's operations use (PUT changes an attribute). */
 const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 

@@ -67,7 +67,8 @@ export const SETTINGS = {
     scope: 'global',
     env: undefined,
     file: 'output',
-    description: 'output format; csv gives values as they are (only export guards against spreadsheet formulas)',
+    description:
+      'output format; csv gives values as they are (only export guards against spreadsheet formulas)',
     fallback: 'table on a terminal, json otherwise',
     choices: OUTPUT_FORMATS,
     parse: validateOutput,

@@ -61,7 +61,9 @@ describe('CSV output', () => {
 
   it('--help says which one -o csv gives', async () => {
     const top = await runInProcess(['--help']);
-    expect(top.stdout.replace(/\s+/g, ' ')).toContain('csv gives values as they are (only export guards against spreadsheet formulas)');
+    expect(top.stdout.replace(/\s+/g, ' ')).toContain(
+      'csv gives values as they are (only export guards against spreadsheet formulas)',
+    );
     const exp = await runInProcess(['export', '--help']);
     expect(exp.stdout).toContain('--raw');
     expect(exp.stdout).toContain('-o csv on the other commands writes values as they are.');
