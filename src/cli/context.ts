@@ -5,29 +5,12 @@ import type { ContactsClient } from '../client/client.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
+import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { chooseFormat, type OutputFormat } from './output/format.js';
 import { createIo, type Io } from './output/terminal.js';
 import { visible } from './output/visible.js';
-
-/** Options commander gathers from the program and the command (optsWithGlobals). */
-export interface GlobalOptions {
-  output?: string;
-  profile?: string;
-  baseUrl?: string;
-  agent?: string;
-  mock?: boolean;
-  debug?: boolean;
-  quiet?: boolean;
-  color?: boolean;
-  /** `--no-truncate` gives false. */
-  truncate?: boolean;
-  maxRetries?: string;
-  timeout?: string;
-  insecureHttp?: boolean;
-  /** A command's own `--default-country` (import, upsert, update). */
-  defaultCountry?: string;
-}
+import type { ContextOptions } from './program.js';
 
 /** The key the embedded mock accepts: it checks keys, so the client sends a well-formed one. */
 const EMBEDDED_MOCK_KEY = 'bk_embedded_mock';
@@ -38,7 +21,7 @@ export const MOCK_DATA = '.contacts-mock/mock.db';
 
 export class CommandContext {
   readonly io: Io;
-  readonly options: GlobalOptions;
+  readonly options: ContextOptions;
   readonly #cli: CliIo;
   #store?: Promise<ConfigStore>;
   #settings?: Promise<ResolvedSettings>;
@@ -47,7 +30,7 @@ export class CommandContext {
   #retryReporter?: (line: string) => void;
   #mock?: MockServer;
 
-  constructor(cli: CliIo, options: GlobalOptions) {
+  constructor(cli: CliIo, options: ContextOptions) {
     this.#cli = cli;
     this.options = options;
     cli.secrets ??= [];
@@ -75,6 +58,23 @@ export class CommandContext {
   /** Whether commands run against the embedded mock (`--mock` or CONTACTS_MOCK=1). */
   get mockMode(): boolean {
     return this.options.mock === true || this.env.CONTACTS_MOCK === '1';
+  }
+
+  /** `--no-input` or CONTACTS_NO_INPUT=1: scripts under a terminal that must never be asked. */
+  get noInput(): boolean {
+    return this.options.input === false || /^(1|true)$/i.test(this.env.CONTACTS_NO_INPUT ?? '');
+  }
+
+  /**
+   * Called before a prompt: under --no-input the question becomes an error that names the flag
+   * answering it (`--yes`, `--with-key`), so a script learns what to pass.
+   */
+  mayPrompt(question: string, answer: { flag: string; hint: string }): void {
+    if (!this.noInput) return;
+    const why = this.options.input === false ? '--no-input' : 'CONTACTS_NO_INPUT';
+    throw new UsageError(`${question}: not asked, since ${why} is set; pass ${answer.flag}`, {
+      hint: answer.hint,
+    });
   }
 
   /** Asks for a non-zero exit once the command has finished normally. */
@@ -130,16 +130,7 @@ export class CommandContext {
         this.#store ?? import('../config/store.js').then((m) => m.openConfigReader({ env: this.env })),
       ]);
       const settings = resolveSettings({
-        flags: {
-          profile: this.options.profile,
-          baseUrl: this.options.baseUrl,
-          agent: this.options.agent,
-          output: this.options.output,
-          defaultCountry: this.options.defaultCountry,
-          maxRetries: this.options.maxRetries,
-          timeout: this.options.timeout,
-          insecureHttp: this.options.insecureHttp,
-        },
+        flags: this.options,
         env: this.env,
         store,
         requireExistingProfile: !this.#mayCreateProfile,
@@ -186,7 +177,9 @@ export class CommandContext {
           (e.requestId ? ` (request ${e.requestId})` : ''),
       );
     };
-    const onRetry = (e: { attempt: number; delayMs: number; error: Error }) => {
+    const onRetry = (e: { attempt: number; delayMs: number; quick: boolean; error: Error }) => {
+      // Nothing there yet: the error says it once if the last try fails too.
+      if (e.quick) return;
       const line = `retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1}): ${e.error.message}`;
       if (this.#retryReporter) this.#retryReporter(line);
       else this.io.note(line);
@@ -197,6 +190,8 @@ export class CommandContext {
       return new ContactsClient({
         baseUrl: this.#mock.url,
         apiKey: EMBEDDED_MOCK_KEY,
+        // In this process: no proxy stands between.
+        proxy: false,
         debug,
         onRetry,
         onIgnoredFields,
@@ -207,14 +202,16 @@ export class CommandContext {
     const apiKey = requireApiKey(settings);
     const baseUrl = requireBaseUrl(settings);
     this.#cli.secrets?.push(apiKey);
+    const { proxyFromEnv } = await import('../client/proxy.js');
     return new ContactsClient({
       baseUrl,
       apiKey,
+      proxy: proxyFromEnv(this.env),
       debug,
       onRetry,
       onIgnoredFields,
       ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
-      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+      ...(settings.timeout === undefined ? {} : { timeoutMs: settings.timeout }),
     });
   }
 

@@ -1,8 +1,22 @@
 // The `contacts` program: commands and options declared here, each command's code loaded only
 // when it runs, so `contacts --help` and `contacts get` stay fast.
-import { Command, Option } from 'commander';
+import {
+  Argument,
+  Command,
+  type CommandUnknownOpts,
+  Option,
+  type OptionValues,
+} from '@commander-js/extra-typings';
 import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
-import { OUTPUT_FORMATS } from '../config/output-formats.js';
+import type { SettingsFlags } from '../config/resolve.js';
+import {
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingKey,
+  type SettingSpec,
+  type Settings,
+  settingHelp,
+} from '../config/settings.js';
 import { redactSecrets } from '../core/redact.js';
 import { VERSION } from '../core/version.js';
 import { FORMAT_NAMES } from '../importer/format-names.js';
@@ -13,29 +27,99 @@ import { collect, collectAttr, collectList, collectStripeAccount, decimal, integ
 import { visible } from './output/visible.js';
 import { SHELLS, type Shell } from './shells.js';
 
-type Action = (...args: unknown[]) => Promise<void>;
-/** A command function: the context, the positional arguments, then the command's own options. */
-// biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments and options.
-type CommandFn = (ctx: CommandContext, ...args: any[]) => Promise<void>;
+/**
+ * A command's run: the context, the positional arguments, then the command's own options. The
+ * types come from the command's declaration (commander's extra typings): `lazy` only accepts a
+ * run whose parameters take what the declared arguments and options give, so a flag and the
+ * type its command reads cannot disagree.
+ */
+type CommandRun<A extends unknown[], O extends OptionValues> = (
+  ctx: CommandContext,
+  ...args: [...A, O]
+) => Promise<void>;
 
 /**
- * Wraps a lazily imported command function (a typed import, so a renamed or missing command is
- * a compile error, not a runtime one): builds the command context from the global and local
- * options, runs the command, and always releases what the context opened.
+ * Wraps a lazily imported command run (a typed import, so a renamed or missing command is a
+ * compile error): builds the command context from the global and local options, runs the
+ * command, and always releases what the context opened.
  */
-function lazy(io: CliIo, load: () => Promise<CommandFn>): Action {
-  return async (...args: unknown[]) => {
-    const command = args.at(-1) as Command;
-    const positionals = args.slice(0, -2);
-    const [{ CommandContext }, fn] = await Promise.all([import('./context.js'), load()]);
-    const ctx = new CommandContext(io, command.optsWithGlobals());
+function lazy<A extends unknown[], O extends OptionValues>(
+  io: CliIo,
+  load: () => Promise<NoInfer<CommandRun<A, O>>>,
+): (...args: [...A, O, CommandUnknownOpts]) => Promise<void> {
+  return async (...args) => {
+    const command = args.at(-1) as CommandUnknownOpts;
+    const positionals = args.slice(0, -2) as A;
+    const [{ CommandContext }, run] = await Promise.all([import('./context.js'), load()]);
+    const ctx = new CommandContext(io, command.optsWithGlobals() as ContextOptions);
     try {
-      await fn(ctx, ...positionals, command.opts());
+      await run(ctx, ...positionals, command.opts() as O);
     } finally {
       await ctx.close();
     }
   };
 }
+
+/** A setting's option, as the settings table declares it (flags, help, choices). */
+function settingOption<K extends SettingKey>(key: K) {
+  const spec: SettingSpec<unknown> = SETTINGS[key];
+  const option = new Option<Settings[K]['flags']>(SETTINGS[key].flags, settingHelp(key));
+  if (spec.choices) option.choices(spec.choices);
+  return option;
+}
+
+/** The options every command takes, declared once; their types are `GlobalOptions`. */
+function globalOptions(program: Command) {
+  return program
+    .addOption(settingOption('output'))
+    .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
+    .addOption(settingOption('base-url'))
+    .option(
+      '--insecure-http',
+      'allow an http:// base URL to another machine: the key travels unencrypted (env: CONTACTS_INSECURE_HTTP=1)',
+    )
+    .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
+    .option('--debug', 'print each request and response (key redacted) and error details to stderr')
+    .addOption(settingOption('max-retries'))
+    .addOption(settingOption('timeout'))
+    .option('-q, --quiet', 'print only data on stdout, and only errors on stderr')
+    .option(
+      '--no-input',
+      'never prompt: a question becomes an error naming its flag (env: CONTACTS_NO_INPUT=1)',
+    )
+    .option('--no-color', 'disable colors (also NO_COLOR)')
+    .option('--no-truncate', 'tables print every character instead of fitting the terminal');
+}
+
+export type GlobalOptions = ReturnType<ReturnType<typeof globalOptions>['opts']>;
+/** A command of the program, before its own arguments and options (commander's `{}`: none yet). */
+// biome-ignore lint/complexity/noBannedTypes: the empty options type extra-typings starts a command with.
+type SubCommand = Command<[], {}, GlobalOptions>;
+/** What a command's context reads: the global options and the per-command setting flags. */
+export type ContextOptions = GlobalOptions & SettingsFlags;
+
+/**
+ * `contacts config --help`: every setting, its variable and its flag, and the order they win in.
+ * Read from the settings table, so a new setting is listed as soon as it is declared.
+ */
+function settingsHelp(): string {
+  const rows = SETTING_NAMES.map((key) => {
+    const spec: SettingSpec<unknown> = SETTINGS[key];
+    const long = spec.flags.replace(/^-\w, /, '').replace(/ <.*$/, '');
+    return [key, spec.description, `${long}${spec.env ? `, ${spec.env}` : ''}`];
+  });
+  const width = Math.max(...rows.map(([key]) => key!.length));
+  return [
+    'Settings (a flag wins over its variable, which wins over the profile):',
+    ...rows.map(([key, description, sources]) => `  ${key!.padEnd(width)}  ${description} (${sources})`),
+    '',
+    'The API key is never a setting: `contacts auth login` stores it; CONTACTS_API_KEY, then',
+    'CONTACTS_API_KEY_FILE (a file whose first line is the key) win over the stored one.',
+  ].join('\n');
+}
+
+/** What `contacts api` sends: the methods the API's operations use (PUT changes an attribute). */
+const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
 const contactCommands = () => import('./commands/contacts.js');
 const attrCommands = () => import('./commands/attrs.js');
@@ -43,20 +127,13 @@ const authCommands = () => import('./commands/auth.js');
 const configCommands = () => import('./commands/config.js');
 const completionCmd = () => import('./commands/completion.js');
 
-const agentOption = () =>
-  new Option(
-    '-a, --agent <id>',
-    'agent whose directory to use (env: CONTACTS_AGENT, or the profile default)',
-  );
-
-const defaultCountryOption = () =>
-  new Option(
-    '--default-country <code>',
-    'country of national phone numbers, e.g. GB (env: CONTACTS_DEFAULT_COUNTRY, or the profile default)',
-  );
+const agentOption = () => settingOption('agent');
+const defaultCountryOption = () => settingOption('default-country');
 
 /** Options shared by `upsert` and `update`: the contact's fields. */
-function fieldOptions(cmd: Command): Command {
+function fieldOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--name <name>', "the contact's name")
     .option('--email <email>', "the contact's email address")
@@ -79,125 +156,9 @@ function fieldOptions(cmd: Command): Command {
     .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
 }
 
-export function buildProgram(io: CliIo): Command {
-  const program = new Command('contacts');
-  program
-    .description('Work with the Contacts API from a terminal, a script or a CI job.')
-    .version(
-      `contacts version ${VERSION} (Node.js ${process.version}; ${process.platform} ${process.arch})`,
-      '-V, --version',
-      'print the version, and the Node.js version and platform',
-    )
-    .helpOption('-h, --help', 'show help for a command')
-    .addOption(
-      new Option(
-        '-o, --output <format>',
-        'output format (default: table on a terminal, json otherwise)',
-      ).choices(OUTPUT_FORMATS),
-    )
-    .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
-    .option('--base-url <url>', 'API base URL (env: CONTACTS_BASE_URL)')
-    .option(
-      '--insecure-http',
-      'allow an http:// base URL to another machine: the key travels unencrypted (env: CONTACTS_INSECURE_HTTP=1)',
-    )
-    .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
-    .option('--debug', 'print each request and response (key redacted) and error details to stderr')
-    .option(
-      '--max-retries <n>',
-      'retries of a failed request: 429, 5xx, connection failures (env: CONTACTS_MAX_RETRIES; default 2, import 10)',
-    )
-    .option(
-      '--timeout <duration>',
-      'how long each attempt waits for the service: 30s, 500ms, 2m (env: CONTACTS_TIMEOUT; default 30s)',
-    )
-    .option('-q, --quiet', 'print only data: no progress, notes or warnings')
-    .option('--no-color', 'disable colors (also NO_COLOR)')
-    .option('--no-truncate', 'tables print every character instead of fitting the terminal')
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
-    .showHelpAfterError('(add --help for usage)')
-    .showSuggestionAfterError()
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => void io.stdout.write(s),
-      writeErr: (s) => void io.stderr.write(s),
-      // commander echoes bad input back; a key pasted in the wrong place must not be.
-      outputError: (s, write) => write(visible(redactSecrets(s))),
-    })
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ contacts auth login
-  $ contacts attrs define plan --type text --agent my-agent
-  $ contacts upsert --external-id u_42 --name "Ada Lovelace" --email ada@example.com --attr plan=pro
-  $ contacts list --all -o ndjson | jq .email
-  $ contacts --mock list --agent demo      # no key, no server: an embedded mock
-
-Learn more: contacts <command> --help`,
-    );
-
-  program
-    .command('list')
-    .alias('ls')
-    .description("list the agent's contacts, oldest first")
-    .addOption(agentOption())
-    .option('-p, --page <n>', 'page number', integer(1))
-    .option(
-      '--per-page <n>',
-      `contacts per page (${PER_PAGE_MIN} to ${PER_PAGE_MAX})`,
-      integer(PER_PAGE_MIN, PER_PAGE_MAX),
-    )
-    .option('--all', 'stream every page')
-    .action(lazy(io, async () => (await contactCommands()).list));
-
-  program
-    .command('get')
-    .description('show one contact')
-    .argument('<id>', 'external_id or the service id')
-    .addOption(agentOption())
-    .action(lazy(io, async () => (await contactCommands()).get));
-
-  fieldOptions(
-    program
-      .command('upsert')
-      .description('create a contact, or update the one with the same external_id')
-      .addOption(agentOption())
-      .option('-e, --external-id <id>', "your system's id for the contact (required, here or in --data)"),
-  ).action(lazy(io, async () => (await contactCommands()).upsert));
-
-  fieldOptions(
-    program
-      .command('update')
-      .description("change some of a contact's fields (the rest keep their values)")
-      .argument('<id>', 'external_id or the service id')
-      .addOption(agentOption())
-      .option('-e, --external-id <id>', 'give the contact a new external_id'),
-  )
-    .option(
-      '--unset <field>',
-      'clear a field: name, email, phone, stripe_accounts or attr.<name> (repeatable)',
-      collect,
-    )
-    .action(lazy(io, async () => (await contactCommands()).update));
-
-  program
-    .command('delete')
-    .alias('rm')
-    .description('delete a contact, or every contact a file names (--from)')
-    .argument('[id]', 'external_id or the service id')
-    .addOption(agentOption())
-    .option(
-      '--from <file>',
-      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
-    )
-    .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
-    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
-    .action(lazy(io, async () => (await contactCommands()).remove));
-
-  program
-    .command('import')
-    .description('upsert every row of a CSV, JSON or NDJSON file by external_id')
+/** `import`'s arguments and options; `ImportCommandOptions` is read from here. */
+function importOptions(cmd: SubCommand) {
+  return cmd
     .argument('<file>', 'the file to import, or - for stdin')
     .addOption(agentOption())
     .addOption(
@@ -264,8 +225,171 @@ Examples:
   $ contacts import contacts.ndjson --batch-size 500
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
   $ cat contacts.ndjson | contacts import - --format ndjson`,
+    );
+}
+
+export type ImportCommandOptions = ReturnType<ReturnType<typeof importOptions>['opts']>;
+
+/** `serve`'s options; `ServeOptions` is read from here. */
+function serveOptions(cmd: SubCommand) {
+  return cmd
+    .option('--mock', 'required: the mock is the server this command runs')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--data <file>',
+      "keep the state in this SQLite database (default: ./.contacts-mock/mock.db, the embedded --mock's; created if absent; each write committed before it is answered)",
     )
-    .action(lazy(io, async () => (await import('./commands/import.js')).importFile));
+    .option('--in-memory', 'keep nothing: the state lives in memory and goes when the server stops')
+    .option(
+      '--seed <file>',
+      'put these contacts (and attribute definitions) into an empty store at start, and back at each POST /__mock/reset: CSV, JSON or NDJSON',
+    )
+    .option(
+      '--seed-agent <id>',
+      "the agent a --seed file's contacts belong to (default: demo; with --agents, the only one; one of several must be named)",
+    )
+    .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
+    .option(
+      '--allow-host <name>',
+      "serve requests for this host name too (repeatable; .example.com for its subdomains, * for any); loopback names, IP addresses and this machine's name are always served, other names get 421",
+      collect,
+    )
+    .option(
+      '--cors <origin>',
+      'let web pages from this origin call the mock, e.g. http://localhost:3000 (repeatable; * for any); none by default',
+      collect,
+    )
+    .option(
+      '--agents <ids>',
+      'the agents that exist, comma-separated (repeatable); any other is 404 "Chatbot not found" (default: every agent)',
+      collectList,
+    )
+    .option(
+      '--strict',
+      'refuse unknown fields with 400 "Unknown field" instead of dropping them as production does',
+    )
+    .option(
+      '--max-contacts <n>',
+      'contacts an agent may hold; past it, 400 "Maximum contacts limit reached"',
+      integer(0),
+    )
+    .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0, 60_000))
+    .option(
+      '--fail-rate <r>',
+      'fail this share of requests (0 to 1): 500, 503, resets, lost responses',
+      decimal(0, 1),
+    )
+    .option('--fault-seed <n>', 'seed for reproducible faults', integer(0))
+    .option('--rate-limit <n>', 'allow this many requests per window (a second), then 429', integer(1))
+    .option(
+      '--rate-window <seconds>',
+      'the rate limit window in seconds (production: --rate-limit 100 --rate-window 10)',
+      integer(1, 3600),
+    )
+    .option('--no-rate-limit-headers', 'answer 429s with Retry-After only, without X-RateLimit-* headers');
+}
+
+export type ServeOptions = ReturnType<ReturnType<typeof serveOptions>['opts']>;
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('contacts');
+  program
+    .description('Work with the Contacts API from a terminal, a script or a CI job.')
+    .version(
+      `contacts version ${VERSION} (Node.js ${process.version}; ${process.platform} ${process.arch})`,
+      '-V, --version',
+      'print the version, and the Node.js version and platform',
+    )
+    .helpOption('-h, --help', 'show help for a command');
+  globalOptions(program)
+    .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
+    .showHelpAfterError('(add --help for usage)')
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      // commander echoes bad input back; a key pasted in the wrong place must not be.
+      outputError: (s, write) => write(visible(redactSecrets(s))),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ contacts auth login
+  $ contacts attrs define plan --type text --agent my-agent
+  $ contacts upsert --external-id u_42 --name "Ada Lovelace" --email ada@example.com --attr plan=pro
+  $ contacts list --all -o ndjson | jq .email
+  $ contacts --mock list --agent demo      # no key, no server: an embedded mock
+
+Learn more: contacts <command> --help`,
+    );
+
+  program
+    .command('list')
+    .alias('ls')
+    .description("list the agent's contacts, oldest first")
+    .addOption(agentOption())
+    .option('-p, --page <n>', 'page number', integer(1))
+    .option(
+      '--per-page <n>',
+      `contacts per page (${PER_PAGE_MIN} to ${PER_PAGE_MAX})`,
+      integer(PER_PAGE_MIN, PER_PAGE_MAX),
+    )
+    .option('--all', 'stream every page')
+    .action(lazy(io, async () => (await contactCommands()).list));
+
+  program
+    .command('get')
+    .description('show one contact')
+    .argument('<id>', 'external_id or the service id')
+    .addOption(agentOption())
+    .action(lazy(io, async () => (await contactCommands()).get));
+
+  fieldOptions(
+    program
+      .command('upsert')
+      .description('create a contact, or update the one with the same external_id')
+      .addOption(agentOption())
+      .option('-e, --external-id <id>', "your system's id for the contact (required, here or in --data)"),
+  )
+    // Not an upsert option: taken only to say that `update` clears fields.
+    .addOption(new Option('--unset <field>').hideHelp().argParser(collect))
+    .action(lazy(io, async () => (await contactCommands()).upsert));
+
+  fieldOptions(
+    program
+      .command('update')
+      .description("change some of a contact's fields (the rest keep their values)")
+      .argument('<id>', 'external_id or the service id')
+      .addOption(agentOption())
+      .option('-e, --external-id <id>', 'give the contact a new external_id'),
+  )
+    .option(
+      '--unset <field>',
+      'clear a field: name, email, phone, stripe_accounts or attr.<name> (repeatable)',
+      collect,
+    )
+    .action(lazy(io, async () => (await contactCommands()).update));
+
+  program
+    .command('delete')
+    .alias('rm')
+    .description('delete a contact, or every contact a file names (--from)')
+    .argument('[id]', 'external_id or the service id')
+    .addOption(agentOption())
+    .option(
+      '--from <file>',
+      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
+    )
+    .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .action(lazy(io, async () => (await contactCommands()).remove));
+
+  importOptions(
+    program.command('import').description('upsert every row of a CSV, JSON or NDJSON file by external_id'),
+  ).action(lazy(io, async () => (await import('./commands/import.js')).importFile));
 
   program
     .command('template')
@@ -291,7 +415,18 @@ Example:
       '--out <file>',
       'write to this file (atomically) instead of stdout; its extension picks the format',
     )
-    .addHelpText('after', '\nThe format is -o csv|json|ndjson, else the --out extension, else csv.')
+    .option(
+      '--raw',
+      "CSV values as they are, for scripts: no ' before a cell starting with =, +, - or @ (which stops a spreadsheet running it as a formula)",
+    )
+    .addHelpText(
+      'after',
+      `
+The format is -o csv|json|ndjson, else the --out extension, else csv. Its CSV is made for a
+spreadsheet: a cell starting with =, +, - or @ (a phone number's +) gets a leading ', which
+spreadsheets show as text and \`contacts import\` removes again; --raw writes values as they are.
+-o csv on the other commands writes values as they are.`,
+    )
     .action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));
 
   const attrs = program.command('attrs').description('list and define typed custom attributes');
@@ -347,89 +482,62 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .description("remove the profile's stored key (--profile picks the profile)")
     .action(lazy(io, async () => (await authCommands()).logout));
 
+  const settingWords = `${SETTING_NAMES.slice(0, -1).join(', ')} or ${SETTING_NAMES.at(-1)}`;
   const config = program
     .command('config')
-    .description('read and change settings: base-url, agent, output, default-country');
+    .description(`read and change settings: ${SETTING_NAMES.join(', ')}`)
+    .addHelpText('after', () => `\n${settingsHelp()}`);
   config
     .command('get')
     .description('print one setting of the profile')
-    .argument('<key>', 'base-url, agent, output or default-country')
+    .argument('<key>', settingWords)
     .action(lazy(io, async () => (await configCommands()).get));
   config
     .command('set')
     .description('change one setting of the profile')
-    .argument('<key>', 'base-url, agent, output or default-country')
+    .argument('<key>', settingWords)
     .argument('<value>', 'the new value')
     .action(lazy(io, async () => (await configCommands()).set));
   config
     .command('unset')
     .description('remove one setting from the profile')
-    .argument('<key>', 'base-url, agent, output or default-country')
+    .argument('<key>', settingWords)
     .action(lazy(io, async () => (await configCommands()).unset));
   config
     .command('list')
     .description("list the profile's settings and the config file's path")
     .action(lazy(io, async () => (await configCommands()).list));
 
+  serveOptions(
+    program
+      .command('serve')
+      .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock'),
+  ).action(lazy(io, async () => (await import('./commands/serve.js')).serve));
+
   program
-    .command('serve')
-    .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock')
-    .option('--mock', 'required: the mock is the server this command runs')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option(
-      '--data <file>',
-      "keep the state in this SQLite database (default: ./.contacts-mock/mock.db, the embedded --mock's; created if absent; each write committed before it is answered)",
+    .command('api')
+    .description(
+      'send any request to the API with the configured key, base URL and retries; print the answer',
     )
-    .option('--in-memory', 'keep nothing: the state lives in memory and goes when the server stops')
+    .addArgument(new Argument('<method>', 'the HTTP method').choices(HTTP_METHODS))
+    .argument('<path>', 'the path below the base URL, with any query; {agent} is filled with the agent')
+    .addOption(agentOption())
     .option(
-      '--seed <file>',
-      'put these contacts (and attribute definitions) into an empty store at start, and back at each POST /__mock/reset: CSV, JSON or NDJSON',
+      '--data <json|@file>',
+      'the request body (POST, PATCH, PUT, DELETE): JSON inline, @file.json, or @- for stdin',
     )
-    .option(
-      '--seed-agent <id>',
-      "the agent a --seed file's contacts belong to (default: demo; with --agents, the only one; one of several must be named)",
+    .addHelpText(
+      'after',
+      `
+The answer's JSON goes to stdout (-o ndjson: on one line); an error status exits as every
+command does (3 key refused, 4 not found, ...), with the service's message.
+
+Examples:
+  $ contacts api GET '/api/v1/chatbots/{agent}/contacts?per_page=10'
+  $ contacts api POST '/api/v1/chatbots/{agent}/custom-attributes' --data @attribute.json
+  $ contacts api DELETE /api/v1/chatbots/{agent}/contacts/u_42`,
     )
-    .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
-    .option(
-      '--allow-host <name>',
-      "serve requests for this host name too (repeatable; .example.com for its subdomains, * for any); loopback names, IP addresses and this machine's name are always served, other names get 421",
-      collect,
-    )
-    .option(
-      '--cors <origin>',
-      'let web pages from this origin call the mock, e.g. http://localhost:3000 (repeatable; * for any); none by default',
-      collect,
-    )
-    .option(
-      '--agents <ids>',
-      'the agents that exist, comma-separated (repeatable); any other is 404 "Chatbot not found" (default: every agent)',
-      collectList,
-    )
-    .option(
-      '--strict',
-      'refuse unknown fields with 400 "Unknown field" instead of dropping them as production does',
-    )
-    .option(
-      '--max-contacts <n>',
-      'contacts an agent may hold; past it, 400 "Maximum contacts limit reached"',
-      integer(0),
-    )
-    .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0, 60_000))
-    .option(
-      '--fail-rate <r>',
-      'fail this share of requests (0 to 1): 500, 503, resets, lost responses',
-      decimal(0, 1),
-    )
-    .option('--fault-seed <n>', 'seed for reproducible faults', integer(0))
-    .option('--rate-limit <n>', 'allow this many requests per window (a second), then 429', integer(1))
-    .option(
-      '--rate-window <seconds>',
-      'the rate limit window in seconds (production: --rate-limit 100 --rate-window 10)',
-      integer(1, 3600),
-    )
-    .option('--no-rate-limit-headers', 'answer 429s with Retry-After only, without X-RateLimit-* headers')
-    .action(lazy(io, async () => (await import('./commands/serve.js')).serve));
+    .action(lazy(io, async () => (await import('./commands/api.js')).api));
 
   program
     .command('completion')
@@ -452,7 +560,7 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .description('show help for a command')
     .argument('[command...]', 'the command, e.g. `help attrs define`')
     .action(async (words: string[]) => {
-      let cmd: Command = program;
+      let cmd: CommandUnknownOpts = program;
       for (const word of words) {
         const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!sub) {
@@ -467,6 +575,17 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
       }
       cmd.outputHelp();
     });
+
+  // As gh does: a command's help shows its own options and points at the global ones.
+  const globals = program.options.map((o) => o.long).filter((flag) => flag && flag !== '--version');
+  const pointer = `\nGlobal options (${globals.slice(0, 5).join(', ')} and ${globals.length - 5} more): see \`contacts --help\`.`;
+  const addPointer = (cmd: CommandUnknownOpts) => {
+    for (const sub of cmd.commands) {
+      sub.addHelpText('after', pointer);
+      addPointer(sub);
+    }
+  };
+  addPointer(program);
 
   return program;
 }

@@ -2,7 +2,8 @@
 import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
 import { VERSION } from '../core/version.js';
-import { ContactsError } from './errors.js';
+import { ContactsError, type Headers } from './errors.js';
+import { type ProxyOptions, proxyFor, proxyFromEnv } from './proxy.js';
 import { Attributes } from './resources/attributes.js';
 import { Contacts } from './resources/contacts.js';
 import type { ClientCore, RequestOptions } from './resources/core.js';
@@ -27,6 +28,11 @@ export interface ClientOptions {
   userAgent?: string;
   /** An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent) to send requests through. */
   dispatcher?: Dispatcher;
+  /**
+   * The HTTP(S) proxy, as curl reads it. Defaults to HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either
+   * case) from the environment; `false` goes direct whatever they say. Unused with `dispatcher`.
+   */
+  proxy?: ProxyOptions | false;
   /** Receives a line per request and response, with the key redacted. */
   debug?: DebugLogger;
   /** Called before each retry: for progress output and metrics. */
@@ -63,6 +69,10 @@ export class ContactsClient {
       timeoutMs: options.timeoutMs ?? 30_000,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? 2 },
       dispatcher: options.dispatcher,
+      proxy:
+        options.dispatcher || options.proxy === false
+          ? undefined
+          : proxyFor(baseUrl, options.proxy ?? proxyFromEnv(env)),
       debug: options.debug,
       onRetry: options.onRetry,
       onIgnoredFields: options.onIgnoredFields,
@@ -79,6 +89,35 @@ export class ContactsClient {
     };
     this.contacts = new Contacts(core);
     this.attributes = new Attributes(core);
+  }
+
+  /**
+   * Any request to the API, with this client's key, base URL, retries and redaction: for what
+   * has no method yet. `path` is below the base URL and may carry a query. Resolves with the
+   * answer's JSON (undefined when empty, the text when it is not JSON); a failure throws the
+   * same errors as every method.
+   */
+  async request(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    path: string,
+    options: { body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<{ status: number; headers: Headers; body: unknown }> {
+    const res = await this.#transport.request({
+      method,
+      path: path.startsWith('/') ? path : `/${path}`,
+      body: options.body,
+      signal: options.signal,
+    });
+    let body: unknown = res.text;
+    if (res.text.trim() === '') body = undefined;
+    else {
+      try {
+        body = JSON.parse(res.text);
+      } catch {
+        // Not JSON: the text as it came.
+      }
+    }
+    return { status: res.status, headers: res.headers, body };
   }
 
   get baseUrl(): string {

@@ -5,6 +5,7 @@ export * from './errors.js';
 export { JsonText } from './json-text.js';
 export { ContactPage, type PageInfo } from './pagination.js';
 export { isPhoneCountry, normalizePhoneNumber, type PhoneNumberResult } from './phone.js';
+export type { ProxyOptions } from './proxy.js';
 export type { ListParams, UpsertResult } from './resources/contacts.js';
 export type { RequestOptions } from './resources/core.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';

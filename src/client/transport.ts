@@ -17,6 +17,7 @@ import {
   type Headers,
 } from './errors.js';
 import { JsonText } from './json-text.js';
+import { proxyDispatcher, redactProxy } from './proxy.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
 import { Agent, errors as undiciErrors, request as undiciRequest } from './undici.js';
@@ -37,6 +38,11 @@ export interface AttemptEvent {
 export interface RetryEvent {
   attempt: number;
   delayMs: number;
+  /**
+   * A quick retry of a service that has never answered and refused the connection (or has no
+   * such host): worth no note of its own, since the error says it if the next try fails too.
+   */
+  quick: boolean;
   method: string;
   url: string;
   error: APIError | APIConnectionError;
@@ -63,6 +69,8 @@ export interface TransportOptions {
   timeoutMs: number;
   retry: RetryPolicy;
   dispatcher?: Dispatcher;
+  /** The proxy every request goes through (unless `dispatcher` is given), from `proxyFor`. */
+  proxy?: URL | undefined;
   debug?: DebugLogger;
   onRetry?: (event: RetryEvent) => void;
   /** Told when a success drops fields the service does not know (it stores the rest). */
@@ -107,11 +115,16 @@ const elapsedMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 export class Transport {
   readonly #apiKey: string;
   readonly #options: TransportOptions;
-  readonly #dispatcher: Dispatcher;
+  /** Undefined until the first request when requests go through a proxy (its agent loads then). */
+  #dispatcher: Dispatcher | undefined;
+  #proxied: Promise<Dispatcher> | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #origin: URL;
   /** The base URL's own path (`/gateway` in `https://host/gateway`), without a trailing slash. */
   readonly #basePath: string;
+  readonly #connect: () => Promise<Dispatcher>;
+  /** ` via proxy http://proxy:3128` for log lines and errors, or empty when requests go direct. */
+  readonly #via: string;
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
   #reached = false;
 
@@ -121,8 +134,18 @@ export class Transport {
     this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.#basePath = this.#origin.pathname.replace(/\/$/, '');
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
+    this.#via =
+      options.dispatcher === undefined && options.proxy ? ` via proxy ${redactProxy(options.proxy)}` : '';
+    const proxy = options.dispatcher === undefined ? options.proxy : undefined;
+    this.#dispatcher = options.dispatcher ?? (proxy ? undefined : new Agent(keepAlive));
+    this.#connect = () => {
+      this.#proxied ??= proxyDispatcher(proxy!, this.#origin, keepAlive).then((d) => {
+        this.#dispatcher = d;
+        return d;
+      });
+      return this.#proxied;
+    };
   }
 
   get baseUrl(): string {
@@ -174,11 +197,21 @@ export class Transport {
           quick = true;
         }
       }
-      if (attempt > limit) throw failure;
+      if (attempt > limit) {
+        if (quick && attempt > 1) {
+          throw new APIConnectionError(
+            `${failure.message}, ${attempt} tries ${FIRST_CONTACT_DELAY_MS}ms apart`,
+            {
+              cause: failure.cause,
+            },
+          );
+        }
+        throw failure;
+      }
       const delayMs = quick
         ? FIRST_CONTACT_DELAY_MS * attempt
         : backoffDelayMs(this.#options.retry, attempt - 1, headers, this.#options.random);
-      const event = { attempt, delayMs, method: spec.method, url: url.href, error: failure };
+      const event = { attempt, delayMs, quick, method: spec.method, url: url.href, error: failure };
       this.#options.onRetry?.(event);
       spec.onRetry?.(event);
       this.#debug(`retrying in ${delayMs}ms after ${failure.message}`);
@@ -212,12 +245,12 @@ export class Transport {
     const started = elapsedMs();
     const debugging = this.#options.debug !== undefined;
     if (debugging) {
-      this.#debug(`→ ${spec.method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      this.#debug(`→ ${spec.method} ${url.href}${this.#via}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       this.#debug(`  headers ${JSON.stringify(redactHeaders(headers, [this.#apiKey]))}`);
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
-      const res = await undiciRequest(this.#dispatcher, {
+      const res = await undiciRequest(this.#dispatcher ?? (await this.#connect()), {
         origin: url.origin,
         path: url.path,
         method: spec.method,
@@ -253,7 +286,7 @@ export class Transport {
       if (err instanceof ContactsError) throw err;
       throw new APIConnectionError(
         redactSecrets(
-          `Could not reach ${url.origin}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
+          `Could not reach ${url.origin}${this.#via}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
           [this.#apiKey],
         ),
         { cause: err },
@@ -278,7 +311,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await (this.#dispatcher ?? (await this.#proxied))?.close();
   }
 }
 
@@ -290,9 +323,12 @@ function headerValue(raw: string | string[] | undefined, join?: string): string 
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** Retries, and the wait before each (times the attempt), while nothing has ever answered. */
-const FIRST_CONTACT_RETRIES = 2;
-const FIRST_CONTACT_DELAY_MS = 200;
+/**
+ * Retries, and the wait before each (times the attempt), while nothing has ever answered: two
+ * tries half a second apart, as docs/cli.md says.
+ */
+const FIRST_CONTACT_RETRIES = 1;
+const FIRST_CONTACT_DELAY_MS = 500;
 /** "Nothing listens there" or "no such host": errors a retry a few seconds later rarely fixes. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -309,7 +345,8 @@ function describeCause(err: unknown): string {
   if (err instanceof undiciErrors.UndiciError) return `${err.code ?? err.name}: ${err.message}`;
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code ? `${code} ${err.message}` : err.message;
+    // Node's message already names the code: `connect ECONNREFUSED 127.0.0.1:4099`.
+    return code && !err.message.includes(code) ? `${code} ${err.message}` : err.message;
   }
   return String(err);
 }

@@ -1,45 +1,39 @@
 // Settings in force for one run: each one from a flag, else the environment, else the profile,
 // else its default, with where it came from so `auth status` and errors can say so.
+import fs from 'node:fs';
 import { apiKeyProblem } from '../api/key.js';
 import { ConfigError } from './errors.js';
 import {
+  API_KEY_ENV,
+  API_KEY_FILE_ENV,
   API_KEY_PREFIX,
+  type Camel,
+  camel,
   DEFAULT_PROFILE,
-  type OutputFormat,
-  parseDuration,
-  validateAgent,
-  validateBaseUrl,
-  validateCountry,
-  validateOutput,
+  INSECURE_HTTP_ENV,
+  PROFILE_ENV,
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingKey,
+  type SettingSpec,
+  type SettingValue,
   validateProfileName,
-  validateRetries,
 } from './settings.js';
 import type { ProfileSource } from './store.js';
 
-export const ENV = {
-  apiKey: 'CONTACTS_API_KEY',
-  baseUrl: 'CONTACTS_BASE_URL',
-  agent: 'CONTACTS_AGENT',
-  profile: 'CONTACTS_PROFILE',
-  defaultCountry: 'CONTACTS_DEFAULT_COUNTRY',
-  maxRetries: 'CONTACTS_MAX_RETRIES',
-  timeout: 'CONTACTS_TIMEOUT',
-  insecureHttp: 'CONTACTS_INSECURE_HTTP',
-} as const;
-
 export type SettingSource = 'flag' | 'env' | 'profile';
 
-export interface SettingsFlags {
+/** The flags a command was given, by commander's names (`--base-url` is `baseUrl`). */
+export type SettingsFlags = { [K in SettingKey as Camel<K>]?: string | undefined } & {
   profile?: string | undefined;
-  baseUrl?: string | undefined;
-  agent?: string | undefined;
-  output?: string | undefined;
-  defaultCountry?: string | undefined;
-  maxRetries?: string | undefined;
-  timeout?: string | undefined;
   /** `--insecure-http`: an http:// base URL may name another machine. */
   insecureHttp?: boolean | undefined;
-}
+};
+
+/** Each setting's value in force (`timeout` in milliseconds), undefined when nothing sets it. */
+export type SettingValues = { [K in SettingKey as Camel<K>]: SettingValue<K> | undefined };
+/** Where each value came from. */
+export type SettingSources = { [K in SettingKey as `${Camel<K>}Source`]: SettingSource | 'none' };
 
 export interface ResolveSettingsOptions {
   flags: SettingsFlags;
@@ -52,27 +46,23 @@ export interface ResolveSettingsOptions {
   requireExistingProfile?: boolean;
 }
 
-export interface ResolvedSettings {
+/**
+ * Where the key comes from, first that is set wins: `env` CONTACTS_API_KEY, `key-file` the file
+ * CONTACTS_API_KEY_FILE names, `file` the profile in `configPath`. Never from a flag (argv is
+ * visible to every user of the machine).
+ */
+export type ApiKeySource = 'env' | 'key-file' | 'file' | 'none';
+
+export interface ResolvedSettings extends SettingValues, SettingSources {
   profile: string;
   profileSource: 'flag' | 'env' | 'default';
-  /** Undefined when no flag, variable or profile sets one: there is no default service. */
-  baseUrl: string | undefined;
-  baseUrlSource: SettingSource | 'none';
   apiKey: string | undefined;
-  /** `env`: CONTACTS_API_KEY; `file`: the profile in `configPath`. Keys never come from flags. */
-  apiKeySource: 'env' | 'file' | 'none';
+  apiKeySource: ApiKeySource;
+  /** The file CONTACTS_API_KEY_FILE names, when it is the key's source. */
+  apiKeyFile: string | undefined;
+  /** Why the key file cannot be used: thrown by `requireApiKey`, so commands needing no key still run. */
+  apiKeyError: ConfigError | undefined;
   configPath: string;
-  agent: string | undefined;
-  agentSource: SettingSource | 'none';
-  /** The format asked for, if any; `chooseFormat` falls back on the terminal. */
-  output: OutputFormat | undefined;
-  outputSource: 'flag' | 'profile' | 'none';
-  /** Country for national phone numbers (`--default-country`, env, profile), if any. */
-  defaultCountry: string | undefined;
-  /** Retries per request, when set (`--max-retries`, env, profile); else the command's default. */
-  maxRetries: number | undefined;
-  /** Per-attempt timeout in milliseconds, when set (`--timeout`, env, profile). */
-  timeoutMs: number | undefined;
   /** What the store found wrong without failing (e.g. a key in a file others can read). */
   warnings: readonly string[];
   /** The key may cross the network unencrypted (`--insecure-http`, CONTACTS_INSECURE_HTTP=1). */
@@ -86,17 +76,17 @@ export function resolveSettings({
   requireExistingProfile = false,
 }: ResolveSettingsOptions): ResolvedSettings {
   const flagProfile = present(flags.profile);
-  const envProfile = present(env[ENV.profile]);
+  const envProfile = present(env[PROFILE_ENV]);
   const profile = flagProfile
     ? validateProfileName(flagProfile, '--profile')
     : envProfile
-      ? validateProfileName(envProfile, ENV.profile)
+      ? validateProfileName(envProfile, PROFILE_ENV)
       : DEFAULT_PROFILE;
   const profileSource = flagProfile ? 'flag' : envProfile ? 'env' : 'default';
   if (requireExistingProfile && profile !== DEFAULT_PROFILE) {
     const known = store.profiles();
     if (!known.includes(profile)) {
-      const from = profileSource === 'flag' ? '--profile' : ENV.profile;
+      const from = profileSource === 'flag' ? '--profile' : PROFILE_ENV;
       throw new ConfigError('invalid', `No profile "${profile}" (from ${from}) in ${store.path}`, {
         hint:
           (known.length > 0 ? `Profiles: ${known.join(', ')}. ` : 'There are no profiles yet. ') +
@@ -104,71 +94,102 @@ export function resolveSettings({
       });
     }
   }
-  const stored = store.getProfile(profile);
+  const stored = store.getProfile(profile) as Record<string, string | undefined>;
   const inFile = `profile "${profile}" in ${store.path}`;
 
-  const baseUrl = pick<string>([
-    ['flag', flags.baseUrl, (v) => validateBaseUrl(v, '--base-url')],
-    ['env', env[ENV.baseUrl], (v) => validateBaseUrl(v, ENV.baseUrl)],
-    ['profile', stored.base_url, (v) => validateBaseUrl(v, inFile)],
-  ]);
+  const resolved: Record<string, unknown> = {};
+  for (const key of SETTING_NAMES) {
+    const spec: SettingSpec<unknown> = SETTINGS[key];
+    const found = pick([
+      ['flag', flags[camel(key)], `--${key}`],
+      ['env', spec.env === undefined ? undefined : env[spec.env], spec.env ?? ''],
+      ['profile', stored[spec.file], inFile],
+    ]);
+    resolved[camel(key)] = found === undefined ? undefined : spec.parse(found.raw, found.from);
+    resolved[`${camel(key)}Source`] = found?.source ?? 'none';
+  }
 
-  const agent = pick<string>([
-    ['flag', flags.agent, (v) => validateAgent(v, '--agent')],
-    ['env', env[ENV.agent], (v) => validateAgent(v, ENV.agent)],
-    ['profile', stored.agent, (v) => validateAgent(v, inFile)],
-  ]);
-
-  const output = pick<OutputFormat>([
-    ['flag', flags.output, (v) => validateOutput(v, '--output')],
-    ['profile', stored.output, (v) => validateOutput(v, inFile)],
-  ]);
-
-  const defaultCountry = pick<string>([
-    ['flag', flags.defaultCountry, (v) => validateCountry(v, '--default-country')],
-    ['env', env[ENV.defaultCountry], (v) => validateCountry(v, ENV.defaultCountry)],
-    ['profile', stored.default_country, (v) => validateCountry(v, inFile)],
-  ]);
-
-  const maxRetries = pick<number>([
-    ['flag', flags.maxRetries, (v) => Number(validateRetries(v, '--max-retries'))],
-    ['env', env[ENV.maxRetries], (v) => Number(validateRetries(v, ENV.maxRetries))],
-    ['profile', stored.max_retries, (v) => Number(validateRetries(v, inFile))],
-  ]);
-  const timeoutMs = pick<number>([
-    ['flag', flags.timeout, (v) => parseDuration(v, '--timeout')],
-    ['env', env[ENV.timeout], (v) => parseDuration(v, ENV.timeout)],
-    ['profile', stored.timeout, (v) => parseDuration(v, inFile)],
-  ]);
-
-  const envKey = present(env[ENV.apiKey]);
+  const envKey = present(env[API_KEY_ENV]);
+  const keyFile = envKey ? undefined : present(env[API_KEY_FILE_ENV]);
   const fileKey = present(stored.api_key);
+  let apiKey: string | undefined;
+  let apiKeyError: ConfigError | undefined;
+  if (keyFile) {
+    try {
+      apiKey = readKeyFile(keyFile);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      apiKeyError = error;
+    }
+  }
 
   return {
+    ...(resolved as unknown as SettingValues & SettingSources),
     profile,
     profileSource,
-    baseUrl: baseUrl?.value,
-    baseUrlSource: baseUrl?.source ?? 'none',
-    apiKey: envKey ?? fileKey,
-    apiKeySource: envKey ? 'env' : fileKey ? 'file' : 'none',
+    apiKey: envKey ?? (keyFile ? apiKey : fileKey),
+    apiKeySource: envKey ? 'env' : keyFile ? 'key-file' : fileKey ? 'file' : 'none',
+    apiKeyFile: keyFile,
+    apiKeyError,
     configPath: store.path,
-    agent: agent?.value,
-    agentSource: agent?.source ?? 'none',
-    output: output?.value,
-    outputSource: output ? (output.source as 'flag' | 'profile') : 'none',
-    defaultCountry: defaultCountry?.value,
-    maxRetries: maxRetries?.value,
-    timeoutMs: timeoutMs?.value,
     warnings: store.warnings ?? [],
-    insecureHttp: flags.insecureHttp === true || /^(1|true|yes)$/i.test(env[ENV.insecureHttp]?.trim() ?? ''),
+    insecureHttp: flags.insecureHttp === true || /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? ''),
   };
+}
+
+/** Larger than any key: a variable pointing at the wrong file is refused before it is read. */
+const KEY_FILE_MAX_BYTES = 64 * 1024;
+
+/**
+ * The key in the file CONTACTS_API_KEY_FILE names (a mounted Docker or Kubernetes secret): its
+ * first line. As ssh does for private keys, a file others can read is refused on POSIX.
+ */
+export function readKeyFile(file: string): string {
+  const where = `${API_KEY_FILE_ENV} (${file})`;
+  let stat: fs.Stats;
+  let text: string;
+  try {
+    stat = fs.statSync(file);
+    if (!stat.isFile()) throw new ConfigError('credentials', `${where} is not a file`);
+    if (stat.size > KEY_FILE_MAX_BYTES) {
+      throw new ConfigError('credentials', `${where} is larger than a key file (${stat.size} bytes)`);
+    }
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError('credentials', `Cannot read the key from ${where}: ${reason}`, {
+      hint: `Check the path in ${API_KEY_FILE_ENV}, or unset it.`,
+      cause: error,
+    });
+  }
+  if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+    const mode = `0${(stat.mode & 0o777).toString(8).padStart(3, '0')}`;
+    throw new ConfigError(
+      'credentials',
+      `${where} is accessible by others (mode ${mode}); refusing to use it`,
+      {
+        hint: `Run \`chmod 600 ${file}\` (in Kubernetes, defaultMode: 0400; in Docker Compose, mode: 0400).`,
+      },
+    );
+  }
+  const key = (text.split(/\r?\n/, 1)[0] ?? '').replace(/^\uFEFF/, '').trim();
+  if (key === '') throw new ConfigError('credentials', `${where} is empty: its first line should be the key`);
+  const problem = apiKeyProblem(key);
+  if (problem !== null) {
+    throw new ConfigError(
+      'credentials',
+      `The first line of ${where} is not a valid ${API_KEY_PREFIX} key: ${problem}`,
+    );
+  }
+  return key;
 }
 
 /** The agent id, or a usage error that says the three ways to give one. */
 export function requireAgent(settings: Pick<ResolvedSettings, 'agent' | 'profile'>): string {
   if (settings.agent) return settings.agent;
   throw new ConfigError('missing', 'No agent selected', {
-    hint: `Pass --agent <id>, set ${ENV.agent}, or run \`contacts${profileFlag(settings.profile)} config set agent <id>\`.`,
+    hint: `Pass --agent <id>, set ${SETTINGS.agent.env}, or run \`contacts${profileFlag(settings.profile)} config set agent <id>\`.`,
   });
 }
 
@@ -183,7 +204,7 @@ export function requireBaseUrl(
         'invalid',
         `Refusing to send the API key unencrypted to ${url.host}: the base URL is http://, and ${url.hostname} is not this machine`,
         {
-          hint: `Use https://, or pass --insecure-http (or set ${ENV.insecureHttp}=1) if you mean it, e.g. on a network you trust.`,
+          hint: `Use https://, or pass --insecure-http (or set ${INSECURE_HTTP_ENV}=1) if you mean it, e.g. on a network you trust.`,
         },
       );
     }
@@ -193,7 +214,7 @@ export function requireBaseUrl(
     'missing',
     `No base URL set${settings.profile === DEFAULT_PROFILE ? '' : ` for profile "${settings.profile}"`}: which Contacts API should this talk to?`,
     {
-      hint: `Run \`contacts${profileFlag(settings.profile)} config set base-url https://...\`, set ${ENV.baseUrl}, or pass --base-url.`,
+      hint: `Run \`contacts${profileFlag(settings.profile)} config set base-url https://...\`, set ${SETTINGS['base-url'].env}, or pass --base-url.`,
     },
   );
 }
@@ -211,18 +232,26 @@ function isLoopback(hostname: string): boolean {
 
 /** The API key, or a credentials error that says how to log in. */
 export function requireApiKey(
-  settings: Pick<ResolvedSettings, 'apiKey' | 'apiKeySource' | 'profile' | 'configPath'>,
+  settings: Pick<
+    ResolvedSettings,
+    'apiKey' | 'apiKeySource' | 'apiKeyFile' | 'apiKeyError' | 'profile' | 'configPath'
+  >,
 ): string {
   const { apiKey, apiKeySource } = settings;
+  if (settings.apiKeyError) throw settings.apiKeyError;
   if (!apiKey) {
     throw new ConfigError('credentials', `No API key for profile "${settings.profile}"`, {
-      hint: `Run \`contacts${profileFlag(settings.profile)} auth login\`, or set ${ENV.apiKey}.`,
+      hint: `Run \`contacts${profileFlag(settings.profile)} auth login\`, or set ${API_KEY_ENV} or ${API_KEY_FILE_ENV}.`,
     });
   }
   const problem = apiKeyProblem(apiKey);
   if (problem !== null) {
     const where =
-      apiKeySource === 'env' ? ENV.apiKey : `profile "${settings.profile}" in ${settings.configPath}`;
+      apiKeySource === 'env'
+        ? API_KEY_ENV
+        : apiKeySource === 'key-file'
+          ? `${API_KEY_FILE_ENV} (${settings.apiKeyFile})`
+          : `profile "${settings.profile}" in ${settings.configPath}`;
     throw new ConfigError(
       'credentials',
       `The API key from ${where} is not a valid ${API_KEY_PREFIX} key: ${problem}`,
@@ -234,13 +263,13 @@ export function requireApiKey(
   return apiKey;
 }
 
-type Candidate<T> = [source: SettingSource, raw: string | undefined, check: (raw: string) => T];
+type Candidate = [source: SettingSource, raw: string | undefined, from: string];
 
-/** The first source with a value, checked; an invalid value is an error, never skipped. */
-function pick<T>(candidates: Candidate<T>[]): { value: T; source: SettingSource } | undefined {
-  for (const [source, raw, check] of candidates) {
+/** The first source with a value; an invalid value is an error there, never skipped. */
+function pick(candidates: Candidate[]): { raw: string; source: SettingSource; from: string } | undefined {
+  for (const [source, raw, from] of candidates) {
     const value = present(raw);
-    if (value !== undefined) return { value: check(value), source };
+    if (value !== undefined) return { raw: value, source, from };
   }
   return undefined;
 }

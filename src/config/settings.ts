@@ -8,37 +8,141 @@ import { OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
 export { OUTPUT_FORMATS, type OutputFormat };
 
-/** Names of `contacts config get|set|unset`, mapped to their keys in the file. */
-export const SETTING_KEYS = {
-  'base-url': 'base_url',
-  agent: 'agent',
-  output: 'output',
-  'default-country': 'default_country',
-  'max-retries': 'max_retries',
-  timeout: 'timeout',
-} as const;
-export type SettingKey = keyof typeof SETTING_KEYS;
-export const SETTING_NAMES = Object.keys(SETTING_KEYS) as SettingKey[];
-
-/** One profile as stored. `api_key` is never listed with the settings. */
-export interface ProfileConfig {
-  base_url?: string;
-  agent?: string;
-  output?: OutputFormat;
-  /** ISO 3166-1 alpha-2 code: national phone numbers are read as this country's. */
-  default_country?: string;
-  /** Retries of a failed request (429, 5xx, connection failures); a whole number. */
-  max_retries?: string;
-  /** How long one attempt waits for the service: `30s`, `500ms`, `2m` or plain seconds. */
-  timeout?: string;
-  api_key?: string;
+/**
+ * A setting a profile can hold. Its long flag is `--<key>`; its value comes from the flag, else
+ * the environment variable, else the profile's `file` key (flag > env > profile), and passes
+ * `parse` whichever source it came from.
+ */
+export interface SettingSpec<T> {
+  /** The option as commander declares it; the long flag is `--<key>`. */
+  readonly flags: string;
+  /** On every command (`global`), or only on the commands that use it. */
+  readonly scope: 'global' | 'command';
+  readonly env: string | undefined;
+  /** The key in the profile, in the config file. */
+  readonly file: string;
+  /** One line for --help and `contacts config --help`. */
+  readonly description: string;
+  /** What applies when nothing sets it, for --help. */
+  readonly fallback?: string;
+  readonly choices?: readonly string[];
+  /** The value in force; `from` names the source in an error (`--timeout`, `CONTACTS_TIMEOUT`, the file). */
+  parse(raw: string, from: string): T;
+  /** The text `config set` stores: checked and normalised. */
+  normalise(raw: string, from: string): string;
 }
+
+function setting<T, const F extends string>(
+  spec: Omit<SettingSpec<T>, 'normalise' | 'flags'> & {
+    flags: F;
+    normalise?: (raw: string, from: string) => string;
+  },
+): SettingSpec<T> & { readonly flags: F } {
+  return { ...spec, normalise: spec.normalise ?? ((raw, from) => String(spec.parse(raw, from))) };
+}
+
+/**
+ * Every setting, once: resolution (`config/resolve.ts`), the options the program declares and
+ * `contacts config --help` are all read from here.
+ */
+export const SETTINGS = {
+  'base-url': setting({
+    flags: '--base-url <url>',
+    scope: 'global',
+    env: 'CONTACTS_BASE_URL',
+    file: 'base_url',
+    description: 'API base URL, e.g. https://api.contacts.example',
+    parse: validateBaseUrl,
+  }),
+  agent: setting({
+    flags: '-a, --agent <id>',
+    scope: 'command',
+    env: 'CONTACTS_AGENT',
+    file: 'agent',
+    description: 'agent whose directory to use',
+    parse: validateAgent,
+  }),
+  output: setting({
+    flags: '-o, --output <format>',
+    scope: 'global',
+    env: undefined,
+    file: 'output',
+    description:
+      'output format; csv gives values as they are (only export guards against spreadsheet formulas)',
+    fallback: 'table on a terminal, json otherwise',
+    choices: OUTPUT_FORMATS,
+    parse: validateOutput,
+  }),
+  'default-country': setting({
+    flags: '--default-country <code>',
+    scope: 'command',
+    env: 'CONTACTS_DEFAULT_COUNTRY',
+    file: 'default_country',
+    description: 'country of national phone numbers, e.g. GB',
+    parse: validateCountry,
+  }),
+  'max-retries': setting({
+    flags: '--max-retries <n>',
+    scope: 'global',
+    env: 'CONTACTS_MAX_RETRIES',
+    file: 'max_retries',
+    description: 'retries of a failed request: 429, 5xx, connection failures',
+    fallback: '2, import 10',
+    parse: (raw, from) => Number(validateRetries(raw, from)),
+  }),
+  timeout: setting({
+    flags: '--timeout <duration>',
+    scope: 'global',
+    env: 'CONTACTS_TIMEOUT',
+    file: 'timeout',
+    description: 'how long each attempt waits for the service: 30s, 500ms, 2m',
+    fallback: '30s',
+    parse: parseDuration,
+    normalise: (raw, from) => {
+      parseDuration(raw, from);
+      return raw.trim();
+    },
+  }),
+} as const satisfies { [K in string]: { flags: `${string}--${K} <${string}>` } };
+
+export type Settings = typeof SETTINGS;
+export type SettingKey = keyof Settings;
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingKey[];
+/** A setting's value in force, as its `parse` gives it. */
+export type SettingValue<K extends SettingKey> = ReturnType<Settings[K]['parse']>;
+/** `base-url` -> `baseUrl`: the name commander gives the flag's value. */
+export type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+export function camel<S extends string>(key: S): Camel<S> {
+  return key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as Camel<S>;
+}
+
+/** One profile as stored: each setting under its `file` key, and the key. */
+export type ProfileConfig = { [K in SettingKey as Settings[K]['file']]?: string } & { api_key?: string };
+
+/** The help line of a setting's flag: what it is, its variable, and what applies without it. */
+export function settingHelp(key: SettingKey): string {
+  const spec: SettingSpec<unknown> = SETTINGS[key];
+  const notes = [
+    spec.env ? `env: ${spec.env}` : undefined,
+    `config: ${key}`,
+    spec.fallback ? `default: ${spec.fallback}` : undefined,
+  ].filter(Boolean);
+  return `${spec.description} (${notes.join('; ')})`;
+}
+
+/** The variables besides the settings': the profile and the key. */
+export const PROFILE_ENV = 'CONTACTS_PROFILE';
+export const API_KEY_ENV = 'CONTACTS_API_KEY';
+export const API_KEY_FILE_ENV = 'CONTACTS_API_KEY_FILE';
+/** Set to 1 to allow an http:// base URL that names another machine (as `--insecure-http`). */
+export const INSECURE_HTTP_ENV = 'CONTACTS_INSECURE_HTTP';
 
 export { API_KEY_PREFIX };
 export const DEFAULT_PROFILE = 'default';
 
 export function isSettingKey(name: string): name is SettingKey {
-  return Object.hasOwn(SETTING_KEYS, name);
+  return Object.hasOwn(SETTINGS, name);
 }
 
 export function parseSettingKey(name: string): SettingKey {
@@ -69,13 +173,16 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
     url = new URL(raw);
   } catch {
     throw new ConfigError('invalid', `Invalid base URL from ${from}: ${raw || '(empty)'}`, {
-      hint: 'Expected an http or https URL, e.g. https://api.contacts.example',
+      hint: schemeHint(raw) ?? 'Expected an http or https URL, e.g. https://api.contacts.example',
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:4010` parses as the scheme `localhost:`: what was meant is a host and a port.
+    const hint = schemeHint(raw);
     throw new ConfigError(
       'invalid',
       `Invalid base URL from ${from}: ${raw} (only http and https are supported)`,
+      hint ? { hint } : {},
     );
   }
   if (url.username || url.password) {
@@ -87,6 +194,13 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
     throw new ConfigError('invalid', `Invalid base URL from ${from}: ${raw} (no query or fragment allowed)`);
   }
   return url.href.replace(/\/+$/, '');
+}
+
+/** For a host without a scheme: the URL meant, http:// for this machine, else https://. */
+function schemeHint(raw: string): string | undefined {
+  if (!raw || raw.includes('://') || !/^[\w.[\]:-]+(\/.*)?$/.test(raw)) return undefined;
+  const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(raw);
+  return `Did you mean ${local ? 'http' : 'https'}://${raw}?`;
 }
 
 export function validateAgent(value: string, from = 'agent'): string {
@@ -139,21 +253,7 @@ export function parseDuration(value: string, from = 'timeout'): number {
 
 /** Checks and normalises a value for `key`; `from` names its source in the message. */
 export function validateSetting(key: SettingKey, value: string, from: string = key): string {
-  switch (key) {
-    case 'base-url':
-      return validateBaseUrl(value, from);
-    case 'agent':
-      return validateAgent(value, from);
-    case 'output':
-      return validateOutput(value, from);
-    case 'default-country':
-      return validateCountry(value, from);
-    case 'max-retries':
-      return validateRetries(value, from);
-    case 'timeout':
-      parseDuration(value, from);
-      return value.trim();
-  }
+  return SETTINGS[key].normalise(value, from);
 }
 
 /** A well-formed `bk_` key (surrounding whitespace dropped), or a usage error saying why not. */

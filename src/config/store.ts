@@ -5,10 +5,9 @@ import path from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from './errors.js';
 import {
-  type OutputFormat,
   type ProfileConfig,
-  SETTING_KEYS,
   SETTING_NAMES,
+  SETTINGS,
   type SettingKey,
   validateApiKey,
   validateProfileName,
@@ -144,27 +143,26 @@ class FileConfigStore implements ConfigStore {
   }
 
   get(profile: string, key: SettingKey): string | undefined {
-    return this.getProfile(profile)[SETTING_KEYS[key]];
+    return this.getProfile(profile)[SETTINGS[key].file];
   }
 
   set(profile: string, key: SettingKey, value: string): string {
     const normalised = validateSetting(key, value);
     this.#update(profile, (p) => {
-      if (key === 'output') p.output = normalised as OutputFormat;
-      else p[SETTING_KEYS[key]] = normalised;
+      p[SETTINGS[key].file] = normalised;
     });
     return normalised;
   }
 
   unset(profile: string, key: SettingKey): boolean {
-    return this.#remove(profile, SETTING_KEYS[key]);
+    return this.#remove(profile, SETTINGS[key].file);
   }
 
   list(profile: string): Partial<Record<SettingKey, string>> {
     const p = this.getProfile(profile);
     const out: Partial<Record<SettingKey, string>> = {};
     for (const name of SETTING_NAMES) {
-      const value = p[SETTING_KEYS[name]];
+      const value = p[SETTINGS[name].file];
       if (value !== undefined) out[name] = value;
     }
     return out;

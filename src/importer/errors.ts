@@ -30,6 +30,12 @@ export class SourceParseError extends ImportError {
 /** The columns cannot be mapped: a bad `--map`, no external_id column, an undefined attribute. */
 export class MappingError extends ImportError {
   override name = 'MappingError';
+  /** The target no field has (`plan` in `--map Plan=plan`), for a caller that can say more. */
+  readonly unknownTarget: string | undefined;
+  constructor(message: string, options: { unknownTarget?: string } = {}) {
+    super(message);
+    this.unknownTarget = options.unknownTarget;
+  }
 }
 
 /** `--resume` against a checkpoint written for another file, another version of it, or another agent. */

@@ -169,6 +169,7 @@ function parseTarget(target: string, where: string): ColumnTarget {
   throw new MappingError(
     `${where}: unknown field "${target}"${didYouMean(target, CONTACT_FIELDS)}; expected one of ${CONTACT_FIELDS.join(', ')}, ` +
       'attr.<name> or - (ignore the column)',
+    { unknownTarget: target },
   );
 }
 

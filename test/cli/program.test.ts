@@ -35,11 +35,22 @@ describe('program parsing', () => {
     expect(await runInProcess(['-V', '--no-color'])).toMatchObject({ code: 0, stdout: line });
   });
 
-  it('shows global options in a subcommand help', async () => {
+  it("shows a subcommand's own options and points at `contacts --help` for the global ones", async () => {
     const r = await runInProcess(['upsert', '--help']);
     expect(r.stdout).toContain('--external-id <id>');
     expect(r.stdout).toContain('--attr <key=value>');
-    expect(r.stdout).toMatch(/Global Options:[\s\S]*--output <format>/);
+    expect(r.stdout).not.toContain('--output <format>');
+    expect(r.stdout).not.toContain('--no-truncate');
+    expect(r.stdout).toMatch(/Global options \(--output, --profile, [^)]*\): see `contacts --help`\.\n$/);
+    const get = await runInProcess(['get', '--help']);
+    expect(get.stdout.trim().split('\n').length).toBeLessThan(15);
+    const nested = await runInProcess(['attrs', 'define', '--help']);
+    expect(nested.stdout).toContain('see `contacts --help`');
+    // The program's own help still lists them all.
+    const top = await runInProcess(['--help']);
+    for (const flag of ['--output <format>', '--profile <name>', '--no-input', '--no-truncate']) {
+      expect(top.stdout).toContain(flag);
+    }
   });
 
   it.each([
@@ -144,5 +155,42 @@ describe('completion', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the settings table', () => {
+  it('declares every setting once: global ones on the program, the others on the commands using them', async () => {
+    const { buildProgram } = await import('../../src/cli/program.js');
+    const { SETTINGS, SETTING_NAMES } = await import('../../src/config/settings.js');
+    const program = buildProgram({
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      env: {},
+      cwd: '.',
+    });
+    const declared = (cmd: typeof program): string[] => [
+      ...cmd.options.map((o) => o.long ?? ''),
+      ...cmd.commands.flatMap((c) => declared(c as typeof program)),
+    ];
+    for (const key of SETTING_NAMES) {
+      const onProgram = program.options.some((o) => o.long === `--${key}`);
+      expect(onProgram, key).toBe(SETTINGS[key].scope === 'global');
+      expect(declared(program), key).toContain(`--${key}`);
+    }
+  });
+
+  it('`config --help` names every setting with its variable', async () => {
+    const { SETTINGS, SETTING_NAMES } = await import('../../src/config/settings.js');
+    const r = await runInProcess(['config', '--help']);
+    expect(SETTING_NAMES).toHaveLength(6);
+    for (const key of SETTING_NAMES) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${key} `, 'm'));
+      const env = SETTINGS[key].env;
+      if (env) expect(r.stdout).toContain(env);
+    }
+    expect(r.stdout).toContain('CONTACTS_API_KEY_FILE');
+    const set = await runInProcess(['config', 'set', '--help']);
+    expect(set.stdout).toContain('base-url, agent, output, default-country, max-retries or timeout');
   });
 });

@@ -60,7 +60,12 @@ describe('defaults', () => {
       outputSource: 'none',
       defaultCountry: undefined,
       maxRetries: undefined,
-      timeoutMs: undefined,
+      timeout: undefined,
+      defaultCountrySource: 'none',
+      maxRetriesSource: 'none',
+      timeoutSource: 'none',
+      apiKeyFile: undefined,
+      apiKeyError: undefined,
       warnings: [],
       insecureHttp: false,
     } satisfies ResolvedSettings);

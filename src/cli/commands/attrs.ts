@@ -30,10 +30,23 @@ export async function define(
     );
     ctx.io.note(`Defined ${definition.type} attribute ${definition.name}.`);
   } catch (err) {
-    if (!(opts.ifNotExists && err instanceof ConflictError)) throw err;
-    // Idempotent for seeding scripts: the same name and type is success, another type is not.
+    if (!(err instanceof ConflictError)) throw err;
     const existing = (await client.attributes.list({ agentId })).find((d) => d.name === name);
     if (!existing) throw err;
+    if (existing.archived) {
+      // Archived names stay taken (their values are kept): say so, and the two ways on.
+      throw new CliError(`Attribute ${name} already exists, archived (type ${existing.type})`, {
+        exitCode: ExitCode.CONFLICT,
+        hint: `Bring it back with \`contacts attrs update ${name} --unarchive\`, or define the new one under another name.`,
+      });
+    }
+    if (!opts.ifNotExists) {
+      throw new CliError(`Attribute ${name} already exists (type ${existing.type})`, {
+        exitCode: ExitCode.CONFLICT,
+        hint: 'Pass --if-not-exists to succeed when it exists with the same type (for seeding scripts).',
+      });
+    }
+    // Idempotent for seeding scripts: the same name and type is success, another type is not.
     if (existing.type !== opts.type) {
       throw new CliError(`Attribute ${name} already exists with type ${existing.type}, not ${opts.type}`, {
         exitCode: ExitCode.CONFLICT,

@@ -35,16 +35,22 @@ export async function askForApiKey(io: PromptIo & { warn(message: string): void 
 export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
   let key: string;
   if (opts.withKey) key = validateApiKey(await readAllStdin(ctx.io.stdin), 'stdin');
-  else if (ctx.io.isTTY.stdin) key = await askForApiKey(ctx.io);
   else {
-    throw new UsageError('No terminal to ask for the key on', {
-      hint: 'Pipe it in instead: contacts auth login --with-key < key.txt',
+    ctx.mayPrompt('Which key to store', {
+      flag: '--with-key',
+      hint: 'Pipe the key in: contacts auth login --with-key < key.txt',
     });
+    if (!ctx.io.isTTY.stdin) {
+      throw new UsageError('No terminal to ask for the key on', {
+        hint: 'Pipe it in instead: contacts auth login --with-key < key.txt',
+      });
+    }
+    key = await askForApiKey(ctx.io);
   }
   ctx.mayCreateProfile();
   const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
   const where = `profile "${settings.profile}" (${store.path})`;
-  const check = await checkKey(key, settings.baseUrl, settings.agent);
+  const check = await checkKey(key, settings.baseUrl, settings.agent, ctx.env);
   if (check.verdict === 'refused') {
     throw new CliError(`The service refused this key (${check.detail}); it was not stored in ${where}.`, {
       exitCode: ExitCode.AUTH,
@@ -79,6 +85,7 @@ async function checkKey(
   key: string,
   baseUrl: string | undefined,
   agent: string | undefined,
+  env: NodeJS.ProcessEnv,
 ): Promise<KeyCheck> {
   if (!baseUrl)
     return { verdict: 'unverified', detail: 'no base URL is set to check it against (--base-url)' };
@@ -87,11 +94,18 @@ async function checkKey(
       verdict: 'unverified',
       detail: 'no agent is set to check it with (--agent, CONTACTS_AGENT, or `contacts config set agent`)',
     };
-  const [{ ContactsClient }, errors] = await Promise.all([
+  const [{ ContactsClient }, errors, { proxyFromEnv }] = await Promise.all([
     import('../../client/client.js'),
     import('../../client/errors.js'),
+    import('../../client/proxy.js'),
   ]);
-  const client = new ContactsClient({ baseUrl, apiKey: key, maxRetries: 1, timeoutMs: 10_000 });
+  const client = new ContactsClient({
+    baseUrl,
+    apiKey: key,
+    maxRetries: 1,
+    timeoutMs: 10_000,
+    proxy: proxyFromEnv(env),
+  });
   try {
     await client.attributes.list({ agentId: agent });
     return { verdict: 'works', detail: '' };
@@ -109,12 +123,13 @@ async function checkKey(
 
 export async function status(ctx: CommandContext) {
   const [settings, format] = await Promise.all([ctx.settings(), ctx.format()]);
-  const keyFrom =
-    settings.apiKeySource === 'env'
-      ? 'env (CONTACTS_API_KEY)'
-      : settings.apiKeySource === 'file'
-        ? `file (${settings.configPath})`
-        : 'none';
+  if (settings.apiKeyError) throw settings.apiKeyError;
+  const keyFrom = {
+    env: 'env (CONTACTS_API_KEY)',
+    'key-file': `key file (CONTACTS_API_KEY_FILE: ${settings.apiKeyFile})`,
+    file: `file (${settings.configPath})`,
+    none: 'none',
+  }[settings.apiKeySource];
   await writeRecord(
     ctx.io.stdout,
     format,
@@ -131,7 +146,9 @@ export async function status(ctx: CommandContext) {
     ctx.io.table,
   );
   if (!settings.apiKey) {
-    ctx.io.warn('Not logged in. Run `contacts auth login`, or set CONTACTS_API_KEY.');
+    ctx.io.failure(
+      'Not logged in. Run `contacts auth login`, or set CONTACTS_API_KEY or CONTACTS_API_KEY_FILE.',
+    );
     ctx.setExitCode(ExitCode.AUTH);
   }
 }

@@ -1,6 +1,6 @@
 // `contacts completion <shell>`: completion scripts generated from the commander tree itself,
 // so every command and option the program declares completes, and nothing else.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 import type { Shell } from '../shells.js';
 
@@ -11,6 +11,8 @@ interface Node {
   path: string;
   subcommands: { name: string; description: string }[];
   options: { flags: string[]; description: string; takesValue: boolean; choices?: readonly string[] }[];
+  /** The values the first positional argument takes, when it has a fixed set (`api GET`). */
+  argumentChoices: readonly string[];
 }
 
 function walk(cmd: Command, prefix: string[], out: Node[], inherited: Node['options']): void {
@@ -29,6 +31,7 @@ function walk(cmd: Command, prefix: string[], out: Node[], inherited: Node['opti
     path: prefix.join(' '),
     subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.description() })),
     options,
+    argumentChoices: cmd.registeredArguments[0]?.argChoices ?? [],
   });
   // Program options are accepted after any subcommand, so they complete everywhere.
   const passDown = prefix.length === 0 ? own : inherited;
@@ -46,7 +49,11 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 function bash(nodes: Node[]): string {
   const cases = nodes
     .map((n) => {
-      const words = [...n.subcommands.map((s) => s.name), ...n.options.flatMap((o) => o.flags)].join(' ');
+      const words = [
+        ...n.subcommands.map((s) => s.name),
+        ...n.argumentChoices,
+        ...n.options.flatMap((o) => o.flags),
+      ].join(' ');
       return `    ${q(n.path)}) words=${q(words)} ;;`;
     })
     .join('\n');
@@ -98,6 +105,7 @@ function zsh(nodes: Node[]): string {
     .map((n) => {
       const items = [
         ...n.subcommands.map((s) => `${s.name}:${s.description}`),
+        ...n.argumentChoices.map((c) => `${c}:${c}`),
         ...n.options.flatMap((o) => o.flags.map((f) => `${f}:${o.description}`)),
       ];
       return `    ${q(n.path)}) items=(${items.map((i) => q(i.replace(/:/g, (m, off) => (off === i.indexOf(':') ? m : '\\:')))).join(' ')}) ;;`;
@@ -159,6 +167,9 @@ function fish(nodes: Node[]): string {
           ].join('; and ');
     for (const s of n.subcommands) {
       lines.push(`complete -c contacts -n ${q(cond)} -a ${q(s.name)} -d ${q(s.description)}`);
+    }
+    if (n.argumentChoices.length > 0) {
+      lines.push(`complete -c contacts -n ${q(cond)} -a ${q(n.argumentChoices.join(' '))}`);
     }
     for (const o of n.options) {
       const flags = o.flags

@@ -26,7 +26,12 @@ export interface FieldOptions {
 
 type Body = Record<string, unknown> & { custom_attributes?: Record<string, unknown> };
 
-async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>, cwd: string): Promise<Body> {
+/** `--data`: JSON inline, `@file` or `@-` for stdin, parsed; `from` names it in errors. */
+export async function readJsonData(
+  spec: string,
+  stdin: AsyncIterable<string | Uint8Array>,
+  cwd: string,
+): Promise<{ value: unknown; from: string }> {
   let text = spec;
   let from = '--data';
   if (spec === '@-') {
@@ -43,14 +48,21 @@ async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>,
   } catch (err) {
     throw new UsageError(`${from} is not valid JSON: ${(err as Error).message}`);
   }
+  // JSON.parse rounds what a number cannot hold (1e400 to Infinity, which would clear a value):
+  // the text says what the user meant.
+  const problem = jsonNumberProblem(text);
+  if (problem) throw new UsageError(`${from}: ${problem.path || 'the value'}: ${problem.reason}`);
+  return { value, from };
+}
+
+async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>, cwd: string): Promise<Body> {
+  const { value, from } = await readJsonData(spec, stdin, cwd);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError(`${from} must be a JSON object, e.g. '{"external_id": "u1", "name": "Ada"}'`);
   }
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
     throw new UsageError(`${from} is nested deeper than ${MAX_JSON_DEPTH} levels: not a contact`);
   }
-  const problem = jsonNumberProblem(text);
-  if (problem) throw new UsageError(`${from}: ${problem.path || 'the value'}: ${problem.reason}`);
   const body = value as Body;
   if (
     body.custom_attributes !== undefined &&

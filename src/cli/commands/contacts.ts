@@ -1,5 +1,6 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
+import type { ContactsClient } from '../../client/client.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
@@ -12,8 +13,11 @@ export async function list(ctx: CommandContext, opts: { page?: number; perPage?:
   const table = ctx.io.table;
 
   if (!opts.all) {
-    const page = await client.contacts.list({ agentId, page: opts.page, perPage: opts.perPage });
-    await writeContacts(ctx.io.stdout, format, page.data, table);
+    const [page, attributeNames] = await Promise.all([
+      client.contacts.list({ agentId, page: opts.page, perPage: opts.perPage }),
+      csvAttributeColumns(client, agentId, format),
+    ]);
+    await writeContacts(ctx.io.stdout, format, page.data, { ...table, attributeNames });
     if (page.total === 0) ctx.io.note(`No contacts for agent ${agentId}.`);
     else if (page.hasNextPage()) {
       const next = ctx.commandLine(['list', '--agent', agentId, '--page', String(page.page + 1)], {
@@ -27,8 +31,7 @@ export async function list(ctx: CommandContext, opts: { page?: number; perPage?:
   }
 
   // CSV streams only when its columns are known up front: every attribute, archived too.
-  const attributeNames =
-    format === 'csv' ? (await client.attributes.list({ agentId })).map((d) => d.name) : undefined;
+  const attributeNames = await csvAttributeColumns(client, agentId, format);
   const spinner = await ctx.io.spinner('Fetching contacts…');
   let fetched = 0;
   async function* contacts(): AsyncGenerator<Contact> {
@@ -61,8 +64,24 @@ function contactId(id: string): string {
 export async function get(ctx: CommandContext, given: string) {
   const id = contactId(given);
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
-  const contact = await client.contacts.get(id, { agentId });
-  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
+  const [contact, attributeNames] = await Promise.all([
+    client.contacts.get(id, { agentId }),
+    csvAttributeColumns(client, agentId, format),
+  ]);
+  await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
+}
+
+/**
+ * CSV's attribute columns: every attribute of the agent (archived too), in definition order,
+ * the same for `get`, `list` and `export`. Asked only for CSV.
+ */
+async function csvAttributeColumns(
+  client: ContactsClient,
+  agentId: string,
+  format: string,
+): Promise<string[] | undefined> {
+  if (format !== 'csv') return undefined;
+  return (await client.attributes.list({ agentId })).map((d) => d.name);
 }
 
 /**
@@ -84,6 +103,12 @@ async function bodyOf(ctx: CommandContext, opts: FieldOptions) {
 }
 
 export async function upsert(ctx: CommandContext, opts: FieldOptions) {
+  if (opts.unset !== undefined) {
+    const id = opts.externalId ?? '<id>';
+    throw new UsageError('upsert sets fields; it does not clear them (no --unset)', {
+      hint: `To clear a field, update the contact: contacts update ${id} ${opts.unset.map((f) => `--unset ${f}`).join(' ')}`,
+    });
+  }
   const body = await bodyOf(ctx, opts);
   if (typeof body.external_id !== 'string' || body.external_id.trim() === '') {
     throw new UsageError('An external_id is required', {
@@ -93,7 +118,8 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const { contact, created } = await client.contacts.upsert(body as ContactInput, { agentId });
   ctx.io.note(`${created ? 'Created' : 'Updated'} contact ${contact.external_id} (${contact.id}).`);
-  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
+  const attributeNames = await csvAttributeColumns(client, agentId, format);
+  await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
 }
 
 export async function update(ctx: CommandContext, given: string, opts: FieldOptions) {
@@ -107,7 +133,8 @@ export async function update(ctx: CommandContext, given: string, opts: FieldOpti
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const contact = await client.contacts.update(id, body as ContactPatch, { agentId });
   ctx.io.note(`Updated contact ${contact.external_id} (${contact.id}).`);
-  await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
+  const attributeNames = await csvAttributeColumns(client, agentId, format);
+  await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
 }
 
 export async function remove(
@@ -127,6 +154,7 @@ export async function remove(
   }
   const agentId = await ctx.agent();
   if (!opts.yes) {
+    ctx.mayPrompt(`Delete contact ${id}?`, { flag: '--yes', hint: `contacts delete ${id} --yes` });
     if (!ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
       throw new UsageError(`Refusing to delete ${id} without confirmation`, {
         hint: 'Not on a terminal: pass --yes to delete without asking.',
@@ -163,6 +191,10 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
     return;
   }
   if (!opts.yes) {
+    ctx.mayPrompt(`Delete ${what}?`, {
+      flag: '--yes',
+      hint: 'Add --yes to delete without asking (or --dry-run to see the list).',
+    });
     // stdin as the file leaves no terminal to answer on.
     if (from === '-' || !ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
       throw new UsageError(`Refusing to delete ${what} without confirmation`, {
@@ -192,7 +224,7 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
     spinner.stop();
     if (error instanceof TeardownStoppedError) {
       const r = error.report;
-      ctx.io.warn(
+      ctx.io.failure(
         `${r.deleted} deleted, ${r.notFound} already gone before it stopped; run it again to finish.`,
       );
       throw error.cause;
@@ -202,7 +234,7 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
     stop();
   }
   spinner.stop();
-  for (const f of report.failures) ctx.io.warn(`line ${f.line}: ${f.id}: ${f.reason}`);
+  for (const f of report.failures) ctx.io.failure(`line ${f.line}: ${f.id}: ${f.reason}`);
   ctx.io.note(
     `${report.interrupted ? 'Interrupted' : 'Done'} in ${(report.durationMs / 1000).toFixed(1)}s: ` +
       `${report.deleted} deleted, ${report.notFound} already gone, ${report.failed} failed.`,

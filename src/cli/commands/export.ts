@@ -8,7 +8,7 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
 
-export async function exportContacts(ctx: CommandContext, opts: { out?: string }) {
+export async function exportContacts(ctx: CommandContext, opts: { out?: string; raw?: boolean }) {
   const asked = ctx.options.output;
   if (!asked && opts.out && extname(opts.out).toLowerCase() === '.tsv') {
     throw new UsageError('export writes comma-separated CSV, not TSV', {
@@ -52,7 +52,10 @@ export async function exportContacts(ctx: CommandContext, opts: { out?: string }
     const stream = file?.stream();
     // A failed write to the file ends the export at once, rather than leaving it waiting for a drain.
     const fileError = stream && new Promise<never>((_, reject) => stream.once('error', reject));
-    const writing = writeContacts(stream ?? ctx.io.stdout, format, contacts(), { attributeNames });
+    const writing = writeContacts(stream ?? ctx.io.stdout, format, contacts(), {
+      attributeNames,
+      formulaGuard: !opts.raw,
+    });
     const summary = await (fileError ? Promise.race([writing, fileError]) : writing);
     await file?.commit();
     spinner.stop();

@@ -7,22 +7,9 @@ import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { createProgress, diffWriter, display, summaryLine, summaryRecord } from '../output/import-report.js';
 import { writeRecord } from '../output/render.js';
+import type { ImportCommandOptions } from '../program.js';
 
-export interface ImportCommandOptions {
-  format?: string;
-  delimiter?: string;
-  encoding?: string;
-  map?: string[];
-  mapFile?: string;
-  concurrency?: number;
-  batchSize?: number;
-  rejects?: string;
-  results?: string;
-  resume?: boolean;
-  dryRun?: boolean;
-  /** With --dry-run: list each row that would change, field by field. */
-  diff?: boolean;
-}
+export type { ImportCommandOptions };
 
 const DELIMITERS: Record<string, CsvDelimiter> = {
   ',': ',',
@@ -52,7 +39,14 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (opts.delimiter !== undefined && !delimiter) {
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
-  const flagMaps: MapOverride[] = (opts.map ?? []).map(importer.parseMapOption);
+  const flagMaps: MapOverride[] = [];
+  for (const value of opts.map ?? []) {
+    try {
+      flagMaps.push(importer.parseMapOption(value));
+    } catch (error) {
+      throw await attributeHint(ctx, error, value);
+    }
+  }
   const fileMaps: MapOverride[] = opts.mapFile
     ? importer.parseMapFile(
         await (await import('node:fs/promises')).readFile(
@@ -115,7 +109,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       // A broken file is fixed by editing it, which changes it: the checkpoint no longer
       // matches, and re-importing it whole is the way on (upserts land the same rows again).
       const fileProblem = err.cause instanceof importer.ImportError;
-      ctx.io.warn(
+      ctx.io.failure(
         `${landed} rows landed, ${r.rejected} rejected before the import stopped.` +
           (fileProblem
             ? landed > 0
@@ -125,7 +119,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
               ? ' Fix the cause, then run the same command with --resume to send the rest.'
               : ''),
       );
-      if (r.rejectsFile) ctx.io.warn(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
+      if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
       throw err.cause instanceof importer.ImportError
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
@@ -145,7 +139,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     ctx.io.note(`Results of the rows that landed: ${display(ctx, report.resultsFile)}.`);
   if (report.interrupted) {
     // Said even under --quiet: it is the one thing the user needs at this moment.
-    ctx.io.warn(
+    ctx.io.failure(
       report.checkpointFile
         ? 'Run the same command with --resume to send the rest.'
         : 'Rows read from stdin or a pipe cannot be resumed: import the rest from a file.',
@@ -164,4 +158,22 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (report.rejected > 0) {
     throw new CliError(`${report.rejected} rows were rejected`, { exitCode: ExitCode.PARTIAL, silent: true });
   }
+}
+
+/**
+ * `--map Plan=plan` where the agent has an attribute `plan`: the error says to write `attr.plan`.
+ * Asked of the service only for a mapping that is wrong anyway.
+ */
+async function attributeHint(ctx: CommandContext, error: unknown, value: string): Promise<unknown> {
+  const { MappingError } = await import('../../importer/errors.js');
+  const target = error instanceof MappingError ? error.unknownTarget : undefined;
+  if (!target) return error;
+  const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+  const definitions = await client.attributes.list({ agentId }).catch(() => []);
+  const match = definitions.find((d) => d.name === target.toLowerCase());
+  if (!match) return error;
+  return new UsageError((error as Error).message, {
+    hint: `${match.name} is a custom attribute${match.archived ? ' (archived)' : ''}: --map "${value.slice(0, value.lastIndexOf('='))}=attr.${match.name}".`,
+    cause: error,
+  });
 }

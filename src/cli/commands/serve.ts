@@ -4,28 +4,9 @@ import { apiKeyProblem } from '../../api/key.js';
 import { type CommandContext, EMBEDDED_MOCK_AGENT } from '../context.js';
 import { UsageError } from '../errors.js';
 import { serveMock } from '../output/serve-mock.js';
+import type { ServeOptions } from '../program.js';
 
-export interface ServeOptions {
-  port: number;
-  host: string;
-  data?: string;
-  inMemory?: boolean;
-  seed?: string;
-  seedAgent?: string;
-  key?: string[];
-  allowHost?: string[];
-  cors?: string[];
-  agents?: string[];
-  strict?: boolean;
-  maxContacts?: number;
-  latency?: number;
-  failRate?: number;
-  faultSeed?: number;
-  rateLimit?: number;
-  rateWindow?: number;
-  /** commander's negation of --no-rate-limit-headers. */
-  rateLimitHeaders?: boolean;
-}
+export type { ServeOptions };
 
 export async function serve(ctx: CommandContext, opts: ServeOptions) {
   if (!ctx.mockMode) {

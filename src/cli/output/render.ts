@@ -35,6 +35,12 @@ export interface ContactWriterOptions extends TableOptions {
    * collects every contact to learn the keys and writes them at the end, sorted by name.
    */
   attributeNames?: readonly string[];
+  /**
+   * CSV for a spreadsheet: a cell a spreadsheet would run as a formula (=, +, -, @ first) gets a
+   * leading `'`, which the importer removes again. Off by default: CSV on stdout is for scripts,
+   * which want the values as they are (`export` turns it on unless --raw).
+   */
+  formulaGuard?: boolean;
 }
 
 /** Standard contact columns, in CSV order; custom attributes follow as `attr.<name>`. */
@@ -68,10 +74,10 @@ export function createContactWriter(
       return ndjsonWriter(out);
     case 'csv':
       return options.attributeNames
-        ? contactCsvStream(out, options.attributeNames)
+        ? contactCsvStream(out, options.attributeNames, options.formulaGuard)
         : collecting(async (contacts) => {
             const names = attributeNamesOf(contacts);
-            const writer = contactCsvStream(out, names);
+            const writer = contactCsvStream(out, names, options.formulaGuard);
             for (const c of contacts) await writer.write(c);
             return writer.end();
           });
@@ -180,7 +186,11 @@ export function contactCsvRow(contact: Contact, attributeNames: readonly string[
 const csvValue = (value: unknown): string | null =>
   value === null || value === undefined ? null : cell(value);
 
-function contactCsvStream(out: OutStream, attributeNames: readonly string[]): ItemWriter<Contact> {
+function contactCsvStream(
+  out: OutStream,
+  attributeNames: readonly string[],
+  formulaGuard = false,
+): ItemWriter<Contact> {
   const known = new Set(attributeNames);
   const dropped = new Set<string>();
   let count = 0;
@@ -188,13 +198,13 @@ function contactCsvStream(out: OutStream, attributeNames: readonly string[]): It
   const header = async () => {
     if (headerWritten) return;
     headerWritten = true;
-    await put(out, await csvLine(contactCsvHeader(attributeNames)));
+    await put(out, await csvLine(contactCsvHeader(attributeNames), formulaGuard));
   };
   return {
     async write(contact) {
       await header();
       for (const key of Object.keys(contact.custom_attributes)) if (!known.has(key)) dropped.add(key);
-      await put(out, await csvLine(contactCsvRow(contact, attributeNames)));
+      await put(out, await csvLine(contactCsvRow(contact, attributeNames), formulaGuard));
       count++;
     },
     async end() {
@@ -398,15 +408,15 @@ async function put(out: OutStream, chunk: string): Promise<void> {
 
 /**
  * One CSV record, written the way the importer reads it back exactly (`importer/csv-text.ts`):
- * spreadsheet formulas neutralised, empty and space-edged strings quoted. csv-stringify loads
- * on the first record, so other formats never pay for it.
+ * empty and space-edged strings quoted, and with `formulaGuard` spreadsheet formulas
+ * neutralised. csv-stringify loads on the first record, so other formats never pay for it.
  */
-async function csvLine(cells: readonly (string | null)[]): Promise<string> {
+async function csvLine(cells: readonly (string | null)[], formulaGuard = false): Promise<string> {
   const [{ stringify }, { CSV_WRITE_OPTIONS, csvCell }] = await Promise.all([
     import('csv-stringify/sync'),
     import('../../importer/csv-text.js'),
   ]);
-  return stringify([cells.map(csvCell)], CSV_WRITE_OPTIONS);
+  return stringify([formulaGuard ? cells.map(csvCell) : cells], CSV_WRITE_OPTIONS);
 }
 
 /** cli-table3 loads only when a table is drawn. */

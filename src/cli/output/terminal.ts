@@ -12,7 +12,7 @@ export interface CreateIoOptions {
   stderr: OutStream;
   stdin: InStream;
   env: NodeJS.ProcessEnv;
-  /** `--quiet`: no notes and no spinners; warnings, errors and data still appear. */
+  /** `--quiet`: data on stdout and errors on stderr, nothing else (no notes, warnings or spinners). */
   quiet?: boolean;
   /** A `--color`/`--no-color` flag, which beats the environment. */
   color?: boolean;
@@ -44,8 +44,10 @@ export interface Io {
   readonly table: TableOptions;
   /** Progress or information for a person, on stderr; silent under --quiet. */
   note(message: string): void;
-  /** Something the user should know even under --quiet, on stderr. */
+  /** Something the user should know, on stderr; silent under --quiet. */
   warn(message: string): void;
+  /** Part of the report of a failure that ends the command (a non-zero exit): said even under --quiet. */
+  failure(message: string): void;
   /** A started spinner on stderr when it is a terminal and not --quiet, else a silent stand-in. */
   spinner(text: string): Promise<Spinner>;
 }
@@ -97,7 +99,10 @@ export function createIo(options: CreateIoOptions): Io {
     },
     note,
     // The label's colour is ours, added after the message is made safe to show.
-    warn: (message) => line(message, color.stderr ? '\u001b[33mwarning:\u001b[39m ' : 'warning: '),
+    warn: (message) => {
+      if (!quiet) line(message, color.stderr ? '\u001b[33mwarning:\u001b[39m ' : 'warning: ');
+    },
+    failure: (message) => line(message, color.stderr ? '\u001b[33mwarning:\u001b[39m ' : 'warning: '),
     async spinner(text) {
       // A terminal of 0 columns (a pty given no size: `script`, Emacs' shell, some CI runners) is
       // no place to redraw: ora divides by the width, and its clearing loop would never end.

@@ -168,7 +168,7 @@ describe('csv', () => {
 
   it('streams with attribute names given up front, and reports keys it had no column for', async () => {
     const out = new Collector();
-    const writer = createContactWriter(out, 'csv', { attributeNames: ['vip', 'plan'] });
+    const writer = createContactWriter(out, 'csv', { attributeNames: ['vip', 'plan'], formulaGuard: true });
     await writer.write(ADA);
     // Header and first row are out before the list ends.
     expect(parse(out.text)).toEqual([
@@ -189,7 +189,8 @@ describe('csv', () => {
         'u_1',
         'Ada, "the first" Lovelace',
         'p1@example.com',
-        // A leading + would make a spreadsheet run the cell as a formula: neutralised with '.
+        // With the guard (export's CSV), a leading + that a spreadsheet would run as a formula
+        // is neutralised with '.
         "'+44 20 7946 0958",
         '',
         '2024-05-31T12:00:00Z',
@@ -370,5 +371,16 @@ describe('isoTime', () => {
   it('formats Unix seconds without milliseconds', () => {
     expect(isoTime(0)).toBe('1970-01-01T00:00:00Z');
     expect(isoTime(T1)).toBe('2024-05-31T12:00:00Z');
+  });
+});
+
+describe('the spreadsheet-formula guard', () => {
+  it('is off by default (CSV for scripts) and on with formulaGuard (CSV for a spreadsheet)', async () => {
+    const raw = new Collector();
+    await writeContacts(raw, 'csv', [ADA], { attributeNames: [] });
+    expect(raw.text).toContain(',+44 20 7946 0958,');
+    const guarded = new Collector();
+    await writeContacts(guarded, 'csv', [ADA], { attributeNames: [], formulaGuard: true });
+    expect(guarded.text).toContain(",'+44 20 7946 0958,");
   });
 });

@@ -69,11 +69,12 @@ describe('createIo', () => {
     expect(stderr.text).toBe('Fetched 3 contacts\nwarning: attribute "old" is archived\n');
   });
 
-  it('silences notes but not warnings under --quiet', () => {
+  it('silences notes and warnings under --quiet, but not what explains a failure', () => {
     const { io: x, stderr } = io({ quiet: true });
     x.note('progress');
     x.warn('careful');
-    expect(stderr.text).toBe('warning: careful\n');
+    x.failure('3 rows landed before it stopped');
+    expect(stderr.text).toBe('warning: 3 rows landed before it stopped\n');
   });
 
   it('redacts keys in notes and warnings', () => {

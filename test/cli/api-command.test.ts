@@ -1,0 +1,90 @@
+// `contacts api`: any request with the configured key, base URL, retries and redaction.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import { runInProcess, tempHome } from '../helpers/cli.js';
+import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(() => home.cleanup());
+
+async function setup() {
+  const mock = await startTestMock({ keys: [TEST_KEY] });
+  const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url, CONTACTS_AGENT: AGENT };
+  const cli = (argv: string[], stdin?: string) => runInProcess(argv, { env, cwd: home.dir, stdin });
+  return { mock, cli };
+}
+
+describe('contacts api', () => {
+  it('POSTs --data, GETs with a query and {agent} filled, PATCHes and DELETEs, printing JSON', async () => {
+    const { cli } = await setup();
+    const created = await cli([
+      'api',
+      'POST',
+      '/api/v1/chatbots/{agent}/contacts',
+      '--data',
+      '{"external_id":"u_1","name":"Ada"}',
+    ]);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ data: { external_id: 'u_1', name: 'Ada' } });
+    await cli(['api', 'POST', '/api/v1/chatbots/{agent}/contacts', '--data', '@-'], '{"external_id":"u_2"}');
+
+    const page = await cli(['api', 'GET', '/api/v1/chatbots/{agent}/contacts?per_page=10']);
+    expect(page.code).toBe(0);
+    const body = JSON.parse(page.stdout);
+    expect(body).toMatchObject({ total: 2 });
+    expect(body.data).toHaveLength(2);
+    // The query reaches the service: one it refuses is said, with the service's reason.
+    const refused = await cli(['api', 'GET', '/api/v1/chatbots/{agent}/contacts?per_page=5']);
+    expect(refused.code).toBe(ExitCode.USAGE);
+    expect(refused.stderr).toContain('per_page');
+    expect(page.stdout).toBe(`${JSON.stringify(body, null, 2)}\n`);
+
+    const patched = await cli([
+      'api',
+      'PATCH',
+      `/api/v1/chatbots/${AGENT}/contacts/u_1`,
+      '--data',
+      '{"name":"Ada L."}',
+      '-o',
+      'ndjson',
+    ]);
+    expect(patched.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(patched.stdout)).toMatchObject({ data: { name: 'Ada L.' } });
+
+    const deleted = await cli(['api', 'DELETE', '/api/v1/chatbots/{agent}/contacts/u_2']);
+    expect(deleted.code).toBe(0);
+    const after = JSON.parse((await cli(['api', 'GET', '/api/v1/chatbots/{agent}/contacts'])).stdout);
+    expect(after.total).toBe(1);
+  });
+
+  it('maps errors to the exit codes every command uses, and never shows the key', async () => {
+    const { cli } = await setup();
+    const missing = await cli(['--debug', 'api', 'GET', '/api/v1/chatbots/{agent}/contacts/nobody']);
+    expect(missing.code).toBe(ExitCode.NOT_FOUND);
+    expect(missing.stderr).toMatch(/^error: /m);
+    expect(missing.stderr).toContain('[REDACTED]');
+    expect(missing.stderr).not.toContain(TEST_KEY);
+    const bad = await cli(['api', 'POST', '/api/v1/chatbots/{agent}/contacts', '--data', '{"name":1}']);
+    expect(bad.code).toBe(ExitCode.USAGE);
+  });
+
+  it('refuses what it cannot send: a lowercase or unknown method, a full URL, --data on GET, bad JSON', async () => {
+    const { cli } = await setup();
+    expect((await cli(['api', 'get', '/x'])).stderr).toContain(
+      'Allowed choices are GET, POST, PATCH, PUT, DELETE',
+    );
+    const url = await cli(['api', 'GET', 'https://elsewhere.example/api']);
+    expect(url).toMatchObject({ code: ExitCode.USAGE });
+    expect(url.stderr).toContain('Give the path, not a URL');
+    expect((await cli(['api', 'GET', '/x', '--data', '{}'])).stderr).toContain('--data goes with POST');
+    expect((await cli(['api', 'POST', '/x', '--data', '{'])).stderr).toContain('--data is not valid JSON');
+  });
+
+  it('is in the shell completion, with its methods', async () => {
+    const r = await runInProcess(['completion', 'bash']);
+    expect(r.stdout).toMatch(/'api'\) words='GET POST PATCH PUT DELETE /);
+  });
+});

@@ -1,0 +1,208 @@
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY: a real forward proxy on port 0 between the client (and
+// the CLI) and the mock, and NO_PROXY read as curl reads it.
+import http from 'node:http';
+import net from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { bypasses, proxyFor, proxyFromEnv, redactProxy } from '../../src/client/proxy.js';
+import { ContactsClient } from '../../src/index.js';
+import { runInProcess, tempHome } from '../helpers/cli.js';
+import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
+
+interface SeenRequest {
+  method: string;
+  url: string;
+  proxyAuthorization: string | undefined;
+}
+
+/**
+ * A tiny proxy: absolute-URI requests are forwarded (what an http:// target gets), CONNECT opens
+ * a tunnel (what an https:// target gets). It records what it was asked.
+ */
+async function startProxy(): Promise<{ url: string; seen: SeenRequest[] }> {
+  const seen: SeenRequest[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      proxyAuthorization: req.headers['proxy-authorization'],
+    });
+    const target = new URL(req.url ?? '');
+    const headers = { ...req.headers };
+    delete headers['proxy-authorization'];
+    delete headers['proxy-connection'];
+    const upstream = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    seen.push({
+      method: 'CONNECT',
+      url: req.url ?? '',
+      proxyAuthorization: req.headers['proxy-authorization'],
+    });
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = net.connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const { port } = server.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen };
+}
+
+describe('the client through a proxy', () => {
+  it('sends an http:// request to the proxy as a forward request', async () => {
+    const mock = await startTestMock({ keys: [TEST_KEY] });
+    const proxy = await startProxy();
+    const client = new ContactsClient({
+      baseUrl: mock.url,
+      apiKey: TEST_KEY,
+      proxy: { httpProxy: proxy.url },
+    });
+    onTestFinished(() => client.close());
+    const page = await client.contacts.list({ agentId: AGENT });
+    expect(page.total).toBe(0);
+    expect(proxy.seen).toEqual([
+      expect.objectContaining({ method: 'GET', url: `${mock.url}/api/v1/chatbots/${AGENT}/contacts` }),
+    ]);
+  });
+
+  it('goes direct for a host NO_PROXY names, and with proxy: false', async () => {
+    const mock = await startTestMock({ keys: [TEST_KEY] });
+    const proxy = await startProxy();
+    const bypassed = new ContactsClient({
+      baseUrl: mock.url,
+      apiKey: TEST_KEY,
+      proxy: { httpProxy: proxy.url, noProxy: 'example.com, 127.0.0.0/8' },
+    });
+    const off = new ContactsClient({ baseUrl: mock.url, apiKey: TEST_KEY, proxy: false });
+    onTestFinished(() => Promise.all([bypassed.close(), off.close()]).then(() => undefined));
+    await bypassed.contacts.list({ agentId: AGENT });
+    await off.contacts.list({ agentId: AGENT });
+    expect(proxy.seen).toEqual([]);
+  });
+});
+
+describe('the CLI through a proxy', () => {
+  it.each([['HTTP_PROXY'], ['http_proxy']])(
+    'honours %s, sends the credentials to the proxy and --debug names it with them redacted',
+    async (variable) => {
+      const home = await tempHome();
+      onTestFinished(() => home.cleanup());
+      const mock = await startTestMock({ keys: [TEST_KEY] });
+      const proxy = await startProxy();
+      const withCredentials = proxy.url.replace('http://', 'http://proxyuser:s3cr3t@');
+      const r = await runInProcess(['--debug', 'list', '--agent', AGENT, '-o', 'json'], {
+        env: {
+          ...home.env,
+          CONTACTS_API_KEY: TEST_KEY,
+          CONTACTS_BASE_URL: mock.url,
+          [variable]: withCredentials,
+        },
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('[]\n');
+      expect(proxy.seen).toHaveLength(1);
+      expect(proxy.seen[0]!.proxyAuthorization).toBe(
+        `Basic ${Buffer.from('proxyuser:s3cr3t').toString('base64')}`,
+      );
+      expect(r.stderr).toContain(`via proxy ${proxy.url.replace('http://', 'http://***@')}`);
+      expect(r.stderr).not.toContain('s3cr3t');
+      expect(r.stderr).not.toContain('proxyuser');
+    },
+  );
+
+  it('NO_PROXY sends the request direct, and the embedded mock never goes through a proxy', async () => {
+    const home = await tempHome();
+    onTestFinished(() => home.cleanup());
+    const mock = await startTestMock({ keys: [TEST_KEY] });
+    const proxy = await startProxy();
+    const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, HTTP_PROXY: proxy.url };
+    const direct = await runInProcess(['--debug', 'list', '--agent', AGENT, '-o', 'json'], {
+      env: { ...env, CONTACTS_BASE_URL: mock.url, NO_PROXY: '127.0.0.1' },
+      cwd: home.dir,
+    });
+    expect(direct.code).toBe(0);
+    expect(direct.stderr).not.toContain('via proxy');
+    const embedded = await runInProcess(['--mock', 'list', '-o', 'json'], { env, cwd: home.dir });
+    expect(embedded.code).toBe(0);
+    expect(proxy.seen).toEqual([]);
+  });
+});
+
+describe('reading the variables as curl does', () => {
+  it('lower case wins over upper case; ALL_PROXY covers both schemes', () => {
+    expect(
+      proxyFromEnv({ http_proxy: 'http://a:1', HTTP_PROXY: 'http://b:2', HTTPS_PROXY: 'http://c:3' }),
+    ).toEqual({
+      httpProxy: 'http://a:1',
+      httpsProxy: 'http://c:3',
+      noProxy: undefined,
+    });
+    expect(proxyFromEnv({ ALL_PROXY: 'http://all:1', no_proxy: 'x' })).toEqual({
+      httpProxy: 'http://all:1',
+      httpsProxy: 'http://all:1',
+      noProxy: 'x',
+    });
+  });
+
+  it('picks the proxy by the scheme of the URL; host:port means http://host:port', () => {
+    const options = { httpProxy: 'proxy:3128', httpsProxy: 'https://secure:443' };
+    expect(proxyFor('http://api.example.com', options)?.href).toBe('http://proxy:3128/');
+    expect(proxyFor('https://api.example.com', options)?.href).toBe('https://secure/');
+    expect(proxyFor('https://api.example.com', { httpProxy: 'proxy:3128' })).toBeUndefined();
+    expect(() => proxyFor('http://a', { httpProxy: 'socks5://p:1080' })).toThrow(
+      /only http:\/\/ and https:\/\//,
+    );
+  });
+
+  it.each([
+    ['*', 'https://api.example.com', true],
+    ['example.com', 'https://api.example.com', true],
+    ['example.com', 'https://example.com', true],
+    ['.example.com', 'https://api.example.com', true],
+    ['*.example.com', 'https://api.example.com', true],
+    ['example.com', 'https://notexample.com', false],
+    ['EXAMPLE.COM', 'https://api.example.com', true],
+    ['other.org, example.com', 'https://example.com', true],
+    ['other.org example.com', 'https://example.com', true],
+    ['10.0.0.0/8', 'http://10.1.2.3:4010', true],
+    ['10.0.0.0/8', 'http://11.1.2.3', false],
+    ['::1', 'http://[::1]:4010', true],
+    ['[::1]', 'http://[::1]:4010', true],
+    ['fd00::/8', 'http://[fd12::1]', true],
+    ['localhost:4010', 'http://localhost:4010', true],
+    ['localhost:4010', 'http://localhost:4011', false],
+    ['', 'http://localhost', false],
+  ])('NO_PROXY=%j for %s: %s', (noProxy, url, direct) => {
+    expect(bypasses(new URL(url), noProxy)).toBe(direct);
+  });
+
+  it('redacts credentials in a proxy URL', () => {
+    expect(redactProxy(new URL('http://user:pw@proxy:3128'))).toBe('http://***@proxy:3128');
+    expect(redactProxy(new URL('http://proxy:3128'))).toBe('http://proxy:3128');
+  });
+});
