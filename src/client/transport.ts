@@ -16,7 +16,7 @@ import {
   ContactsError,
   type Headers,
 } from './errors.js';
-import { JsonText } from './json-text.js';
+import { JsonText, toJsonText } from './json-text.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
 import { Agent, errors as undiciErrors, request as undiciRequest } from './undici.js';
@@ -197,7 +197,7 @@ export class Transport {
         ? undefined
         : spec.body instanceof JsonText
           ? spec.body.text
-          : JSON.stringify(spec.body);
+          : toJsonText(spec.body);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept: 'application/json',
