@@ -16,7 +16,7 @@ import {
   ContactsError,
   type Headers,
 } from './errors.js';
-import { JsonText } from './json-text.js';
+import { JsonText, toJsonText } from './json-text.js';
 import { proxyDispatcher, redactProxy } from './proxy.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
@@ -230,7 +230,7 @@ export class Transport {
         ? undefined
         : spec.body instanceof JsonText
           ? spec.body.text
-          : JSON.stringify(spec.body);
+          : toJsonText(spec.body);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept: 'application/json',

@@ -154,3 +154,15 @@ describe('attribute definitions', () => {
     }
   });
 });
+
+describe('a date-time past milliseconds in --attr', () => {
+  it('is sent, stored to the millisecond, and said', async () => {
+    expect((await cli(['--mock', 'attrs', 'define', 'seen', '--type', 'date'])).code).toBe(0);
+    const r = await cli(['--mock', 'upsert', '-e', 'd1', '--attr', 'seen=2024-05-31T10:00:00.123456Z']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /warning: --attr seen: 2024-05-31T10:00:00.123456Z is stored to the millisecond, as 2024-05-31T10:00:00.123Z/,
+    );
+    expect(await stored('d1')).toEqual({ seen: '2024-05-31T10:00:00.123Z' });
+  });
+});

@@ -94,6 +94,8 @@ export async function contactBody(
     defaultCountry?: string | undefined;
     /** The agent's definitions, asked for only when `--attr` is used: values are typed with them. */
     definitions?: () => Promise<AttributeDefinition[]>;
+    /** Told of a value sent though the service keeps less of it (a date-time's microseconds). */
+    warn?: (message: string) => void;
   },
 ): Promise<Body> {
   const body: Body = options.data ? await readData(options.data, io.stdin, io.cwd) : {};
@@ -105,7 +107,7 @@ export async function contactBody(
   // Attribute names come from the user: no prototype, so `__proto__` is a key like any other.
   const attrs: Record<string, unknown> = Object.assign(Object.create(null), body.custom_attributes ?? {});
   if (options.attr && Object.keys(options.attr).length > 0) {
-    Object.assign(attrs, await typedAttributes(options.attr, (await io.definitions?.()) ?? []));
+    Object.assign(attrs, await typedAttributes(options.attr, (await io.definitions?.()) ?? [], io.warn));
   }
   if (options.stripeAccount) body.stripe_accounts = options.stripeAccount;
   for (const field of options.unset ?? []) {
@@ -154,8 +156,9 @@ export async function contactBody(
 async function typedAttributes(
   attrs: Record<string, AttrValue>,
   definitions: readonly AttributeDefinition[],
+  warn: ((message: string) => void) | undefined,
 ): Promise<Record<string, unknown>> {
-  const { attributeTextSchemas } = await import('../../api/attribute.js');
+  const { attributeTextSchemas, subMillisecondDigits } = await import('../../api/attribute.js');
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const out: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(attrs)) {
@@ -180,6 +183,9 @@ async function typedAttributes(
       );
     }
     out[name] = parsed.data;
+    if (definition.type === 'date' && subMillisecondDigits(value.text)) {
+      warn?.(`--attr ${name}: ${value.text.trim()} is stored to the millisecond, as ${String(parsed.data)}`);
+    }
   }
   return out;
 }

@@ -95,6 +95,7 @@ async function bodyOf(ctx: CommandContext, opts: FieldOptions) {
     stdin: ctx.io.stdin,
     cwd: ctx.cwd,
     defaultCountry,
+    warn: (message) => ctx.io.warn(message),
     definitions: async () => {
       const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
       return client.attributes.list({ agentId });

@@ -5,7 +5,7 @@ import { ContactListResponseSchema, dataPayload } from '../../api/envelope.js';
 import { MAX_BATCH_SIZE } from '../../api/limits.js';
 import { endpoint } from '../../api/operations.js';
 import { ContactsError } from '../errors.js';
-import { JsonText } from '../json-text.js';
+import { JsonText, toJsonText } from '../json-text.js';
 import { ContactPage } from '../pagination.js';
 import type { ClientCore, RequestOptions } from './core.js';
 
@@ -93,7 +93,7 @@ export class Contacts {
     }
     const body = inputs.some((i) => i instanceof JsonText)
       ? new JsonText(
-          `{"users":[${inputs.map((i) => (i instanceof JsonText ? i.text : JSON.stringify(i))).join(',')}]}`,
+          `{"users":[${inputs.map((i) => (i instanceof JsonText ? i.text : toJsonText(i))).join(',')}]}`,
         )
       : { users: inputs };
     const res = await this.core.request({
