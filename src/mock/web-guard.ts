@@ -59,8 +59,9 @@ function hostName(host: string): string {
   const h = host.trim().toLowerCase();
   if (h.startsWith('[')) return h.slice(1, h.indexOf(']') < 0 ? undefined : h.indexOf(']'));
   const colon = h.lastIndexOf(':');
-  // A bare IPv6 address has several colons and no port.
-  return colon >= 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
+  // A bare IPv6 address has several colons and no port; `localhost.` is `localhost`.
+  const name = colon >= 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
+  return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
 /** A value from a request, safe to quote in a message: visible ASCII, bounded. */

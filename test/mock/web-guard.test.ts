@@ -49,6 +49,7 @@ describe('the Host check', () => {
       `127.0.0.1:${port}`,
       `localhost:${port}`,
       `app.localhost:${port}`,
+      `localhost.:${port}`,
       `[::1]:${port}`,
       '10.1.2.3',
       hostname(),
@@ -67,7 +68,7 @@ describe('the Host check', () => {
     // Not a prefix or suffix match: a name that merely starts with this machine's is another name.
     const lookalike = await raw(server.url, 'GET', '/health', { host: `${hostname()}.evil.example` });
     expect(lookalike.status).toBe(421);
-    // Nothing of a refused request runs: no write, nothing logged (the six above only).
+    // Nothing of a refused request runs: no write, nothing logged (the seven above only).
     const write = await raw(
       server.url,
       'POST',
@@ -77,7 +78,7 @@ describe('the Host check', () => {
     );
     expect(write.status).toBe(421);
     expect(server.store.count(AGENT)).toBe(0);
-    expect(server.requests).toHaveLength(6);
+    expect(server.requests).toHaveLength(7);
   });
 
   it('serves the names the user allows (exact, subdomains with a leading dot, or any with *)', async () => {
