@@ -1,6 +1,6 @@
 // The request core: one HTTP exchange over undici (keep-alive, per-request timeout, abort),
 // wrapped in the retry policy, with redacted debug output.
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import {
   IGNORED_COUNT_HEADER,
   IGNORED_FIELDS_HEADER,
@@ -19,7 +19,6 @@ import {
 import { JsonText } from './json-text.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
-import { Agent, errors as undiciErrors, request as undiciRequest } from './undici.js';
 
 export type DebugLogger = (line: string) => void;
 
@@ -97,12 +96,6 @@ export interface RequestSpec {
 }
 
 const DEBUG_BODY_LIMIT = 2_000;
-
-/**
- * A monotonic clock in milliseconds. Not `performance.now()`: the first touch of that global
- * loads `node:perf_hooks`, about 1.5 ms of a single command's start-up (bench/startup.js).
- */
-const elapsedMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export class Transport {
   readonly #apiKey: string;
@@ -209,7 +202,7 @@ export class Transport {
     // AbortController and timer of our own per request, which an import sends thousands of.
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
 
-    const started = elapsedMs();
+    const started = performance.now();
     const debugging = this.#options.debug !== undefined;
     if (debugging) {
       this.#debug(`→ ${spec.method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
@@ -217,7 +210,7 @@ export class Transport {
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
-      const res = await undiciRequest(this.#dispatcher, {
+      const res = await this.#dispatcher.request({
         origin: url.origin,
         path: url.path,
         method: spec.method,
@@ -232,18 +225,18 @@ export class Transport {
         attempt,
         status: res.statusCode,
         headers: res.headers,
-        latencyMs: elapsedMs() - started,
+        latencyMs: performance.now() - started,
       });
       if (debugging) {
         const id = headerValue(res.headers[REQUEST_ID_HEADER]);
         this.#debug(
-          `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(elapsedMs() - started)}ms${id ? ` (request ${id})` : ''}`,
+          `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms${id ? ` (request ${id})` : ''}`,
         );
         if (text) this.#debug(`  body ${truncate(text)}`);
       }
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
-      spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: elapsedMs() - started });
+      spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
       if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
       if (TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
         throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {
