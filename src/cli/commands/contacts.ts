@@ -137,7 +137,7 @@ export async function remove(
  * gone counts as done, so it can run twice.
  */
 async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean; dryRun?: boolean }) {
-  const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../importer/teardown.js');
+  const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../teardown/teardown.js');
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);

@@ -5,11 +5,10 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Scheduler } from '../../../src/bulk/scheduler.js';
 import { ContactsClient } from '../../../src/client/client.js';
 import { createRowValidator } from '../../../src/importer/rows.js';
-import { ConcurrencyController } from '../../../src/importer/stages/concurrency.js';
-import { RatePacer } from '../../../src/importer/stages/pacer.js';
-import { type PlannedRow, RowPlanner } from '../../../src/importer/stages/plan.js';
+import { type PlannedRow, RowPlanner } from '../../../src/importer/stages/row-planner.js';
 import { SendSink } from '../../../src/importer/stages/send-sink.js';
 import type { RowOutcome } from '../../../src/importer/stages/sink.js';
 import { startTestMock } from '../../helpers/mock.js';
@@ -51,8 +50,7 @@ function sinkFor(client: ContactsClient, overrides: Partial<ConstructorParameter
     agentId: AGENT,
     maxRetries: 3,
     batchSize: 1000,
-    concurrency: new ConcurrencyController({ max: 16 }),
-    pacer: new RatePacer(),
+    scheduler: new Scheduler({ max: 16 }),
     onOutcome: (o) => outcomes.push(o),
     emit: () => {},
     newestIdBefore: '',
