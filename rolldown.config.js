@@ -1,5 +1,5 @@
-// The `contacts` binary as a bundle: a command loads a few chunks instead of some 170 modules
-// (zod alone is 95), which is most of what a short command spends starting.
+// The `contacts` binary as a bundle: a command loads a few chunks instead of every module of
+// its dependencies one file at a time, which is most of what a short command spends starting.
 // Input is tsc's output, so the bundle runs exactly the code the library ships; each command's
 // lazy import stays a chunk of its own. Not minified and without source maps: a `--debug` stack
 // trace names a chunk (the same name in every build) whose code reads as tsc wrote it, each

@@ -8,7 +8,10 @@
 // external_ids, the one that took its email longest ago is forgotten with its email. A forgotten
 // entry can only hide a conflict (the service then refuses that row itself), never invent one.
 
-/** External_ids (with their emails) remembered by default: about 20 MiB of strings and maps. */
+/**
+ * External_ids (with their emails) remembered by default: enough for the conflicts a file
+ * usually holds, within the importer's memory bound at a million rows (bench/README.md).
+ */
 const DEFAULT_MAX_ENTRIES = 131_072;
 
 export type EmailClaim =

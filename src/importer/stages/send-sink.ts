@@ -1,8 +1,9 @@
 // The send sink: planned rows go to the service in batches (up to 1000 contacts and under the
 // body limit with margin; single rows with `--batch-size 1` or on a service without the batch
-// form), as many in flight and no faster than the scheduler allows (src/bulk/scheduler.ts). A refused batch is taken apart by the service's own answer: the rows its
-// `users.N` issues name are rejected with its message and the rest re-sent in one request; a
-// refusal that names none is halved. Rows sharing a lane never overlap (see lanes.ts).
+// form), as many in flight and no faster than the scheduler allows (src/bulk/scheduler.ts). A
+// refused batch is taken apart by the service's own answer: the rows its `users.N` issues name
+// are rejected with its message and the rest re-sent in one request; a refusal that names none is
+// halved. Rows sharing a lane never overlap (see lanes.ts).
 //
 // Memory is bounded whatever the file's size or the link's speed: at most `maxHeldRows` rows and
 // `maxHeldBytes` of bodies are held between the plan stage and their outcome; past that, `accept`
