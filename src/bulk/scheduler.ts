@@ -2,9 +2,11 @@
 // flight, and when the next may leave. A pure object fed one sample per attempt (its status and
 // headers, with the time); no clock and no I/O, so it is tested on a simulated link.
 //
-// - In flight: AIMD, as TCP and Netflix's concurrency-limits do it. Up to `max`; a 429 halves the
-//   limit, and so does a 502, 503, 504 or no answer at all (a service or path under strain), once
-//   per round of requests; each `limit` answers in a row while it is in use add one back.
+// - In flight: AIMD with a slow start, as TCP does it (and Netflix's concurrency-limits). From 2,
+//   one more for each good answer (doubling each round trip) until the service first asks for
+//   less: a 429, a 502, 503 or 504, or no answer at all (a service or path under strain). Each of
+//   those halves the limit, once per round of requests; then each `limit` good answers in a row
+//   add one back. Up to `max`, and growing only while the limit is in use.
 // - Pace: a service that states its limit (`X-RateLimit-Limit/Remaining/Reset`, or the IETF
 //   draft's `RateLimit-*`) has the requests left in its window spread evenly over the time left
 //   in it, counting those sent that it may not have counted yet. The first request goes alone,
@@ -49,13 +51,14 @@ function asksForLess(status: number): boolean {
 }
 
 export interface SchedulerOptions {
-  /** Requests in flight at most (`--concurrency`); the limit starts here. */
+  /** Requests in flight at most (`--concurrency`). */
   max: number;
 }
 
 export class Scheduler {
   readonly max: number;
   #limit: number;
+  #slowStart = true;
   #inFlight = 0;
   /** Answers in a row that asked for nothing less, toward the next step up. */
   #good = 0;
@@ -77,7 +80,7 @@ export class Scheduler {
       throw new RangeError(`concurrency must be a positive integer, got ${options.max}`);
     }
     this.max = options.max;
-    this.#limit = options.max;
+    this.#limit = Math.min(options.max, 2);
   }
 
   /** Requests allowed in flight now. */
@@ -164,13 +167,15 @@ export class Scheduler {
     if (asksForLess(status)) {
       this.#good = 0;
       if (ticket < this.#recoveryTicket) return;
+      this.#slowStart = false;
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
       this.#recoveryTicket = this.#nextTicket;
       return;
     }
     // No growth while the limit is not in use: a slow reader is not a fast link.
     if (this.#limit >= this.max || this.#inFlight < this.#limit) return;
-    if (++this.#good >= this.#limit) {
+    if (this.#slowStart) this.#limit++;
+    else if (++this.#good >= this.#limit) {
       this.#good = 0;
       this.#limit++;
     }

@@ -2,7 +2,7 @@
 // (a CSV or JSON/NDJSON with external_id, such as an import file or its results file) or is plain
 // text with one id a line; deletes run under the import's scheduler (src/bulk/scheduler.ts) and
 // with the client's retries. A contact already gone counts as done, so a teardown can run twice.
-import { paced } from '../bulk/paced.js';
+import { NotSent, paced } from '../bulk/paced.js';
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
 import { NotFoundError } from '../client/errors.js';
@@ -158,7 +158,6 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
           maxRetries: options.maxRetries ?? 10,
           beforeAttempt: async (attempt) => {
             ticket = await paced(scheduler, () => attempt === 1 && stopped());
-            if (ticket === undefined) throw new NotSent();
           },
           onAttempt: (event) => scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now()),
         });
@@ -187,9 +186,6 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
   if (fatal) throw new TeardownStoppedError(fatal.error, report);
   return report;
 }
-
-/** Thrown by a delete stopped (Ctrl-C, a fatal failure) before its first attempt left. */
-class NotSent extends Error {}
 
 /** A 4xx about one contact (not the key, the agent or the service) fails that id alone. */
 function isContactError(error: unknown): boolean {

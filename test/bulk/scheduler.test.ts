@@ -69,11 +69,28 @@ describe('the scheduler on a simulated link', () => {
 });
 
 describe('the scheduler', () => {
+  /** A scheduler with every slot taken, grown to `max` by its slow start. */
   const filled = (max: number) => {
     const s = new Scheduler({ max });
     for (let i = 0; i < max; i++) s.acquire();
+    while (s.limit < max) s.answered(s.sent(T0), 200, {}, T0);
     return s;
   };
+
+  it('starts at 2 and grows by one a good answer until the service first asks for less', () => {
+    const s = new Scheduler({ max: 64 });
+    expect(s.limit).toBe(2);
+    for (let i = 0; i < 64; i++) s.acquire();
+    for (let i = 0; i < 10; i++) s.answered(s.sent(T0), 200, {}, T0);
+    expect(s.limit).toBe(12);
+    s.answered(s.sent(T0), 429, {}, T0);
+    expect(s.limit).toBe(6);
+    // From here on, one more for each `limit` good answers.
+    for (let i = 0; i < 5; i++) s.answered(s.sent(T0), 200, {}, T0);
+    expect(s.limit).toBe(6);
+    s.answered(s.sent(T0), 200, {}, T0);
+    expect(s.limit).toBe(7);
+  });
 
   it('halves on a 429, a 502-504 or no answer, once per round of requests', () => {
     const s = filled(16);
@@ -106,10 +123,8 @@ describe('the scheduler', () => {
   it('does not grow while its slots are not in use (a slow reader is not a fast link)', () => {
     const s = new Scheduler({ max: 8 });
     s.acquire();
-    s.answered(s.sent(T0), 429, {}, T0);
-    expect(s.limit).toBe(4);
     for (let i = 0; i < 100; i++) s.answered(s.sent(T0), 200, {}, T0);
-    expect(s.limit).toBe(4);
+    expect(s.limit).toBe(2);
     expect(s.canStart).toBe(true);
   });
 

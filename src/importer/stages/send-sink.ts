@@ -10,7 +10,7 @@
 // waits, and so does reading.
 import type { Contact } from '../../api/contact.js';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
-import { paced } from '../../bulk/paced.js';
+import { NotSent, paced } from '../../bulk/paced.js';
 import type { Scheduler } from '../../bulk/scheduler.js';
 import type { ContactsClient } from '../../client/client.js';
 import { RateLimitError } from '../../client/errors.js';
@@ -83,9 +83,6 @@ class CreatedKeys {
     return true;
   }
 }
-
-/** Thrown by a request stopped (Ctrl-C) before it left: its rows were not sent. */
-class NotSent extends Error {}
 
 export class SendSink implements ImportSink {
   readonly #o: SendSinkOptions;
@@ -398,7 +395,6 @@ export class SendSink implements ImportSink {
       beforeAttempt: async (attempt) => {
         // A first attempt is not sent once the import is stopped; a retry finishes what it began.
         ticket ??= await paced(scheduler, () => attempt === 1 && this.#stopped);
-        if (ticket === undefined) throw new NotSent();
         this.#requests++;
       },
       onAttempt: (event) => {
