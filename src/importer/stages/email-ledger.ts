@@ -9,10 +9,11 @@
 // entry can only hide a conflict (the service then refuses that row itself), never invent one.
 
 /**
- * External_ids (with their emails) remembered by default: enough for the conflicts a file
- * usually holds, within the importer's memory bound at a million rows (bench/README.md).
+ * External_ids (with their emails) remembered by default. Each is a few hundred bytes of strings
+ * and map entries that V8 scans and sizes its heap by, so the bound is kept small (bench/README.md
+ * has the measurement); a conflict further apart is the service's 409, isolated like any other.
  */
-const DEFAULT_MAX_ENTRIES = 131_072;
+const DEFAULT_MAX_ENTRIES = 32_768;
 
 export type EmailClaim =
   /** The row may go; it must not overlap in flight with other rows on these lanes. */

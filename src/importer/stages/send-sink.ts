@@ -58,7 +58,7 @@ export interface SendSinkOptions {
  * past `MAX_CREATED_KEYS` the oldest give way, and a key repeated that far apart within one
  * second of its creation may count as created twice.
  */
-const MAX_CREATED_KEYS = 1 << 17;
+const MAX_CREATED_KEYS = 32_768;
 
 class CreatedKeys {
   readonly #keys = new Set<string>();
