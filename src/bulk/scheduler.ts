@@ -144,14 +144,18 @@ export class Scheduler {
   answered(ticket: number, status: number, headers: Headers, now: number): void {
     const info = readRateLimit(headers, now);
     if (info !== undefined) this.#learn(ticket, info);
-    // A probe whose answer did not open a new window (none said, or still the old one: the
-    // service's clock behind ours) is wanted again; left waiting, it would hold every request.
-    if (ticket === this.#probe && !this.#window) this.#probe = 'none'; // a service that states no limit
     if (ticket === this.#probe) {
-      this.#probe = 'wanted';
-      // Not at once: the service's window has not rolled over yet, and may have nothing left.
-      const wait = info?.remaining === 0 ? 4 * PROBE_POLL_MS : PROBE_POLL_MS;
-      this.#holdUntil = Math.max(this.#holdUntil, now + wait);
+      if (!this.#window) {
+        // The first answer states no limit: there is no window to learn.
+        this.#probe = 'none';
+      } else {
+        // A probe whose answer did not open a new window (none said, or still the old one: the
+        // service's clock behind ours) is wanted again; left waiting, it would hold every request.
+        // Not at once: the service's window has not rolled over yet, and may have nothing left.
+        this.#probe = 'wanted';
+        const wait = info?.remaining === 0 ? 4 * PROBE_POLL_MS : PROBE_POLL_MS;
+        this.#holdUntil = Math.max(this.#holdUntil, now + wait);
+      }
     }
     if (status === 429) {
       this.#throttles++;

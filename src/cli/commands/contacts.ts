@@ -133,7 +133,7 @@ export async function remove(
 
 /**
  * `contacts delete --from FILE|-`: every contact the file names (an import file, its results
- * file, or one id a line), deleted with the import's concurrency and retries. A contact already
+ * file, or one id a line), deleted under the import's scheduler and retries. A contact already
  * gone counts as done, so it can run twice.
  */
 async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean; dryRun?: boolean }) {
