@@ -11,6 +11,7 @@ import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping }
 import { createRowValidator } from './rows.js';
 import type { ImportSource } from './sources/types.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
+import { LookAlikeIds } from './stages/look-alike.js';
 import { type ImportOutputs, openOutputs } from './stages/outputs.js';
 import { type ImportEvent, type ImportReport, ImportTally } from './stages/report.js';
 import { RowPlanner } from './stages/row-planner.js';
@@ -130,7 +131,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   let sink: ImportSink;
   try {
-    sink = await createSink(options, newestBefore, maxRetries, total, emit, (outcome) =>
+    sink = await createSink(options, kind, newestBefore, maxRetries, total, emit, (outcome) =>
       tally.outcome(outcome),
     );
   } catch (error) {
@@ -141,6 +142,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   tally.watch(() => sink.link);
   const planner = new RowPlanner({ serialize: !dryRun });
   const checkpoint = outputs?.checkpoint;
+  const lookAlikes = new LookAlikeIds();
 
   // Ctrl-C: reading stops at once (readRecords), and so does sending, also once reading is done
   // and the rows read are on their way: rows not sent are left to a resume.
@@ -156,6 +158,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       if (sink.failure || tally.writeFailure) break;
       tally.read();
       const result = validate(record);
+      if (result.ok) {
+        const alike = lookAlikes.check(result.input.external_id, record.line);
+        if (alike) tally.notice(record.line, alike);
+        if (result.notice) tally.notice(record.line, result.notice);
+      }
       if (checkpoint?.hasLanded(record.row)) {
         // Landed in the run resumed: not sent again, but its email is held from here on.
         if (result.ok) planner.landedBefore(record, result.input);
@@ -231,6 +238,7 @@ async function prepare(
 
 async function createSink(
   options: ImportOptions,
+  kind: Awaited<ReturnType<typeof inputKind>>,
   /** The agent's newest contact id before the run; undefined for a dry run. */
   newestBefore: Promise<string> | undefined,
   maxRetries: number,
@@ -251,6 +259,7 @@ async function createSink(
     maxRetries,
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     scheduler: new Scheduler({ max: options.concurrency ?? DEFAULT_CONCURRENCY }),
+    mayPause: kind !== 'file',
     onOutcome,
     emit,
     newestIdBefore: await newestBefore,
