@@ -1,20 +1,18 @@
 // Start-up time of the `contacts` binary beside bare `node -e ""`, measured in the same run,
 // interleaved so that machine noise falls on every case alike.
-// With --floors, also the floor of the stack: the same request from a bundle of only commander
-// and node:http, then commander and undici's parts the client uses, then those and zod.
-// Usage: npm run build && node bench/startup.js [--runs 30] [--floors]
+// The guard rails (bench/README.md): `get` against a running mock at most 150 ms and 4x bare
+// Node; `--version` at most 1.5x bare Node.
+// Usage: npm run build && node bench/startup.js [--runs 30]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'rolldown';
 import { startMockServer } from '../dist/mock/server.js';
-import { lazyRequires } from '../rolldown.config.js';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '30' }, floors: { type: 'boolean', default: false } },
+  options: { runs: { type: 'string', default: '30' } },
 });
 const RUNS = Number(values.runs);
 const WARMUP = 3;
@@ -41,89 +39,7 @@ const cases = [
   { name: 'contacts --version', args: [BIN, '--version'] },
   { name: 'contacts --help', args: [BIN, '--help'] },
   { name: 'contacts get u1 -o json', args: [BIN, 'get', 'u1', '-o', 'json'] },
-  ...(values.floors ? await floors() : []),
 ];
-
-/**
- * The least a `get` can cost on each stack: a bundle of one commander command that sends the
- * request, reads the JSON answer and prints the contact, built as the binary is (rolldown, the
- * same lazy requires) and, where undici parses, with the WebAssembly flag main() sets. Built
- * under node_modules so that the packages resolve.
- */
-async function floors() {
-  const dir = join(fileURLToPath(new URL('../node_modules/.cache/', import.meta.url)), 'startup-floors');
-  mkdirSync(dir, { recursive: true });
-  const command = (send, parse = 'JSON.parse(text)') => `
-import { Command } from 'commander';
-${send.imports}
-const program = new Command('contacts');
-program.command('get <id>').option('-o, --output <format>').action(async (id) => {
-  const url = new URL(\`/api/v1/chatbots/\${process.env.CONTACTS_AGENT}/contacts/\${id}\`, process.env.CONTACTS_BASE_URL);
-  const headers = { authorization: \`Bearer \${process.env.CONTACTS_API_KEY}\`, accept: 'application/json' };
-  const text = await (${send.code});
-  process.stdout.write(\`\${JSON.stringify(${parse}.data, null, 2)}\\n\`);
-});
-await program.parseAsync();
-`;
-  const nodeHttp = {
-    imports: "import { request } from 'node:http';",
-    code: `new Promise((resolve, reject) => {
-      request(url, { headers }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (c) => { text += c; }).on('end', () => resolve(text));
-      }).on('error', reject).end();
-    })`,
-  };
-  const undici = {
-    imports: `import { setFlagsFromString } from 'node:v8';
-import apiRequest from 'undici/lib/api/api-request.js';
-import Agent from 'undici/lib/dispatcher/agent.js';
-setFlagsFromString('--liftoff-only');`,
-    code: `(async () => {
-      const dispatcher = new Agent();
-      const res = await apiRequest.call(dispatcher, { origin: url.origin, path: url.pathname, method: 'GET', headers });
-      const text = await res.body.text();
-      await dispatcher.close();
-      return text;
-    })()`,
-  };
-  const zodSchema = `import * as z from 'zod';
-const Contact = z.object({
-  id: z.string(), external_id: z.string(), name: z.string().nullable(), email: z.string().nullable(),
-  phonenumber: z.string().nullable(),
-  custom_attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-  stripe_accounts: z.array(z.object({ label: z.string() })), created_at: z.number(), updated_at: z.number(),
-});
-const Envelope = z.object({ message: z.string(), data: Contact });`;
-  const probes = [
-    { name: 'floor: commander+node:http', source: command(nodeHttp) },
-    { name: 'floor: commander+undici', source: command(undici) },
-    {
-      name: 'floor: +zod (1 schema)',
-      source: command(
-        { ...undici, imports: `${undici.imports}\n${zodSchema}` },
-        'Envelope.parse(JSON.parse(text))',
-      ),
-    },
-  ];
-  const out = [];
-  for (const [i, probe] of probes.entries()) {
-    const input = join(dir, `probe${i}.mjs`);
-    writeFileSync(input, probe.source);
-    await build({
-      input,
-      platform: 'node',
-      plugins: [lazyRequires({ strict: false })],
-      output: { file: join(dir, `probe${i}.bundle.mjs`), format: 'esm' },
-      logLevel: 'warn',
-    });
-    out.push({
-      name: probe.name,
-      args: [join(dir, `probe${i}.bundle.mjs`), 'get', 'u1', '-o', 'json'],
-    });
-  }
-  return out;
-}
 
 // Peak RSS comes from GNU time where the machine has it (`%M`, kilobytes): Node cannot read a
 // child's peak itself. Timing is taken without it, so its own start-up does not count.

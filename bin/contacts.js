@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI's bundle (rolldown.config.js): one file and a few chunks instead of ~170 modules.
+// The CLI's bundle (rolldown.config.js): one file and a few chunks instead of every module.
 import { main } from '../dist/bin/contacts.js';
 
 await main();

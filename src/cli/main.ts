@@ -1,6 +1,5 @@
 // The entry point of the `contacts` binary: runs the program, and is the only place that
 // decides the exit code and exits.
-import { setFlagsFromString } from 'node:v8';
 import { VERSION } from '../core/version.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { type CliIo, processIo } from './io.js';
@@ -47,17 +46,8 @@ function colorLabel(line: string): string {
   return line;
 }
 
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-
 /** The binary: real streams, real exit. */
 export async function main(): Promise<void> {
-  // undici parses HTTP with llhttp in WebAssembly. V8 compiles it twice by default: quickly
-  // (Liftoff), then optimised on background threads that a short command then waits for at
-  // exit. The optimised tier buys nothing for a CLI's few responses (llhttp reads headers and
-  // framing; bodies pass through), and it cost a `contacts get` about 35 MB and 50 ms
-  // (bench/README.md). V8 lists the flag among its testing ones: it is set only on the Node
-  // majors whose V8 has it (20 to 24), since an unknown flag would print an error every time.
-  if (NODE_MAJOR <= 24) setFlagsFromString('--liftoff-only');
   const io = processIo();
   // A closed stdout (`contacts list | head`) is the reader's choice, not an error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -183,7 +183,7 @@ function importOptions(cmd: SubCommand) {
     )
     .option(
       '--concurrency <n>',
-      'requests in flight at most (default 64); below it the import finds what the link takes',
+      'requests in flight at most (default 8); halved while the service asks for less (429, 503)',
       integer(1, 256),
     )
     .option(

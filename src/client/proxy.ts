@@ -1,7 +1,7 @@
 // Which proxy, if any, a request to the service goes through: HTTPS_PROXY, HTTP_PROXY and
 // NO_PROXY as curl reads them (either case, lower case first), and the dispatcher that uses it.
 import { BlockList, isIP } from 'node:net';
-import type { Dispatcher } from 'undici';
+import { type Dispatcher, ProxyAgent } from 'undici';
 import { ContactsError } from '../core/error.js';
 
 /** The proxy settings: each as its variable would hold it. */
@@ -69,13 +69,11 @@ export function redactProxy(proxy: string | URL): string {
  * A dispatcher that sends every request through `proxy`: an https:// service through a CONNECT
  * tunnel, an http:// one as a forward proxy's absolute-URI request, as curl does.
  */
-export async function proxyDispatcher(
+export function proxyDispatcher(
   proxy: URL,
   target: URL,
   agent: { keepAliveTimeout: number; keepAliveMaxTimeout: number },
-): Promise<Dispatcher> {
-  // undici's index, loaded only by a client that has a proxy to use.
-  const { ProxyAgent } = await import('undici');
+): Dispatcher {
   return new ProxyAgent({ ...agent, uri: proxy.href, proxyTunnel: target.protocol === 'https:' });
 }
 

@@ -1,6 +1,6 @@
 // The request core: one HTTP exchange over undici (keep-alive, per-request timeout, abort),
 // wrapped in the retry policy, with redacted debug output.
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import {
   IGNORED_COUNT_HEADER,
   IGNORED_FIELDS_HEADER,
@@ -20,7 +20,6 @@ import { JsonText, toJsonText } from './json-text.js';
 import { proxyDispatcher, redactProxy } from './proxy.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
-import { Agent, errors as undiciErrors, request as undiciRequest } from './undici.js';
 
 export type DebugLogger = (line: string) => void;
 
@@ -106,23 +105,14 @@ export interface RequestSpec {
 
 const DEBUG_BODY_LIMIT = 2_000;
 
-/**
- * A monotonic clock in milliseconds. Not `performance.now()`: the first touch of that global
- * loads `node:perf_hooks`, about 1.5 ms of a single command's start-up (bench/startup.js).
- */
-const elapsedMs = (): number => Number(process.hrtime.bigint()) / 1e6;
-
 export class Transport {
   readonly #apiKey: string;
   readonly #options: TransportOptions;
-  /** Undefined until the first request when requests go through a proxy (its agent loads then). */
-  #dispatcher: Dispatcher | undefined;
-  #proxied: Promise<Dispatcher> | undefined;
+  readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #origin: URL;
   /** The base URL's own path (`/gateway` in `https://host/gateway`), without a trailing slash. */
   readonly #basePath: string;
-  readonly #connect: () => Promise<Dispatcher>;
   /** ` via proxy http://proxy:3128` for log lines and errors, or empty when requests go direct. */
   readonly #via: string;
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
@@ -138,14 +128,8 @@ export class Transport {
     this.#via =
       options.dispatcher === undefined && options.proxy ? ` via proxy ${redactProxy(options.proxy)}` : '';
     const proxy = options.dispatcher === undefined ? options.proxy : undefined;
-    this.#dispatcher = options.dispatcher ?? (proxy ? undefined : new Agent(keepAlive));
-    this.#connect = () => {
-      this.#proxied ??= proxyDispatcher(proxy!, this.#origin, keepAlive).then((d) => {
-        this.#dispatcher = d;
-        return d;
-      });
-      return this.#proxied;
-    };
+    this.#dispatcher =
+      options.dispatcher ?? (proxy ? proxyDispatcher(proxy, this.#origin, keepAlive) : new Agent(keepAlive));
   }
 
   get baseUrl(): string {
@@ -242,7 +226,7 @@ export class Transport {
     // AbortController and timer of our own per request, which an import sends thousands of.
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
 
-    const started = elapsedMs();
+    const started = performance.now();
     const debugging = this.#options.debug !== undefined;
     if (debugging) {
       this.#debug(`→ ${spec.method} ${url.href}${this.#via}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
@@ -250,7 +234,7 @@ export class Transport {
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
-      const res = await undiciRequest(this.#dispatcher ?? (await this.#connect()), {
+      const res = await this.#dispatcher.request({
         origin: url.origin,
         path: url.path,
         method: spec.method,
@@ -265,18 +249,18 @@ export class Transport {
         attempt,
         status: res.statusCode,
         headers: res.headers,
-        latencyMs: elapsedMs() - started,
+        latencyMs: performance.now() - started,
       });
       if (debugging) {
         const id = headerValue(res.headers[REQUEST_ID_HEADER]);
         this.#debug(
-          `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(elapsedMs() - started)}ms${id ? ` (request ${id})` : ''}`,
+          `← ${res.statusCode} ${spec.method} ${url.pathname} in ${Math.round(performance.now() - started)}ms${id ? ` (request ${id})` : ''}`,
         );
         if (text) this.#debug(`  body ${truncate(text)}`);
       }
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
-      spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: elapsedMs() - started });
+      spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
       if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
       if (TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
         throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {
@@ -311,7 +295,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await (this.#dispatcher ?? (await this.#proxied))?.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 }
 

@@ -1,21 +1,20 @@
 // The import pipeline, stage by stage: source (./stages/source.ts) -> rows (the records not yet
-// landed) -> validate (./rows.ts) -> plan (./stages/plan.ts: lanes, in-file email conflicts) ->
+// landed) -> validate (./rows.ts) -> plan (./stages/row-planner.ts: lanes, in-file email conflicts) ->
 // a sink (./stages/send-sink.ts, or ./stages/dry-run-sink.ts) -> report (./stages/report.ts).
 // Every row either lands (and is checkpointed) or goes to the rejects file with its reason.
+import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
+import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
 import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping } from './mapping.js';
-import { DryRunPlanner } from './plan.js';
 import { createRowValidator } from './rows.js';
 import type { ImportSource } from './sources/types.js';
-import { ConcurrencyController } from './stages/concurrency.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
 import { LookAlikeIds } from './stages/look-alike.js';
 import { type ImportOutputs, openOutputs } from './stages/outputs.js';
-import { RatePacer } from './stages/pacer.js';
-import { RowPlanner } from './stages/plan.js';
 import { type ImportEvent, type ImportReport, ImportTally } from './stages/report.js';
+import { RowPlanner } from './stages/row-planner.js';
 import { SendSink } from './stages/send-sink.js';
 import type { ImportSink } from './stages/sink.js';
 import { countForProgress, inputKind, openInputSource, readRecords } from './stages/source.js';
@@ -23,8 +22,8 @@ import { countForProgress, inputKind, openInputSource, readRecords } from './sta
 export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
 export type { ImportSink, RowOutcome } from './stages/sink.js';
 
-/** The cap on requests in flight; the controller finds how many the link takes below it. */
-export const DEFAULT_CONCURRENCY = 64;
+/** Requests in flight at most; the scheduler halves it when the service asks for less. */
+export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_IMPORT_RETRIES = 10;
 /** Contacts a request by default: the batch form's maximum (prod), bytes permitting. */
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -44,7 +43,7 @@ export interface ImportOptions {
   encoding?: string;
   /** CSV column overrides (`--map "Header=field"`). */
   maps?: MapOverride[];
-  /** Requests in flight at most; below it, the controller finds what the link takes. */
+  /** Requests in flight at most (default 8); the scheduler halves it when the service asks for less. */
   concurrency?: number;
   /** Contacts per request (the batch form) at most; 1 sends one request per row. Default 1000. */
   batchSize?: number;
@@ -259,9 +258,8 @@ async function createSink(
     agentId,
     maxRetries,
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    scheduler: new Scheduler({ max: options.concurrency ?? DEFAULT_CONCURRENCY }),
     mayPause: kind !== 'file',
-    concurrency: new ConcurrencyController({ max: options.concurrency ?? DEFAULT_CONCURRENCY }),
-    pacer: new RatePacer(),
     onOutcome,
     emit,
     newestIdBefore: await newestBefore,

@@ -175,11 +175,11 @@ export async function remove(
 
 /**
  * `contacts delete --from FILE|-`: every contact the file names (an import file, its results
- * file, or one id a line), deleted with the import's concurrency and retries. A contact already
+ * file, or one id a line), deleted under the import's scheduler and retries. A contact already
  * gone counts as done, so it can run twice.
  */
 async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean; dryRun?: boolean }) {
-  const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../importer/teardown.js');
+  const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../teardown/teardown.js');
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);

@@ -1,5 +1,6 @@
 // `contacts import <file|->`: the importer with progress on stderr, a summary, and the exit
 // code scripts can act on (0 all landed, 8 some rejected, 130 interrupted).
+import { resolve } from 'node:path';
 import type { CsvDelimiter, ImportFormat } from '../../importer/format.js';
 import type { MapOverride } from '../../importer/mapping.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
@@ -22,14 +23,6 @@ const DELIMITERS: Record<string, CsvDelimiter> = {
 };
 
 export async function importFile(ctx: CommandContext, file: string, opts: ImportCommandOptions) {
-  // An import allocates a few short-lived objects a row, millions in all. V8 answers that by
-  // growing its young generation to 16 MiB semi-spaces and letting its old generation double
-  // between collections: together some 80 MB of resident memory at a million rows, for a few
-  // percent of speed. The process is ours: the young generation keeps its starting size and the
-  // old one grows by half (bench/README.md has the figures). Both are read as the heap grows.
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
-  v8.setFlagsFromString('--heap-growing-percent=50');
   const importer = await import('../../importer/index.js');
   const { runImport, ImportStoppedError } = await import('../../importer/pipeline.js');
   const format: ImportFormat | undefined = opts.format ? importer.parseFormatOption(opts.format) : undefined;
@@ -49,16 +42,13 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   }
   const fileMaps: MapOverride[] = opts.mapFile
     ? importer.parseMapFile(
-        await (await import('node:fs/promises')).readFile(
-          (await import('node:path')).resolve(ctx.cwd, opts.mapFile),
-          'utf8',
-        ),
+        await (await import('node:fs/promises')).readFile(resolve(ctx.cwd, opts.mapFile), 'utf8'),
         opts.mapFile,
       )
     : [];
   const maps = importer.combineMaps(fileMaps, flagMaps);
   const encoding = opts.encoding === undefined ? undefined : importer.parseEncodingOption(opts.encoding);
-  const path = file === '-' ? '-' : (await import('node:path')).resolve(ctx.cwd, file);
+  const path = file === '-' ? '-' : resolve(ctx.cwd, file);
   const [client, agentId, outFormat, settings] = await Promise.all([
     ctx.client(),
     ctx.agent(),
@@ -91,10 +81,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       maps,
       concurrency: opts.concurrency,
       batchSize: opts.batchSize,
-      rejectsPath:
-        opts.rejects === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.rejects),
-      resultsPath:
-        opts.results === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.results),
+      rejectsPath: opts.rejects === undefined ? undefined : resolve(ctx.cwd, opts.rejects),
+      resultsPath: opts.results === undefined ? undefined : resolve(ctx.cwd, opts.results),
       resume: opts.resume,
       dryRun: opts.dryRun,
       countTotal: true,

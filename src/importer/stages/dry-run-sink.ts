@@ -1,7 +1,7 @@
 // The dry-run sink: instead of sending rows, says what each would do to the directory (create,
 // update, or nothing), in file order, a batch of rows at a time with one round of reads.
-import type { DryRunPlanner } from '../plan.js';
-import type { PlannedRow } from './plan.js';
+import type { DryRunPlanner } from '../dry-run-plan.js';
+import type { PlannedRow } from './row-planner.js';
 import type { ImportSink, LinkState, RowOutcome } from './sink.js';
 
 /** Rows planned together, with one round of reads for the contacts they name. */

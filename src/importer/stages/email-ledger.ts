@@ -4,43 +4,44 @@
 // An email its holder gives up (a later row of the same external_id with another email, or none)
 // is free again from that row on.
 //
-// Bounded: entries are 64-bit hashes in compact tables (about 28 bytes a contact, 14 MiB at most
-// by default: 393,216 contacts with an email), and past that entries give way, picked across the table. A forgotten entry can only hide a conflict (the
-// service then refuses that row itself), never invent one: an external_id and the email it holds
-// are always forgotten together.
-import { HashTable64, hash64, hashNumber } from './hash-table.js';
+// Bounded, so that a file of millions of rows keeps its memory flat: past `maxEntries`
+// external_ids, the one that took its email longest ago is forgotten with its email. A forgotten
+// entry can only hide a conflict (the service then refuses that row itself), never invent one.
 
-const KEY_SEED = 0x6b657973;
-const EMAIL_SEED = 0x656d6169;
-/** 3/4 of 2^19 slots: a 6 MiB table of emails and an 8 MiB one of external_ids at most. */
-const DEFAULT_MAX_ENTRIES = 393_216;
+/**
+ * External_ids (with their emails) remembered by default. Each is a few hundred bytes of strings
+ * and map entries that V8 scans and sizes its heap by, so the bound is kept small (bench/README.md
+ * has the measurement); a conflict further apart is the service's 409, isolated like any other.
+ */
+const DEFAULT_MAX_ENTRIES = 32_768;
 
 export type EmailClaim =
   /** The row may go; it must not overlap in flight with other rows on these lanes. */
-  | { ok: true; emailLanes: number[] }
+  | { ok: true; emailLanes: string[] }
   /** Another external_id holds the email, since this line. */
   | { ok: false; heldByLine: number };
 
 export interface EmailLedgerOptions {
-  /** External_ids (with their emails) remembered at most. Default 393,216: 14 MiB of tables. */
+  /** External_ids (with their emails) remembered at most. */
   maxEntries?: number;
 }
 
 export class EmailLedger {
-  /** email hash -> [line of the row that took it]. */
-  readonly #emails: HashTable64;
-  /** external_id hash -> [email hash hi, lo]. */
-  readonly #keys: HashTable64;
-  #evictFrom = 0;
+  /** Lower-cased email -> the line of the row that took it. */
+  readonly #emails = new Map<string, number>();
+  /** External_id -> the lower-cased email it holds, oldest claim first. */
+  readonly #keys = new Map<string, string>();
+  readonly #max: number;
+  /**
+   * The external_ids oldest claim first, from where the last eviction stopped: a Map's iterator
+   * keeps its place as entries come and go, where a new one would walk past every entry deleted
+   * since the map last compacted, at each eviction.
+   */
+  #oldest = this.#keys.keys();
   #forgotten = 0;
 
   constructor(options: EmailLedgerOptions = {}) {
-    const max = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-    // Tables hold up to 3/4 of their (power of two) capacity.
-    let capacity = 1024;
-    while ((capacity * 3) / 4 < max) capacity *= 2;
-    this.#emails = new HashTable64(1, capacity);
-    this.#keys = new HashTable64(2, capacity);
+    this.#max = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   }
 
   /** Entries given up for room: conflicts that far apart are left to the service. */
@@ -49,8 +50,8 @@ export class EmailLedger {
   }
 
   /** The lane of an email: rows that give it up or take it stay in file order. */
-  static emailLane(email: string): number {
-    return hashNumber(hash64(email.toLowerCase(), EMAIL_SEED));
+  static emailLane(email: string): string {
+    return `email:${email}`;
   }
 
   /**
@@ -60,22 +61,19 @@ export class EmailLedger {
    */
   claim(key: string, email: string | null | undefined, line: number): EmailClaim {
     if (email === undefined) return { ok: true, emailLanes: [] };
-    const [kh, kl] = hash64(key, KEY_SEED);
-    const keySlot = this.#keys.find(kh, kl);
-    const held: [number, number] | undefined =
-      keySlot < 0 ? undefined : [this.#keys.get(keySlot, 0), this.#keys.get(keySlot, 1)];
-    const lanes: number[] = held ? [hashNumber(held)] : [];
+    const held = this.#keys.get(key);
+    const lanes = held === undefined ? [] : [EmailLedger.emailLane(held)];
     if (email === null) {
-      if (held) this.#release(keySlot, held);
+      if (held !== undefined) this.#release(key, held);
       return { ok: true, emailLanes: lanes };
     }
-    const [eh, el] = hash64(email.toLowerCase(), EMAIL_SEED);
-    if (held && held[0] === eh && held[1] === el) return { ok: true, emailLanes: lanes };
-    const holder = this.#emails.find(eh, el);
-    if (holder >= 0) return { ok: false, heldByLine: this.#emails.get(holder, 0) };
-    if (held) this.#release(keySlot, held);
-    this.#take(kh, kl, eh, el, line);
-    lanes.push(hashNumber([eh, el]));
+    const wanted = email.toLowerCase();
+    if (held === wanted) return { ok: true, emailLanes: lanes };
+    const holder = this.#emails.get(wanted);
+    if (holder !== undefined) return { ok: false, heldByLine: holder };
+    if (held !== undefined) this.#release(key, held);
+    this.#take(key, wanted, line);
+    lanes.push(EmailLedger.emailLane(wanted));
     return { ok: true, emailLanes: lanes };
   }
 
@@ -85,40 +83,32 @@ export class EmailLedger {
    */
   hold(key: string, email: string | null | undefined, line: number): void {
     if (email === undefined) return;
-    const [kh, kl] = hash64(key, KEY_SEED);
-    const keySlot = this.#keys.find(kh, kl);
-    if (keySlot >= 0) this.#release(keySlot, [this.#keys.get(keySlot, 0), this.#keys.get(keySlot, 1)]);
+    const held = this.#keys.get(key);
+    if (held !== undefined) this.#release(key, held);
     if (email === null) return;
-    const [eh, el] = hash64(email.toLowerCase(), EMAIL_SEED);
-    const holder = this.#emails.find(eh, el);
-    // Another external_id was thought to hold it: forget both rather than keep a wrong owner.
-    if (holder >= 0) this.#emails.remove(holder);
-    this.#take(kh, kl, eh, el, line);
+    const wanted = email.toLowerCase();
+    // Another external_id was thought to hold it: its claim is dropped rather than kept as a wrong
+    // owner (that external_id may lose this email's entry again later: a conflict hidden, never one made up).
+    this.#emails.delete(wanted);
+    this.#take(key, wanted, line);
   }
 
-  #take(kh: number, kl: number, eh: number, el: number, line: number): void {
-    while (this.#keys.full || this.#emails.full) this.#evict();
-    const keySlot = this.#keys.insert(kh, kl);
-    this.#keys.set(keySlot, 0, eh);
-    this.#keys.set(keySlot, 1, el);
-    this.#emails.set(this.#emails.insert(eh, el), 0, Math.min(line, 0xffffffff));
+  #take(key: string, email: string, line: number): void {
+    while (this.#keys.size >= this.#max) {
+      let next = this.#oldest.next();
+      if (next.done) {
+        this.#oldest = this.#keys.keys();
+        next = this.#oldest.next();
+      }
+      this.#release(next.value as string, this.#keys.get(next.value as string) as string);
+      this.#forgotten++;
+    }
+    this.#keys.set(key, email);
+    this.#emails.set(email, line);
   }
 
-  #release(keySlot: number, [eh, el]: [number, number]): void {
-    this.#keys.remove(keySlot);
-    const slot = this.#emails.find(eh, el);
-    if (slot >= 0) this.#emails.remove(slot);
-  }
-
-  /**
-   * Forgets one external_id and its email, from a slot spread over the table: a sweep in slot
-   * order would empty one stretch and pack the rest, where linear probing then crawls.
-   */
-  #evict(): void {
-    this.#evictFrom = (this.#evictFrom + 0x9e3779b1) >>> 0;
-    const slot = this.#keys.occupiedFrom(this.#evictFrom);
-    if (slot < 0) return;
-    this.#release(slot, [this.#keys.get(slot, 0), this.#keys.get(slot, 1)]);
-    this.#forgotten++;
+  #release(key: string, email: string): void {
+    this.#keys.delete(key);
+    this.#emails.delete(email);
   }
 }

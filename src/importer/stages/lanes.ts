@@ -5,15 +5,15 @@
 // done (landed or rejected), which may make the next row on its lanes ready.
 
 export interface Laned {
-  /** Lane ids (hashes of the external_id and emails); a collision only orders two rows needlessly. */
-  readonly lanes: readonly number[];
+  /** Lane ids: one for the external_id, one for each email it gives up or takes. */
+  readonly lanes: readonly string[];
   /** Bytes the row adds to a request body. */
   readonly bytes: number;
 }
 
 export class LaneQueue<T extends Laned> {
   /** Per lane, the rows on it in file order: the first is in flight or ready, the rest wait. */
-  #lanes = new Map<number, T[]>();
+  #lanes = new Map<string, T[]>();
   #ready: T[] = [];
   #readyHead = 0;
   #readyBytes = 0;

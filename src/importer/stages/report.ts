@@ -3,8 +3,8 @@
 // here before the sink lets the next row of the same lanes go: that order is what keeps a resume
 // from replaying an older row over a newer one.
 
+import type { RowPlan } from '../dry-run-plan.js';
 import type { ImportFormat } from '../format.js';
-import type { RowPlan } from '../plan.js';
 import type { SourceRecord } from '../sources/types.js';
 import type { ImportOutputs } from './outputs.js';
 import type { LinkState, RowOutcome } from './sink.js';

@@ -1,29 +1,27 @@
 // The send sink: planned rows go to the service in batches (up to 1000 contacts and under the
 // body limit with margin; single rows with `--batch-size 1` or on a service without the batch
-// form), as many in flight as the concurrency controller finds the link takes and no faster than
-// the pacer allows. A refused batch is taken apart by the service's own answer: the rows its
-// `users.N` issues name are rejected with its message and the rest re-sent in one request; a
-// refusal that names none is halved. Rows sharing a lane never overlap (see lanes.ts).
+// form), as many in flight and no faster than the scheduler allows (src/bulk/scheduler.ts). A
+// refused batch is taken apart by the service's own answer: the rows its `users.N` issues name
+// are rejected with its message and the rest re-sent in one request; a refusal that names none is
+// halved. Rows sharing a lane never overlap (see lanes.ts).
 //
 // Memory is bounded whatever the file's size or the link's speed: at most `maxHeldRows` rows and
 // `maxHeldBytes` of bodies are held between the plan stage and their outcome; past that, `accept`
 // waits, and so does reading.
 import type { Contact } from '../../api/contact.js';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { NotSent, paced } from '../../bulk/paced.js';
+import type { Scheduler } from '../../bulk/scheduler.js';
 import type { ContactsClient } from '../../client/client.js';
 import { RateLimitError } from '../../client/errors.js';
 import { JsonText } from '../../client/json-text.js';
 import type { RequestOptions } from '../../client/resources/core.js';
-import { sleep } from '../../client/retry.js';
 import type { RetryEvent } from '../../client/transport.js';
 import { ImportError } from '../errors.js';
-import type { ConcurrencyController, SampleOutcome } from './concurrency.js';
-import { HashTable64, hash64 } from './hash-table.js';
 import { isRowRejection, namedItems, refusesBatchForm, rejectionReason } from './isolate.js';
 import { LaneQueue } from './lanes.js';
-import type { RatePacer } from './pacer.js';
-import type { PlannedRow } from './plan.js';
 import type { ImportEvent } from './report.js';
+import type { PlannedRow } from './row-planner.js';
 import type { ImportSink, LinkState, RowOutcome } from './sink.js';
 
 /** The body limit less an eighth: room for the envelope, and for a service that counts differently. */
@@ -42,8 +40,7 @@ export interface SendSinkOptions {
   maxRetries: number;
   /** Contacts a request at most: 1 sends single rows (the single form). */
   batchSize: number;
-  concurrency: ConcurrencyController;
-  pacer: RatePacer;
+  scheduler: Scheduler;
   onOutcome: (outcome: RowOutcome) => void;
   emit: (event: ImportEvent) => void;
   /**
@@ -63,47 +60,35 @@ export interface SendSinkOptions {
 }
 
 /**
- * The external_ids this run created, so that a later row of one counts as an update. Hashes in a
- * bounded table (2 MiB at most): past it, entries give way, and a key repeated that far
- * apart within one second of its creation may count as created twice.
+ * The external_ids this run created, so that a later row of one counts as an update. Bounded:
+ * past `MAX_CREATED_KEYS` the oldest give way, and a key repeated that far apart within one
+ * second of its creation may count as created twice.
  */
-const SEED = 0x63726561;
+const MAX_CREATED_KEYS = 32_768;
 
 class CreatedKeys {
-  readonly #table = new HashTable64(0, 1 << 18);
-  #sweep = 0;
+  readonly #keys = new Set<string>();
+  /** Oldest first, from the last eviction on (a fresh iterator would walk every deleted entry). */
+  #oldest = this.#keys.values();
 
   has(key: string): boolean {
-    const [hi, lo] = hash64(key, SEED);
-    return this.#table.find(hi, lo) >= 0;
+    return this.#keys.has(key);
   }
 
   /** Records the key; true, for use in expressions. */
   add(key: string): true {
-    const [hi, lo] = hash64(key, SEED);
-    if (this.#table.full && this.#table.find(hi, lo) < 0) {
-      // A slot spread over the table, not the next in order (see EmailLedger's eviction).
-      this.#sweep = (this.#sweep + 0x9e3779b1) >>> 0;
-      this.#table.remove(this.#table.occupiedFrom(this.#sweep));
+    if (this.#keys.size >= MAX_CREATED_KEYS && !this.#keys.has(key)) {
+      let next = this.#oldest.next();
+      if (next.done) {
+        this.#oldest = this.#keys.values();
+        next = this.#oldest.next();
+      }
+      this.#keys.delete(next.value as string);
     }
-    this.#table.insert(hi, lo);
+    this.#keys.add(key);
     return true;
   }
 }
-
-/**
- * What an answer says about load: a 429 asks for less; a 502, 503 or 504 (or no answer at all,
- * a timeout or a dropped connection) is a service or path under strain; a 500 is a fault of its
- * own, saying nothing of load, like any other answer.
- */
-function loadSignal(status: number): SampleOutcome {
-  if (status === 429) return 'throttled';
-  if (status === 0 || status === 502 || status === 503 || status === 504) return 'overloaded';
-  return 'ok';
-}
-
-/** Thrown by a request stopped (Ctrl-C) before it left: its rows were not sent. */
-class NotSent extends Error {}
 
 export class SendSink implements ImportSink {
   readonly #o: SendSinkOptions;
@@ -143,8 +128,8 @@ export class SendSink implements ImportSink {
 
   get link(): LinkState {
     return {
-      inFlight: this.#o.concurrency.inFlight,
-      limit: this.#o.concurrency.limit,
+      inFlight: this.#o.scheduler.inFlight,
+      limit: this.#o.scheduler.limit,
       requests: this.#requests,
       throttled: this.#throttled,
     };
@@ -193,8 +178,8 @@ export class SendSink implements ImportSink {
 
   /** Sends what may be sent now; otherwise sets a timer for when it may. */
   #pump(): void {
-    const { concurrency, pacer } = this.#o;
-    while (!this.#stopped && !this.#failure && concurrency.canSend && this.#queue.ready > 0) {
+    const { scheduler } = this.#o;
+    while (!this.#stopped && !this.#failure && scheduler.canStart && this.#queue.ready > 0) {
       const now = Date.now();
       const linger = this.#lingerFor(now);
       if (linger > 0) {
@@ -202,14 +187,14 @@ export class SendSink implements ImportSink {
         if (Number.isFinite(linger)) this.#wakeIn(linger);
         break;
       }
-      const wait = pacer.delay(now);
+      const wait = scheduler.delay(now);
       if (wait > 0) {
         this.#wakeIn(wait);
         break;
       }
       const rows = this.#queue.take(this.#batchRows(), this.#maxBatchBytes - ENVELOPE_BYTES);
       this.#readySince = now;
-      this.#launch(rows, pacer.sent(now));
+      this.#launch(rows, scheduler.sent(now));
     }
     this.#checkDrained();
   }
@@ -224,7 +209,7 @@ export class SendSink implements ImportSink {
     const q = this.#queue;
     if (q.ready >= this.#batchRows() || q.readyBytes >= this.#maxBatchBytes - ENVELOPE_BYTES) return 0;
     // Nothing more will come (the end, a full buffer), or what waits needs these sent first.
-    if (this.#ended || this.#full() || (q.waiting > 0 && this.#o.concurrency.inFlight === 0)) return 0;
+    if (this.#ended || this.#full() || (q.waiting > 0 && this.#o.scheduler.inFlight === 0)) return 0;
     if (this.#o.mayPause === false) return Number.POSITIVE_INFINITY;
     const until = Math.min(this.#lastAcceptAt + LINGER_PAUSE_MS, this.#readySince + LINGER_MAX_MS);
     return Math.max(0, until - now);
@@ -252,7 +237,7 @@ export class SendSink implements ImportSink {
   }
 
   #launch(rows: PlannedRow[], paceTicket: number): void {
-    this.#o.concurrency.acquire();
+    this.#o.scheduler.acquire();
     const task: Promise<void> = (
       this.#batchForm ? this.#sendBatch(rows, paceTicket) : this.#sendOne(rows[0]!, paceTicket)
     )
@@ -260,7 +245,7 @@ export class SendSink implements ImportSink {
         this.#failure ??= { error };
       })
       .finally(() => {
-        this.#o.concurrency.release();
+        this.#o.scheduler.release();
         this.#tasks.delete(task);
         this.#wake();
         this.#pump();
@@ -294,7 +279,7 @@ export class SendSink implements ImportSink {
       try {
         contacts = await this.#o.client.contacts.upsertMany(
           pending.map((r) => new JsonText(r.json)),
-          this.#request(pending.length, ticket),
+          this.#request(ticket),
         );
       } catch (error) {
         ticket = undefined;
@@ -346,7 +331,7 @@ export class SendSink implements ImportSink {
   async #sendOne(row: PlannedRow, paceTicket?: number, probe = false): Promise<void> {
     let retried = false;
     try {
-      const options = this.#request(1, paceTicket);
+      const options = this.#request(paceTicket);
       const { contact, created } = await this.#o.client.contacts.upsert(new JsonText(row.json), {
         ...options,
         onRetry: (event) => {
@@ -404,47 +389,29 @@ export class SendSink implements ImportSink {
     this.#schedulePump();
   }
 
-  /** Options for one request of `rows` contacts: every attempt paced, sampled and counted. */
-  #request(rows: number, firstTicket: number | undefined): RequestOptions {
-    const { concurrency, pacer } = this.#o;
-    let paceTicket = firstTicket;
-    let ticket = 0;
+  /** Options for one request: every attempt paced, reported to the scheduler and counted. */
+  #request(firstTicket: number | undefined): RequestOptions {
+    const { scheduler } = this.#o;
+    let ticket = firstTicket;
     return {
       agentId: this.#o.agentId,
       maxRetries: this.#o.maxRetries,
       onRetry: (event: RetryEvent) => {
         if (event.error instanceof RateLimitError) {
-          this.#o.emit({ type: 'throttled', concurrency: concurrency.limit });
+          this.#o.emit({ type: 'throttled', concurrency: scheduler.limit });
         }
       },
       beforeAttempt: async (attempt) => {
-        if (paceTicket === undefined) paceTicket = await this.#paced(attempt);
-        ticket = concurrency.sent();
+        // A first attempt is not sent once the import is stopped; a retry finishes what it began.
+        ticket ??= await paced(scheduler, () => attempt === 1 && this.#stopped);
         this.#requests++;
       },
       onAttempt: (event) => {
-        pacer.answered(paceTicket ?? 0, event.status, event.headers, Date.now());
-        paceTicket = undefined;
+        scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now());
+        ticket = undefined;
         if (event.status === 429) this.#throttled++;
-        concurrency.sample({
-          ticket,
-          outcome: loadSignal(event.status),
-          latencyMs: event.latencyMs,
-          representative: rows * 2 >= this.#batchRows(),
-        });
         this.#schedulePump();
       },
     };
-  }
-
-  /** Waits until the pacer lets an attempt leave; a first attempt is not sent once stopped. */
-  async #paced(attempt: number): Promise<number> {
-    const { pacer } = this.#o;
-    for (;;) {
-      if (attempt === 1 && this.#stopped) throw new NotSent();
-      const wait = pacer.delay(Date.now());
-      if (wait <= 0) return pacer.sent(Date.now());
-      await sleep(wait);
-    }
   }
 }

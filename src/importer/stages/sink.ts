@@ -2,8 +2,8 @@
 // or only reads the directory to say what they would do (the dry run), and tells, row by row,
 // how each ended. A results file, a teardown or another sink stand on these outcomes.
 import type { Contact } from '../../api/contact.js';
-import type { RowPlan } from '../plan.js';
-import type { PlannedRow } from './plan.js';
+import type { RowPlan } from '../dry-run-plan.js';
+import type { PlannedRow } from './row-planner.js';
 
 export type RowOutcome =
   /** The service holds the row now. */

@@ -5,11 +5,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Scheduler } from '../../../src/bulk/scheduler.js';
 import { ContactsClient } from '../../../src/client/client.js';
+import type { RequestOptions } from '../../../src/client/resources/core.js';
 import { createRowValidator } from '../../../src/importer/rows.js';
-import { ConcurrencyController } from '../../../src/importer/stages/concurrency.js';
-import { RatePacer } from '../../../src/importer/stages/pacer.js';
-import { type PlannedRow, RowPlanner } from '../../../src/importer/stages/plan.js';
+import { type PlannedRow, RowPlanner } from '../../../src/importer/stages/row-planner.js';
 import { SendSink } from '../../../src/importer/stages/send-sink.js';
 import type { RowOutcome } from '../../../src/importer/stages/sink.js';
 import { startTestMock } from '../../helpers/mock.js';
@@ -51,8 +51,7 @@ function sinkFor(client: ContactsClient, overrides: Partial<ConstructorParameter
     agentId: AGENT,
     maxRetries: 3,
     batchSize: 1000,
-    concurrency: new ConcurrencyController({ max: 16 }),
-    pacer: new RatePacer(),
+    scheduler: new Scheduler({ max: 16 }),
     onOutcome: (o) => outcomes.push(o),
     emit: () => {},
     newestIdBefore: '',
@@ -264,13 +263,18 @@ describe('memory', () => {
 });
 
 describe('when a batch is cut', () => {
-  /** A service that records the size of each batch and never answers: only the cut is watched. */
+  /**
+   * A service that records the size of each batch and never finishes answering: only the cut is
+   * watched. Each attempt reports its status line (200, no rate limit), as the transport does, so
+   * that the scheduler's first request alone does not hold the rest.
+   */
   function recording() {
     const sizes: number[] = [];
     const client = {
       contacts: {
-        upsertMany: (users: unknown[]) => {
+        upsertMany: (users: unknown[], options?: RequestOptions) => {
           sizes.push(users.length);
+          options?.onAttempt?.({ attempt: 1, status: 200, headers: {}, latencyMs: 1 });
           return new Promise(() => {});
         },
       },

@@ -2,13 +2,11 @@
 // an email one gives up and another takes, must land in file order) and its request body; a row
 // that would take an email another external_id of the file holds at that point is rejected here,
 // naming the line that holds it, before it can make the service refuse a whole batch.
-// (The dry run's per-contact diff against the directory is `../plan.ts`, a sink's business.)
+// (The dry run's per-contact diff against the directory is `../dry-run-plan.ts`, a sink's business.)
 import type { ContactInputParsed } from '../../api/contact.js';
 import type { SourceRecord } from '../sources/types.js';
 import { EmailLedger } from './email-ledger.js';
-import { hash64, hashNumber } from './hash-table.js';
 
-const KEY_LANE_SEED = 0x6c616e65;
 const NO_FIELDS: Record<string, unknown> = Object.freeze(Object.create(null));
 
 /** A row ready for a sink: checked, ordered, and (for the sender) serialised once. */
@@ -22,7 +20,7 @@ export interface PlannedRow {
   input: ContactInputParsed | undefined;
   /** The external_id. */
   key: string;
-  lanes: number[];
+  lanes: string[];
   /** The contact as JSON, as it goes into a request body ('' when not serialised). */
   json: string;
   /** UTF-8 bytes of `json`, or an estimate when it was not serialised. */
@@ -62,7 +60,7 @@ export class RowPlanner {
           '(another external_id; the service refuses two contacts with one email)',
       };
     }
-    const lanes = [hashNumber(hash64(key, KEY_LANE_SEED))];
+    const lanes = [`key:${key}`];
     for (const lane of claim.emailLanes) if (!lanes.includes(lane)) lanes.push(lane);
     if (!this.#serialize) return { ok: true, row: { source, input, key, lanes, json: '', bytes: 0 } };
     const json = JSON.stringify(input);

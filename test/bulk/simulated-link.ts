@@ -1,9 +1,8 @@
-// A simulated link for the concurrency controller and the rate pacer: virtual time, a network
-// delay each way, a server that handles one request at a time (so a queue builds when it is
-// full), and optionally a fixed-window rate limit like the mock's (with or without its headers).
-import type { Headers } from '../../../src/client/errors.js';
-import { ConcurrencyController } from '../../../src/importer/stages/concurrency.js';
-import { RatePacer } from '../../../src/importer/stages/pacer.js';
+// A simulated link for the bulk commands' scheduler: virtual time, a network delay each way, a
+// server that handles one request at a time (so a queue builds when it is full), optionally a
+// fixed-window rate limit like the mock's (with or without its headers) and a share of 503s.
+import { Scheduler } from '../../src/bulk/scheduler.js';
+import type { Headers } from '../../src/client/errors.js';
 
 export interface LinkOptions {
   /** Round-trip network time (half each way). */
@@ -11,16 +10,19 @@ export interface LinkOptions {
   /** Server time per request; requests queue behind each other. */
   serviceMs: number;
   rateLimit?: { limit: number; windowMs: number; headers: boolean; retryAfter?: boolean };
-  /** The controller's cap. */
+  /** The scheduler's cap. */
   max?: number;
   durationMs: number;
-  /** Use the pacer (default true). */
+  /** Every n-th request the server answers 503 (a service under strain). */
+  unavailableEvery?: number;
+  /** Keep to the scheduler's pace (default true); off, only its limit on requests in flight. */
   pace?: boolean;
 }
 
 export interface LinkResult {
   ok: number;
   throttled: number;
+  unavailable: number;
   sent: number;
   /** Answered requests a second over the second half of the run (after convergence). */
   steadyRate: number;
@@ -29,15 +31,13 @@ export interface LinkResult {
   /** Each send's time, for checks on holds. */
   sends: number[];
   limits: number[];
-  controller: ConcurrencyController;
-  pacer: RatePacer;
+  scheduler: Scheduler;
 }
 
 type Event = { at: number; run: () => void };
 
 export function simulate(options: LinkOptions): LinkResult {
-  const controller = new ConcurrencyController({ max: options.max ?? 64 });
-  const pacer = new RatePacer();
+  const scheduler = new Scheduler({ max: options.max ?? 8 });
   const pace = options.pace ?? true;
   const events: Event[] = [];
   const schedule = (at: number, run: () => void) => {
@@ -47,19 +47,20 @@ export function simulate(options: LinkOptions): LinkResult {
   };
   let now = 0;
   let serverFree = 0;
+  let served = 0;
   let windowStart = -1;
   let used = 0;
   let wakeAt = Number.POSITIVE_INFINITY;
   const result: LinkResult = {
     ok: 0,
     throttled: 0,
+    unavailable: 0,
     sent: 0,
     steadyRate: 0,
     latencyRatio: 0,
     sends: [],
     limits: [],
-    controller,
-    pacer,
+    scheduler,
   };
   const half = options.durationMs / 2;
   let steadyOk = 0;
@@ -81,8 +82,8 @@ export function simulate(options: LinkOptions): LinkResult {
   };
 
   const trySend = () => {
-    while (controller.canSend) {
-      const wait = pace ? pacer.delay(now + 2e12) : 0;
+    while (scheduler.canStart) {
+      const wait = pace ? scheduler.delay(now + 2e12) : 0;
       if (wait > 0) {
         if (now + wait < wakeAt) {
           wakeAt = now + wait;
@@ -93,9 +94,8 @@ export function simulate(options: LinkOptions): LinkResult {
         }
         return;
       }
-      controller.acquire();
-      const ticket = controller.sent();
-      const paceTicket = pacer.sent(now + 2e12);
+      scheduler.acquire();
+      const ticket = scheduler.sent(now + 2e12);
       const sentAt = now;
       result.sent++;
       result.sends.push(now);
@@ -116,11 +116,11 @@ export function simulate(options: LinkOptions): LinkResult {
         }
         const answer = (status: number) => {
           const latencyMs = now - sentAt;
-          pacer.answered(paceTicket, status, headers, now + 2e12);
-          controller.sample({ ticket, outcome: status === 429 ? 'throttled' : 'ok', latencyMs });
-          controller.release();
-          result.limits.push(controller.limit);
+          scheduler.answered(ticket, status, headers, now + 2e12);
+          scheduler.release();
+          result.limits.push(scheduler.limit);
           if (status === 429) result.throttled++;
+          else if (status === 503) result.unavailable++;
           else {
             result.ok++;
             if (sentAt >= half) {
@@ -136,7 +136,9 @@ export function simulate(options: LinkOptions): LinkResult {
         }
         const done = Math.max(now, serverFree) + options.serviceMs;
         serverFree = done;
-        schedule(done + options.rttMs / 2, () => answer(200));
+        served++;
+        const failing = options.unavailableEvery !== undefined && served % options.unavailableEvery === 0;
+        schedule(done + options.rttMs / 2, () => answer(failing ? 503 : 200));
       });
     }
   };

@@ -1,16 +1,17 @@
 // Teardown: the contacts a file names, deleted. The file is read with the importer's own readers
 // (a CSV or JSON/NDJSON with external_id, such as an import file or its results file) or is plain
-// text with one id a line; deletes run with the importer's bounded concurrency and the client's
-// retries. A contact already gone counts as done, so a teardown can run twice.
+// text with one id a line; deletes run under the import's scheduler (src/bulk/scheduler.ts) and
+// with the client's retries. A contact already gone counts as done, so a teardown can run twice.
+import { NotSent, paced } from '../bulk/paced.js';
+import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
 import { NotFoundError } from '../client/errors.js';
-import { ImportError } from './errors.js';
-import { formatFromName, sniffDelimiter, sniffFormat } from './format.js';
-import { AdaptiveLimiter } from './limiter.js';
-import { HEADER_SYNONYMS, normalizeHeader, resolveMapping } from './mapping.js';
-import { openSource } from './sources/index.js';
-import { type OpenedInput, openInput } from './sources/input.js';
-import { decodeText } from './sources/text.js';
+import { ImportError } from '../importer/errors.js';
+import { formatFromName, sniffDelimiter, sniffFormat } from '../importer/format.js';
+import { HEADER_SYNONYMS, normalizeHeader, resolveMapping } from '../importer/mapping.js';
+import { openSource } from '../importer/sources/index.js';
+import { type OpenedInput, openInput } from '../importer/sources/input.js';
+import { decodeText } from '../importer/sources/text.js';
 
 export interface TeardownId {
   /** Where the id stands in the file, for messages. */
@@ -50,9 +51,9 @@ function headerNamesAnId(sample: string): boolean {
 }
 
 async function structuredFromOpened(opened: OpenedInput): Promise<TeardownId[]> {
-  const { openCsv } = await import('./sources/csv.js');
-  const { openNdjson } = await import('./sources/ndjson.js');
-  const { openJson } = await import('./sources/json.js');
+  const { openCsv } = await import('../importer/sources/csv.js');
+  const { openNdjson } = await import('../importer/sources/ndjson.js');
+  const { openJson } = await import('../importer/sources/json.js');
   const kind = sniffFormat(opened.sampleText);
   const source =
     kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
@@ -116,13 +117,14 @@ export interface TeardownOptions {
   client: ContactsClient;
   agentId: string;
   ids: readonly TeardownId[];
+  /** Requests in flight at most; default 8, as an import's. */
   concurrency?: number;
   maxRetries?: number;
   signal?: AbortSignal;
   onProgress?: (report: TeardownReport) => void;
 }
 
-/** Deletes every id with bounded concurrency; stops on a failure that is not about one contact. */
+/** Deletes every id under the scheduler; stops on a failure that is not about one contact. */
 export async function runTeardown(options: TeardownOptions): Promise<TeardownReport> {
   const { client, agentId, ids } = options;
   const started = Date.now();
@@ -135,29 +137,41 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
     interrupted: false,
     durationMs: 0,
   };
-  const limiter = new AdaptiveLimiter(options.concurrency ?? 8);
+  const scheduler = new Scheduler({ max: options.concurrency ?? 8 });
   const active = new Set<Promise<void>>();
+  let slotFreed: (() => void) | undefined;
   let fatal: { error: unknown } | undefined;
+  const stopped = () => Boolean(options.signal?.aborted) || fatal !== undefined;
   for (const entry of ids) {
+    while (!scheduler.canStart && !stopped()) await new Promise<void>((resolve) => (slotFreed = resolve));
     if (options.signal?.aborted) {
       report.interrupted = true;
       break;
     }
     if (fatal) break;
-    await limiter.acquire();
+    scheduler.acquire();
+    let ticket: number | undefined;
     const task = (async () => {
       try {
-        await client.contacts.delete(entry.id, { agentId, maxRetries: options.maxRetries ?? 10 });
+        await client.contacts.delete(entry.id, {
+          agentId,
+          maxRetries: options.maxRetries ?? 10,
+          beforeAttempt: async (attempt) => {
+            ticket = await paced(scheduler, () => attempt === 1 && stopped());
+          },
+          onAttempt: (event) => scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now()),
+        });
         report.deleted++;
-        limiter.succeeded();
       } catch (error) {
+        if (error instanceof NotSent) return;
         if (error instanceof NotFoundError && !/chatbot|agent/i.test(error.message)) report.notFound++;
         else if (isContactError(error)) {
           report.failed++;
           report.failures.push({ line: entry.line, id: entry.id, reason: (error as Error).message });
         } else fatal ??= { error };
       } finally {
-        limiter.release();
+        scheduler.release();
+        slotFreed?.();
         options.onProgress?.({ ...report, durationMs: Date.now() - started });
       }
     })();
@@ -165,6 +179,9 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
     void task.then(() => active.delete(task));
   }
   await Promise.all(active);
+  // Ids whose first attempt was stopped before it left count as not done: the run was interrupted.
+  if (options.signal?.aborted && report.deleted + report.notFound + report.failed < ids.length)
+    report.interrupted = true;
   report.durationMs = Date.now() - started;
   if (fatal) throw new TeardownStoppedError(fatal.error, report);
   return report;
