@@ -2,6 +2,7 @@
 // on first use, a client (or an embedded mock with its client) and the output format.
 import { resolve } from 'node:path';
 import type { ContactsClient } from '../client/client.js';
+import { isFileOutputFormat } from '../config/output-formats.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
@@ -135,7 +136,9 @@ export class CommandContext {
           profile: this.options.profile,
           baseUrl: this.options.baseUrl,
           agent: this.options.agent,
-          output: this.options.output,
+          // A workbook is asked for by the command that writes one (export, template): it is not
+          // a setting, and the commands that print data refuse it in format().
+          output: isFileOutputFormat(this.options.output) ? undefined : this.options.output,
           defaultCountry: this.options.defaultCountry,
           maxRetries: this.options.maxRetries,
           timeout: this.options.timeout,

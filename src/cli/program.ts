@@ -2,7 +2,7 @@
 // when it runs, so `contacts --help` and `contacts get` stay fast.
 import { Command, Option } from 'commander';
 import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
-import { OUTPUT_FORMATS } from '../config/output-formats.js';
+import { OUTPUT_FLAG_CHOICES } from '../config/output-formats.js';
 import { redactSecrets } from '../core/redact.js';
 import { VERSION } from '../core/version.js';
 import { FORMAT_NAMES } from '../importer/format-names.js';
@@ -92,8 +92,8 @@ export function buildProgram(io: CliIo): Command {
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format (default: table on a terminal, json otherwise)',
-      ).choices(OUTPUT_FORMATS),
+        'output format (default: table on a terminal, json otherwise); xlsx: export and template only',
+      ).choices(OUTPUT_FLAG_CHOICES),
     )
     .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
     .option('--base-url <url>', 'API base URL (env: CONTACTS_BASE_URL)')
@@ -193,7 +193,7 @@ Learn more: contacts <command> --help`,
 
   program
     .command('import')
-    .description('upsert every row of a CSV, JSON or NDJSON file by external_id')
+    .description('upsert every row of a CSV, Excel (.xlsx), vCard, JSON or NDJSON file by external_id')
     .argument('<file>', 'the file to import, or - for stdin')
     .addOption(agentOption())
     .addOption(
@@ -202,6 +202,7 @@ Learn more: contacts <command> --help`,
       ),
     )
     .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
+    .option('--sheet <name>', 'the sheet of an .xlsx workbook to import (default: the first)')
     .addOption(defaultCountryOption())
     .option(
       '--encoding <name>',
@@ -252,12 +253,20 @@ Email Address; Phone, Phone Number, Mobile, Telephone, Tel). A column named afte
 custom attribute, or attr.<name>, fills that attribute. JSON and NDJSON records use the API's
 field names, with custom_attributes nested.
 
+An .xlsx workbook is read like CSV: the first sheet (or --sheet), its first non-blank row the
+header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
+their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row per card: UID to
+external_id (else the email), FN (else N) to name, the preferred EMAIL, and the preferred or
+mobile TEL. Rejected rows of either are written as CSV.
+
 Exit codes: 0 every row landed, 8 some rows were rejected (see the rejects file), 130 interrupted.
 
 Examples:
   $ contacts import customers.csv --agent my-agent
   $ contacts import export.csv --map "Client Ref=external_id" --map "Notes=-"
   $ contacts import contacts.ndjson --batch-size 500
+  $ contacts import leads.xlsx --sheet "Q3 leads"
+  $ contacts import "All Contacts.vcf"
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
   $ cat contacts.ndjson | contacts import - --format ndjson`,
     )
@@ -267,27 +276,35 @@ Examples:
     .command('template')
     .description("print the import file to fill: the contact fields and the agent's attributes")
     .addOption(agentOption())
+    .option(
+      '--out <file>',
+      'write to this file instead of stdout; its extension picks the format (.xlsx: a workbook)',
+    )
     .addHelpText(
       'after',
       `
 The columns are named as the importer maps them without --map, so a filled template imports as
-is. -o csv (default), json or ndjson.
+is. -o csv (default), json, ndjson or xlsx, else the --out extension.
 
 Example:
   $ contacts template --agent my-agent > contacts.csv   # fill it, then:
-  $ contacts import contacts.csv --agent my-agent`,
+  $ contacts import contacts.csv --agent my-agent
+  $ contacts template --agent my-agent --out contacts.xlsx`,
     )
     .action(lazy(io, async () => (await import('./commands/template.js')).template));
 
   program
     .command('export')
-    .description('write every contact of the agent as CSV (importable again as is), JSON or NDJSON')
+    .description('write every contact of the agent as CSV (importable again as is), JSON, NDJSON or .xlsx')
     .addOption(agentOption())
     .option(
       '--out <file>',
       'write to this file (atomically) instead of stdout; its extension picks the format',
     )
-    .addHelpText('after', '\nThe format is -o csv|json|ndjson, else the --out extension, else csv.')
+    .addHelpText(
+      'after',
+      '\nThe format is -o csv|json|ndjson|xlsx, else the --out extension (.csv, .json, .ndjson, .jsonl, .xlsx), else csv.\nAn .xlsx workbook has typed cells: numbers, dates and booleans as such, ids as text.',
+    )
     .action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));
 
   const attrs = program.command('attrs').description('list and define typed custom attributes');

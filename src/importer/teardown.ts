@@ -5,7 +5,7 @@
 import type { ContactsClient } from '../client/client.js';
 import { NotFoundError } from '../client/errors.js';
 import { ImportError } from './errors.js';
-import { formatFromName, sniffDelimiter, sniffFormat } from './format.js';
+import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from './format.js';
 import { AdaptiveLimiter } from './limiter.js';
 import { HEADER_SYNONYMS, normalizeHeader, resolveMapping } from './mapping.js';
 import { openSource } from './sources/index.js';
@@ -54,14 +54,17 @@ async function structuredFromOpened(opened: OpenedInput): Promise<TeardownId[]> 
   const { openNdjson } = await import('./sources/ndjson.js');
   const { openJson } = await import('./sources/json.js');
   const kind = sniffFormat(opened.sampleText);
-  const source =
-    kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
+  let source: Awaited<ReturnType<typeof openSource>>;
+  if (kind === 'xlsx') source = await (await import('./sources/xlsx.js')).openXlsx(opened);
+  else if (kind === 'vcard') source = await (await import('./sources/vcard.js')).openVcard(opened);
+  else
+    source = kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
   return idsFromSource(source);
 }
 
 async function idsFromSource(source: Awaited<ReturnType<typeof openSource>>): Promise<TeardownId[]> {
   let column = -1;
-  if (source.format === 'csv') {
+  if (isTabular(source.format)) {
     const mapping = resolveMapping({ header: source.header ?? [], definitions: [] });
     column = mapping.columns.findIndex((targets) =>
       targets.some((t) => t.kind === 'field' && t.field === 'external_id'),

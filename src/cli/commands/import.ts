@@ -11,6 +11,7 @@ import { writeRecord } from '../output/render.js';
 export interface ImportCommandOptions {
   format?: string;
   delimiter?: string;
+  sheet?: string;
   encoding?: string;
   map?: string[];
   mapFile?: string;
@@ -91,6 +92,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       cwd: ctx.cwd,
       format,
       delimiter,
+      sheet: opts.sheet,
       encoding,
       defaultCountry: settings.defaultCountry,
       ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),

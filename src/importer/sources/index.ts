@@ -1,4 +1,6 @@
 // Open any input as records: pick the reader by format (explicit, extension, or first bytes).
+
+import { ImportError } from '../errors.js';
 import {
   type CsvDelimiter,
   delimiterFromName,
@@ -13,16 +15,19 @@ import { type InputOptions, openInput } from './input.js';
 import { openJson } from './json.js';
 import { openNdjson } from './ndjson.js';
 import type { ImportSource } from './types.js';
+import { countVcards, openVcard } from './vcard.js';
 
 export { parseEncodingOption } from './text.js';
 export type { ImportSource, SourceRecord } from './types.js';
 export { REJECT_KEYS } from './types.js';
 
 export interface OpenSourceOptions extends InputOptions {
-  /** `csv`, `tsv`, `json`, `ndjson` or `jsonl`; else decided by the extension, else by the content. */
+  /** A name `--format` takes (`csv`, `tsv`, `xlsx`, `vcf`...); else decided by the extension, else by the content. */
   format?: string | undefined;
   /** CSV only; else tab for `.tsv`, else sniffed from the header line. */
   delimiter?: CsvDelimiter | undefined;
+  /** Workbooks only: the sheet to read, by name; default the first. */
+  sheet?: string | undefined;
 }
 
 /**
@@ -33,7 +38,18 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
   const named = formatFromName(input, options.format);
   const opened = await openInput(input, options);
   const format = named ?? sniffFormat(opened.sampleText);
+  if (options.sheet !== undefined && format !== 'xlsx') {
+    opened.destroy();
+    throw new ImportError(`--sheet applies to .xlsx workbooks; ${opened.name} is read as ${format}`);
+  }
   switch (format) {
+    case 'xlsx': {
+      // The workbook reader is loaded only when a workbook is read.
+      const { openXlsx } = await import('./xlsx.js');
+      return openXlsx(opened, { sheet: options.sheet });
+    }
+    case 'vcard':
+      return openVcard(opened);
     case 'csv':
       return openCsv(opened, { delimiter: options.delimiter ?? delimiterFromName(input) });
     case 'json':
@@ -51,10 +67,20 @@ export async function countRows(
   file: string,
   format: ImportFormat,
   delimiter?: CsvDelimiter,
-  options: Pick<InputOptions, 'encoding'> = {},
+  options: Pick<InputOptions, 'encoding'> & { sheet?: string | undefined } = {},
 ): Promise<number> {
   const opened = await openInput(file, options);
   switch (format) {
+    case 'xlsx': {
+      // A workbook has no cheaper count than reading its sheet: its rows as the import reads them.
+      const { openXlsx } = await import('./xlsx.js');
+      const source = await openXlsx(opened, { sheet: options.sheet });
+      let rows = 0;
+      for await (const _ of source.records) rows++;
+      return rows;
+    }
+    case 'vcard':
+      return countVcards(opened);
     case 'csv':
       return countCsvRows(opened, delimiter ?? delimiterFromName(file) ?? sniffDelimiter(opened.sampleText));
     case 'json':

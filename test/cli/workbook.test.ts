@@ -1,0 +1,343 @@
+// Excel workbooks as a user brings and takes them: a workbook written by a spreadsheet library
+// (typed id and date cells, a formula, a second sheet) imported with no flags but the agent;
+// `--sheet`; resume; the format told by content; and `export --out x.xlsx` writing a real
+// workbook that opens with typed cells and imports back unchanged. Real CLI, mock on port 0.
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import type { MockServer } from '../../src/mock/server.js';
+import { runBin, tempHome } from '../helpers/cli.js';
+import { startTestMock } from '../helpers/mock.js';
+
+const KEY = 'bk_workbook_cli_key';
+const AGENT = 'wb';
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+
+function envFor(mock: MockServer): NodeJS.ProcessEnv {
+  return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url };
+}
+
+const byId = (mock: MockServer) =>
+  Object.fromEntries(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+
+/** A HubSpot-like sheet as a person keeps it: ids typed as numbers, a date column, a formula. */
+async function crmWorkbook(file: string) {
+  const wb = new Workbook();
+  const sheet = wb.addWorksheet('Contacts');
+  sheet.addRow([
+    'Record ID',
+    'First Name',
+    'Last Name',
+    'Email',
+    'Phone Number',
+    'Signed up',
+    'Seats',
+    'Plan',
+  ]);
+  sheet.addRow([
+    7210448301122,
+    'Ada',
+    'Lovelace',
+    'ada@example.com',
+    '+44 20 7946 0958',
+    new Date(Date.UTC(2024, 2, 22)),
+    3,
+    'pro',
+  ]);
+  sheet.addRow([
+    1002,
+    'Alan',
+    'Turing',
+    'alan@example.com',
+    null,
+    new Date(Date.UTC(2023, 10, 12, 17, 59)),
+    { formula: '1+1', result: 2 },
+    null,
+  ]);
+  sheet.addRow([]);
+  sheet.addRow([
+    1003,
+    'Grace',
+    'Hopper',
+    'grace@example.com',
+    null,
+    null,
+    null,
+    { richText: [{ text: 'ent' }, { text: 'erprise' }] },
+  ]);
+  sheet.getColumn(6).numFmt = 'yyyy-mm-dd';
+  sheet.getCell('F3').numFmt = 'yyyy-mm-dd hh:mm';
+  const notes = wb.addWorksheet('Notes');
+  notes.addRow(['external_id', 'name']);
+  notes.addRow(['should-not-import', 'Nobody']);
+  await wb.xlsx.writeFile(file);
+}
+
+function defineAttributes(mock: MockServer) {
+  mock.store.defineAttribute(AGENT, { name: 'signed_up', type: 'date' });
+  mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
+  mock.store.defineAttribute(AGENT, { name: 'plan', type: 'text' });
+}
+
+describe('importing an .xlsx workbook', () => {
+  it('reads the first sheet with typed cells as a person sees them, no flags but the agent', async () => {
+    const mock = await startTestMock();
+    defineAttributes(mock);
+    const file = join(home.dir, 'crm.xlsx');
+    await crmWorkbook(file);
+    const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, created: 3, rejected: 0 });
+    const got = byId(mock);
+    expect(Object.keys(got).sort()).toEqual(['1002', '1003', '7210448301122']);
+    expect(got['7210448301122']).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phonenumber: '+442079460958',
+      custom_attributes: { signed_up: '2024-03-22', seats: 3, plan: 'pro' },
+    });
+    expect(got['1002']).toMatchObject({
+      name: 'Alan Turing',
+      phonenumber: null,
+      custom_attributes: { signed_up: '2023-11-12T17:59:00.000Z', seats: 2 },
+    });
+    expect(got['1003']?.custom_attributes).toEqual({ plan: 'enterprise' });
+  });
+
+  it('reads the sheet --sheet names, and says which sheets there are when none matches', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'crm.xlsx');
+    await crmWorkbook(file);
+    const r = await runBin(['import', file, '--agent', AGENT, '--sheet', 'notes', '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(Object.keys(byId(mock))).toEqual(['should-not-import']);
+    const missing = await runBin(['import', file, '--agent', AGENT, '--sheet', 'Leads'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(missing.code).toBe(ExitCode.USAGE);
+    expect(missing.stderr).toContain('has no sheet "Leads" (sheets: Contacts, Notes)');
+  });
+
+  it('knows a workbook by its content, and rejects rows into a CSV that names the sheet row', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'crm.xlsx');
+    await crmWorkbook(file);
+    const renamed = join(home.dir, 'download.bin');
+    await copyFile(file, renamed);
+    // Plan is a number here: the two rows with a plan are rejected, the one without lands.
+    mock.store.defineAttribute(AGENT, { name: 'plan', type: 'number' });
+    const r = await runBin(['import', renamed, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code).toBe(ExitCode.PARTIAL);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, created: 1, rejected: 2 });
+    const rejects = await readFile(join(home.dir, 'download.rejects.csv'), 'utf8');
+    const lines = rejects
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(lines[0]).toBe(
+      'Record ID,First Name,Last Name,Email,Phone Number,Signed up,Seats,Plan,_line,_error',
+    );
+    expect(lines[1]).toMatch(
+      /^7210448301122,Ada,Lovelace,ada@example\.com,'\+44 20 7946 0958,2024-03-22,3,pro,2,/,
+    );
+    // Row 5 of the sheet (a blank row 4 before it), as a person finds it.
+    expect(lines[2]).toMatch(/^1003,Grace,Hopper,grace@example\.com,,,,enterprise,5,/);
+  });
+
+  it('resumes by row: a second run sends only the rows the first did not land', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'many.xlsx');
+    const writer = new WorkbookWriter({ filename: file });
+    const sheet = writer.addWorksheet('People');
+    sheet.addRow(['external_id', 'name']).commit();
+    for (let i = 1; i <= 50; i++) sheet.addRow([i, `Person ${i}`]).commit();
+    sheet.commit();
+    await writer.commit();
+    // A checkpoint as an interrupted run leaves it: rows 1-30 landed (and only those are stored).
+    for (let i = 1; i <= 30; i++)
+      mock.store.upsertContact(AGENT, { external_id: String(i), name: 'landed before' });
+    const info = await stat(file);
+    const { createHash } = await import('node:crypto');
+    const head = (await readFile(file)).subarray(0, 64 * 1024);
+    const checkpoint = {
+      version: 1,
+      input: {
+        path: file,
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        headSha256: createHash('sha256').update(head).digest('hex'),
+      },
+      agentId: AGENT,
+      settings: JSON.stringify({
+        format: 'xlsx',
+        sheet: 'People',
+        mapping: ['external_id -> external_id', 'name -> name'],
+      }),
+      landed: { through: 30, ranges: [] },
+      updatedAt: new Date().toISOString(),
+    };
+    await writeFile(`${file}.import-checkpoint.json`, JSON.stringify(checkpoint));
+    const r = await runBin(['import', file, '--agent', AGENT, '--resume', '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 50, created: 20, skipped: 30 });
+    const got = byId(mock);
+    expect(got['30']?.name).toBe('landed before');
+    expect(got['31']?.name).toBe('Person 31');
+    expect(Object.keys(got)).toHaveLength(50);
+  });
+
+  it('refuses an old .xls workbook with what to do', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'old.xls');
+    await writeFile(file, Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
+    const r = await runBin(['import', file, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(
+      'Excel 97-2003 workbook (.xls): open it in a spreadsheet and save it as .xlsx',
+    );
+  });
+});
+
+describe('export --out x.xlsx', () => {
+  it('writes a workbook with typed cells that imports back with every row unchanged', async () => {
+    const mock = await startTestMock();
+    defineAttributes(mock);
+    mock.store.defineAttribute(AGENT, { name: 'vip', type: 'boolean' });
+    mock.store.upsertContact(AGENT, {
+      external_id: '00042',
+      name: 'Ada',
+      email: 'ada@example.com',
+      phonenumber: '+442079460958',
+      custom_attributes: { seats: 12.5, signed_up: '2024-03-22', plan: '=1+1', vip: true },
+    });
+    mock.store.upsertContact(AGENT, {
+      external_id: '7',
+      custom_attributes: { signed_up: '2023-11-12T17:59:00.000Z', vip: false },
+    });
+    const out = join(home.dir, 'contacts.xlsx');
+    const r = await runBin(['export', '--agent', AGENT, '--out', out], { env: envFor(mock), cwd: home.dir });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+
+    const wb = new Workbook();
+    await wb.xlsx.readFile(out);
+    const sheet = wb.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual([
+      'id',
+      'external_id',
+      'name',
+      'email',
+      'phonenumber',
+      'stripe_accounts',
+      'created_at',
+      'updated_at',
+      'attr.signed_up',
+      'attr.seats',
+      'attr.plan',
+      'attr.vip',
+    ]);
+    const col = (name: string) => header.indexOf(name) + 1;
+    const ada = sheet.getRow(2);
+    expect(ada.getCell(col('external_id')).value).toBe('00042');
+    expect(ada.getCell(col('attr.seats')).value).toBe(12.5);
+    expect(ada.getCell(col('attr.signed_up')).value).toEqual(new Date('2024-03-22T00:00:00Z'));
+    expect(ada.getCell(col('attr.plan')).value).toBe('=1+1');
+    expect(ada.getCell(col('attr.vip')).value).toBe(true);
+    expect(ada.getCell(col('created_at')).value).toBeInstanceOf(Date);
+    expect(sheet.getRow(3).getCell(col('attr.signed_up')).value).toEqual(new Date('2023-11-12T17:59:00Z'));
+
+    const back = await runBin(['import', out, '--agent', AGENT, '--dry-run', '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(back.code, back.stderr).toBe(ExitCode.OK);
+    expect(JSON.parse(back.stdout)).toMatchObject({
+      rows: 2,
+      would_create: 0,
+      would_update: 0,
+      unchanged: 2,
+      rejected: 0,
+    });
+  });
+
+  it('refuses an extension it cannot write, and -o against the extension, before fetching', async () => {
+    const mock = await startTestMock();
+    for (const [args, says] of [
+      [['--out', 'x.xls'], 'cannot write an Excel 97-2003 workbook'],
+      [['--out', 'x.pdf'], 'cannot tell which format to write to x.pdf'],
+      [['-o', 'csv', '--out', 'x.xlsx'], '--out x.xlsx names xlsx but -o asks for csv'],
+    ] as const) {
+      const r = await runBin(['export', '--agent', AGENT, ...args], { env: envFor(mock), cwd: home.dir });
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(says);
+    }
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('writes an .xlsx template whose filled rows import as is', async () => {
+    const mock = await startTestMock();
+    defineAttributes(mock);
+    const file = join(home.dir, 'template.xlsx');
+    const r = await runBin(['template', '--agent', AGENT, '--out', file], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    const wb = new Workbook();
+    await wb.xlsx.readFile(file);
+    const sheet = wb.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+    expect(header).toEqual([
+      'external_id',
+      'name',
+      'email',
+      'phonenumber',
+      'stripe_accounts',
+      'signed_up',
+      'seats',
+      'plan',
+    ]);
+    sheet.addRow([
+      'c-1',
+      'Filled In',
+      'f@example.com',
+      null,
+      null,
+      new Date(Date.UTC(2025, 0, 2)),
+      4,
+      'basic',
+    ]);
+    sheet.getCell('F2').numFmt = 'yyyy-mm-dd';
+    await wb.xlsx.writeFile(file);
+    const imported = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(imported.code, imported.stderr).toBe(ExitCode.OK);
+    expect(byId(mock)['c-1']).toMatchObject({
+      name: 'Filled In',
+      custom_attributes: { signed_up: '2025-01-02', seats: 4, plan: 'basic' },
+    });
+  });
+});
