@@ -212,6 +212,11 @@ function preference(params: Map<string, string[]>): number {
   return hasType(params, 'PREF') ? 1 : NOT_PREFERRED;
 }
 
+/** CELL in every version; Apple marks an iPhone's number IPHONE, some phones MOBILE. */
+function isMobile(params: Map<string, string[]>): boolean {
+  return hasType(params, 'CELL') || hasType(params, 'IPHONE') || hasType(params, 'MOBILE');
+}
+
 function hasType(params: Map<string, string[]>, type: string): boolean {
   return (params.get('TYPE') ?? []).some((t) => t.toUpperCase() === type);
 }
