@@ -73,6 +73,13 @@ describe('vCard source', () => {
     });
   });
 
+  it("takes an iPhone's number as the mobile one", async () => {
+    const { rows } = await read(
+      'BEGIN:VCARD\nVERSION:3.0\nUID:i\nTEL;type=HOME;type=VOICE:+44 1\nTEL;type=IPHONE:+44 2\nEND:VCARD\n',
+    );
+    expect(rows[0]?.raw?.[3]).toBe('+44 2');
+  });
+
   it('skips a photo of any size without holding it, and keeps reading after it', async () => {
     const base64 = 'A'.repeat(76);
     const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');

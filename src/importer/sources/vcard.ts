@@ -184,7 +184,7 @@ async function* readCards(input: OpenedInput): AsyncGenerator<Card> {
           card.tels.push({
             value,
             pref: preference(property.params),
-            cell: hasType(property.params, 'CELL'),
+            cell: isMobile(property.params),
           });
         break;
       }
