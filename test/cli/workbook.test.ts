@@ -2,13 +2,14 @@
 // (typed id and date cells, a formula, a second sheet) imported with no flags but the agent;
 // `--sheet`; resume; the format told by content; and `export --out x.xlsx` writing a real
 // workbook that opens with typed cells and imports back unchanged. Real CLI, mock on port 0.
-import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { copyFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { runBin, tempHome } from '../helpers/cli.js';
+import { BIN, runBin, tempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const KEY = 'bk_workbook_cli_key';
@@ -207,6 +208,23 @@ describe('importing an .xlsx workbook', () => {
     expect(Object.keys(got)).toHaveLength(50);
   });
 
+  it('says what is wrong with a workbook it cannot read', async () => {
+    const mock = await startTestMock();
+    const csv = join(home.dir, 'really.xlsx');
+    await writeFile(csv, 'external_id,name\n1,a\n');
+    const r = await runBin(['import', csv, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('really.xlsx: not a readable .xlsx workbook: it is not a zip archive');
+    const full = join(home.dir, 'crm.xlsx');
+    await crmWorkbook(full);
+    const cut = join(home.dir, 'cut.xlsx');
+    await writeFile(cut, (await readFile(full)).subarray(0, 2000));
+    const c = await runBin(['import', cut, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    expect(c.code).toBe(ExitCode.USAGE);
+    expect(c.stderr).toContain('cut.xlsx: not a readable .xlsx workbook');
+    expect(mock.store.contacts(AGENT)).toHaveLength(0);
+  });
+
   it('refuses an old .xls workbook with what to do', async () => {
     const mock = await startTestMock();
     const file = join(home.dir, 'old.xls');
@@ -216,6 +234,64 @@ describe('importing an .xlsx workbook', () => {
     expect(r.stderr).toContain(
       'Excel 97-2003 workbook (.xls): open it in a spreadsheet and save it as .xlsx',
     );
+  });
+});
+
+/** The binary with stdin from one file and stdout into another, as a shell redirect does. */
+async function runWithFiles(argv: string[], env: NodeJS.ProcessEnv, stdinFile?: string, stdoutFile?: string) {
+  const input = stdinFile ? await open(stdinFile, 'r') : undefined;
+  const output = stdoutFile ? await open(stdoutFile, 'w') : undefined;
+  try {
+    return await new Promise<{ code: number; stderr: string; stdout: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...argv], {
+        env,
+        cwd: home.dir,
+        stdio: [input?.fd ?? 'ignore', output?.fd ?? 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      let stdout = '';
+      child.stderr?.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      child.stdout?.on('data', (c: Buffer) => {
+        stdout += c.toString();
+      });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stderr, stdout }));
+    });
+  } finally {
+    await input?.close();
+    await output?.close();
+  }
+}
+
+describe('workbooks through pipes', () => {
+  it('imports a workbook from stdin, and exports one to stdout with -o xlsx', async () => {
+    const mock = await startTestMock();
+    defineAttributes(mock);
+    const file = join(home.dir, 'crm.xlsx');
+    await crmWorkbook(file);
+    // Stdin is copied to a temporary file (a zip is read from its end): none is left behind.
+    const tmp = join(home.dir, 'tmp');
+    await mkdir(tmp);
+    const r = await runWithFiles(
+      ['import', '-', '--agent', AGENT, '-o', 'json'],
+      { ...envFor(mock), TMPDIR: tmp },
+      file,
+    );
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, created: 3 });
+    expect(await readdir(tmp)).toEqual([]);
+    const out = join(home.dir, 'piped.xlsx');
+    const e = await runWithFiles(['export', '--agent', AGENT, '-o', 'xlsx'], envFor(mock), undefined, out);
+    expect(e.code, e.stderr).toBe(ExitCode.OK);
+    const wb = new Workbook();
+    await wb.xlsx.readFile(out);
+    expect(wb.worksheets[0]!.rowCount).toBe(4);
+    // Other commands print text: a workbook is refused there.
+    const list = await runBin(['list', '--agent', AGENT, '-o', 'xlsx'], { env: envFor(mock), cwd: home.dir });
+    expect(list.code).toBe(ExitCode.USAGE);
+    expect(list.stderr).toContain('-o xlsx writes a workbook: only export and template write one');
   });
 });
 

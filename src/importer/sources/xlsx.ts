@@ -2,7 +2,12 @@
 // later non-blank row a record, every cell as a person sees it. The zip is read as a stream
 // (excelts' WorkbookReader), one row at a time; a sheet stored before the shared strings it uses
 // waits in a temporary file, never in memory.
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { mkdtemp, open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { WorkbookReader } from '@cj-tech-master/excelts';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
 import { ImportError, SourceParseError } from '../errors.js';
@@ -32,29 +37,49 @@ const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
  * sheet's own row number as their line, so a reject names the row a person sees in the sheet.
  */
 export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): Promise<ImportSource> {
-  const reader = new WorkbookReader(Readable.from(input.chunks), {
-    sharedStrings: 'cache',
+  let whole: Awaited<ReturnType<typeof wholeWorkbook>>;
+  try {
+    whole = await wholeWorkbook(input);
+  } catch (error) {
+    input.destroy();
+    throw error;
+  }
+  const reader = new WorkbookReader(whole.stream, {
+    // Without a shared-strings part (all strings inline) the reader must not wait for one.
+    sharedStrings: whole.sharedStrings ? 'cache' : 'ignore',
     // The styles say which numbers are dates.
     styles: 'cache',
     hyperlinks: 'ignore',
     worksheets: 'emit',
     entries: 'ignore',
   });
-  const sheets = reader[Symbol.asyncIterator]() as AsyncIterator<SheetReader>;
+  // The reader's events rather than its sheet iterator: throwing into `parse()` is what makes it
+  // remove the temporary files of the sheets it set aside (a return() leaves them behind).
+  const events = reader.parse();
+  const nextSheet = async (): Promise<SheetReader | null> => {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return null;
+      if (next.value.eventType === 'worksheet') return next.value.value as unknown as SheetReader;
+    }
+  };
   let rows: AsyncIterator<WorkbookRow> | undefined;
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     void rows?.return?.().catch(() => {});
-    void sheets.return?.(undefined).catch(() => {});
+    void events.throw?.(new Error('closed')).catch(() => {});
     input.destroy();
+    whole.stream.destroy();
+    whole.cleanup();
   };
 
   const fail = (error: unknown): Error => {
     if (error instanceof ImportError) return error;
-    const reason = error instanceof Error ? error.message : String(error);
-    return new ImportError(`${input.name}: not a readable .xlsx workbook (${reason})`, { cause: error });
+    return new ImportError(`${input.name}: not a readable .xlsx workbook: ${whyUnreadable(error)}`, {
+      cause: error,
+    });
   };
 
   // The sheet wanted: by name, else the first in the workbook's own order (the tab order, which
@@ -62,8 +87,8 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   let sheetName = '';
   try {
     for (;;) {
-      const next = await sheets.next();
-      if (next.done) {
+      const sheet = await nextSheet();
+      if (!sheet) {
         const names = workbookSheets(reader);
         throw new ImportError(
           options.sheet === undefined
@@ -71,7 +96,6 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
             : `${input.name}: the workbook has no sheet "${options.sheet}" (sheets: ${names.join(', ') || 'none'})`,
         );
       }
-      const sheet = next.value;
       if (isWanted(sheet, reader, options.sheet)) {
         sheetName = sheet.name;
         rows = sheet[Symbol.asyncIterator]();
@@ -158,6 +182,166 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     records: records(),
     close,
   };
+}
+
+/** End of central directory: the record every zip archive ends with (and a comment of up to 64 KiB). */
+const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+const EOCD_REACH = 22 + 0xffff;
+
+/** The parts the sheets need, streamed first so that no sheet waits for them (in a temporary file). */
+const FIRST_PARTS = [
+  'xl/_rels/workbook.xml.rels',
+  'xl/workbook.xml',
+  'xl/styles.xml',
+  'xl/sharedStrings.xml',
+];
+const WORKSHEET_RE = /^xl\/worksheets\/sheet\d+\.xml$/;
+const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The workbook's bytes, arranged for a streaming read. Excel stores the shared strings after the
+ * sheets, so a reader in file order must set a sheet aside until it has them; instead the zip's
+ * directory (at its end) is read and the entries are streamed in the order the reader needs:
+ * the workbook, its relations, styles and shared strings, then the sheets. Everything else
+ * (pictures, drawings, printer settings) is never read. Stdin is first copied to a temporary file.
+ * A workbook cut short (no directory at its end) is refused here.
+ */
+async function wholeWorkbook(
+  input: OpenedInput,
+): Promise<{ stream: Readable; sharedStrings: boolean; cleanup(): void }> {
+  const fail = (reason: string) => new ImportError(`${input.name}: not a readable .xlsx workbook: ${reason}`);
+  const head = input.sample;
+  if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) {
+    throw fail(
+      'it is an Excel 97-2003 (.xls) or password-protected workbook: save it unprotected as .xlsx or CSV',
+    );
+  }
+  if (!(head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04)) {
+    throw fail(
+      'it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then pass --format csv)',
+    );
+  }
+  let path = input.path;
+  let cleanup = () => {};
+  if (path === undefined) {
+    const dir = await mkdtemp(join(tmpdir(), 'contacts-workbook-'));
+    // Synchronous: the CLI may exit as soon as the import ends, before an async removal runs.
+    cleanup = () => rmSync(dir, { recursive: true, force: true });
+    path = join(dir, 'stdin.xlsx');
+    try {
+      await pipeline(Readable.from(input.chunks), createWriteStream(path));
+    } catch (error) {
+      cleanup();
+      throw error;
+    }
+  }
+  input.destroy();
+  try {
+    const entries = await zipDirectory(path, fail);
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const directory = entries.at(-1)!.end;
+    const chosen = [
+      ...FIRST_PARTS.flatMap((name) => byName.get(name) ?? []),
+      ...entries.filter((e) => WORKSHEET_RE.test(e.name)),
+      // The directory closes the stream as it closes the file: an entry whose size is given
+      // after its data is found to end where the next header (or the directory) begins.
+      { name: '', start: directory, end: Number.POSITIVE_INFINITY },
+    ];
+    const file = path;
+    async function* bytes(): AsyncGenerator<Buffer> {
+      for (const entry of chosen) {
+        if (entry.end <= entry.start) continue;
+        const range = Number.isFinite(entry.end)
+          ? { start: entry.start, end: entry.end - 1 }
+          : { start: entry.start };
+        yield* createReadStream(file, range);
+      }
+    }
+    return {
+      stream: Readable.from(evenChunks(bytes())),
+      sharedStrings: byName.has('xl/sharedStrings.xml'),
+      cleanup,
+    };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The bytes in chunks of one size, as a file is read. Chunks that end exactly where an entry ends
+ * stall excelts' unzip (it waits at a data descriptor for bytes that have already come).
+ */
+async function* evenChunks(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let size = 0;
+  for await (const piece of pieces) {
+    held.push(piece);
+    size += piece.length;
+    if (size < CHUNK_BYTES) continue;
+    let all = Buffer.concat(held, size);
+    while (all.length >= CHUNK_BYTES) {
+      yield all.subarray(0, CHUNK_BYTES);
+      all = all.subarray(CHUNK_BYTES);
+    }
+    held = [all];
+    size = all.length;
+  }
+  if (size > 0) yield Buffer.concat(held, size);
+}
+
+interface ZipEntry {
+  name: string;
+  /** Where its local header starts, and where the next entry (or the directory) starts. */
+  start: number;
+  end: number;
+}
+
+/** The entries listed in the zip's central directory, in file order. */
+async function zipDirectory(path: string, fail: (reason: string) => Error): Promise<ZipEntry[]> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tail = Buffer.alloc(Math.min(size, EOCD_REACH));
+    await handle.read(tail, 0, tail.length, size - tail.length);
+    const at = tail.lastIndexOf(EOCD);
+    if (at === -1 || at + 22 > tail.length) throw fail('the file ends early (is it cut short?)');
+    const count = tail.readUInt16LE(at + 10);
+    const directorySize = tail.readUInt32LE(at + 12);
+    const directoryStart = tail.readUInt32LE(at + 16);
+    if (directoryStart === 0xffffffff || count === 0xffff)
+      throw fail('a zip64 archive (over 4 GB): save it as CSV');
+    if (directorySize > MAX_DIRECTORY_BYTES || directoryStart + directorySize > size) {
+      throw fail('its zip directory is damaged (is the file cut short?)');
+    }
+    const directory = Buffer.alloc(directorySize);
+    await handle.read(directory, 0, directorySize, directoryStart);
+    const found: { name: string; start: number }[] = [];
+    for (let p = 0; p + 46 <= directory.length && found.length < count; ) {
+      if (directory.readUInt32LE(p) !== 0x02014b50) throw fail('its zip directory is damaged');
+      const nameLength = directory.readUInt16LE(p + 28);
+      const extraLength = directory.readUInt16LE(p + 30);
+      const commentLength = directory.readUInt16LE(p + 32);
+      const start = directory.readUInt32LE(p + 42);
+      found.push({ name: directory.toString('utf8', p + 46, p + 46 + nameLength), start });
+      p += 46 + nameLength + extraLength + commentLength;
+    }
+    if (found.length === 0) throw fail('the zip archive is empty');
+    found.sort((x, y) => x.start - y.start);
+    return found.map((e, i) => ({ ...e, end: found[i + 1]?.start ?? directoryStart }));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What a person can do about a workbook that cannot be read. */
+function whyUnreadable(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/FILE_ENDED|unexpected end|end of (data|file)/i.test(message))
+    return 'the file ends early (is it cut short?)';
+  return message;
 }
 
 /** The tab names in the workbook's order, once its workbook part has been read. */
