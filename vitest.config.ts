@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import SummaryReporter from './test/support/summary-reporter.js';
 
 /** The mock's tests, run a second time against the SQLite store (one interface, two implementations). */
@@ -15,7 +15,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Tests start real servers on port 0 and child processes; forks keep them apart.
     pool: 'forks',
-    reporters: [...configDefaults.reporters, new SummaryReporter()],
+    reporters: ['default', new SummaryReporter()],
     projects: [
       { extends: true, test: { name: 'memory', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'sqlite', include: STORE_TESTS, env: { MOCK_STORE: 'sqlite' } } },

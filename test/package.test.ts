@@ -1,5 +1,5 @@
 // The package as users import it: its `exports` entry points, resolved by Node itself (a package
-// may import itself by name), from the built dist/ that `npm install` produces.
+// may import itself by name), from the built dist/ that `npm run build` produces.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
