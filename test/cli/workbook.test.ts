@@ -3,7 +3,8 @@
 // `--sheet`; resume; the format told by content; and `export --out x.xlsx` writing a real
 // workbook that opens with typed cells and imports back unchanged. Real CLI, mock on port 0.
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -163,49 +164,69 @@ describe('importing an .xlsx workbook', () => {
     expect(lines[2]).toMatch(/^1003,Grace,Hopper,grace@example\.com,,,,enterprise,5,/);
   });
 
-  it('resumes by row: a second run sends only the rows the first did not land', async () => {
-    const mock = await startTestMock();
+  it('resumes after kill -9 by row, sending only what had not landed', async () => {
+    let posts = 0;
+    const mock = await startTestMock({
+      faults: { latencyMs: 1 },
+      onRequest: (e) => {
+        if (e.method === 'POST') posts++;
+      },
+    });
+    const rows = 3000;
     const file = join(home.dir, 'many.xlsx');
-    const writer = new WorkbookWriter({ filename: file });
+    const writer = new WorkbookWriter({ filename: file, useSharedStrings: true });
     const sheet = writer.addWorksheet('People');
     sheet.addRow(['external_id', 'name']).commit();
-    for (let i = 1; i <= 50; i++) sheet.addRow([i, `Person ${i}`]).commit();
+    for (let i = 1; i <= rows; i++) {
+      // A blank row half way: rows are counted among the non-blank ones, the same in every run.
+      if (i === rows / 2) sheet.addRow([]).commit();
+      sheet.addRow([i, `Person ${i}`]).commit();
+    }
     sheet.commit();
     await writer.commit();
-    // A checkpoint as an interrupted run leaves it: rows 1-30 landed (and only those are stored).
-    for (let i = 1; i <= 30; i++)
-      mock.store.upsertContact(AGENT, { external_id: String(i), name: 'landed before' });
-    const info = await stat(file);
-    const { createHash } = await import('node:crypto');
-    const head = (await readFile(file)).subarray(0, 64 * 1024);
-    const checkpoint = {
-      version: 1,
-      input: {
-        path: file,
-        size: info.size,
-        mtimeMs: info.mtimeMs,
-        headSha256: createHash('sha256').update(head).digest('hex'),
-      },
-      agentId: AGENT,
-      settings: JSON.stringify({
-        format: 'xlsx',
-        sheet: 'People',
-        mapping: ['external_id -> external_id', 'name -> name'],
-      }),
-      landed: { through: 30, ranges: [] },
-      updatedAt: new Date().toISOString(),
-    };
-    await writeFile(`${file}.import-checkpoint.json`, JSON.stringify(checkpoint));
-    const r = await runBin(['import', file, '--agent', AGENT, '--resume', '-o', 'json'], {
+    const args = ['--agent', AGENT, '--batch-size', '1', '--concurrency', '4'];
+
+    const child = spawn(process.execPath, [BIN, 'import', file, ...args], {
+      env: envFor(mock),
+      cwd: home.dir,
+      stdio: 'ignore',
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    // Killed the moment its first checkpoint lands on disk: mid-import, with rows in flight.
+    await new Promise<void>((resolve) => {
+      const watcher = watch(home.dir, (_event, name) => {
+        if (name === 'many.xlsx.import-checkpoint.json') {
+          watcher.close();
+          resolve();
+        }
+      });
+    });
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const landedBefore = mock.store.contacts(AGENT).length;
+    expect(landedBefore).toBeGreaterThan(0);
+    expect(landedBefore).toBeLessThan(rows);
+
+    const postsBefore = posts;
+    const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
       env: envFor(mock),
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 50, created: 20, skipped: 30 });
+    const summary = JSON.parse(r.stdout);
+    expect(summary.skipped).toBeGreaterThan(0);
+    expect(summary.skipped + summary.created + summary.updated).toBe(rows);
+    // Only the rows not in the checkpoint were sent again.
+    expect(posts - postsBefore).toBe(rows - summary.skipped);
     const got = byId(mock);
-    expect(got['30']?.name).toBe('landed before');
-    expect(got['31']?.name).toBe('Person 31');
-    expect(Object.keys(got)).toHaveLength(50);
+    expect(Object.keys(got)).toHaveLength(rows);
+    expect([1, rows / 2, rows].map((i) => got[String(i)]?.name)).toEqual([
+      'Person 1',
+      `Person ${rows / 2}`,
+      `Person ${rows}`,
+    ]);
   });
 
   it('says what is wrong with a workbook it cannot read', async () => {
