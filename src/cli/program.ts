@@ -303,7 +303,9 @@ Example:
     )
     .addHelpText(
       'after',
-      '\nThe format is -o csv|json|ndjson|xlsx, else the --out extension (.csv, .json, .ndjson, .jsonl, .xlsx), else csv.\nAn .xlsx workbook has typed cells: numbers, dates and booleans as such, ids as text.',
+      '\nThe format is -o csv|json|ndjson|xlsx, else the --out extension (.csv, .json, .ndjson,\n' +
+        '.jsonl, .xlsx), else csv; any other extension is refused. An .xlsx workbook has typed\n' +
+        'cells: numbers, dates and booleans as such, ids as text; it imports back unchanged.',
     )
     .action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));
 
