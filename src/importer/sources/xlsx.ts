@@ -1,7 +1,7 @@
 // An Excel workbook (.xlsx) read as CSV is: one sheet's first non-blank row is the header, each
 // later non-blank row a record, every cell as a person sees it. The zip is read as a stream
-// (excelts' WorkbookReader), one row at a time; a sheet stored before the shared strings it uses
-// waits in a temporary file, never in memory.
+// (excelts' WorkbookReader), one row at a time, its parts fed in the order the reader needs them
+// (see `wholeWorkbook`), so no sheet is ever held in memory or set aside in a temporary file.
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -272,7 +272,7 @@ const CHUNK_BYTES = 64 * 1024;
 
 /**
  * The bytes in chunks of one size, as a file is read. Chunks that end exactly where an entry ends
- * stall excelts' unzip (it waits at a data descriptor for bytes that have already come).
+ * make excelts' unzip miss the entry's data descriptor and fail (FILE_ENDED).
  */
 async function* evenChunks(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   let held: Buffer[] = [];
