@@ -2,6 +2,7 @@
 // on first use, a client (or an embedded mock with its client) and the output format.
 import { resolve } from 'node:path';
 import type { ContactsClient } from '../client/client.js';
+import { isFileOutputFormat } from '../config/output-formats.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
@@ -130,7 +131,12 @@ export class CommandContext {
         this.#store ?? import('../config/store.js').then((m) => m.openConfigReader({ env: this.env })),
       ]);
       const settings = resolveSettings({
-        flags: this.options,
+        // A workbook is asked for by the command that writes one (export, template): it is not
+        // a setting, and the commands that print data refuse it in format().
+        flags: {
+          ...this.options,
+          output: isFileOutputFormat(this.options.output) ? undefined : this.options.output,
+        },
         env: this.env,
         store,
         requireExistingProfile: !this.#mayCreateProfile,

@@ -167,6 +167,7 @@ function importOptions(cmd: SubCommand) {
       ),
     )
     .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
+    .option('--sheet <name>', 'the sheet of an .xlsx workbook to import (default: the first)')
     .addOption(defaultCountryOption())
     .option(
       '--encoding <name>',
@@ -217,12 +218,20 @@ Email Address; Phone, Phone Number, Mobile, Telephone, Tel). A column named afte
 custom attribute, or attr.<name>, fills that attribute. JSON and NDJSON records use the API's
 field names, with custom_attributes nested.
 
+An .xlsx workbook is read like CSV: the first sheet (or --sheet), its first non-blank row the
+header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
+their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row per card: UID to
+external_id (else the email), FN (else N) to name, the preferred EMAIL, and the preferred or
+mobile TEL. Rejected rows of either are written as CSV.
+
 Exit codes: 0 every row landed, 8 some rows were rejected (see the rejects file), 130 interrupted.
 
 Examples:
   $ contacts import customers.csv --agent my-agent
   $ contacts import export.csv --map "Client Ref=external_id" --map "Notes=-"
   $ contacts import contacts.ndjson --batch-size 500
+  $ contacts import leads.xlsx --sheet "Q3 leads"
+  $ contacts import "All Contacts.vcf"
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
   $ cat contacts.ndjson | contacts import - --format ndjson`,
     );
@@ -388,28 +397,35 @@ Learn more: contacts <command> --help`,
     .action(lazy(io, async () => (await contactCommands()).remove));
 
   importOptions(
-    program.command('import').description('upsert every row of a CSV, JSON or NDJSON file by external_id'),
+    program
+      .command('import')
+      .description('upsert every row of a CSV, Excel (.xlsx), vCard, JSON or NDJSON file by external_id'),
   ).action(lazy(io, async () => (await import('./commands/import.js')).importFile));
 
   program
     .command('template')
     .description("print the import file to fill: the contact fields and the agent's attributes")
     .addOption(agentOption())
+    .option(
+      '--out <file>',
+      'write to this file instead of stdout; its extension picks the format (.xlsx: a workbook)',
+    )
     .addHelpText(
       'after',
       `
 The columns are named as the importer maps them without --map, so a filled template imports as
-is. -o csv (default), json or ndjson.
+is. -o csv (default), json, ndjson or xlsx, else the --out extension.
 
 Example:
   $ contacts template --agent my-agent > contacts.csv   # fill it, then:
-  $ contacts import contacts.csv --agent my-agent`,
+  $ contacts import contacts.csv --agent my-agent
+  $ contacts template --agent my-agent --out contacts.xlsx`,
     )
     .action(lazy(io, async () => (await import('./commands/template.js')).template));
 
   program
     .command('export')
-    .description('write every contact of the agent as CSV (importable again as is), JSON or NDJSON')
+    .description('write every contact of the agent as CSV (importable again as is), JSON, NDJSON or .xlsx')
     .addOption(agentOption())
     .option(
       '--out <file>',
@@ -422,7 +438,9 @@ Example:
     .addHelpText(
       'after',
       `
-The format is -o csv|json|ndjson, else the --out extension, else csv. Its CSV is made for a
+The format is -o csv|json|ndjson|xlsx, else the --out extension (.csv, .json, .ndjson, .jsonl,
+.xlsx), else csv; any other extension is refused. An .xlsx workbook has typed cells: numbers,
+dates and booleans as such, ids as text; it imports back unchanged. Its CSV is made for a
 spreadsheet: a cell starting with =, +, - or @ (a phone number's +) gets a leading ', which
 spreadsheets show as text and \`contacts import\` removes again; --raw writes values as they are.
 -o csv on the other commands writes values as they are.`,

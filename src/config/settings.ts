@@ -4,7 +4,7 @@
 import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
 import { didYouMean } from '../util/suggest.js';
 import { ConfigError } from './errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
+import { OUTPUT_FLAG_CHOICES, OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
 export { OUTPUT_FORMATS, type OutputFormat };
 
@@ -68,9 +68,10 @@ export const SETTINGS = {
     env: undefined,
     file: 'output',
     description:
-      'output format; csv gives values as they are (only export guards against spreadsheet formulas)',
+      'output format; csv gives values as they are (only export guards against spreadsheet formulas); xlsx: export and template only',
     fallback: 'table on a terminal, json otherwise',
-    choices: OUTPUT_FORMATS,
+    // The flag also takes xlsx, for the commands that write a file; a profile cannot ask for it.
+    choices: OUTPUT_FLAG_CHOICES,
     parse: validateOutput,
   }),
   'default-country': setting({

@@ -8,6 +8,9 @@ export const FORMAT_ALIASES = {
   json: 'json',
   ndjson: 'ndjson',
   jsonl: 'ndjson',
+  xlsx: 'xlsx',
+  vcard: 'vcard',
+  vcf: 'vcard',
 } as const satisfies Record<string, ImportFormat>;
 
 export const FORMAT_NAMES = Object.keys(FORMAT_ALIASES) as (keyof typeof FORMAT_ALIASES)[];

@@ -4,8 +4,16 @@ import { extname, join } from 'node:path';
 import { ImportError } from './errors.js';
 import { FORMAT_ALIASES } from './format-names.js';
 
-export const IMPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+export const IMPORT_FORMATS = ['csv', 'json', 'ndjson', 'xlsx', 'vcard'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/**
+ * Formats read as a header and rows, mapped by column like CSV: a workbook's sheet, and vCards
+ * (whose properties the reader turns into the contact fields' columns). Their rejects are CSV.
+ */
+export function isTabular(format: ImportFormat): boolean {
+  return format === 'csv' || format === 'xlsx' || format === 'vcard';
+}
 
 export const CSV_DELIMITERS = [',', ';', '\t'] as const;
 export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
@@ -16,6 +24,20 @@ const BY_EXTENSION: Record<string, ImportFormat> = {
   '.json': 'json',
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
+  // Macro-enabled and template workbooks hold their sheets the same way.
+  '.xlsm': 'xlsx',
+  '.xltx': 'xlsx',
+  '.vcf': 'vcard',
+  '.vcard': 'vcard',
+};
+
+/** Files this tool cannot read, with what to do instead (the extension alone decides). */
+const UNREADABLE: Record<string, string> = {
+  '.xls': 'an Excel 97-2003 workbook (.xls): open it in a spreadsheet and save it as .xlsx or CSV',
+  '.xlsb': 'an Excel binary workbook (.xlsb): open it in a spreadsheet and save it as .xlsx or CSV',
+  '.ods': 'an OpenDocument spreadsheet (.ods): save it as .xlsx or CSV',
+  '.numbers': 'a Numbers document: export it as Excel (.xlsx) or CSV',
 };
 
 /** An explicit format option, checked; `tsv` and `jsonl` are accepted as their formats. */
@@ -24,7 +46,11 @@ export function parseFormatOption(value: string): ImportFormat {
   const format = Object.hasOwn(FORMAT_ALIASES, name)
     ? FORMAT_ALIASES[name as keyof typeof FORMAT_ALIASES]
     : undefined;
-  if (!format) throw new ImportError(`Unknown format "${value}": expected csv, tsv, json, ndjson or jsonl`);
+  if (!format) {
+    throw new ImportError(
+      `Unknown format "${value}": expected csv, tsv, json, ndjson, jsonl, xlsx or vcard (vcf)`,
+    );
+  }
   return format;
 }
 
@@ -35,7 +61,10 @@ export function parseFormatOption(value: string): ImportFormat {
 export function formatFromName(input: string, explicit?: string): ImportFormat | undefined {
   if (explicit) return parseFormatOption(explicit);
   if (input === '-') return undefined;
-  return BY_EXTENSION[extname(input).toLowerCase()];
+  const ext = extname(input).toLowerCase();
+  const unreadable = UNREADABLE[ext];
+  if (unreadable) throw new ImportError(`${input} is ${unreadable}`);
+  return BY_EXTENSION[ext];
 }
 
 /** The delimiter an extension implies (`.tsv` is tab), undefined when it must be sniffed. */
@@ -43,14 +72,22 @@ export function delimiterFromName(input: string): CsvDelimiter | undefined {
   return extname(input).toLowerCase() === '.tsv' ? '\t' : undefined;
 }
 
+/** The local-file header that opens every zip archive, an .xlsx workbook among them. */
+const ZIP_SIGNATURE = 'PK\u0003\u0004';
+const VCARD_RE = /^BEGIN:VCARD\s*$/im;
+
 /**
- * Guess the format of an unnamed input from its first characters: `[` opens a JSON array,
- * `{` a line of NDJSON; anything else is read as CSV.
+ * Guess the format of an unnamed input from its first characters: the zip signature opens a
+ * workbook, `BEGIN:VCARD` a vCard file, `[` a JSON array, `{` a line of NDJSON; anything else
+ * is read as CSV.
  */
 export function sniffFormat(sample: string): ImportFormat {
-  const first = sample.replace(/^\uFEFF/, '').trimStart()[0];
+  if (sample.startsWith(ZIP_SIGNATURE)) return 'xlsx';
+  const text = sample.replace(/^\uFEFF/, '').trimStart();
+  const first = text[0];
   if (first === '[') return 'json';
   if (first === '{') return 'ndjson';
+  if (VCARD_RE.test(text.slice(0, 256).split(/\r?\n/, 1)[0] ?? '')) return 'vcard';
   return 'csv';
 }
 
@@ -73,7 +110,7 @@ export function sniffDelimiter(sample: string): CsvDelimiter {
 
 /**
  * The rejects file that sits next to an input by default: `contacts.csv` gives
- * `contacts.rejects.csv`. JSON arrays are rejected as NDJSON (one record a line), so
+ * `contacts.rejects.csv` (and `book.xlsx` or `cards.vcf` give `book.rejects.csv`, `cards.rejects.csv`). JSON arrays are rejected as NDJSON (one record a line), so
  * `contacts.json` gives `contacts.rejects.ndjson`. Stdin's go to `stdin.rejects.<ext>` in `cwd`.
  */
 export function defaultRejectsPath(input: string, format: ImportFormat, cwd = process.cwd()): string {
@@ -81,7 +118,8 @@ export function defaultRejectsPath(input: string, format: ImportFormat, cwd = pr
   const base = input === '-' ? join(cwd, 'stdin') : input.slice(0, input.length - ext.length);
   const lower = ext.toLowerCase();
   let rejectsExt: string;
-  if (format === 'csv') rejectsExt = lower === '.csv' || lower === '.tsv' ? ext : '.csv';
+  // A workbook's or a vCard file's rejects are CSV: rows with the same columns, fixed in any editor.
+  if (isTabular(format)) rejectsExt = lower === '.csv' || lower === '.tsv' ? ext : '.csv';
   else rejectsExt = lower === '.jsonl' || lower === '.ndjson' ? ext : '.ndjson';
   return `${base}.rejects${rejectsExt}`;
 }

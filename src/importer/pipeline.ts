@@ -6,7 +6,7 @@ import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
-import type { CsvDelimiter, ImportFormat } from './format.js';
+import { type CsvDelimiter, type ImportFormat, isTabular } from './format.js';
 import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping } from './mapping.js';
 import { createRowValidator } from './rows.js';
 import type { ImportSource } from './sources/types.js';
@@ -37,6 +37,8 @@ export interface ImportOptions {
   cwd?: string;
   format?: ImportFormat;
   delimiter?: CsvDelimiter;
+  /** Workbooks: the sheet to import, by name; default the first. */
+  sheet?: string;
   /** ISO country code for national phone numbers; every number is sent in E.164. */
   defaultCountry?: string;
   /** A TextDecoder label for the input's bytes; default UTF-8 (checked), or UTF-16 by its BOM. */
@@ -97,6 +99,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     {
       format: options.format,
       delimiter: options.delimiter,
+      sheet: options.sheet,
       encoding: options.encoding,
       stdin: options.stdin,
     },
@@ -126,6 +129,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     total,
     mapping: mapping ? describeMapping(mapping) : [],
     unmapped: mapping?.unmapped ?? [],
+    notes: source.notes ?? [],
     resumed: outputs?.checkpoint?.resumed ?? false,
   });
 
@@ -208,17 +212,20 @@ async function prepare(
   mapping: ColumnMapping | undefined;
 }> {
   let mapping: ColumnMapping | undefined;
-  if (source.format === 'csv') {
+  if (source.format === 'vcard' && options.maps?.length) {
+    throw new ImportError('--map applies to columns; a vCard file fills the fields from its own properties');
+  }
+  if (isTabular(source.format)) {
     mapping = resolveMapping({ header: source.header ?? [], definitions, overrides: options.maps });
   } else if (options.maps?.length) {
     throw new ImportError(
-      '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
+      '--map applies to CSV and workbook columns; JSON and NDJSON records use the contract field names',
     );
   }
   const validate = createRowValidator({ definitions, mapping, defaultCountry: options.defaultCountry });
   // A count is a pass of its own over the input: only a regular file can be read twice.
   const total = options.countTotal
-    ? await countForProgress(options.input, kind, source, options.encoding)
+    ? await countForProgress(options.input, kind, source, options.encoding, options.sheet)
     : undefined;
   const outputs = dryRun
     ? undefined

@@ -7,7 +7,7 @@ import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
 import { NotFoundError } from '../client/errors.js';
 import { ImportError } from '../importer/errors.js';
-import { formatFromName, sniffDelimiter, sniffFormat } from '../importer/format.js';
+import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from '../importer/format.js';
 import { HEADER_SYNONYMS, normalizeHeader, resolveMapping } from '../importer/mapping.js';
 import { openSource } from '../importer/sources/index.js';
 import { type OpenedInput, openInput } from '../importer/sources/input.js';
@@ -55,14 +55,17 @@ async function structuredFromOpened(opened: OpenedInput): Promise<TeardownId[]> 
   const { openNdjson } = await import('../importer/sources/ndjson.js');
   const { openJson } = await import('../importer/sources/json.js');
   const kind = sniffFormat(opened.sampleText);
-  const source =
-    kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
+  let source: Awaited<ReturnType<typeof openSource>>;
+  if (kind === 'xlsx') source = await (await import('../importer/sources/xlsx.js')).openXlsx(opened);
+  else if (kind === 'vcard') source = await (await import('../importer/sources/vcard.js')).openVcard(opened);
+  else
+    source = kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
   return idsFromSource(source);
 }
 
 async function idsFromSource(source: Awaited<ReturnType<typeof openSource>>): Promise<TeardownId[]> {
   let column = -1;
-  if (source.format === 'csv') {
+  if (isTabular(source.format)) {
     const mapping = resolveMapping({ header: source.header ?? [], definitions: [] });
     column = mapping.columns.findIndex((targets) =>
       targets.some((t) => t.kind === 'field' && t.field === 'external_id'),

@@ -117,9 +117,13 @@ describe('export --out', () => {
   it('refuses to write over the embedded mock data file or the config file', async () => {
     const cli = (argv: string[]) => runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir });
     expect((await cli(['upsert', '--external-id', 'u1'])).code).toBe(0);
-    const data = await cli(['export', '--out', '.contacts-mock/mock.db']);
+    // -o csv: without it, a .db extension is refused before anything else (no format writes one).
+    const data = await cli(['export', '-o', 'csv', '--out', '.contacts-mock/mock.db']);
     expect(data.code).toBe(ExitCode.USAGE);
     expect(data.stderr).toMatch(/it is the embedded mock's data file/);
+    const unnamed = await cli(['export', '--out', '.contacts-mock/mock.db']);
+    expect(unnamed.code).toBe(ExitCode.USAGE);
+    expect(unnamed.stderr).toMatch(/cannot tell which format to write to .contacts-mock\/mock\.db/);
     expect((await cli(['list', '-o', 'json'])).stdout).toContain('"u1"');
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../src/importer/errors.js';
 import {
+  defaultRejectsPath,
   delimiterFromName,
   formatFromName,
   parseFormatOption,
@@ -26,7 +27,9 @@ describe('format', () => {
 
   it('rejects an unknown explicit format', () => {
     expect(() => parseFormatOption('xml')).toThrow(ImportError);
-    expect(() => parseFormatOption('xml')).toThrow('expected csv, tsv, json, ndjson or jsonl');
+    expect(() => parseFormatOption('xml')).toThrow(
+      'expected csv, tsv, json, ndjson, jsonl, xlsx or vcard (vcf)',
+    );
   });
 
   it('sniffs the format of unnamed input from its first character', () => {
@@ -34,6 +37,26 @@ describe('format', () => {
     expect(sniffFormat('\n{"a":1}\n')).toBe('ndjson');
     expect(sniffFormat('external_id,name\n')).toBe('csv');
     expect(sniffFormat('')).toBe('csv');
+  });
+
+  it('knows workbooks and vCards by extension, name and content, and refuses the ones it cannot read', () => {
+    expect(['a.xlsx', 'a.XLSM', 'a.vcf', 'a.vcard'].map((f) => formatFromName(f))).toEqual([
+      'xlsx',
+      'xlsx',
+      'vcard',
+      'vcard',
+    ]);
+    expect(['xlsx', 'vcf', 'VCARD'].map(parseFormatOption)).toEqual(['xlsx', 'vcard', 'vcard']);
+    expect(() => formatFromName('old.xls')).toThrow('old.xls is an Excel 97-2003 workbook (.xls): open it');
+    expect(() => formatFromName('sheet.ods')).toThrow(ImportError);
+    expect(formatFromName('old.xls', 'csv')).toBe('csv');
+    expect(sniffFormat('PK\u0003\u0004\u0014\u0000')).toBe('xlsx');
+    expect(sniffFormat('\uFEFFBEGIN:VCARD\r\nVERSION:3.0\r\n')).toBe('vcard');
+    expect(sniffFormat('begin:vcard\n')).toBe('vcard');
+    expect(sniffFormat('BEGIN:VCARDS,x\n')).toBe('csv');
+    // Their rejects are CSV rows under the same columns.
+    expect(defaultRejectsPath('/d/book.xlsx', 'xlsx')).toBe('/d/book.rejects.csv');
+    expect(defaultRejectsPath('/d/cards.vcf', 'vcard')).toBe('/d/cards.rejects.csv');
   });
 
   it('sniffs the delimiter from the header line, ignoring delimiters inside quotes', () => {

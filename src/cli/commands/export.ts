@@ -1,30 +1,88 @@
 // `contacts export`: every contact of the agent, page by page, as CSV (importable again as is),
-// JSON or NDJSON, to stdout or to a file written atomically.
+// JSON, NDJSON or an Excel workbook, to stdout or to a file written atomically.
 import { extname, resolve } from 'node:path';
-import { formatFromName } from '../../importer/format.js';
 import { outputPathProblem } from '../../util/output-path.js';
 import { type AtomicFile, openAtomicFile, resolveWriteTarget } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
 
-export async function exportContacts(ctx: CommandContext, opts: { out?: string; raw?: boolean }) {
-  const asked = ctx.options.output;
-  if (!asked && opts.out && extname(opts.out).toLowerCase() === '.tsv') {
-    throw new UsageError('export writes comma-separated CSV, not TSV', {
+export type FileFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
+
+/** The extensions the importer reads back, and what each is written as. */
+const WRITTEN: Record<string, FileFormat> = {
+  '.csv': 'csv',
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
+};
+
+/** Extensions that promise a format this tool does not write: refused whatever -o says. */
+const NOT_WRITTEN: Record<string, string> = {
+  '.xls': 'an Excel 97-2003 workbook',
+  '.xlsm': 'a macro-enabled workbook',
+  '.xlsb': 'an Excel binary workbook',
+  '.ods': 'an OpenDocument spreadsheet',
+  '.numbers': 'a Numbers document',
+  '.vcf': 'vCards',
+  '.vcard': 'vCards',
+};
+
+/**
+ * The format a file (or stdout) gets: `-o`, else the --out extension, else CSV. An extension
+ * that names another format than the one written is refused, before anything is fetched: a
+ * file named .xlsx holding CSV is one Excel refuses to open.
+ */
+export function exportFormat(
+  command: string,
+  asked: string | undefined,
+  out: string | undefined,
+): FileFormat {
+  const writes = 'csv, json, ndjson or xlsx';
+  if (asked !== undefined && asked !== 'csv' && asked !== 'json' && asked !== 'ndjson' && asked !== 'xlsx') {
+    throw new UsageError(`${command} writes ${writes}, not ${asked}`, {
+      hint: 'Pass -o csv, -o json, -o ndjson or -o xlsx.',
+    });
+  }
+  if (out === undefined) return asked ?? 'csv';
+  const ext = extname(out).toLowerCase();
+  if (ext === '.tsv') {
+    throw new UsageError(`${command} writes comma-separated CSV, not TSV`, {
       hint: 'Name the file .csv, or pass -o csv.',
     });
   }
-  // The same extensions the importer reads, so what export writes, import takes back.
-  const format = asked ?? (opts.out ? formatFromName(opts.out) : undefined) ?? 'csv';
-  if (format !== 'csv' && format !== 'json' && format !== 'ndjson') {
-    throw new UsageError(`export writes csv, json or ndjson, not ${format}`, {
-      hint: 'Pass -o csv, -o json or -o ndjson.',
+  const notWritten = NOT_WRITTEN[ext];
+  if (notWritten) {
+    throw new UsageError(`${command} cannot write ${notWritten} (${out})`, {
+      hint: 'Name the file .csv, .json, .ndjson or .xlsx.',
+    });
+  }
+  const byName = WRITTEN[ext];
+  if (asked && byName && byName !== asked) {
+    throw new UsageError(`--out ${out} names ${byName} but -o asks for ${asked}`, {
+      hint: `Name the file .${asked === 'ndjson' ? 'ndjson' : asked}, or drop -o.`,
+    });
+  }
+  if (asked) return asked;
+  if (byName) return byName;
+  if (ext === '') return 'csv';
+  throw new UsageError(`${command} cannot tell which format to write to ${out}`, {
+    hint: 'Name the file .csv, .json, .ndjson or .xlsx, or pass -o with the format.',
+  });
+}
+
+export async function exportContacts(ctx: CommandContext, opts: { out?: string; raw?: boolean }) {
+  const format = exportFormat('export', ctx.options.output, opts.out);
+  if (format === 'xlsx' && !opts.out && ctx.io.isTTY.stdout) {
+    throw new UsageError('A workbook is not text for a terminal', {
+      hint: 'Pass --out contacts.xlsx, or redirect stdout to a file.',
     });
   }
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   // Every attribute (archived too) gets a CSV column up front, so rows stream.
-  const attributeNames = (await client.attributes.list({ agentId })).map((d) => d.name);
+  const definitions = await client.attributes.list({ agentId });
+  const attributeNames = definitions.map((d) => d.name);
 
   // Through a symlink, as `cp` would: the file it points at is replaced, the link kept. Resolved
   // here too so the checks below look at that file and its directory.
@@ -49,14 +107,24 @@ export async function exportContacts(ctx: CommandContext, opts: { out?: string; 
   let file: AtomicFile | undefined;
   try {
     file = target ? await openAtomicFile(target) : undefined;
-    const stream = file?.stream();
-    // A failed write to the file ends the export at once, rather than leaving it waiting for a drain.
-    const fileError = stream && new Promise<never>((_, reject) => stream.once('error', reject));
-    const writing = writeContacts(stream ?? ctx.io.stdout, format, contacts(), {
-      attributeNames,
-      formulaGuard: !opts.raw,
-    });
-    const summary = await (fileError ? Promise.race([writing, fileError]) : writing);
+    let summary: { count: number };
+    if (format === 'xlsx') {
+      const { outStreamSink, writeContactsWorkbook } = await import('../output/workbook.js');
+      const target = file;
+      const sink = target
+        ? { write: (chunk: Uint8Array) => target.write(chunk) }
+        : outStreamSink(ctx.io.stdout);
+      summary = await writeContactsWorkbook(sink, contacts(), definitions);
+    } else {
+      const stream = file?.stream();
+      // A failed write to the file ends the export at once, rather than leaving it waiting for a drain.
+      const fileError = stream && new Promise<never>((_, reject) => stream.once('error', reject));
+      const writing = writeContacts(stream ?? ctx.io.stdout, format, contacts(), {
+        attributeNames,
+        formulaGuard: !opts.raw,
+      });
+      summary = await (fileError ? Promise.race([writing, fileError]) : writing);
+    }
     await file?.commit();
     spinner.stop();
     ctx.io.note(`Exported ${summary.count} contacts${target ? ` to ${opts.out}` : ''}.`);

@@ -75,6 +75,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       cwd: ctx.cwd,
       format,
       delimiter,
+      sheet: opts.sheet,
       encoding,
       defaultCountry: settings.defaultCountry,
       ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),

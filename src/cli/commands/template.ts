@@ -1,26 +1,69 @@
 // `contacts template`: the import file to fill for an agent: the contact fields and every
 // attribute that takes values, named as the importer maps them without --map.
+import { resolve } from 'node:path';
 import type { AttributeDefinition } from '../../api/attribute.js';
+import { type AtomicFile, openAtomicFile, resolveWriteTarget } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
+import type { OutStream } from '../io.js';
 import { writeRecords } from '../output/render.js';
+import { exportFormat } from './export.js';
 
 const FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 
-export async function template(ctx: CommandContext) {
-  const format = ctx.options.output ?? 'csv';
-  if (format !== 'csv' && format !== 'json' && format !== 'ndjson') {
-    throw new UsageError(`template writes csv, json or ndjson, not ${format}`, {
-      hint: 'Pass -o csv or -o json.',
+export async function template(ctx: CommandContext, opts: { out?: string } = {}) {
+  const format = exportFormat('template', ctx.options.output, opts.out);
+  if (format === 'xlsx' && !opts.out && ctx.io.isTTY.stdout) {
+    const { UsageError } = await import('../errors.js');
+    throw new UsageError('A workbook is not text for a terminal', {
+      hint: 'Pass --out contacts.xlsx, or redirect stdout to a file.',
     });
   }
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   const definitions = (await client.attributes.list({ agentId })).filter((d) => !d.archived);
+  const target = opts.out ? await resolveWriteTarget(resolve(ctx.cwd, opts.out)) : undefined;
+  let file: AtomicFile | undefined;
+  try {
+    file = target ? await openAtomicFile(target) : undefined;
+    await write(ctx, format, definitions, file);
+    await file?.commit();
+  } catch (error) {
+    await file?.abort();
+    throw error;
+  }
+  const where = opts.out ?? '<file>';
+  ctx.io.note(
+    format === 'csv' || format === 'xlsx'
+      ? `Fill one row per contact under the header, then: contacts import ${where} --agent ${agentId}`
+      : 'Replace the example with one object per contact (external_id is required), then import it.',
+  );
+}
 
+async function write(
+  ctx: CommandContext,
+  format: 'csv' | 'json' | 'ndjson' | 'xlsx',
+  definitions: readonly AttributeDefinition[],
+  file: AtomicFile | undefined,
+): Promise<void> {
+  if (format === 'xlsx') {
+    const { outStreamSink, writeWorkbook } = await import('../output/workbook.js');
+    const columns = await csvColumns(definitions);
+    const kinds = new Map(definitions.map((d) => [d.name, d.type]));
+    const sink = file ? { write: (chunk: Uint8Array) => file.write(chunk) } : outStreamSink(ctx.io.stdout);
+    await writeWorkbook(
+      sink,
+      'Contacts',
+      columns.map((header) => {
+        const type = kinds.get(header.replace(/^attr\./, ''));
+        return { header, kind: type === 'text' || type === undefined ? 'text' : type };
+      }),
+      [],
+    );
+    return;
+  }
+  const out: OutStream = file ? (file.stream() as unknown as OutStream) : ctx.io.stdout;
   if (format === 'csv') {
     const columns = await csvColumns(definitions);
-    await writeRecords(ctx.io.stdout, 'csv', [], { columns });
-    ctx.io.note(`Fill one row per contact under the header, then: contacts import <file> --agent ${agentId}`);
+    await writeRecords(out, 'csv', [], { columns });
     return;
   }
   // external_id is the one required field; the others stay null (not set) until filled, and
@@ -34,8 +77,7 @@ export async function template(ctx: CommandContext) {
       definitions.map((d) => [d.name, d.type === 'text' ? '' : null]),
     );
   }
-  await writeRecords(ctx.io.stdout, format, [example]);
-  ctx.io.note('Replace the example with one object per contact (external_id is required), then import it.');
+  await writeRecords(out, format, [example]);
 }
 
 /**

@@ -139,6 +139,7 @@ export async function createProgress(
     event(e: ImportEvent) {
       switch (e.type) {
         case 'start':
+          for (const note of e.notes) ctx.io.note(note);
           if (e.unmapped.length > 0) ctx.io.warn(unmappedWarning(e.unmapped));
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
           break;

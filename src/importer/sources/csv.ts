@@ -196,7 +196,7 @@ function lineBreaks(cells: Cell[]): number {
 }
 
 /** Characters in a row: at least its UTF-8 size over 3, at most its size. */
-function recordChars(cells: Cell[]): number {
+export function recordChars(cells: Cell[]): number {
   let n = 0;
   for (const cell of cells) n += cell?.length ?? 0;
   // Characters outside ASCII take up to 3 bytes (4 for a pair): measure exactly only near the limit.
@@ -215,7 +215,7 @@ function widthError(fields: number, expected: number, delimiter: CsvDelimiter): 
 const isBlank = (cells: Cell[]) => cells.every((c) => c === undefined || c.trim() === '');
 
 /** Record keys from header cells: a repeated or empty header gets its column number, so none is lost. */
-function uniqueKeys(header: string[]): string[] {
+export function uniqueKeys(header: string[]): string[] {
   const seen = new Set<string>();
   return header.map((cell, i) => {
     let key = cell.trim() || `column ${i + 1}`;

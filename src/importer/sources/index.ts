@@ -1,4 +1,6 @@
 // Open any input as records: pick the reader by format (explicit, extension, or first bytes).
+import { createReadStream } from 'node:fs';
+import { ImportError } from '../errors.js';
 import {
   type CsvDelimiter,
   delimiterFromName,
@@ -9,20 +11,23 @@ import {
 } from '../format.js';
 import { countCsvRows, countJsonRows, countNdjsonRows } from './count.js';
 import { openCsv } from './csv.js';
-import { type InputOptions, openInput } from './input.js';
+import { ConsumedBytes, type InputOptions, openInput } from './input.js';
 import { openJson } from './json.js';
 import { openNdjson } from './ndjson.js';
 import type { ImportSource } from './types.js';
+import { countVcards, openVcard } from './vcard.js';
 
 export { parseEncodingOption } from './text.js';
 export type { ImportSource, SourceRecord } from './types.js';
 export { REJECT_KEYS } from './types.js';
 
 export interface OpenSourceOptions extends InputOptions {
-  /** `csv`, `tsv`, `json`, `ndjson` or `jsonl`; else decided by the extension, else by the content. */
+  /** A name `--format` takes (`csv`, `tsv`, `xlsx`, `vcf`...); else decided by the extension, else by the content. */
   format?: string | undefined;
   /** CSV only; else tab for `.tsv`, else sniffed from the header line. */
   delimiter?: CsvDelimiter | undefined;
+  /** Workbooks only: the sheet to read, by name; default the first. */
+  sheet?: string | undefined;
 }
 
 /**
@@ -33,8 +38,24 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
   const named = formatFromName(input, options.format);
   const opened = await openInput(input, options);
   const format = named ?? sniffFormat(opened.sampleText);
+  if (options.sheet !== undefined && format !== 'xlsx') {
+    opened.destroy();
+    throw new ImportError(`--sheet applies to .xlsx workbooks; ${opened.name} is read as ${format}`);
+  }
   let source: ImportSource;
   switch (format) {
+    case 'xlsx': {
+      // The workbook reader is loaded only when a workbook is read. A zip is read whole (its
+      // directory is at the end), so a resume checks the whole file, not a prefix.
+      const { openXlsx } = await import('./xlsx.js');
+      const path = opened.path;
+      source = await openXlsx(opened, { sheet: options.sheet });
+      if (path !== undefined) source.consumed = await wholeFile(path);
+      return source;
+    }
+    case 'vcard':
+      source = await openVcard(opened);
+      break;
     case 'csv':
       source = await openCsv(opened, { delimiter: options.delimiter ?? delimiterFromName(input) });
       break;
@@ -49,6 +70,13 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
   return source;
 }
 
+/** Every byte of a file, counted and hashed as `consumed` is. */
+async function wholeFile(path: string): Promise<ConsumedBytes> {
+  const consumed = new ConsumedBytes();
+  for await (const chunk of createReadStream(path)) consumed.add(chunk as Buffer);
+  return consumed;
+}
+
 /**
  * How many records `openSource` would yield for this file, in one cheap pass, for a progress
  * total. Reading stdin twice is impossible: the caller counts only files.
@@ -57,10 +85,20 @@ export async function countRows(
   file: string,
   format: ImportFormat,
   delimiter?: CsvDelimiter,
-  options: Pick<InputOptions, 'encoding'> = {},
+  options: Pick<InputOptions, 'encoding'> & { sheet?: string | undefined } = {},
 ): Promise<number> {
   const opened = await openInput(file, options);
   switch (format) {
+    case 'xlsx': {
+      // A workbook has no cheaper count than reading its sheet: its rows as the import reads them.
+      const { openXlsx } = await import('./xlsx.js');
+      const source = await openXlsx(opened, { sheet: options.sheet });
+      let rows = 0;
+      for await (const _ of source.records) rows++;
+      return rows;
+    }
+    case 'vcard':
+      return countVcards(opened);
     case 'csv':
       return countCsvRows(opened, delimiter ?? delimiterFromName(file) ?? sniffDelimiter(opened.sampleText));
     case 'json':

@@ -13,6 +13,8 @@ export interface InputOptions {
 export interface OpenedInput {
   /** The path, or `stdin`, for messages. */
   name: string;
+  /** The path read; undefined for stdin (which cannot be opened again). */
+  path: string | undefined;
   /** The first bytes (up to the first newline, or 64 KiB), already part of `chunks`. */
   sample: Buffer;
   /** The sample decoded (leniently) in the input's encoding, BOM dropped: for sniffing. */
@@ -105,6 +107,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
   const sampleText = new TextDecoder(encoding).decode(sample);
   return {
     name,
+    path: path === '-' ? undefined : path,
     sample,
     sampleText,
     encoding,

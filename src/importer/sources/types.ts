@@ -30,11 +30,18 @@ export interface ImportSource {
   /** The file name, or `stdin`, for messages. */
   name: string;
   format: ImportFormat;
-  /** CSV only: the header cells as written (without the rejects' `_line`/`_error`). */
+  /** CSV, workbooks and vCards: the header cells as written (without the rejects' `_line`/`_error`). */
   header?: string[];
   delimiter?: CsvDelimiter;
   /** CSV only: the input began with a UTF-8 byte-order mark (rejects keep it, for spreadsheets). */
   bom?: boolean;
+  /** A workbook: the sheet read. */
+  sheet?: string;
+  /**
+   * Lines to tell the user before the import starts: how the source filled a field the file
+   * does not have (a vCard without UID is keyed by its email).
+   */
+  notes?: string[];
   /** The records in file order; iterate once. Breaking out of the loop closes the input. */
   records: AsyncIterable<SourceRecord>;
   /** Close the input without reading on (also done by breaking out of `records`). */

@@ -6,7 +6,7 @@
 import { outputPathProblem } from '../../util/output-path.js';
 import { defaultCheckpointPath, ImportCheckpoint } from '../checkpoint.js';
 import { ImportError } from '../errors.js';
-import { defaultRejectsPath } from '../format.js';
+import { defaultRejectsPath, isTabular } from '../format.js';
 import { type ColumnMapping, describeMapping } from '../mapping.js';
 import { createRejectsWriter, type RejectsWriter } from '../rejects.js';
 import { ResultsWriter, resultsFormat } from '../results.js';
@@ -70,6 +70,7 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
         settings: JSON.stringify({
           format: source.format,
           delimiter: source.delimiter,
+          sheet: source.sheet,
           mapping: options.mapping && describeMapping(options.mapping),
         }),
         // What the checkpoint claims must already be in the results file (the service, the
@@ -85,7 +86,8 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   }
   const rejects = createRejectsWriter({
     path: rejectsPath,
-    format: source.format,
+    // A workbook's and a vCard file's rejects are CSV rows under the same header.
+    format: isTabular(source.format) ? 'csv' : source.format,
     header: source.header,
     delimiter: source.delimiter,
     bom: source.bom,

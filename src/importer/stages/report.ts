@@ -30,6 +30,8 @@ export type ImportEvent =
       total: number | undefined;
       mapping: string[];
       unmapped: string[];
+      /** What the source says before the rows: how it filled a field the file lacks. */
+      notes: string[];
       resumed: boolean;
     }
   | {

@@ -61,9 +61,10 @@ export function countForProgress(
   kind: InputKind,
   source: ImportSource,
   encoding: string | undefined,
+  sheet?: string,
 ): Promise<number | undefined> {
   if (kind !== 'file') return Promise.resolve(undefined);
-  return countRows(input, source.format, source.delimiter, { encoding });
+  return countRows(input, source.format, source.delimiter, { encoding, sheet });
 }
 
 const ABORTED = Symbol('aborted');

@@ -1,0 +1,506 @@
+// vCard files (2.1, 3.0, 4.0; one or many cards) read as rows of the contact fields: each card
+// becomes external_id (UID, else the email), name (FN, else N), email and phonenumber, mapped and
+// checked like a CSV row. Read byte by byte a line at a time, so a property's CHARSET can decode
+// its own bytes, and the lines of a property that is not wanted (a PHOTO's base64) are dropped
+// as they stream, never assembled.
+import { ImportError, SourceParseError } from '../errors.js';
+import type { OpenedInput } from './input.js';
+import type { Cell, ImportSource, SourceRecord } from './types.js';
+
+/** The columns every vCard row has, named as the importer maps them. */
+export const VCARD_COLUMNS = ['external_id', 'name', 'email', 'phonenumber'] as const;
+
+/** The properties read; any other is skipped with its continuation lines. */
+const WANTED = new Set(['BEGIN', 'END', 'VERSION', 'FN', 'N', 'EMAIL', 'TEL', 'UID']);
+/** Longest property kept, in bytes (folded lines joined); a longer wanted one is an error. */
+const MAX_PROPERTY_BYTES = 1024 * 1024;
+
+interface Property {
+  name: string;
+  /** Parameter names upper-cased; 2.1's bare `CELL` is `TYPE=CELL`, bare `QUOTED-PRINTABLE` an encoding. */
+  params: Map<string, string[]>;
+  value: Buffer;
+  line: number;
+}
+
+interface Card {
+  line: number;
+  version: string;
+  fn?: string;
+  n?: string;
+  uid?: string;
+  emails: { value: string; pref: number }[];
+  tels: { value: string; pref: number; cell: boolean }[];
+}
+
+/**
+ * Open a vCard input. The first card is read before this returns, so the note on how cards
+ * without a UID are keyed can be said before the import starts.
+ */
+export async function openVcard(input: OpenedInput): Promise<ImportSource> {
+  if (input.encoding.startsWith('utf-16')) {
+    input.destroy();
+    throw new ImportError(`${input.name}: a UTF-16 vCard file: save it as UTF-8 and import it again`);
+  }
+  const cards = readCards(input)[Symbol.asyncIterator]();
+  let first: IteratorResult<Card>;
+  try {
+    first = await cards.next();
+  } catch (error) {
+    input.destroy();
+    throw error;
+  }
+  if (first.done) {
+    input.destroy();
+    throw new ImportError(`${input.name}: the file holds no vCard (no BEGIN:VCARD line)`);
+  }
+  const notes =
+    first.value.uid === undefined
+      ? ['Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one).']
+      : [];
+
+  async function* records(): AsyncGenerator<SourceRecord> {
+    let row = 0;
+    try {
+      for (let next = first; !next.done; next = await cards.next()) {
+        yield toRecord(next.value, ++row);
+      }
+    } finally {
+      input.destroy();
+    }
+  }
+  return {
+    name: input.name,
+    format: 'vcard',
+    header: [...VCARD_COLUMNS],
+    // Rejects are CSV; with a BOM a spreadsheet opens them as UTF-8.
+    bom: true,
+    notes,
+    records: records(),
+    close: () => input.destroy(),
+  };
+}
+
+function toRecord(card: Card, row: number): SourceRecord {
+  const email = pick(card.emails)?.value;
+  const id = card.uid ?? email;
+  const raw: Cell[] = [id, card.fn ?? nameFromN(card.n), email, pickPhone(card.tels)];
+  const record: Record<string, unknown> = Object.create(null);
+  VCARD_COLUMNS.forEach((column, i) => {
+    record[column] = raw[i];
+  });
+  return {
+    row,
+    line: card.line,
+    record,
+    raw,
+    ...(id === undefined ? { error: 'The card has no UID and no EMAIL: nothing to key the contact by' } : {}),
+  };
+}
+
+/** The preferred value: the lowest PREF (1 is most preferred), else the first. */
+function pick<T extends { pref: number }>(values: T[]): T | undefined {
+  let best: T | undefined;
+  for (const v of values) if (!best || v.pref < best.pref) best = v;
+  return best;
+}
+
+/** A preferred number first, else a mobile one, else the first. */
+function pickPhone(tels: Card['tels']): string | undefined {
+  const preferred = pick(tels.filter((t) => t.pref < NOT_PREFERRED));
+  return (preferred ?? tels.find((t) => t.cell) ?? tels[0])?.value;
+}
+
+/** N is Family;Given;Additional;Prefix;Suffix: as a person writes it, Prefix Given Additional Family Suffix. */
+function nameFromN(n: string | undefined): string | undefined {
+  if (n === undefined) return undefined;
+  const [family = '', given = '', additional = '', prefix = '', suffix = ''] = splitUnescaped(n, ';');
+  const name = [prefix, given, additional, family, suffix]
+    .map((part) => part.replaceAll(',', ' ').trim())
+    .filter(Boolean)
+    .join(' ');
+  return name || undefined;
+}
+
+const NOT_PREFERRED = 101;
+
+/** The cards of the input in order, each with the line of its BEGIN:VCARD. */
+async function* readCards(input: OpenedInput): AsyncGenerator<Card> {
+  let card: Card | null = null;
+  for await (const property of readProperties(input)) {
+    const fail = (reason: string) => new SourceParseError({ file: input.name, line: property.line, reason });
+    const { name } = property;
+    if (name === 'BEGIN') {
+      const what = property.value.toString('latin1').trim().toUpperCase();
+      if (what !== 'VCARD') {
+        if (card) continue; // a nested object inside a card (2.1's AGENT) is not ours to read
+        throw fail(`expected BEGIN:VCARD, found BEGIN:${what}`);
+      }
+      if (card)
+        throw fail(`BEGIN:VCARD inside the card that begins on line ${card.line}: is an END:VCARD missing?`);
+      card = { line: property.line, version: '3.0', emails: [], tels: [] };
+      continue;
+    }
+    if (!card) throw fail(`expected BEGIN:VCARD, found ${name}`);
+    if (name === 'END') {
+      const what = property.value.toString('latin1').trim().toUpperCase();
+      if (what !== 'VCARD') continue;
+      yield card;
+      card = null;
+      continue;
+    }
+    if (name === 'VERSION') {
+      card.version = property.value.toString('latin1').trim();
+      continue;
+    }
+    const text = decodeValue(property, input, fail);
+    switch (name) {
+      case 'FN': {
+        const fn = unescapeText(text, card.version).trim();
+        if (fn && card.fn === undefined) card.fn = fn;
+        break;
+      }
+      case 'N':
+        if (card.n === undefined) card.n = text;
+        break;
+      case 'UID': {
+        const uid = unescapeText(text, card.version).trim();
+        if (uid && card.uid === undefined) card.uid = uid;
+        break;
+      }
+      case 'EMAIL': {
+        const value = unescapeText(text, card.version).trim();
+        if (value) card.emails.push({ value, pref: preference(property.params) });
+        break;
+      }
+      case 'TEL': {
+        // 4.0 writes numbers as tel: URIs, with an extension as a parameter of the URI.
+        const value = unescapeText(text, card.version)
+          .trim()
+          .replace(/^tel:/i, '')
+          .replace(/;.*$/, '')
+          .trim();
+        if (value)
+          card.tels.push({
+            value,
+            pref: preference(property.params),
+            cell: isMobile(property.params),
+          });
+        break;
+      }
+    }
+  }
+  if (card) {
+    throw new SourceParseError({
+      file: input.name,
+      line: card.line,
+      reason: 'the file ends inside this card: its END:VCARD is missing (is the file cut short?)',
+    });
+  }
+}
+
+/**
+ * How preferred a value is: 4.0's PREF=1..100 (1 most); 3.0's TYPE=pref and 2.1's bare PREF
+ * count as 1; none is least preferred.
+ */
+function preference(params: Map<string, string[]>): number {
+  const pref = params.get('PREF');
+  if (pref) {
+    const n = Number(pref[0]);
+    return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 1;
+  }
+  return hasType(params, 'PREF') ? 1 : NOT_PREFERRED;
+}
+
+/** CELL in every version; Apple marks an iPhone's number IPHONE, some phones MOBILE. */
+function isMobile(params: Map<string, string[]>): boolean {
+  return hasType(params, 'CELL') || hasType(params, 'IPHONE') || hasType(params, 'MOBILE');
+}
+
+function hasType(params: Map<string, string[]>, type: string): boolean {
+  return (params.get('TYPE') ?? []).some((t) => t.toUpperCase() === type);
+}
+
+/**
+ * A property value as text: quoted-printable decoded (2.1), then the bytes read in the
+ * property's CHARSET, else in the file's encoding (UTF-8 unless --encoding says otherwise).
+ */
+function decodeValue(property: Property, input: OpenedInput, fail: (reason: string) => Error): string {
+  const encoding = (property.params.get('ENCODING')?.[0] ?? '').toUpperCase();
+  const bytes = encoding === 'QUOTED-PRINTABLE' ? decodeQuotedPrintable(property.value) : property.value;
+  const charset = property.params.get('CHARSET')?.[0];
+  let label = input.encoding;
+  if (charset) {
+    try {
+      label = new TextDecoder(charset).encoding;
+    } catch {
+      throw fail(`unknown CHARSET "${charset}" on ${property.name}`);
+    }
+  }
+  try {
+    return new TextDecoder(label, { fatal: label === 'utf-8' }).decode(bytes);
+  } catch {
+    throw fail(
+      `${property.name} is not valid UTF-8 and names no CHARSET: run again with --encoding windows-1252 (or the file's encoding)`,
+    );
+  }
+}
+
+function decodeQuotedPrintable(bytes: Buffer): Buffer {
+  const out = Buffer.alloc(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x3d /* = */) {
+      const hex = bytes.toString('latin1', i + 1, i + 3);
+      if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+        out[n++] = Number.parseInt(hex, 16);
+        i += 2;
+        continue;
+      }
+      // A soft line break that survived joining (`=` then the line end): nothing.
+      if (i + 1 >= bytes.length) continue;
+    }
+    out[n++] = b;
+  }
+  return out.subarray(0, n);
+}
+
+/** 3.0/4.0 text escapes (`\n`, `\,`, `\;`, `\\`); 2.1 escapes only `\;`. */
+function unescapeText(text: string, version: string): string {
+  if (version === '2.1') return text.replaceAll('\\;', ';');
+  return text.replace(/\\([nN,;\\:])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
+}
+
+/** Split at unescaped separators, unescaping each part. */
+function splitUnescaped(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && i + 1 < text.length) {
+      const next = text[++i]!;
+      current += next === 'n' || next === 'N' ? '\n' : next;
+    } else if (c === separator) {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/**
+ * The properties of the input, folded lines joined: a line starting with a space or a tab
+ * continues the one before (3.0, 4.0 and most 2.1 writers), and a quoted-printable value whose
+ * line ends with `=` goes on on the next line (2.1's soft line break).
+ */
+async function* readProperties(input: OpenedInput): AsyncGenerator<Property> {
+  let physical = 0;
+  let pending: { line: number; parts: Buffer[]; size: number; qp: boolean } | null = null;
+  // The property being skipped, with the rule for its continuation lines.
+  let skipping: { qp: boolean; softBreak: boolean } | null = null;
+
+  const finish = (): Property | null => {
+    if (!pending) return null;
+    const text = Buffer.concat(pending.parts);
+    const line = pending.line;
+    pending = null;
+    return parseProperty(text, line, input.name);
+  };
+
+  for await (const rawLine of physicalLines(input)) {
+    physical++;
+    let bytes = rawLine.bytes;
+    if (physical === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+      bytes = bytes.subarray(3);
+    const continues = bytes[0] === 0x20 || bytes[0] === 0x09;
+    if (skipping) {
+      const soft = skipping.softBreak;
+      if (continues || soft) {
+        skipping.softBreak = skipping.qp && endsWithSoftBreak(bytes);
+        continue;
+      }
+      skipping = null;
+    }
+    if (pending) {
+      const soft = pending.qp && endsWithSoftBreak(pending.parts.at(-1)!);
+      if (soft) {
+        const last = pending.parts.at(-1)!;
+        pending.parts[pending.parts.length - 1] = last.subarray(0, last.length - 1);
+        pending.parts.push(bytes);
+        pending.size += bytes.length;
+      } else if (continues) {
+        pending.parts.push(bytes.subarray(1));
+        pending.size += bytes.length;
+      } else {
+        const property = finish();
+        if (property) yield property;
+      }
+      if (pending) {
+        if (pending.size > MAX_PROPERTY_BYTES) {
+          throw new SourceParseError({
+            file: input.name,
+            line: pending.line,
+            reason: `a property longer than ${MAX_PROPERTY_BYTES / 1024 / 1024} MiB`,
+          });
+        }
+        continue;
+      }
+    }
+    if (rawLine.truncated || isBlank(bytes)) {
+      // A blank line between cards (or a line too long to be anything we read) is nothing to us.
+      if (rawLine.truncated && wantedName(bytes)) {
+        throw new SourceParseError({
+          file: input.name,
+          line: physical,
+          reason: `a line longer than ${MAX_PROPERTY_BYTES / 1024 / 1024} MiB`,
+        });
+      }
+      continue;
+    }
+    const qp = /ENCODING=QUOTED-PRINTABLE|;QUOTED-PRINTABLE[;:]/i.test(headOf(bytes));
+    if (!wantedName(bytes)) {
+      skipping = { qp, softBreak: qp && endsWithSoftBreak(bytes) };
+      continue;
+    }
+    pending = { line: physical, parts: [bytes], size: bytes.length, qp };
+  }
+  const property = finish();
+  if (property) yield property;
+}
+
+/** The text before the value (name and parameters), for a quick look at a line. */
+function headOf(bytes: Buffer): string {
+  const colon = bytes.indexOf(0x3a);
+  return bytes.toString('latin1', 0, colon === -1 ? Math.min(bytes.length, 256) : colon + 1);
+}
+
+function endsWithSoftBreak(bytes: Buffer): boolean {
+  return bytes.length > 0 && bytes[bytes.length - 1] === 0x3d;
+}
+
+const isBlank = (bytes: Buffer) => bytes.every((b) => b === 0x20 || b === 0x09);
+
+/** Whether a line opens a property we read (its name, less any `item1.` group). */
+function wantedName(bytes: Buffer): boolean {
+  const head = bytes.toString('latin1', 0, Math.min(bytes.length, 128));
+  const match = /^(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]/.exec(head);
+  return match !== null && WANTED.has(match[1]!.toUpperCase());
+}
+
+/** `[group.]NAME[;param...]:value`; a line that is not one is an error naming its line. */
+function parseProperty(bytes: Buffer, line: number, file: string): Property {
+  // The value starts at the first colon outside a quoted parameter value.
+  let colon = -1;
+  let quoted = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x22) quoted = !quoted;
+    else if (b === 0x3a && !quoted) {
+      colon = i;
+      break;
+    }
+  }
+  const head = bytes.toString('latin1', 0, colon === -1 ? bytes.length : colon);
+  if (colon === -1) {
+    throw new SourceParseError({
+      file,
+      line,
+      reason: `expected NAME:value, found "${head.slice(0, 40)}"`,
+    });
+  }
+  const [nameWithGroup = '', ...rawParams] = splitParams(head);
+  const name = nameWithGroup.replace(/^.*\./, '').toUpperCase();
+  const params = new Map<string, string[]>();
+  const add = (key: string, values: string[]) => params.set(key, [...(params.get(key) ?? []), ...values]);
+  for (const param of rawParams) {
+    const eq = param.indexOf('=');
+    if (eq === -1) {
+      // 2.1 writes bare parameters: `TEL;CELL;PREF`, `;QUOTED-PRINTABLE`, `;BASE64`.
+      const bare = param.trim().toUpperCase();
+      if (bare === 'QUOTED-PRINTABLE' || bare === 'BASE64' || bare === '8BIT' || bare === '7BIT')
+        add('ENCODING', [bare]);
+      else if (bare) add('TYPE', [bare]);
+      continue;
+    }
+    const key = param.slice(0, eq).trim().toUpperCase();
+    const values = param
+      .slice(eq + 1)
+      .split(',')
+      .map((v) => v.trim().replace(/^"(.*)"$/, '$1'))
+      .filter(Boolean);
+    add(key, key === 'TYPE' ? values.map((v) => v.toUpperCase()) : values);
+  }
+  return { name, params, value: bytes.subarray(colon + 1), line };
+}
+
+/** Parameters split at `;` outside quotes. */
+function splitParams(head: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const c of head) {
+    if (c === '"') quoted = !quoted;
+    if (c === ';' && !quoted) {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/**
+ * Physical lines as bytes, without their CR LF. A line past the property limit is cut there and
+ * the rest of it dropped as it arrives (`truncated`), so a long base64 line is never held whole.
+ */
+async function* physicalLines(input: OpenedInput): AsyncGenerator<{ bytes: Buffer; truncated: boolean }> {
+  let carry: Buffer[] = [];
+  let carried = 0;
+  let dropping = false;
+  const take = (piece: Buffer) => {
+    if (dropping) return;
+    if (carried + piece.length > MAX_PROPERTY_BYTES) {
+      const room = MAX_PROPERTY_BYTES - carried;
+      carry.push(piece.subarray(0, Math.max(0, Math.min(room, 256))));
+      dropping = true;
+      return;
+    }
+    carry.push(piece);
+    carried += piece.length;
+  };
+  const line = () => {
+    let bytes = carry.length === 1 ? carry[0]! : Buffer.concat(carry);
+    if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+    const result = { bytes, truncated: dropping };
+    carry = [];
+    carried = 0;
+    dropping = false;
+    return result;
+  };
+  for await (const chunk of input.chunks) {
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
+      take(chunk.subarray(from, nl));
+      yield line();
+      from = nl + 1;
+    }
+    if (from < chunk.length) take(chunk.subarray(from));
+  }
+  if (carried > 0 || dropping) yield line();
+}
+
+/** Cards in a vCard input, for a progress total: lines that are BEGIN:VCARD. */
+export async function countVcards(input: OpenedInput): Promise<number> {
+  let count = 0;
+  for await (const { bytes } of physicalLines(input)) {
+    if (
+      bytes.length >= 11 &&
+      bytes.length < 20 &&
+      /^(\xEF\xBB\xBF)?BEGIN:VCARD\s*$/i.test(bytes.toString('latin1'))
+    )
+      count++;
+  }
+  return count;
+}

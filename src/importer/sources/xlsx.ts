@@ -1,0 +1,432 @@
+// An Excel workbook (.xlsx) read as CSV is: one sheet's first non-blank row is the header, each
+// later non-blank row a record, every cell as a person sees it. The zip is read as a stream
+// (excelts' WorkbookReader), one row at a time, its parts fed in the order the reader needs them
+// (see `wholeWorkbook`), so no sheet is ever held in memory or set aside in a temporary file.
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { mkdtemp, open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { WorkbookReader } from '@cj-tech-master/excelts';
+import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { ImportError, SourceParseError } from '../errors.js';
+import { recordChars, uniqueKeys } from './csv.js';
+import type { OpenedInput } from './input.js';
+import { type Cell, type ImportSource, REJECT_KEYS, type SourceRecord } from './types.js';
+
+export interface XlsxOptions {
+  /** The sheet to read, by its tab name; default the first sheet of the workbook. */
+  sheet?: string | undefined;
+}
+
+type SheetReader = AsyncIterable<WorkbookRow> & { name: string; id: number | string };
+interface WorkbookRow {
+  number: number;
+  eachCell(callback: (cell: WorkbookCell, column: number) => void): void;
+}
+interface WorkbookCell {
+  value: unknown;
+  numFmt?: string | { formatCode?: string } | undefined;
+}
+
+const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
+
+/**
+ * Open a workbook and read the chosen sheet's header before returning. Records carry the
+ * sheet's own row number as their line, so a reject names the row a person sees in the sheet.
+ */
+export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): Promise<ImportSource> {
+  let whole: Awaited<ReturnType<typeof wholeWorkbook>>;
+  try {
+    whole = await wholeWorkbook(input);
+  } catch (error) {
+    input.destroy();
+    throw error;
+  }
+  const reader = new WorkbookReader(whole.stream, {
+    // Without a shared-strings part (all strings inline) the reader must not wait for one.
+    sharedStrings: whole.sharedStrings ? 'cache' : 'ignore',
+    // The styles say which numbers are dates.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  // The reader's events rather than its sheet iterator: throwing into `parse()` is what makes it
+  // remove the temporary files of the sheets it set aside (a return() leaves them behind).
+  const events = reader.parse();
+  const nextSheet = async (): Promise<SheetReader | null> => {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return null;
+      if (next.value.eventType === 'worksheet') return next.value.value as unknown as SheetReader;
+    }
+  };
+  let rows: AsyncIterator<WorkbookRow> | undefined;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void rows?.return?.().catch(() => {});
+    void events.throw?.(new Error('closed')).catch(() => {});
+    input.destroy();
+    whole.stream.destroy();
+    whole.cleanup();
+  };
+
+  const fail = (error: unknown): Error => {
+    if (error instanceof ImportError) return error;
+    return new ImportError(`${input.name}: not a readable .xlsx workbook: ${whyUnreadable(error)}`, {
+      cause: error,
+    });
+  };
+
+  // The sheet wanted: by name, else the first in the workbook's own order (the tab order, which
+  // need not be the order the sheets are stored in).
+  let sheetName = '';
+  try {
+    for (;;) {
+      const sheet = await nextSheet();
+      if (!sheet) {
+        const names = workbookSheets(reader);
+        throw new ImportError(
+          options.sheet === undefined
+            ? `${input.name}: the workbook has no sheet`
+            : `${input.name}: the workbook has no sheet "${options.sheet}" (sheets: ${names.join(', ') || 'none'})`,
+        );
+      }
+      if (isWanted(sheet, reader, options.sheet)) {
+        sheetName = sheet.name;
+        rows = sheet[Symbol.asyncIterator]();
+        break;
+      }
+      // Another sheet: read past it (its rows are parsed and dropped, one at a time).
+      for await (const _ of sheet) {
+        // nothing kept
+      }
+    }
+  } catch (error) {
+    close();
+    throw fail(error);
+  }
+
+  const where = () => `${input.name} (sheet "${sheetName}")`;
+  const readRow = async (): Promise<{ cells: Cell[]; line: number } | null> => {
+    for (;;) {
+      let next: IteratorResult<WorkbookRow>;
+      try {
+        next = await rows!.next();
+      } catch (error) {
+        throw fail(error);
+      }
+      if (next.done) return null;
+      const cells = rowCells(next.value);
+      if (!isBlank(cells)) return { cells, line: next.value.number };
+    }
+  };
+
+  let first: Awaited<ReturnType<typeof readRow>>;
+  try {
+    first = await readRow();
+  } catch (error) {
+    close();
+    throw error;
+  }
+  if (!first) {
+    close();
+    throw new ImportError(`${where()}: the sheet is empty: expected a header row`);
+  }
+  const fullHeader = first.cells.map((cell) => cell ?? '');
+  const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
+  const header = kept.map((i) => fullHeader[i]!);
+  const keys = uniqueKeys(header);
+
+  async function* records(): AsyncGenerator<SourceRecord> {
+    let rowNumber = 0;
+    try {
+      for (let row = await readRow(); row; row = await readRow()) {
+        rowNumber++;
+        // Cells right of the header have no column to go to; a sheet's notes often sit there.
+        const raw = kept.map((i) => row.cells[i]);
+        if (recordChars(raw) > MAX_BODY_BYTES) {
+          yield {
+            row: rowNumber,
+            line: row.line,
+            record: {},
+            raw,
+            error: `Row is larger than ${MAX_BODY_BYTES} bytes, more than one request may carry`,
+          };
+          continue;
+        }
+        const record: Record<string, unknown> = Object.create(null);
+        keys.forEach((key, i) => {
+          record[key] = raw[i];
+        });
+        yield { row: rowNumber, line: row.line, record, raw };
+      }
+    } catch (error) {
+      throw error instanceof SourceParseError ? error : fail(error);
+    } finally {
+      close();
+    }
+  }
+
+  return {
+    name: input.name,
+    format: 'xlsx',
+    header,
+    // Its rejects are CSV: with a BOM, a spreadsheet opens them as UTF-8.
+    bom: true,
+    sheet: sheetName,
+    records: records(),
+    close,
+  };
+}
+
+/** End of central directory: the record every zip archive ends with (and a comment of up to 64 KiB). */
+const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+const EOCD_REACH = 22 + 0xffff;
+
+/** The parts the sheets need, streamed first so that no sheet waits for them (in a temporary file). */
+const FIRST_PARTS = [
+  'xl/_rels/workbook.xml.rels',
+  'xl/workbook.xml',
+  'xl/styles.xml',
+  'xl/sharedStrings.xml',
+];
+const WORKSHEET_RE = /^xl\/worksheets\/sheet\d+\.xml$/;
+const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The workbook's bytes, arranged for a streaming read. Excel stores the shared strings after the
+ * sheets, so a reader in file order must set a sheet aside until it has them; instead the zip's
+ * directory (at its end) is read and the entries are streamed in the order the reader needs:
+ * the workbook, its relations, styles and shared strings, then the sheets. Everything else
+ * (pictures, drawings, printer settings) is never read. Stdin is first copied to a temporary file.
+ * A workbook cut short (no directory at its end) is refused here.
+ */
+async function wholeWorkbook(
+  input: OpenedInput,
+): Promise<{ stream: Readable; sharedStrings: boolean; cleanup(): void }> {
+  const fail = (reason: string) => new ImportError(`${input.name}: not a readable .xlsx workbook: ${reason}`);
+  const head = input.sample;
+  if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) {
+    throw fail(
+      'it is an Excel 97-2003 (.xls) or password-protected workbook: save it unprotected as .xlsx or CSV',
+    );
+  }
+  if (!(head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04)) {
+    throw fail(
+      'it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then pass --format csv)',
+    );
+  }
+  let path = input.path;
+  let cleanup = () => {};
+  if (path === undefined) {
+    const dir = await mkdtemp(join(tmpdir(), 'contacts-workbook-'));
+    // Synchronous: the CLI may exit as soon as the import ends, before an async removal runs.
+    cleanup = () => rmSync(dir, { recursive: true, force: true });
+    path = join(dir, 'stdin.xlsx');
+    try {
+      await pipeline(Readable.from(input.chunks), createWriteStream(path));
+    } catch (error) {
+      cleanup();
+      throw error;
+    }
+  }
+  input.destroy();
+  try {
+    const entries = await zipDirectory(path, fail);
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const directory = entries.at(-1)!.end;
+    const chosen = [
+      ...FIRST_PARTS.flatMap((name) => byName.get(name) ?? []),
+      ...entries.filter((e) => WORKSHEET_RE.test(e.name)),
+      // The directory closes the stream as it closes the file: an entry whose size is given
+      // after its data is found to end where the next header (or the directory) begins.
+      { name: '', start: directory, end: Number.POSITIVE_INFINITY },
+    ];
+    const file = path;
+    async function* bytes(): AsyncGenerator<Buffer> {
+      for (const entry of chosen) {
+        if (entry.end <= entry.start) continue;
+        const range = Number.isFinite(entry.end)
+          ? { start: entry.start, end: entry.end - 1 }
+          : { start: entry.start };
+        yield* createReadStream(file, range);
+      }
+    }
+    return {
+      stream: Readable.from(evenChunks(bytes())),
+      sharedStrings: byName.has('xl/sharedStrings.xml'),
+      cleanup,
+    };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The bytes in chunks of one size, as a file is read. Chunks that end exactly where an entry ends
+ * make excelts' unzip miss the entry's data descriptor and fail (FILE_ENDED).
+ */
+async function* evenChunks(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let size = 0;
+  for await (const piece of pieces) {
+    held.push(piece);
+    size += piece.length;
+    if (size < CHUNK_BYTES) continue;
+    let all = Buffer.concat(held, size);
+    while (all.length >= CHUNK_BYTES) {
+      yield all.subarray(0, CHUNK_BYTES);
+      all = all.subarray(CHUNK_BYTES);
+    }
+    held = [all];
+    size = all.length;
+  }
+  if (size > 0) yield Buffer.concat(held, size);
+}
+
+interface ZipEntry {
+  name: string;
+  /** Where its local header starts, and where the next entry (or the directory) starts. */
+  start: number;
+  end: number;
+}
+
+/** The entries listed in the zip's central directory, in file order. */
+async function zipDirectory(path: string, fail: (reason: string) => Error): Promise<ZipEntry[]> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tail = Buffer.alloc(Math.min(size, EOCD_REACH));
+    await handle.read(tail, 0, tail.length, size - tail.length);
+    const at = tail.lastIndexOf(EOCD);
+    if (at === -1 || at + 22 > tail.length) throw fail('the file ends early (is it cut short?)');
+    const count = tail.readUInt16LE(at + 10);
+    const directorySize = tail.readUInt32LE(at + 12);
+    const directoryStart = tail.readUInt32LE(at + 16);
+    if (directoryStart === 0xffffffff || count === 0xffff)
+      throw fail('a zip64 archive (over 4 GB): save it as CSV');
+    if (directorySize > MAX_DIRECTORY_BYTES || directoryStart + directorySize > size) {
+      throw fail('its zip directory is damaged (is the file cut short?)');
+    }
+    const directory = Buffer.alloc(directorySize);
+    await handle.read(directory, 0, directorySize, directoryStart);
+    const found: { name: string; start: number }[] = [];
+    for (let p = 0; p + 46 <= directory.length && found.length < count; ) {
+      if (directory.readUInt32LE(p) !== 0x02014b50) throw fail('its zip directory is damaged');
+      const nameLength = directory.readUInt16LE(p + 28);
+      const extraLength = directory.readUInt16LE(p + 30);
+      const commentLength = directory.readUInt16LE(p + 32);
+      const start = directory.readUInt32LE(p + 42);
+      found.push({ name: directory.toString('utf8', p + 46, p + 46 + nameLength), start });
+      p += 46 + nameLength + extraLength + commentLength;
+    }
+    if (found.length === 0) throw fail('the zip archive is empty');
+    found.sort((x, y) => x.start - y.start);
+    return found.map((e, i) => ({ ...e, end: found[i + 1]?.start ?? directoryStart }));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What a person can do about a workbook that cannot be read. */
+function whyUnreadable(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/FILE_ENDED|unexpected end|end of (data|file)/i.test(message))
+    return 'the file ends early (is it cut short?)';
+  return message;
+}
+
+/** The tab names in the workbook's order, once its workbook part has been read. */
+function workbookSheets(reader: WorkbookReader): string[] {
+  const model = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model;
+  return (model?.sheets ?? []).map((s) => s.name);
+}
+
+function isWanted(sheet: SheetReader, reader: WorkbookReader, wanted: string | undefined): boolean {
+  if (wanted !== undefined) {
+    if (sheet.name === wanted) return true;
+    // A name typed in another case finds the sheet when no sheet has exactly that name.
+    const names = workbookSheets(reader);
+    return !names.includes(wanted) && sheet.name.toLowerCase() === wanted.toLowerCase();
+  }
+  const names = workbookSheets(reader);
+  return names.length === 0 || sheet.name === names[0];
+}
+
+/** A row's cells by column (1-based in the sheet, 0-based here); gaps are empty cells. */
+function rowCells(row: WorkbookRow): Cell[] {
+  const cells: Cell[] = [];
+  row.eachCell((cell, column) => {
+    cells[column - 1] = cellText(cell.value, formatCode(cell.numFmt));
+  });
+  for (let i = 0; i < cells.length; i++) if (!(i in cells)) cells[i] = undefined;
+  return cells;
+}
+
+function formatCode(numFmt: WorkbookCell['numFmt']): string | undefined {
+  return typeof numFmt === 'string' ? numFmt : numFmt?.formatCode;
+}
+
+/**
+ * A cell as a person sees it in the sheet: text as written; a whole number without `.0` (an id
+ * typed into a cell is stored as a number); a date cell as an ISO date (with the time only when
+ * it has one); a formula as its cached result; TRUE/FALSE; an error as its code (`#N/A`).
+ * An empty cell, or empty text, is no value.
+ */
+export function cellText(value: unknown, numFmt?: string): Cell {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number') return isDateFormat(numFmt) ? isoDate(excelDate(value)) : numberText(value);
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (value instanceof Date) return isoDate(value);
+  if (typeof value === 'object') {
+    const v = value as { result?: unknown; richText?: { text?: string }[]; error?: string; text?: unknown };
+    if ('formula' in v || 'sharedFormula' in v) return cellText(v.result, numFmt);
+    if (Array.isArray(v.richText)) return cellText(v.richText.map((r) => r.text ?? '').join(''));
+    if (typeof v.error === 'string') return v.error;
+    if ('text' in v) return cellText(v.text, numFmt);
+  }
+  return String(value);
+}
+
+/** Up to 15 significant digits, as a spreadsheet shows a number; whole numbers exactly. */
+function numberText(n: number): string {
+  if (Number.isSafeInteger(n)) return String(n);
+  if (!Number.isFinite(n)) return String(n);
+  const shown = Number(n.toPrecision(15));
+  if (Number.isInteger(shown) && Math.abs(shown) < 1e21) return BigInt(shown).toString();
+  return String(shown);
+}
+
+const DATE_TOKENS_RE = /[dmyhs]/i;
+
+/** A number format that shows a date or a time (`yyyy-mm-dd`, `m/d/yy h:mm`, `[$-409]mmmm d`). */
+function isDateFormat(code: string | undefined): boolean {
+  if (!code || code === 'General') return false;
+  const bare = code.replace(/"[^"]*"|\\.|\[[^\]]*\]|_.|\*./g, '');
+  return DATE_TOKENS_RE.test(bare) && !/[0#?]/.test(bare.replace(/\.0+/g, ''));
+}
+
+/** An Excel serial day number (1900 system) as a UTC date, to the millisecond. */
+function excelDate(serial: number): Date {
+  return new Date(Math.round((serial - 25569) * 86_400_000));
+}
+
+/** `2024-05-31` for a date alone, `2024-05-31T10:30:00` (UTC, as stored) when it has a time. */
+function isoDate(date: Date): Cell {
+  const t = date.getTime();
+  if (Number.isNaN(t)) return undefined;
+  const iso = new Date(Math.round(t)).toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
+}
+
+const isBlank = (cells: Cell[]) => cells.every((c) => c === undefined || c.trim() === '');

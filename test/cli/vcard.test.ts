@@ -1,0 +1,105 @@
+// vCard files as Apple Contacts and Outlook write them, imported with no flags but the agent:
+// every card lands with exact fields. Real CLI, mock on port 0.
+import { copyFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import type { MockServer } from '../../src/mock/server.js';
+import { runBin, tempHome } from '../helpers/cli.js';
+import { startTestMock } from '../helpers/mock.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/vcard/', import.meta.url));
+const KEY = 'bk_vcard_cli_key';
+const AGENT = 'vc';
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+
+function envFor(mock: MockServer): NodeJS.ProcessEnv {
+  return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url };
+}
+
+const fields = (mock: MockServer) =>
+  Object.fromEntries(
+    mock.store
+      .contacts(AGENT)
+      .map((c) => [c.external_id, { name: c.name, email: c.email, phonenumber: c.phonenumber }]),
+  );
+
+async function importFixture(mock: MockServer, name: string, as = name) {
+  const file = join(home.dir, as);
+  await copyFile(join(FIXTURES, name), file);
+  return runBin(['import', file, '--agent', AGENT, '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+}
+
+describe('importing vCard files', () => {
+  it('Apple Contacts 3.0: UID, FN (folded) or N, the preferred email, the preferred or mobile phone', async () => {
+    const mock = await startTestMock();
+    const r = await importFixture(mock, 'apple-3.0.vcf', 'All Contacts.vcf');
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, created: 3, rejected: 0 });
+    expect(fields(mock)).toEqual({
+      '5f124cfb15813f50': { name: 'Ada Lovelace', email: 'ada@example.com', phonenumber: '+442079460958' },
+      'B3A1E7C2-9D4F-4A51-8C66-0F2E9A1D7B10': {
+        name: 'Grace Brewster Murray Hopper',
+        email: 'grace@example.com',
+        phonenumber: '+447700900123',
+      },
+      'C0FFEE00-1234-4ABC-9DEF-00000000000A': {
+        name: 'José Núñez',
+        email: 'jose@example.es',
+        phonenumber: '+34912345678',
+      },
+    });
+    expect(r.stderr).not.toContain('keyed by their email');
+  });
+
+  it('Outlook 2.1: quoted-printable in Windows-1252, photos skipped, keyed by email (announced)', async () => {
+    const mock = await startTestMock();
+    const r = await importFixture(mock, 'outlook-2.1.vcf');
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, rejected: 0 });
+    expect(r.stderr).toContain('Cards without a UID are keyed by their email');
+    expect(fields(mock)).toEqual({
+      'juergen.mueller@example.de': {
+        name: 'Jürgen Müller',
+        email: 'juergen.mueller@example.de',
+        phonenumber: '+491701234567',
+      },
+      'rene.dupont@example.fr': {
+        name: 'René Dupont',
+        email: 'rene.dupont@example.fr',
+        phonenumber: '+33142685300',
+      },
+    });
+  });
+
+  it('is known by its content, and a broken file is refused naming the file and line', async () => {
+    const mock = await startTestMock();
+    const r = await importFixture(mock, 'apple-3.0.vcf', 'contacts.txt');
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(mock.store.contacts(AGENT)).toHaveLength(3);
+
+    const cut = join(home.dir, 'cut.vcf');
+    const text = await readFile(join(FIXTURES, 'apple-3.0.vcf'), 'utf8');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(cut, text.slice(0, text.lastIndexOf('END:VCARD')));
+    const broken = await runBin(['import', cut, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    expect(broken.code).not.toBe(ExitCode.OK);
+    const beginOfLast = text.split('\r\n').lastIndexOf('BEGIN:VCARD') + 1;
+    expect(broken.stderr).toContain(`cut.vcf: line ${beginOfLast}: the file ends inside this card`);
+  });
+
+  it('completes the new formats and flags in the shell scripts', async () => {
+    const r = await runBin(['completion', 'bash'], { env: home.env, cwd: home.dir });
+    expect(r.code).toBe(ExitCode.OK);
+    expect(r.stdout).toContain('--sheet');
+    expect(r.stdout).toMatch(/csv tsv json ndjson jsonl xlsx vcard vcf/);
+    expect(r.stdout).toMatch(/table json ndjson csv xlsx/);
+  });
+});

@@ -1,0 +1,114 @@
+// The vCard reader alone: versions, parameters, folding, encodings and its errors.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { openSource } from '../../src/importer/sources/index.js';
+
+async function read(text: string | Buffer, options: { encoding?: string } = {}) {
+  const stdin = Readable.from([typeof text === 'string' ? Buffer.from(text) : text]);
+  const source = await openSource('-', { stdin, format: 'vcf', ...options });
+  const rows = [];
+  for await (const r of source.records) rows.push({ line: r.line, raw: r.raw, error: r.error });
+  return { source, rows };
+}
+
+describe('vCard source', () => {
+  it('reads 4.0: PREF=1 wins over order, tel: URIs, urn:uuid UIDs, escapes', async () => {
+    const { source, rows } = await read(
+      [
+        'BEGIN:VCARD',
+        'VERSION:4.0',
+        'FN:Doe\\, Jane',
+        'EMAIL;TYPE=work:jane.work@example.com',
+        'EMAIL;PREF=1:jane@example.com',
+        'TEL;VALUE=uri;TYPE="voice,home":tel:+44-20-7946-0000',
+        'TEL;VALUE=uri;PREF=2;TYPE="cell":tel:+44-7700-900123;ext=12',
+        'UID:urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6',
+        'END:VCARD',
+        '',
+      ].join('\n'),
+    );
+    expect(source.header).toEqual(['external_id', 'name', 'email', 'phonenumber']);
+    expect(rows).toEqual([
+      {
+        line: 1,
+        raw: [
+          'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6',
+          'Doe, Jane',
+          'jane@example.com',
+          '+44-7700-900123',
+        ],
+        error: undefined,
+      },
+    ]);
+  });
+
+  it('uses N when there is no FN, the first email and phone without preference, and rejects a card with no key', async () => {
+    const { rows, source } = await read(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'N:Turing;Alan;Mathison;Dr.;',
+        'TEL;TYPE=WORK:+44 1',
+        'TEL;TYPE=HOME:+44 2',
+        'EMAIL:first@example.com',
+        'EMAIL:second@example.com',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Nobody',
+        'END:VCARD',
+      ].join('\r\n'),
+    );
+    expect(source.notes).toEqual([
+      'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one).',
+    ]);
+    expect(rows[0]).toEqual({
+      line: 1,
+      raw: ['first@example.com', 'Dr. Alan Mathison Turing', 'first@example.com', '+44 1'],
+      error: undefined,
+    });
+    expect(rows[1]).toMatchObject({
+      line: 9,
+      error: 'The card has no UID and no EMAIL: nothing to key the contact by',
+    });
+  });
+
+  it("takes an iPhone's number as the mobile one", async () => {
+    const { rows } = await read(
+      'BEGIN:VCARD\nVERSION:3.0\nUID:i\nTEL;type=HOME;type=VOICE:+44 1\nTEL;type=IPHONE:+44 2\nEND:VCARD\n',
+    );
+    expect(rows[0]?.raw?.[3]).toBe('+44 2');
+  });
+
+  it('skips a photo of any size without holding it, and keeps reading after it', async () => {
+    const base64 = 'A'.repeat(76);
+    const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');
+    const text = `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p1\r\nPHOTO;ENCODING=b;TYPE=JPEG:${base64}\r\n${photo}\r\nFN:After Photo\r\nEND:VCARD\r\n`;
+    const { rows } = await read(text);
+    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', undefined, undefined]);
+    // One line of 4 MB (a 4.0 data: URI, unfolded) is dropped as it streams.
+    const long = `BEGIN:VCARD\nVERSION:4.0\nUID:p2\nPHOTO:data:image/jpeg;base64,${'B'.repeat(4 * 1024 * 1024)}\nFN:Long\nEND:VCARD\n`;
+    expect((await read(long)).rows[0]?.raw).toEqual(['p2', 'Long', undefined, undefined]);
+  });
+
+  it('names the file and line of what it cannot read', async () => {
+    await expect(read('BEGIN:VCARD\nVERSION:3.0\nFN:x\nBEGIN:VCARD\n')).rejects.toThrow(
+      'stdin: line 4: BEGIN:VCARD inside the card that begins on line 1',
+    );
+    await expect(
+      read(Buffer.from('BEGIN:VCARD\nVERSION:2.1\nFN:J\xfcrgen\nEND:VCARD\n', 'latin1')),
+    ).rejects.toThrow(
+      'stdin: line 3: FN is not valid UTF-8 and names no CHARSET: run again with --encoding windows-1252',
+    );
+    const latin = await read(
+      Buffer.from('BEGIN:VCARD\nVERSION:2.1\nUID:u\nFN:J\xfcrgen\nEND:VCARD\n', 'latin1'),
+      {
+        encoding: 'windows-1252',
+      },
+    );
+    expect(latin.rows[0]?.raw?.[1]).toBe('Jürgen');
+    await expect(read('BEGIN:VCARD\nVERSION:3.0\nFN x\nEND:VCARD\n')).resolves.toBeTruthy();
+    await expect(read('FN:x\n')).rejects.toThrow('stdin: line 1: expected BEGIN:VCARD, found FN');
+    await expect(read('NOTE:x\n')).rejects.toThrow('stdin: the file holds no vCard (no BEGIN:VCARD line)');
+  });
+});
