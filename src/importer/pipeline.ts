@@ -11,6 +11,7 @@ import { createRowValidator } from './rows.js';
 import type { ImportSource } from './sources/types.js';
 import { ConcurrencyController } from './stages/concurrency.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
+import { LookAlikeIds } from './stages/look-alike.js';
 import { type ImportOutputs, openOutputs } from './stages/outputs.js';
 import { RatePacer } from './stages/pacer.js';
 import { RowPlanner } from './stages/plan.js';
@@ -142,6 +143,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   tally.watch(() => sink.link);
   const planner = new RowPlanner({ serialize: !dryRun });
   const checkpoint = outputs?.checkpoint;
+  const lookAlikes = new LookAlikeIds();
 
   // Ctrl-C: reading stops at once (readRecords), and so does sending, also once reading is done
   // and the rows read are on their way: rows not sent are left to a resume.
@@ -157,6 +159,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       if (sink.failure || tally.writeFailure) break;
       tally.read();
       const result = validate(record);
+      if (result.ok) {
+        const alike = lookAlikes.check(result.input.external_id, record.line);
+        if (alike) tally.notice(record.line, alike);
+        if (result.notice) tally.notice(record.line, result.notice);
+      }
       if (checkpoint?.hasLanded(record.row)) {
         // Landed in the run resumed: not sent again, but its email is held from here on.
         if (result.ok) planner.landedBefore(record, result.input);

@@ -1,6 +1,6 @@
 // One source record -> a contact input checked and coerced by the contract's own schemas, or a
 // reject with its line and a reason.
-import type { AttributeDefinition } from '../api/attribute.js';
+import { type AttributeDefinition, subMillisecondDigits } from '../api/attribute.js';
 import { type ContactInputParsed, createContactValidators } from '../api/contact.js';
 import { toIssues } from '../api/envelope.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
@@ -10,7 +10,14 @@ import type { ColumnMapping } from './mapping.js';
 import type { Cell, SourceRecord } from './sources/types.js';
 
 export type RowResult =
-  | { ok: true; line: number; input: ContactInputParsed; source: SourceRecord }
+  | {
+      ok: true;
+      line: number;
+      input: ContactInputParsed;
+      source: SourceRecord;
+      /** Something the user should hear of, though the row is sent (a date-time cut to milliseconds). */
+      notice?: string;
+    }
   | { ok: false; line: number; reason: string; source: SourceRecord };
 
 export interface RowValidatorOptions {
@@ -38,6 +45,7 @@ export function createRowValidator({
   const { input: schema } = createContactValidators(defs, { textValues: true });
   // Only text attributes can hold "": for the other types an empty string is no value at all.
   const emptyAllowed = new Set(defs.filter((d) => d.type === 'text').map((d) => d.name));
+  const dates = defs.filter((d) => d.type === 'date').map((d) => d.name);
   return (source) => {
     const reject = (reason: string): RowResult => ({ ok: false, line: source.line, reason, source });
     if (source.error) return reject(source.error);
@@ -61,8 +69,27 @@ export function createRowValidator({
           .join('; '),
       );
     }
-    return { ok: true, line: source.line, input: parsed.data, source };
+    const notice = dates.length > 0 ? precisionNotice(dates, candidate, parsed.data) : undefined;
+    return notice
+      ? { ok: true, line: source.line, input: parsed.data, source, notice }
+      : { ok: true, line: source.line, input: parsed.data, source };
   };
+}
+
+/** The first date attribute of the row whose fractional seconds the stored value cuts. */
+function precisionNotice(
+  dates: readonly string[],
+  candidate: Record<string, unknown>,
+  parsed: ContactInputParsed,
+): string | undefined {
+  const given = candidate.custom_attributes as Record<string, unknown> | undefined;
+  if (!given) return undefined;
+  for (const name of dates) {
+    if (!Object.hasOwn(given, name) || !subMillisecondDigits(given[name])) continue;
+    const stored = parsed.custom_attributes?.[name];
+    return `${name}: ${String(given[name])} is stored to the millisecond, as ${String(stored)}`;
+  }
+  return undefined;
 }
 
 /** A cell holding JSON (the stripe_accounts column), parsed; its text as is when it is not JSON. */
