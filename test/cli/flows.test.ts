@@ -346,7 +346,10 @@ describe('embedded mock, concurrently', () => {
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) => cli(['--mock', 'upsert', '--external-id', `p${i}`, '-q'])),
     );
-    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(
+      results.map((r) => r.code),
+      results.map((r) => r.stderr).join(''),
+    ).toEqual([0, 0, 0, 0, 0, 0]);
     const listed = JSON.parse((await cli(['--mock', 'list', '-o', 'json'])).stdout);
     expect(listed.map((c: { external_id: string }) => c.external_id).sort()).toEqual([
       'p0',
