@@ -104,7 +104,17 @@ export function respond(state: MockState, req: MockRequest): MockOutcome | Promi
   const started = performance.now();
   req.requestId ??= newRequestId();
   const request = req as IdentifiedRequest;
-  if (req.path.startsWith(ADMIN_PREFIX)) return answer(state, admin(state, request));
+  if (req.path.startsWith(ADMIN_PREFIX)) {
+    // An oversized body was dropped unread: a reset must not take it for "no agent, reset all".
+    if (req.tooLarge) {
+      const refused = payloadTooLarge();
+      return answer(state, {
+        ...refused,
+        headers: { [REQUEST_ID_HEADER]: request.requestId, ...refused.headers },
+      });
+    }
+    return answer(state, admin(state, request));
+  }
 
   if (req.tooLarge) return finish(state, request, started, payloadTooLarge());
   const { faults } = state;
