@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { IGNORED_COUNT_HEADER, IGNORED_FIELDS_HEADER, REQUEST_ID_HEADER } from '../api/headers.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { MockHttpError } from './errors.js';
 import { ADMIN_PREFIX } from './respond.js';
 
@@ -75,9 +76,9 @@ export function createWebGuard(options: WebGuardOptions = {}): WebGuard {
   const anyOrigin = cors.includes('*');
 
   function hostAllowed(name: string): boolean {
-    if (anyHost || isIP(name) !== 0) return true;
+    if (anyHost || isLoopbackHost(name) || isIP(name) !== 0) return true;
     // Browsers resolve every *.localhost name to loopback themselves (RFC 6761).
-    if (name === 'localhost' || name.endsWith('.localhost')) return true;
+    if (name.endsWith('.localhost')) return true;
     // Names a page's author cannot point at this machine: its own, and the ones the user gave.
     if (name === own || name === `${own}.local`) return true;
     return listed.some((h) => (h.startsWith('.') ? name.endsWith(h) || name === h.slice(1) : name === h));

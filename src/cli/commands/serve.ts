@@ -1,6 +1,7 @@
 // `contacts serve --mock`: flags checked and turned into the mock's options; running and
 // presenting the server is `../output/serve-mock.ts`, the server itself `src/mock/server.ts`.
 import { apiKeyProblem } from '../../api/key.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { type CommandContext, EMBEDDED_MOCK_AGENT } from '../context.js';
 import { UsageError } from '../errors.js';
 import { serveMock } from '../output/serve-mock.js';
@@ -19,7 +20,7 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
     // No client could ever send a malformed key, so the server would refuse everyone.
     if (problem) throw new UsageError(`--key: not a workspace key: ${problem}`);
   }
-  if (!opts.key?.length && !isLoopback(opts.host)) {
+  if (!opts.key?.length && !isLoopbackHost(opts.host)) {
     ctx.io.warn(
       `listening on ${opts.host} with no --key: anyone who can reach this machine can read and write its contacts. ` +
         'Pass --key bk_... to accept only your keys.',
@@ -108,13 +109,4 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether a listen address is reachable from this machine only. */
-function isLoopback(host: string): boolean {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\./.test(h);
 }
