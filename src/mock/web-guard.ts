@@ -68,11 +68,23 @@ function hostName(host: string): string {
 /** A value from a request, safe to quote in a message: visible ASCII, bounded. */
 const quoted = (value: string) => JSON.stringify(value.replace(/[^\x21-\x7e]/g, '?').slice(0, 200));
 
+/** An origin as a browser sends it (`HTTP://Localhost:3000/` -> `http://localhost:3000`); `*` and non-URLs as given. */
+export function originOf(value: string): string {
+  if (value === '*') return value;
+  try {
+    const { origin } = new URL(value);
+    return origin === 'null' ? value : origin;
+  } catch {
+    return value;
+  }
+}
+
 export function createWebGuard(options: WebGuardOptions = {}): WebGuard {
   const listed = (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean);
   const anyHost = listed.includes('*');
   const own = hostname().toLowerCase();
-  const cors = options.cors ?? [];
+  // A browser's Origin has no path: `http://localhost:3000/` as given names `http://localhost:3000`.
+  const cors = (options.cors ?? []).map(originOf);
   const anyOrigin = cors.includes('*');
 
   function hostAllowed(name: string): boolean {

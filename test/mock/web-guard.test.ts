@@ -226,6 +226,15 @@ describe('CORS', () => {
     });
     expect(star.headers['access-control-allow-origin']).toBe('*');
   });
+
+  it('take an origin given with a trailing slash or in capitals as the origin a browser sends', async () => {
+    const server = await startTestMock({ cors: ['http://localhost:3000/', 'HTTP://Example.TEST:8080'] });
+    const host = `127.0.0.1:${server.port}`;
+    for (const origin of ['http://localhost:3000', 'http://example.test:8080']) {
+      const res = await raw(server.url, 'GET', paths.contacts(AGENT), { ...auth, host, origin });
+      expect(res.headers['access-control-allow-origin']).toBe(origin);
+    }
+  });
 });
 
 describe('the msw handlers', () => {

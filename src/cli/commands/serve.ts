@@ -70,7 +70,8 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
       seedAgent: opts.seedAgent ?? defaultSeedAgent(opts.agents),
       keys: opts.key,
       allowedHosts: opts.allowHost,
-      cors: opts.cors,
+      // What a browser sends as Origin: `--cors http://localhost:3000/` must match it.
+      cors: opts.cors?.map((origin) => (origin === '*' ? origin : new URL(origin).origin)),
       agents: opts.agents,
       strict: opts.strict,
       maxContacts: opts.maxContacts,
