@@ -44,6 +44,15 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
       });
     }
   }
+  if (opts.allowHost?.includes('*') && !opts.key?.length) {
+    // Any Host is what DNS rebinding needs: a page of any site could then read and write the mock.
+    throw new UsageError(
+      "--allow-host '*' needs --key: serving any host name lets any web page reach the mock through DNS rebinding, so only requests with your key may be answered",
+      {
+        hint: "contacts serve --mock --allow-host '*' --key bk_... (or --allow-host NAME for the tunnel's name)",
+      },
+    );
+  }
   // One rule for --mock: the embedded mock's database, unless --data or --in-memory say otherwise.
   const embedded = opts.data === undefined && !opts.inMemory;
   const dataFile = opts.inMemory ? undefined : embedded ? ctx.mockDataFile() : resolve(ctx.cwd, opts.data!);
