@@ -197,7 +197,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const refused = guard.check(web);
       if (refused) {
         const { status, headers, body } = errorResponse(refused);
-        sendEarly(res, requestId, status, headers, body);
+        // A page of an origin the user named may read why it was refused (a browser test).
+        sendEarly(res, requestId, status, { ...headers, ...guard.corsHeaders(web) }, body);
         return;
       }
       const preflight = guard.preflight(web);

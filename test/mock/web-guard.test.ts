@@ -227,6 +227,28 @@ describe('CORS', () => {
     expect(star.headers['access-control-allow-origin']).toBe('*');
   });
 
+  it('go with the 421 and 403 refusals too, to the origins named only, so a browser test can read why', async () => {
+    const server = await startTestMock({ cors: ['http://localhost:3000'] });
+    const origin = 'http://localhost:3000';
+    const rebound = await raw(server.url, 'GET', '/health', { host: 'rebound.example', origin });
+    expect(rebound.status).toBe(421);
+    expect(rebound.headers['access-control-allow-origin']).toBe(origin);
+    expect(rebound.headers['access-control-expose-headers']).toContain('x-request-id');
+    const host = `127.0.0.1:${server.port}`;
+    const plain = await raw(
+      server.url,
+      'POST',
+      '/__mock/reset',
+      { host, origin, 'content-type': 'text/plain' },
+      '',
+    );
+    expect(plain.status).toBe(403);
+    expect(plain.headers['access-control-allow-origin']).toBe(origin);
+    const other = await raw(server.url, 'GET', '/__mock/requests', { host, origin: 'https://evil.example' });
+    expect(other.status).toBe(403);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('take an origin given with a trailing slash or in capitals as the origin a browser sends', async () => {
     const server = await startTestMock({ cors: ['http://localhost:3000/', 'HTTP://Example.TEST:8080'] });
     const host = `127.0.0.1:${server.port}`;
