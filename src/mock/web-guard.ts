@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { IGNORED_COUNT_HEADER, IGNORED_FIELDS_HEADER, REQUEST_ID_HEADER } from '../api/headers.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import { MockHttpError } from './errors.js';
+import { isJsonMediaType } from './handler.js';
 import { ADMIN_PREFIX } from './respond.js';
 
 export interface WebGuardOptions {
@@ -133,8 +134,8 @@ export function createWebGuard(options: WebGuardOptions = {}): WebGuard {
       if (req.method !== 'POST') return undefined;
       // A form or a no-cors fetch can POST text/plain anywhere: a JSON body, or a header of
       // our own, is what a page cannot send to another origin without a preflight.
-      const type = (first(req.headers['content-type']) ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json' && first(req.headers[CONTROL_HEADER]) === undefined) {
+      // (`application/*+json` is no CORS-safelisted type either: the API's own parser takes it.)
+      if (!isJsonMediaType(req.headers['content-type']) && first(req.headers[CONTROL_HEADER]) === undefined) {
         return new MockHttpError(
           403,
           `${req.method} ${req.path} needs "content-type: application/json" or an "${CONTROL_HEADER}: 1" header (a web page cannot send either to another site), e.g. curl -X ${req.method} -H '${CONTROL_HEADER}: 1' URL${req.path}`,

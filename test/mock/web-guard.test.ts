@@ -143,6 +143,12 @@ describe('the controls under /__mock/', () => {
     );
     expect(json.status).toBe(200);
     expect(server.store.count(AGENT)).toBe(0);
+    // The JSON types the API itself takes (no form can send them either).
+    for (const type of ['application/merge-patch+json', 'Application/JSON; charset=utf-8']) {
+      expect(
+        (await raw(server.url, 'POST', '/__mock/reset', { host, 'content-type': type }, '{}')).status,
+      ).toBe(200);
+    }
   });
 
   it("refuse a foreign Origin, even with JSON; take the mock's own origin and the ones named with cors", async () => {
