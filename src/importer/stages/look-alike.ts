@@ -12,7 +12,7 @@
 const NON_ASCII_RE = /[\u0080-\uffff]/;
 const MARKS_RE = /\p{M}\p{M}/u;
 
-/** Whether another string of code points has the NFC form `nfc` of `id`. */
+/** Whether `id` (whose NFC form is `nfc`) has another Unicode form, so a look-alike. */
 export function hasLookAlike(id: string, nfc: string): boolean {
   if (nfc !== id || nfc !== id.normalize('NFD')) return true;
   // Two combining marks in a row can come in the other order; precomposed letters were caught above.
