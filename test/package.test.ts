@@ -37,7 +37,7 @@ describe('package exports', () => {
     }
   });
 
-  it('"contacts-cli/mock" offers the server, both stores and the core; "contacts-cli/mock/msw" the handlers', () => {
+  it('"contacts-cli/mock" offers the server, the store (in memory or in a file) and the core; "contacts-cli/mock/msw" the handlers', () => {
     const names = inNode(
       `const m = await import('contacts-cli/mock'); console.log(JSON.stringify(Object.keys(m).sort()));`,
     ) as string[];

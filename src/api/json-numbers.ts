@@ -11,6 +11,15 @@ const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 /** Written without an exponent, and with no fraction beyond zeros: the user meant an integer. */
 const INTEGER_TEXT_RE = /^[+-]?\d+(?:\.0*)?$/;
 
+/** Written with an exponent (`1.5e20`): a magnitude, whose digits alone must survive. */
+const EXPONENT_RE = /[eE]/;
+
+/** The significant digits of a number's text (`-0012.50e3` -> `125`). */
+function significantDigits(text: string): string {
+  const mantissa = text.split(/[eE]/)[0]!.replace(/^[+-]/, '').replace('.', '');
+  return mantissa.replace(/^0+/, '').replace(/0+$/, '');
+}
+
 /**
  * Why the number written as `text` (a JSON number, or numeric text) would not be stored as
  * written, or null when it would be.
@@ -24,9 +33,14 @@ export function numberTextProblem(text: string): string | null {
     const digits = text.split(/[eE]/)[0] ?? '';
     return /[1-9]/.test(digits) ? `${text} is too small for the service to store: it would become 0` : null;
   }
-  if (Math.abs(value) > SAFE_INTEGER && INTEGER_TEXT_RE.test(text)) {
+  if (Math.abs(value) <= SAFE_INTEGER) return null;
+  // Past 2^53 a double has no fraction left, and not every integer: written out in digits, the
+  // integer part alone must be exact, whatever fraction follows it (`12345678901234567890.5`).
+  // Written with an exponent, the digits must come back as written: `1.5e20` and `1e300` do,
+  // `9007199254740993e0` does not.
+  if (!EXPONENT_RE.test(text) || significantDigits(text) !== significantDigits(String(value))) {
     return (
-      `${text} is an integer beyond 2^53 - 1 (${SAFE_INTEGER}), which a number cannot hold exactly:` +
+      `${text} is ${INTEGER_TEXT_RE.test(text) ? 'an integer' : 'a number'} beyond 2^53 - 1 (${SAFE_INTEGER}), which a number cannot hold exactly:` +
       ` it would be stored as ${value} (keep long integers such as ids in a text attribute)`
     );
   }
@@ -38,8 +52,9 @@ export function mayHoldUnsafeNumber(text: string): boolean {
   return SUSPECT_RE.test(text);
 }
 
-// A refused number has 16 digits or more in a row, or an exponent of three digits.
-const SUSPECT_RE = /\d{16}|[eE][+-]?\d{3}/;
+// A refused number has 16 digits or more (a decimal point may stand among them: fewer digits
+// always come back as written), or an exponent of three digits.
+const SUSPECT_RE = /(?:\d\.?){16}|[eE][+-]?\d{3}/;
 const NUMBER_RE = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**

@@ -261,7 +261,7 @@ function serveOptions(cmd: SubCommand) {
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
     .option(
       '--allow-host <name>',
-      "serve requests for this host name too (repeatable; .example.com for its subdomains, * for any); loopback names, IP addresses and this machine's name are always served, other names get 421",
+      "serve requests for this host name too (repeatable; .example.com for its subdomains; * for any, which needs --key as it lets web pages in through DNS rebinding); loopback names, IP addresses and this machine's name are always served, other names get 421",
       collect,
     )
     .option(

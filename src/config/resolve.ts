@@ -2,6 +2,7 @@
 // else its default, with where it came from so `auth status` and errors can say so.
 import fs from 'node:fs';
 import { apiKeyProblem } from '../api/key.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { ConfigError } from './errors.js';
 import {
   API_KEY_ENV,
@@ -199,7 +200,7 @@ export function requireBaseUrl(
 ): string {
   if (settings.baseUrl) {
     const url = new URL(settings.baseUrl);
-    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !settings.insecureHttp) {
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !settings.insecureHttp) {
       throw new ConfigError(
         'invalid',
         `Refusing to send the API key unencrypted to ${url.host}: the base URL is http://, and ${url.hostname} is not this machine`,
@@ -216,17 +217,6 @@ export function requireBaseUrl(
     {
       hint: `Run \`contacts${profileFlag(settings.profile)} config set base-url https://...\`, set ${SETTINGS['base-url'].env}, or pass --base-url.`,
     },
-  );
-}
-
-/** This machine, whose loopback traffic never crosses a network (RFC 6761 `.localhost` too). */
-function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
   );
 }
 

@@ -66,9 +66,12 @@ export interface CheckpointOptions {
   /** Marks are written at most this long after they are made; 0 writes only on `flush()`. Default 1000. */
   flushIntervalMs?: number | undefined;
   /**
-   * Run before each write, after the marks to write are taken: makes the landed rows durable on
-   * the service's side first (the embedded mock saves its file in the background), so the
-   * checkpoint never claims a row the service could still lose in a crash.
+   * Run before each write, after the marks to write are taken: makes what the checkpoint will
+   * claim durable on our side first (the results file), so it never claims a row whose record
+   * could still be lost. The service's side needs nothing: a row is marked only once its write
+   * was answered, and the service commits before it answers (the embedded mock too: one
+   * committed SQLite transaction per write, WAL with synchronous=NORMAL, so it survives the
+   * process being killed, though not a power cut).
    */
   beforeWrite?: (() => Promise<void>) | undefined;
   /** The clock the flush interval is measured on (tests). Default `Date.now`. */

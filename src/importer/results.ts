@@ -47,9 +47,19 @@ export class ResultsWriter {
   /** Opens `path`: appended to on `resume` (the header written only into an empty file), else replaced. */
   static async open(path: string, options: { resume: boolean }): Promise<ResultsWriter> {
     const format = resultsFormat(path);
-    const file = await open(path, options.resume ? 'a' : 'w');
+    const file = await open(path, options.resume ? 'a+' : 'w');
+    let size = 0;
+    try {
+      if (options.resume) {
+        // A run killed mid-write leaves part of a record: cut it off, or the next one joins it.
+        size = await wholeRecordsLength(file, format === 'csv');
+        await file.truncate(size);
+      }
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
     const writer = new ResultsWriter(path, format, file);
-    const { size } = await file.stat();
     if (format === 'csv' && size === 0) writer.#buffer.push(stringify([[...COLUMNS]], CSV_WRITE_OPTIONS));
     return writer;
   }
@@ -83,5 +93,26 @@ export class ResultsWriter {
   async close(): Promise<void> {
     await this.flush();
     await this.#file.close();
+  }
+}
+
+/**
+ * The length of the file up to the end of its last whole record: its last newline, outside
+ * quotes for CSV (an external_id may hold a newline; `""` toggles twice and changes nothing).
+ */
+async function wholeRecordsLength(file: FileHandle, csv: boolean): Promise<number> {
+  const chunk = Buffer.alloc(1 << 16);
+  let position = 0;
+  let end = 0;
+  let quoted = false;
+  for (;;) {
+    const { bytesRead } = await file.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) return end;
+    for (let i = 0; i < bytesRead; i++) {
+      const byte = chunk[i];
+      if (byte === 0x22 && csv) quoted = !quoted;
+      else if (byte === 0x0a && !quoted) end = position + i + 1;
+    }
+    position += bytesRead;
   }
 }

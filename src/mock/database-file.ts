@@ -1,7 +1,7 @@
 // The mock's database file: what it must be before the store uses it (SQLite, this mock's, of
 // the current schema, undamaged, writable), created with that schema when new. Every refusal is
 // a `MockDataFileError` saying what to do.
-import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'libsql';
 import { MockDataFileError } from './errors.js';
@@ -138,10 +138,30 @@ function damagedFile(file: string, detail: string, cause?: unknown): MockDataFil
 }
 
 /**
- * The database at `file` (or `:memory:`), checked page by page, in WAL mode, with the current
- * schema; refused with a `MockDataFileError` when it cannot be this mock's.
+ * When a database is read page by page at open: `always`, or `after-unclean-stop`, when the last
+ * process to use it did not close it (a `-wal` file with frames left in it beside it): a clean
+ * close folds the WAL into the database and empties it.
  */
-export function openDatabase(file: string): Database.Database {
+export type IntegrityCheck = 'always' | 'after-unclean-stop';
+
+/** Whether the database at `file` is to be read page by page at open. */
+export function integrityCheckDue(file: string, when: IntegrityCheck): boolean {
+  if (when === 'always' || file === ':memory:') return true;
+  try {
+    return statSync(`${file}-wal`).size > 0;
+  } catch {
+    // No WAL: the last close was clean (or there never was a database).
+    return false;
+  }
+}
+
+/**
+ * The database at `file` (or `:memory:`), checked page by page (see `IntegrityCheck`), in WAL
+ * mode, with the current schema; refused with a `MockDataFileError` when it cannot be this mock's.
+ */
+export function openDatabase(file: string, check: IntegrityCheck = 'always'): Database.Database {
+  // Decided before SQLite opens the file and makes a WAL of its own.
+  const due = integrityCheckDue(file, check);
   if (file !== ':memory:') prepareDataFile(file);
   let db: Database.Database;
   try {
@@ -153,7 +173,7 @@ export function openDatabase(file: string): Database.Database {
     });
   }
   try {
-    checkAndPrepare(db, file);
+    checkAndPrepare(db, file, due);
   } catch (error) {
     db.close();
     throw error;
@@ -161,7 +181,7 @@ export function openDatabase(file: string): Database.Database {
   return db;
 }
 
-function checkAndPrepare(db: Database.Database, file: string): void {
+function checkAndPrepare(db: Database.Database, file: string, pageByPage: boolean): void {
   // libsql's get() ignores pluck mode: a value is read as a raw row.
   const value = (sql: string) => (db.prepare(sql).raw().get() as [unknown] | undefined)?.[0];
   let version: number;
@@ -169,8 +189,10 @@ function checkAndPrepare(db: Database.Database, file: string): void {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Every page read once: a truncated file, or one with bytes overwritten, is named now
     // rather than met by some later request (and written further meanwhile).
-    const problems = (db.prepare('PRAGMA quick_check(5)').raw().all() as [string][]).map((r) => r[0]);
-    if (problems.length !== 1 || problems[0] !== 'ok') throw damagedFile(file, problems.join('; '));
+    if (pageByPage) {
+      const problems = (db.prepare('PRAGMA quick_check(5)').raw().all() as [string][]).map((r) => r[0]);
+      if (problems.length !== 1 || problems[0] !== 'ok') throw damagedFile(file, problems.join('; '));
+    }
     const appId = value('PRAGMA application_id');
     const tables = value("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") as number;
     if (tables > 0 && appId !== APPLICATION_ID) {

@@ -285,7 +285,8 @@ export function authenticate(state: Pick<MockState, 'keys'>, header: string | st
 const unauthorized = (message: string) =>
   new MockHttpError(401, message, { headers: { 'www-authenticate': 'Bearer' } });
 
-function isJsonMediaType(contentType: string | string[] | undefined): boolean {
+/** Whether a Content-Type names JSON: `application/json` or `application/*+json`, parameters aside. */
+export function isJsonMediaType(contentType: string | string[] | undefined): boolean {
   const value = Array.isArray(contentType) ? contentType[0] : contentType;
   if (!value) return false;
   const semi = value.indexOf(';');

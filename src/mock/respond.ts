@@ -63,7 +63,7 @@ export interface ResetOutcome {
   agent: string | null;
   /** What was removed before the seed (if any) went back. */
   removed: { contacts: number; attributes: number };
-  /** Whether the seed (the agent's part of it) was put back. */
+  /** Whether any seed records (the agent's part of the seed) were put back. */
   seeded: boolean;
   /** Whether the request log was emptied and the faults started over (a reset of every agent). */
   requests_cleared: boolean;
@@ -77,10 +77,16 @@ export interface ResetOutcome {
 export function resetState(state: MockState, agent?: string): ResetOutcome {
   const { store, seed } = state;
   // One unit: processes sharing the database never see it empty or half-seeded.
-  const removed: ResetResult = store.atomically(() => {
+  const { removed, seeded } = store.atomically((): { removed: ResetResult; seeded: boolean } => {
     const result = store.reset(agent);
-    seed?.(store, agent);
-    return result;
+    if (!seed) return { removed: result, seeded: false };
+    seed(store, agent);
+    // What was emptied holds only what the seed put back: a seed may have nothing for this agent.
+    const filled =
+      agent === undefined
+        ? store.agentIds().length > 0
+        : store.count(agent) > 0 || store.attributeNames(agent).size > 0;
+    return { removed: result, seeded: filled };
   });
   if (agent === undefined) {
     state.log.clear();
@@ -89,7 +95,7 @@ export function resetState(state: MockState, agent?: string): ResetOutcome {
   return {
     agent: agent ?? null,
     removed: { contacts: removed.contacts, attributes: removed.attributes },
-    seeded: seed !== null,
+    seeded,
     requests_cleared: agent === undefined,
   };
 }
@@ -104,7 +110,17 @@ export function respond(state: MockState, req: MockRequest): MockOutcome | Promi
   const started = performance.now();
   req.requestId ??= newRequestId();
   const request = req as IdentifiedRequest;
-  if (req.path.startsWith(ADMIN_PREFIX)) return answer(state, admin(state, request));
+  if (req.path.startsWith(ADMIN_PREFIX)) {
+    // An oversized body was dropped unread: a reset must not take it for "no agent, reset all".
+    if (req.tooLarge) {
+      const refused = payloadTooLarge();
+      return answer(state, {
+        ...refused,
+        headers: { [REQUEST_ID_HEADER]: request.requestId, ...refused.headers },
+      });
+    }
+    return answer(state, admin(state, request));
+  }
 
   if (req.tooLarge) return finish(state, request, started, payloadTooLarge());
   const { faults } = state;

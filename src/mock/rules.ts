@@ -201,9 +201,8 @@ export function stampContact(
     name: fields.name,
     email: fields.email,
     phonenumber: fields.phonenumber,
-    custom_attributes: Object.isFrozen(fields.custom_attributes)
-      ? fields.custom_attributes
-      : Object.freeze(fields.custom_attributes),
+    // A shared empty object, the stored record's own, or a parsed body's copy: never the caller's.
+    custom_attributes: Object.freeze(fields.custom_attributes),
     stripe_accounts: fields.stripe_accounts,
     created_at: prev?.created_at ?? now,
     updated_at: now,

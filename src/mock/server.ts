@@ -13,7 +13,7 @@ import type { RequestLogEntry } from './request-log.js';
 import { type MockOutcome, type ResetOutcome, resetState, respond, type WireResponse } from './respond.js';
 import { createMockStore, openSqliteStore } from './sqlite-store.js';
 import type { MockStore } from './store.js';
-import { createWebGuard } from './web-guard.js';
+import { createWebGuard, type WebRequest } from './web-guard.js';
 
 export { REQUEST_LOG_LIMIT, type RequestLogEntry } from './request-log.js';
 
@@ -141,11 +141,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
 
   /** Carries an outcome out: the answer, or the connection dropped. */
-  function carry(req: IncomingMessage, res: ServerResponse, outcome: MockOutcome): void {
+  function carry(req: IncomingMessage, res: ServerResponse, web: WebRequest, outcome: MockOutcome): void {
     if (closing.signal.aborted || res.destroyed) return;
     if (outcome.drop) req.socket.destroy();
     else {
-      const cors = guard.corsHeaders(request(req));
+      const cors = guard.corsHeaders(web);
       send(res, { ...outcome.response, headers: { ...outcome.response.headers, ...cors } });
     }
   }
@@ -174,11 +174,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return { path: q < 0 ? rest : rest.slice(0, q), query: q < 0 ? '' : rest.slice(q + 1), host };
   }
 
-  const request = (req: IncomingMessage) => {
-    const t = target(req.url ?? '/');
-    return { method: req.method ?? 'GET', path: t.path, headers: req.headers, targetHost: t.host };
-  };
-
   const server = createServer((req, res) => {
     const requestId = newRequestId();
     const chunks: Buffer[] = [];
@@ -193,11 +188,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       if (closing.signal.aborted) return;
       const { path, query, host } = target(req.url ?? '/');
       const method = req.method ?? 'GET';
-      const web = { method, path, headers: req.headers, targetHost: host };
+      const web: WebRequest = { method, path, headers: req.headers, targetHost: host };
       const refused = guard.check(web);
       if (refused) {
         const { status, headers, body } = errorResponse(refused);
-        sendEarly(res, requestId, status, headers, body);
+        // A page of an origin the user named may read why it was refused (a browser test).
+        sendEarly(res, requestId, status, { ...headers, ...guard.corsHeaders(web) }, body);
         return;
       }
       const preflight = guard.preflight(web);
@@ -230,10 +226,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         req.socket.destroy();
         return;
       }
-      if (!(outcome instanceof Promise)) carry(req, res, outcome);
+      if (!(outcome instanceof Promise)) carry(req, res, web, outcome);
       else
         outcome.then(
-          (settled) => carry(req, res, settled),
+          (settled) => carry(req, res, web, settled),
           (error) => {
             onError(error);
             req.socket.destroy();

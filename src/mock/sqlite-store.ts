@@ -80,7 +80,7 @@ class SqliteStore implements MockStore {
     this.#now = options.now ?? Date.now;
     this.#maxContacts = options.maxContacts ?? Number.POSITIVE_INFINITY;
     this.#maxAttributes = options.maxAttributes ?? MAX_ATTRIBUTES;
-    this.#db = openDatabase(file);
+    this.#db = openDatabase(file, options.integrityCheck);
     try {
       this.#q = prepare(this.#db);
     } catch (error) {

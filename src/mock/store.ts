@@ -130,6 +130,12 @@ export interface MockStoreOptions {
   maxAttributes?: number;
   /** Initial state, as from `snapshot()`. */
   snapshot?: unknown;
+  /**
+   * When a database file is read page by page at open (damage named at once rather than met by
+   * a request): `always` (the default), or `after-unclean-stop` for a short-lived process that
+   * opens the file often, such as the embedded `--mock` of each command.
+   */
+  integrityCheck?: 'always' | 'after-unclean-stop';
 }
 
 const notSnapshot = (detail: string) => new Error(`Not a mock store snapshot (${detail})`);

@@ -7,7 +7,9 @@
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { IGNORED_COUNT_HEADER, IGNORED_FIELDS_HEADER, REQUEST_ID_HEADER } from '../api/headers.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { MockHttpError } from './errors.js';
+import { isJsonMediaType } from './handler.js';
 import { ADMIN_PREFIX } from './respond.js';
 
 export interface WebGuardOptions {
@@ -67,17 +69,29 @@ function hostName(host: string): string {
 /** A value from a request, safe to quote in a message: visible ASCII, bounded. */
 const quoted = (value: string) => JSON.stringify(value.replace(/[^\x21-\x7e]/g, '?').slice(0, 200));
 
+/** An origin as a browser sends it (`HTTP://Localhost:3000/` -> `http://localhost:3000`); `*` and non-URLs as given. */
+export function originOf(value: string): string {
+  if (value === '*') return value;
+  try {
+    const { origin } = new URL(value);
+    return origin === 'null' ? value : origin;
+  } catch {
+    return value;
+  }
+}
+
 export function createWebGuard(options: WebGuardOptions = {}): WebGuard {
   const listed = (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean);
   const anyHost = listed.includes('*');
   const own = hostname().toLowerCase();
-  const cors = options.cors ?? [];
+  // A browser's Origin has no path: `http://localhost:3000/` as given names `http://localhost:3000`.
+  const cors = (options.cors ?? []).map(originOf);
   const anyOrigin = cors.includes('*');
 
   function hostAllowed(name: string): boolean {
-    if (anyHost || isIP(name) !== 0) return true;
+    if (anyHost || isLoopbackHost(name) || isIP(name) !== 0) return true;
     // Browsers resolve every *.localhost name to loopback themselves (RFC 6761).
-    if (name === 'localhost' || name.endsWith('.localhost')) return true;
+    if (name.endsWith('.localhost')) return true;
     // Names a page's author cannot point at this machine: its own, and the ones the user gave.
     if (name === own || name === `${own}.local`) return true;
     return listed.some((h) => (h.startsWith('.') ? name.endsWith(h) || name === h.slice(1) : name === h));
@@ -120,8 +134,8 @@ export function createWebGuard(options: WebGuardOptions = {}): WebGuard {
       if (req.method !== 'POST') return undefined;
       // A form or a no-cors fetch can POST text/plain anywhere: a JSON body, or a header of
       // our own, is what a page cannot send to another origin without a preflight.
-      const type = (first(req.headers['content-type']) ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json' && first(req.headers[CONTROL_HEADER]) === undefined) {
+      // (`application/*+json` is no CORS-safelisted type either: the API's own parser takes it.)
+      if (!isJsonMediaType(req.headers['content-type']) && first(req.headers[CONTROL_HEADER]) === undefined) {
         return new MockHttpError(
           403,
           `${req.method} ${req.path} needs "content-type: application/json" or an "${CONTROL_HEADER}: 1" header (a web page cannot send either to another site), e.g. curl -X ${req.method} -H '${CONTROL_HEADER}: 1' URL${req.path}`,

@@ -17,9 +17,34 @@ describe('numbers the service cannot keep as written', () => {
   });
 
   it('accepts what a double holds as meant: zeros, decimals, exponents, the largest safe integer', () => {
-    for (const ok of ['0', '-0', '0.0', '0e-400', '12.5', '1e300', '1e-300', '9007199254740991', '1.5e20']) {
-      expect(numberTextProblem(ok)).toBeNull();
+    for (const ok of [
+      '0',
+      '-0',
+      '0.0',
+      '0e-400',
+      '12.5',
+      '1e300',
+      '1e-300',
+      '9007199254740991',
+      '1.5e20',
+      '1.2345678901234568e+25',
+      '1.7976931348623157e308',
+    ]) {
+      expect(numberTextProblem(ok), ok).toBeNull();
     }
+  });
+
+  it('refuses a number past 2^53 whose digits would change, whatever its fraction or exponent', () => {
+    expect(numberTextProblem('12345678901234567890.5')).toMatch(/stored as 12345678901234567000/);
+    expect(numberTextProblem('9007199254740991.5')).toMatch(
+      /a number beyond 2\^53 - 1.*stored as 9007199254740992/,
+    );
+    expect(numberTextProblem('-9007199254740993.25')).toMatch(/beyond 2\^53 - 1/);
+    expect(numberTextProblem('9007199254740993e0')).toMatch(/stored as 9007199254740992/);
+    expect(numberTextProblem('9.007199254740993e15')).toMatch(/stored as 9007199254740992/);
+    expect(numberTextProblem('1.00000000000000001e20')).toMatch(/stored as 100000000000000000000/);
+    expect(jsonNumberProblem('{"a":9.007199254740993e15}')).toMatchObject({ path: 'a' });
+    expect(jsonNumberProblem('{"a":12345678901234567890.5}')).toMatchObject({ path: 'a' });
   });
 
   it('finds the first such number in a JSON text and says where it stands', () => {

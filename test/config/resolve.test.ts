@@ -264,9 +264,13 @@ describe('requireBaseUrl', () => {
       'http://localhost:3000',
       'http://127.0.0.1:9',
       'http://[::1]:9',
-      'http://api.localhost',
+      'http://127.1.2.3',
     ]) {
       expect(requireBaseUrl(resolve({ baseUrl: local }))).toBe(local);
+    }
+    // Only a browser promises that *.localhost is this machine; a resolver may send it anywhere.
+    for (const remote of ['http://foo.localhost', 'http://localhost.example', 'http://127.0.0.1.nip.io']) {
+      expect(() => requireBaseUrl(resolve({ baseUrl: remote }))).toThrow(/is not this machine/);
     }
   });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OPERATIONS, paths } from '../../src/api/index.js';
+import { MAX_BODY_BYTES } from '../../src/api/limits.js';
 import { SeedError } from '../../src/mock/errors.js';
 import { createMockState } from '../../src/mock/handler.js';
 import { createMockHandlers } from '../../src/mock/msw.js';
@@ -205,7 +206,12 @@ describe('POST /__mock/reset and --seed', () => {
     expect(server.requests).toHaveLength(3); // the log is kept
 
     const three = await client.request('POST', '/__mock/reset?agent=three', { json: {} });
-    expect(three.body.data).toMatchObject({ agent: 'three', removed: { contacts: 1, attributes: 0 } });
+    // The seed has nothing for agent three: nothing was seeded.
+    expect(three.body.data).toMatchObject({
+      agent: 'three',
+      removed: { contacts: 1, attributes: 0 },
+      seeded: false,
+    });
     expect(server.store.count('three')).toBe(0);
     expect(server.store.count('two')).toBe(2);
 
@@ -215,6 +221,21 @@ describe('POST /__mock/reset and --seed', () => {
       { field: 'agent', message: 'Expected an agent id (a non-empty string)' },
     ]);
     expect(server.store.count('two')).toBe(2);
+  });
+
+  it('answers 413 to a reset whose body is too large, and resets nothing', async () => {
+    const server = await startTestMock();
+    const client = api(server.url);
+    await client.post(paths.contacts('one'), { external_id: 'kept' });
+    await client.post(paths.contacts('two'), { external_id: 'kept too' });
+    const body = JSON.stringify({ agent: 'one', padding: 'x'.repeat(MAX_BODY_BYTES) });
+    const refused = await client.request('POST', '/__mock/reset', {
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(refused.status).toBe(413);
+    expect(server.store.count('one')).toBe(1);
+    expect(server.store.count('two')).toBe(1);
   });
 
   it('refuses a reset of an agent that does not exist when agents are declared', async () => {

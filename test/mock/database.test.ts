@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import Database from 'libsql';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
-import { SCHEMA_VERSION } from '../../src/mock/database-file.js';
+import { startEmbeddedMock } from '../../src/cli/embedded-mock.js';
+import { integrityCheckDue, SCHEMA_VERSION } from '../../src/mock/database-file.js';
 import { MockDataFileError } from '../../src/mock/errors.js';
 import { startMockServer } from '../../src/mock/server.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
@@ -461,6 +462,27 @@ describe('a damaged database', () => {
     expect(s.code).toBe(2);
     expect(s.stderr).toContain(`The mock database ${scribbled} is damaged`);
     expect(() => openSqliteStore(scribbled)).toThrow(MockDataFileError);
+  });
+
+  it('is read page by page by the embedded --mock only after a stop that was not clean (a WAL left with frames)', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'mock.db');
+    filledDatabase(file, 2000);
+    const { size } = await stat(file);
+    const { truncate } = await import('node:fs/promises');
+    await truncate(file, Math.floor(size / 2));
+    expect(integrityCheckDue(file, 'after-unclean-stop')).toBe(false);
+    expect(integrityCheckDue(file, 'always')).toBe(true);
+    // Cleanly stopped: the embedded mock starts without reading every page (the damage is
+    // met by the requests that reach it), while serve --mock and the default store refuse it.
+    const embedded = await startEmbeddedMock(file);
+    await embedded.close();
+    expect(() => openSqliteStore(file)).toThrow(MockDataFileError);
+    expect(serveOnce(file, dir).code).toBe(2);
+    // A process killed mid-write leaves its WAL behind: then the embedded mock checks too.
+    await writeFile(`${file}-wal`, Buffer.alloc(4096, 1));
+    expect(integrityCheckDue(file, 'after-unclean-stop')).toBe(true);
+    await expect(startEmbeddedMock(file)).rejects.toThrow(MockDataFileError);
   });
 
   it('met while serving: a distinct 500 naming the damage, told to the log, and no more writes taken', async () => {

@@ -198,5 +198,8 @@ describe('contacts serve --mock: where the data lives', () => {
     });
     expect(host.code).toBe(2);
     expect(host.stderr).toContain('--allow-host: not a host name');
+    const any = await runBin(['serve', '--mock', '--allow-host', '*'], { env: home.env, cwd: home.dir });
+    expect(any.code).toBe(2);
+    expect(any.stderr).toContain("--allow-host '*' needs --key");
   });
 });

@@ -143,6 +143,12 @@ describe('the controls under /__mock/', () => {
     );
     expect(json.status).toBe(200);
     expect(server.store.count(AGENT)).toBe(0);
+    // The JSON types the API itself takes (no form can send them either).
+    for (const type of ['application/merge-patch+json', 'Application/JSON; charset=utf-8']) {
+      expect(
+        (await raw(server.url, 'POST', '/__mock/reset', { host, 'content-type': type }, '{}')).status,
+      ).toBe(200);
+    }
   });
 
   it("refuse a foreign Origin, even with JSON; take the mock's own origin and the ones named with cors", async () => {
@@ -225,6 +231,37 @@ describe('CORS', () => {
       origin: 'http://a.example',
     });
     expect(star.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('go with the 421 and 403 refusals too, to the origins named only, so a browser test can read why', async () => {
+    const server = await startTestMock({ cors: ['http://localhost:3000'] });
+    const origin = 'http://localhost:3000';
+    const rebound = await raw(server.url, 'GET', '/health', { host: 'rebound.example', origin });
+    expect(rebound.status).toBe(421);
+    expect(rebound.headers['access-control-allow-origin']).toBe(origin);
+    expect(rebound.headers['access-control-expose-headers']).toContain('x-request-id');
+    const host = `127.0.0.1:${server.port}`;
+    const plain = await raw(
+      server.url,
+      'POST',
+      '/__mock/reset',
+      { host, origin, 'content-type': 'text/plain' },
+      '',
+    );
+    expect(plain.status).toBe(403);
+    expect(plain.headers['access-control-allow-origin']).toBe(origin);
+    const other = await raw(server.url, 'GET', '/__mock/requests', { host, origin: 'https://evil.example' });
+    expect(other.status).toBe(403);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('take an origin given with a trailing slash or in capitals as the origin a browser sends', async () => {
+    const server = await startTestMock({ cors: ['http://localhost:3000/', 'HTTP://Example.TEST:8080'] });
+    const host = `127.0.0.1:${server.port}`;
+    for (const origin of ['http://localhost:3000', 'http://example.test:8080']) {
+      const res = await raw(server.url, 'GET', paths.contacts(AGENT), { ...auth, host, origin });
+      expect(res.headers['access-control-allow-origin']).toBe(origin);
+    }
   });
 });
 

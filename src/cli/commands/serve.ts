@@ -1,6 +1,7 @@
 // `contacts serve --mock`: flags checked and turned into the mock's options; running and
 // presenting the server is `../output/serve-mock.ts`, the server itself `src/mock/server.ts`.
 import { apiKeyProblem } from '../../api/key.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { type CommandContext, EMBEDDED_MOCK_AGENT } from '../context.js';
 import { UsageError } from '../errors.js';
 import { serveMock } from '../output/serve-mock.js';
@@ -19,7 +20,7 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
     // No client could ever send a malformed key, so the server would refuse everyone.
     if (problem) throw new UsageError(`--key: not a workspace key: ${problem}`);
   }
-  if (!opts.key?.length && !isLoopback(opts.host)) {
+  if (!opts.key?.length && !isLoopbackHost(opts.host)) {
     ctx.io.warn(
       `listening on ${opts.host} with no --key: anyone who can reach this machine can read and write its contacts. ` +
         'Pass --key bk_... to accept only your keys.',
@@ -42,6 +43,15 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
         hint: 'A name without scheme or port: --allow-host mock.test (.example.com for its subdomains)',
       });
     }
+  }
+  if (opts.allowHost?.includes('*') && !opts.key?.length) {
+    // Any Host is what DNS rebinding needs: a page of any site could then read and write the mock.
+    throw new UsageError(
+      "--allow-host '*' needs --key: serving any host name lets any web page reach the mock through DNS rebinding, so only requests with your key may be answered",
+      {
+        hint: "contacts serve --mock --allow-host '*' --key bk_... (or --allow-host NAME for the tunnel's name)",
+      },
+    );
   }
   // One rule for --mock: the embedded mock's database, unless --data or --in-memory say otherwise.
   const embedded = opts.data === undefined && !opts.inMemory;
@@ -69,7 +79,8 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
       seedAgent: opts.seedAgent ?? defaultSeedAgent(opts.agents),
       keys: opts.key,
       allowedHosts: opts.allowHost,
-      cors: opts.cors,
+      // What a browser sends as Origin: `--cors http://localhost:3000/` must match it.
+      cors: opts.cors?.map((origin) => (origin === '*' ? origin : new URL(origin).origin)),
       agents: opts.agents,
       strict: opts.strict,
       maxContacts: opts.maxContacts,
@@ -108,13 +119,4 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether a listen address is reachable from this machine only. */
-function isLoopback(host: string): boolean {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\./.test(h);
 }

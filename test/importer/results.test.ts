@@ -1,0 +1,41 @@
+// The results file on resume: a record half-written when the last run was killed is cut off
+// before the new records are appended, so none joins it.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ResultsWriter } from '../../src/importer/results.js';
+import { tempDir } from '../helpers/mock.js';
+
+async function resumed(name: string, before: string): Promise<string> {
+  const path = join(await tempDir(), name);
+  await writeFile(path, before);
+  const writer = await ResultsWriter.open(path, { resume: true });
+  writer.write({ line: 9, external_id: 'next', id: 'c_9', action: 'created' });
+  await writer.close();
+  return readFile(path, 'utf8');
+}
+
+describe('ResultsWriter on resume', () => {
+  it('cuts a half-written CSV record back to the last whole one, quoted newlines included', async () => {
+    const whole = 'line,external_id,id,action\n2,a,c_2,created\n3,"x\ny",c_3,updated\n';
+    expect(await resumed('r.csv', `${whole}4,b,c_`)).toBe(`${whole}9,next,c_9,created\n`);
+    expect(await resumed('q.csv', `${whole}4,"half\nway`)).toBe(`${whole}9,next,c_9,created\n`);
+    expect(await resumed('w.csv', whole)).toBe(`${whole}9,next,c_9,created\n`);
+    // Killed inside the header: written again.
+    expect(await resumed('h.csv', 'line,exte')).toBe('line,external_id,id,action\n9,next,c_9,created\n');
+  });
+
+  it('cuts a half-written NDJSON record', async () => {
+    const whole = '{"line":2,"external_id":"a\\"\\n","id":"c_2","action":"created"}\n';
+    expect(await resumed('r.ndjson', `${whole}{"line":3,"ext`)).toBe(
+      `${whole}{"line":9,"external_id":"next","id":"c_9","action":"created"}\n`,
+    );
+  });
+
+  it('starts a results file that is not there yet', async () => {
+    const path = join(await tempDir(), 'new.csv');
+    const writer = await ResultsWriter.open(path, { resume: true });
+    await writer.close();
+    expect(await readFile(path, 'utf8')).toBe('line,external_id,id,action\n');
+  });
+});
