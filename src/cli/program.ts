@@ -209,7 +209,7 @@ Learn more: contacts <command> --help`,
     )
     .option(
       '--map <header=field>',
-      'map a column: external_id, name, email, phonenumber, attr.<name>, or - to ignore (repeatable)',
+      'map a column: external_id, name, first_name, last_name, email, phonenumber, country, attr.<name>, or - to ignore (repeatable; several phonenumber columns are tried in the order given)',
       collect,
     )
     .option(
@@ -234,6 +234,24 @@ Learn more: contacts <command> --help`,
       '--results <file>',
       'write line, external_id, id and action (created/updated) of every landed row (.csv or .ndjson); --resume appends',
     )
+    .addOption(
+      new Option(
+        '--date-order <order>',
+        'how slash dates such as 3/4/2024 read when a column does not decide it: mdy (month first) or dmy',
+      ).choices(['mdy', 'dmy']),
+    )
+    .option(
+      '--fixes <file>',
+      'where fields left out of contacts that landed go (default: <file>.fixes.<ext> next to the input)',
+    )
+    .option(
+      '--strict',
+      'a phone or attribute value that cannot be read rejects the whole row (default: the contact lands without it and the field goes to the fixes file)',
+    )
+    .option(
+      '--empty-strings',
+      'a quoted empty cell ("") is the empty string and clears a name or text attribute (default: every empty cell means "not given")',
+    )
     .option('--resume', 'skip the rows an interrupted run of the same file already landed')
     .option(
       '--dry-run',
@@ -246,13 +264,21 @@ Learn more: contacts <command> --help`,
     .addHelpText(
       'after',
       `
-Columns are matched to fields ignoring case, spaces, _ and -, with the usual synonyms
-(External ID, User ID, Customer ID, ID; Name, Full Name, First Name + Last Name; Email, E-mail,
-Email Address; Phone, Phone Number, Mobile, Telephone, Tel). A column named after a defined
-custom attribute, or attr.<name>, fills that attribute. JSON and NDJSON records use the API's
-field names, with custom_attributes nested.
+The exports of HubSpot, Salesforce (reports and Data Loader), Mailchimp, Google Contacts,
+Outlook, Shopify, Stripe, Pipedrive and Zoho CRM are recognised by their header and import as
+they are: the first line names the export and the mapping. Other files: columns are matched to
+fields ignoring case, spaces, _ and -, with the usual synonyms (External ID, User ID, Customer ID,
+ID; Name, Full Name, First Name + Last Name; Email, E-mail, Email Address; Phone, Phone Number,
+Mobile, Telephone, Tel: every phone column is tried in turn). Without an id column the email is
+the key. A column named after a defined custom attribute, or attr.<name>, fills that attribute.
+JSON and NDJSON records use the API's field names, with custom_attributes nested.
 
-Exit codes: 0 every row landed, 8 some rows were rejected (see the rejects file), 130 interrupted.
+A national phone number is placed in the row's country column, else --default-country, else the
+one country of the file's international numbers it is valid in. A phone or attribute value that
+cannot be read goes to the fixes file and the contact lands without it (--strict rejects the row).
+
+Exit codes: 0 every row landed (some perhaps without a field: see the fixes file), 8 some rows
+were rejected (see the rejects file), 130 interrupted.
 
 Examples:
   $ contacts import customers.csv --agent my-agent

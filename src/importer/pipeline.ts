@@ -5,10 +5,16 @@
 import type { ContactsClient } from '../client/client.js';
 import { ImportError } from './errors.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
-import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping } from './mapping.js';
+import {
+  type ColumnMapping,
+  describeMapping,
+  type MapOverride,
+  resolveMapping,
+  summarizeMapping,
+} from './mapping.js';
 import { DryRunPlanner } from './plan.js';
-import { createRowValidator } from './rows.js';
-import type { ImportSource } from './sources/types.js';
+import { createRowValidator, FileEvidence, type RowResult } from './rows.js';
+import type { ImportSource, SourceRecord } from './sources/types.js';
 import { ConcurrencyController } from './stages/concurrency.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
 import { type ImportOutputs, openOutputs } from './stages/outputs.js';
@@ -18,6 +24,7 @@ import { type ImportEvent, type ImportReport, ImportTally } from './stages/repor
 import { SendSink } from './stages/send-sink.js';
 import type { ImportSink } from './stages/sink.js';
 import { countForProgress, inputKind, openInputSource, readRecords } from './stages/source.js';
+import type { DateOrder } from './values.js';
 
 export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
 export type { ImportSink, RowOutcome } from './stages/sink.js';
@@ -27,6 +34,11 @@ export const DEFAULT_CONCURRENCY = 64;
 export const DEFAULT_IMPORT_RETRIES = 10;
 /** Contacts a request by default: the batch form's maximum (prod), bytes permitting. */
 export const DEFAULT_BATCH_SIZE = 1000;
+
+/** Rows read before the first is validated, to learn what the file says of itself. */
+const LOOK_AHEAD_ROWS = 1000;
+/** How far reading ahead goes on while a date column's order is still open. */
+const LOOK_AHEAD_MAX_ROWS = 100_000;
 
 export interface ImportOptions {
   client: ContactsClient;
@@ -43,6 +55,14 @@ export interface ImportOptions {
   encoding?: string;
   /** CSV column overrides (`--map "Header=field"`). */
   maps?: MapOverride[];
+  /** How slash dates (`3/4/2024`) read when a column's values do not decide it. */
+  dateOrder?: DateOrder;
+  /** A field that cannot be read rejects its whole row, instead of going to the fixes file. */
+  strict?: boolean;
+  /** A quoted empty cell (`""`) is the empty string (clears a name or text attribute), as before. */
+  emptyStrings?: boolean;
+  /** Where the fields left out of contacts that landed go (default: <file>.fixes.<ext>). */
+  fixesPath?: string;
   /** Requests in flight at most; below it, the controller finds what the link takes. */
   concurrency?: number;
   /** Contacts per request (the batch form) at most; 1 sends one request per row. Default 1000. */
@@ -111,7 +131,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     source.close();
     throw error;
   }
-  const { validate, outputs, total, mapping } = prepared;
+  const { validate, evidence, outputs, total, mapping } = prepared;
   const tally = new ImportTally({
     emit,
     outputs,
@@ -119,6 +139,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     progressIntervalMs: options.progressIntervalMs,
     dryRun,
   });
+  const notes = source.notes ?? [];
+  let notesSaid = notes.length;
   emit({
     type: 'start',
     source: source.name,
@@ -127,6 +149,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     mapping: mapping ? describeMapping(mapping) : [],
     unmapped: mapping?.unmapped ?? [],
     resumed: outputs?.checkpoint?.resumed ?? false,
+    summary: mapping && summarizeMapping(mapping),
+    keyFromEmail: mapping?.keyFromEmail,
+    notes: notes.slice(),
+    checkpointDiscarded: outputs?.checkpoint?.discarded ?? false,
+    emptyStrings: options.emptyStrings ?? false,
   });
 
   let sink: ImportSink;
@@ -152,28 +179,67 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   options.signal?.addEventListener('abort', stopSending, { once: true });
   let readFailure: { error: unknown } | undefined;
   let readToEnd = false;
+
+  const handle = async (record: SourceRecord) => {
+    const result: RowResult = validate(record);
+    if (checkpoint?.hasLanded(record.row)) {
+      // Landed in the run resumed: not sent again, but its email is held from here on.
+      if (result.ok) planner.landedBefore(record, result.input);
+      tally.skipped();
+      return;
+    }
+    if (!result.ok) {
+      tally.reject(record, result.reason);
+      return;
+    }
+    const planned = planner.plan(record, result.input);
+    if (!planned.ok) {
+      tally.reject(record, planned.reason);
+      return;
+    }
+    if (result.fixes) tally.fix(record, result.input, result.fixes);
+    await sink.accept(planned.row);
+  };
+  // The first rows are read before any is validated: what they say of the file (the order of its
+  // slash dates, the countries of its international numbers) applies to every row, the first too.
+  // While a date column is still undecided, reading ahead goes on.
+  const ahead: SourceRecord[] | undefined = mapping ? [] : undefined;
+  const releaseAhead = async () => {
+    const undecided = evidence.undecided();
+    if (undecided && !options.dateOrder) {
+      throw new ImportError(
+        `Column "${undecided.header}" has dates like ${undecided.example} that read both as M/D/YYYY and D/M/YYYY, ` +
+          'and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
+      );
+    }
+    for (const held of ahead!.splice(0)) {
+      if (sink.failure || tally.writeFailure) break;
+      await handle(held);
+    }
+  };
+  let looking = ahead !== undefined;
   try {
     for await (const record of readRecords(source, options.signal)) {
       if (sink.failure || tally.writeFailure) break;
       tally.read();
-      const result = validate(record);
-      if (checkpoint?.hasLanded(record.row)) {
-        // Landed in the run resumed: not sent again, but its email is held from here on.
-        if (result.ok) planner.landedBefore(record, result.input);
-        tally.skipped();
+      if (notes.length > notesSaid) {
+        for (const message of notes.slice(notesSaid)) emit({ type: 'note', message });
+        notesSaid = notes.length;
+      }
+      if (looking) {
+        if (record.raw) evidence.observe(record.raw);
+        ahead!.push(record);
+        if (ahead!.length < LOOK_AHEAD_ROWS || (evidence.pending && ahead!.length < LOOK_AHEAD_MAX_ROWS))
+          continue;
+        looking = false;
+        await releaseAhead();
         continue;
       }
-      if (!result.ok) {
-        tally.reject(record, result.reason);
-        continue;
-      }
-      const planned = planner.plan(record, result.input);
-      if (!planned.ok) {
-        tally.reject(record, planned.reason);
-        continue;
-      }
-      await sink.accept(planned.row);
+      await handle(record);
     }
+    if (looking) await releaseAhead();
+    for (const message of notes.slice(notesSaid)) emit({ type: 'note', message });
+    notesSaid = notes.length;
     readToEnd = !options.signal?.aborted;
   } catch (error) {
     // The input itself failed (a parse error): the rows read before it still land, then it is reported.
@@ -184,7 +250,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const interrupted = Boolean(options.signal?.aborted) && (!readToEnd || dropped > 0);
 
   const fatal = sink.failure ?? tally.writeFailure ?? readFailure;
-  const report = await tally.close(Boolean(fatal) || interrupted, interrupted);
+  const report = await tally.close(Boolean(fatal) || interrupted, interrupted, validate.notes);
   if (fatal) throw new ImportStoppedError(fatal.error, report);
   return report;
 }
@@ -197,6 +263,7 @@ async function prepare(
   dryRun: boolean,
 ): Promise<{
   validate: ReturnType<typeof createRowValidator>;
+  evidence: FileEvidence;
   outputs: ImportOutputs | undefined;
   total: number | undefined;
   mapping: ColumnMapping | undefined;
@@ -209,7 +276,15 @@ async function prepare(
       '--map applies to CSV columns; JSON and NDJSON records use the contract field names',
     );
   }
-  const validate = createRowValidator({ definitions, mapping, defaultCountry: options.defaultCountry });
+  const evidence = new FileEvidence(mapping, definitions, { dateOrder: options.dateOrder });
+  const validate = createRowValidator({
+    definitions,
+    mapping,
+    defaultCountry: options.defaultCountry,
+    evidence,
+    strict: options.strict,
+    emptyStrings: options.emptyStrings,
+  });
   // A count is a pass of its own over the input: only a regular file can be read twice.
   const total = options.countTotal
     ? await countForProgress(options.input, kind, source, options.encoding)
@@ -225,9 +300,11 @@ async function prepare(
         mapping,
         cwd: options.cwd,
         rejectsPath: options.rejectsPath,
+        fixesPath: options.fixesPath,
+        strict: options.strict,
         resultsPath: options.resultsPath,
       });
-  return { validate, outputs, total, mapping };
+  return { validate, evidence, outputs, total, mapping };
 }
 
 async function createSink(

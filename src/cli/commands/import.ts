@@ -5,7 +5,14 @@ import type { MapOverride } from '../../importer/mapping.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { createProgress, diffWriter, display, summaryLine, summaryRecord } from '../output/import-report.js';
+import {
+  closingLines,
+  createProgress,
+  diffWriter,
+  display,
+  summaryLine,
+  summaryRecord,
+} from '../output/import-report.js';
 import { writeRecord } from '../output/render.js';
 
 export interface ImportCommandOptions {
@@ -18,6 +25,10 @@ export interface ImportCommandOptions {
   batchSize?: number;
   rejects?: string;
   results?: string;
+  fixes?: string;
+  dateOrder?: 'mdy' | 'dmy';
+  strict?: boolean;
+  emptyStrings?: boolean;
   resume?: boolean;
   dryRun?: boolean;
   /** With --dry-run: list each row that would change, field by field. */
@@ -101,6 +112,11 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
         opts.rejects === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.rejects),
       resultsPath:
         opts.results === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.results),
+      fixesPath:
+        opts.fixes === undefined ? undefined : (await import('node:path')).resolve(ctx.cwd, opts.fixes),
+      dateOrder: opts.dateOrder,
+      strict: opts.strict,
+      emptyStrings: opts.emptyStrings,
       resume: opts.resume,
       dryRun: opts.dryRun,
       countTotal: true,
@@ -138,8 +154,14 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   progress.stop();
 
   ctx.io.note(summaryLine(report));
+  for (const line of closingLines(report)) ctx.io.note(line);
   if (report.rejectsFile) {
     ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
+  }
+  if (report.fixesFile) {
+    ctx.io.note(
+      `Fields left out of ${report.fixed} contacts that landed: ${display(ctx, report.fixesFile)} (correct them and import that file as is).`,
+    );
   }
   if (report.resultsFile)
     ctx.io.note(`Results of the rows that landed: ${display(ctx, report.resultsFile)}.`);

@@ -1,6 +1,7 @@
 // The bytes of an input (a file, or stdin for `-`), with a peek at the start for sniffing.
 import { createReadStream } from 'node:fs';
 import { ImportError } from '../errors.js';
+import { firstInvalidUtf8, legacyEncoding } from './utf8.js';
 
 export interface InputOptions {
   /** The stream read for `-` (tests pass their own); default `process.stdin`. */
@@ -20,6 +21,11 @@ export interface OpenedInput {
   encoding: string;
   /** The input began with a byte-order mark (a rejects file keeps one, for spreadsheets). */
   bom: boolean;
+  /**
+   * What reading decided on its own, for the user (the legacy encoding a non-UTF-8 file is read
+   * in); readers add to it as they go.
+   */
+  notes: string[];
   /** Every byte of the input in order, the sample included; pulled on demand (backpressure). */
   chunks: AsyncIterable<Buffer>;
   destroy(): void;
@@ -73,13 +79,24 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
 
   const sample = Buffer.concat(head);
   const found = bomEncoding(sample);
-  const encoding = options.encoding ?? found ?? 'utf-8';
+  const notes: string[] = [];
+  let encoding = options.encoding ?? found;
+  if (encoding === undefined) {
+    // No BOM and no --encoding: UTF-8 unless the first bytes cannot be; then the legacy encoding
+    // they look like (Outlook and Excel on Windows write Windows-1252).
+    if (firstInvalidUtf8(sample) < sample.length) {
+      const legacy = legacyEncoding(sample);
+      encoding = legacy.label;
+      notes.push(`${name} is not UTF-8: reading it as ${legacy.name} (--encoding overrides)`);
+    } else encoding = 'utf-8';
+  }
   const sampleText = new TextDecoder(encoding).decode(sample);
   return {
     name,
     sample,
     sampleText,
     encoding,
+    notes,
     bom: found !== undefined,
     chunks: chunks(),
     destroy: () => stream.destroy?.(),

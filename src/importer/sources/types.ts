@@ -34,6 +34,11 @@ export interface ImportSource {
   delimiter?: CsvDelimiter;
   /** CSV only: the input began with a UTF-8 byte-order mark (rejects keep it, for spreadsheets). */
   bom?: boolean;
+  /**
+   * What reading decided on its own, for the user: the encoding a non-UTF-8 file is read in, a
+   * repeated header or a report footer skipped. Grows as records are read.
+   */
+  notes?: string[];
   /** The records in file order; iterate once. Breaking out of the loop closes the input. */
   records: AsyncIterable<SourceRecord>;
   /** Close the input without reading on (also done by breaking out of `records`). */
