@@ -3,7 +3,7 @@
 // fill `phonenumber`) and the country that places a national number. The evidence for every
 // header is in test/fixtures/exports/EVIDENCE.md; a column named here was seen in a real export.
 import { normalizeHeader } from './mapping.js';
-import { GOOGLE_MULTI_VALUE } from './values.js';
+import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
 
 export interface ExportProfile {
   /** Short name, for `--map-file` offers and tests (`hubspot`). */
@@ -20,6 +20,7 @@ export interface ExportProfile {
   /** A full-name column, when the export has one (preferred over the parts). */
   name?: readonly string[];
   first?: readonly string[];
+  middle?: readonly string[];
   last?: readonly string[];
   /** Email columns: the first non-empty one fills `email`. */
   email: readonly string[];
@@ -29,9 +30,29 @@ export interface ExportProfile {
   country: readonly string[];
   /** How the export writes several values in one cell (beside Google's ` ::: `, always read). */
   multiValue?: readonly string[];
+  /**
+   * The order of the export's slash dates when a column's own values leave it open (`4/12/1985`):
+   * only for an export that writes one order whatever the user's locale.
+   */
+  dateOrder?: DateOrder;
 }
 
 export const EXPORT_PROFILES: readonly ExportProfile[] = [
+  // Before HubSpot: a Zoho export also has `Record Id`, `First Name`, `Last Name` and `Email`.
+  {
+    id: 'zoho-crm',
+    label: 'Zoho CRM contacts export',
+    signatures: [
+      ['Record Id', 'Contact Owner.id'],
+      ['Record Id', 'Contact Owner', 'Created Time'],
+    ],
+    key: ['Record Id'],
+    first: ['First Name'],
+    last: ['Last Name'],
+    email: ['Email', 'Secondary Email'],
+    phone: ['Phone', 'Mobile'],
+    country: ['Mailing Country'],
+  },
   {
     id: 'hubspot',
     label: 'HubSpot contacts export',
@@ -40,8 +61,8 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     first: ['First Name'],
     last: ['Last Name'],
     email: ['Email'],
-    phone: ['Phone Number', 'Mobile Phone Number'],
-    country: ['Country/Region', 'Country'],
+    phone: ['Phone Number', 'Mobile Phone Number', 'WhatsApp Phone Number'],
+    country: ['Country/Region'],
   },
   {
     id: 'salesforce-report',
@@ -49,13 +70,14 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     signatures: [
       ['Contact ID', 'Mailing Country'],
       ['Contact ID', 'Account Name'],
+      ['Contact ID', 'Contact Owner'],
     ],
     key: ['Contact ID'],
     first: ['First Name'],
     last: ['Last Name'],
     email: ['Email'],
-    phone: ['Phone', 'Mobile', 'Other Phone', 'Home Phone'],
-    country: ['Mailing Country', 'Mailing Country Code'],
+    phone: ['Phone', 'Mobile'],
+    country: ['Mailing Country'],
   },
   {
     id: 'salesforce-dataloader',
@@ -68,8 +90,8 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     first: ['FirstName'],
     last: ['LastName'],
     email: ['Email'],
-    phone: ['Phone', 'MobilePhone', 'OtherPhone', 'HomePhone'],
-    country: ['MailingCountry', 'MailingCountryCode'],
+    phone: ['Phone', 'MobilePhone'],
+    country: ['MailingCountry'],
   },
   {
     id: 'mailchimp',
@@ -79,7 +101,8 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
       ['Email Address', 'LEID'],
       ['Email Address', 'MEMBER_RATING'],
     ],
-    key: ['EUID', 'LEID'],
+    // Mailchimp's unique_email_id: stable for the audience member.
+    key: ['EUID'],
     first: ['First Name'],
     last: ['Last Name'],
     email: ['Email Address'],
@@ -87,38 +110,43 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     country: ['CC'],
   },
   {
-    id: 'google',
+    id: 'google-contacts',
     label: 'Google Contacts (Google CSV) export',
     signatures: [['E-mail 1 - Value', 'Phone 1 - Value']],
     name: ['Name'],
     first: ['First Name', 'Given Name'],
+    middle: ['Middle Name', 'Additional Name'],
     last: ['Last Name', 'Family Name'],
     email: ['E-mail 1 - Value', 'E-mail 2 - Value', 'E-mail 3 - Value'],
-    phone: ['Phone 1 - Value', 'Phone 2 - Value', 'Phone 3 - Value', 'Phone 4 - Value'],
+    phone: ['Phone 1 - Value', 'Phone 2 - Value', 'Phone 3 - Value', 'Phone 4 - Value', 'Phone 5 - Value'],
     country: ['Address 1 - Country', 'Address 2 - Country'],
     multiValue: [GOOGLE_MULTI_VALUE],
   },
   {
     id: 'outlook',
-    label: 'Outlook (Windows) contacts export',
+    label: 'Outlook contacts export',
     signatures: [
-      ['E-mail Address', 'E-mail Display Name'],
       ['E-mail Address', 'Business Country/Region'],
+      ['E-mail Address', 'E-mail Display Name'],
     ],
     first: ['First Name'],
+    middle: ['Middle Name'],
     last: ['Last Name'],
     email: ['E-mail Address', 'E-mail 2 Address', 'E-mail 3 Address'],
     phone: [
       'Primary Phone',
-      'Business Phone',
       'Mobile Phone',
+      'Business Phone',
       'Home Phone',
+      'Company Main Phone',
+      'Other Phone',
       'Business Phone 2',
       'Home Phone 2',
-      'Other Phone',
-      'Company Main Phone',
+      'Car Phone',
     ],
     country: ['Business Country/Region', 'Home Country/Region', 'Other Country/Region'],
+    // Outlook's contact dates are M/D/YYYY (EVIDENCE.md, Outlook: "dates otherwise M/D/YYYY").
+    dateOrder: 'mdy',
   },
   {
     id: 'shopify',
@@ -137,15 +165,12 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
   {
     id: 'stripe',
     label: 'Stripe customers export',
-    signatures: [
-      ['id', 'Email', 'Created (UTC)', 'Delinquent'],
-      ['id', 'Email', 'Created (UTC)', 'Description'],
-    ],
+    signatures: [['id', 'Email', 'Created (UTC)']],
     key: ['id'],
     name: ['Name'],
     email: ['Email'],
-    phone: ['Phone'],
-    country: ['Address Country', 'Shipping Address Country', 'Card Address Country'],
+    phone: [],
+    country: [],
   },
   {
     id: 'pipedrive',
@@ -155,30 +180,38 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     name: ['Person - Name'],
     first: ['Person - First name'],
     last: ['Person - Last name'],
-    email: ['Person - Email - Work', 'Person - Email', 'Person - Email - Home', 'Person - Email - Other'],
+    email: ['Person - Email - Work', 'Person - Email - Home', 'Person - Email - Other'],
     phone: [
       'Person - Phone - Work',
-      'Person - Phone',
       'Person - Phone - Mobile',
       'Person - Phone - Home',
       'Person - Phone - Other',
     ],
-    country: ['Person - Country', 'Organization - Address - Country'],
+    country: ['Person - Country of Postal address'],
     multiValue: [', '],
   },
   {
-    id: 'zoho',
-    label: 'Zoho CRM contacts export',
-    signatures: [
-      ['Record Id', 'Contact Owner', 'Mailing Country'],
-      ['Record Id', 'Contact Owner', 'Created Time'],
-    ],
-    key: ['Record Id'],
+    id: 'intercom',
+    label: 'Intercom users export',
+    signatures: [['User ID', 'Email', 'Web sessions', 'Unsubscribed from Emails']],
+    key: ['User ID'],
+    name: ['Name'],
+    first: ['First name'],
+    last: ['Last name'],
+    email: ['Email'],
+    phone: ['Phone'],
+    country: ['Country'],
+  },
+  {
+    id: 'klaviyo',
+    label: 'Klaviyo profiles export',
+    signatures: [['Email', 'Klaviyo ID']],
+    key: ['Klaviyo ID'],
     first: ['First Name'],
     last: ['Last Name'],
-    email: ['Email', 'Secondary Email'],
-    phone: ['Phone', 'Mobile', 'Home Phone', 'Other Phone', 'Asst Phone'],
-    country: ['Mailing Country', 'Other Country'],
+    email: ['Email'],
+    phone: ['Phone Number'],
+    country: ['Country'],
   },
 ];
 

@@ -5,7 +5,7 @@ import { didYouMean } from '../util/suggest.js';
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
 import { REJECT_KEYS } from './sources/types.js';
-import { GOOGLE_MULTI_VALUE } from './values.js';
+import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
 
 export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
@@ -15,6 +15,7 @@ export type ColumnTarget =
   | { kind: 'attribute'; name: string }
   /** Joined with the last name into `name` when the file has no full-name column. */
   | { kind: 'first_name' }
+  | { kind: 'middle_name' }
   | { kind: 'last_name' }
   /** The row's country (a code or a name): where a national phone number is placed. */
   | { kind: 'country' };
@@ -47,6 +48,8 @@ export interface ColumnMapping {
   keyFromEmail: string | undefined;
   /** How several values in one email or phone cell are separated (the first value is used). */
   multiValue: string[];
+  /** The recognised export's own order of slash dates, for a column its values leave open. */
+  dateOrder?: DateOrder | undefined;
 }
 
 /** Targets several columns may fill, in order: the first column with a usable value wins. */
@@ -187,7 +190,8 @@ function parseTarget(target: string, where: string): ColumnTarget {
   if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
     return { kind: 'field', field: target as ContactField };
   }
-  if (target === 'first_name' || target === 'last_name' || target === 'country') return { kind: target };
+  if (target === 'first_name' || target === 'middle_name' || target === 'last_name' || target === 'country')
+    return { kind: target };
   if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
     return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
   }
@@ -327,7 +331,9 @@ export function resolveMapping({
   // First and last names only stand in for a missing full name.
   if (taken.has('name')) {
     columns.forEach((targets, i) => {
-      columns[i] = targets.filter((t) => t.kind !== 'first_name' && t.kind !== 'last_name');
+      columns[i] = targets.filter(
+        (t) => t.kind !== 'first_name' && t.kind !== 'middle_name' && t.kind !== 'last_name',
+      );
     });
   }
 
@@ -372,6 +378,7 @@ export function resolveMapping({
     countryColumns: ordered.country!,
     keyFromEmail,
     multiValue: [...new Set([GOOGLE_MULTI_VALUE, ...(profile?.multiValue ?? [])])],
+    dateOrder: profile?.dateOrder,
   };
 }
 
@@ -405,6 +412,7 @@ function claimProfile(
   one(profile.key, { kind: 'field', field: 'external_id' });
   one(profile.name, { kind: 'field', field: 'name' });
   one(profile.first, { kind: 'first_name' });
+  one(profile.middle, { kind: 'middle_name' });
   one(profile.last, { kind: 'last_name' });
   all(profile.email, { kind: 'field', field: 'email' });
   all(profile.phone, { kind: 'field', field: 'phonenumber' });
@@ -475,7 +483,7 @@ export function summarizeMapping(mapping: ColumnMapping): string {
   for (const [target, cols] of byTarget) {
     if (target.startsWith('attr.')) parts.push(`${list(cols)} -> ${target}`);
   }
-  const what = mapping.system ? `Recognised a ${mapping.system.label}` : 'Columns';
+  const what = mapping.system ? `Recognised the ${mapping.system.label}` : 'Columns';
   return `${what}: ${parts.join('; ')}`;
 }
 
@@ -487,6 +495,8 @@ export function describeTarget(target: ColumnTarget): string {
       return `attr.${target.name}`;
     case 'first_name':
       return 'name (first part)';
+    case 'middle_name':
+      return 'name (middle part)';
     case 'last_name':
       return 'name (last part)';
     case 'country':

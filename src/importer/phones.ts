@@ -55,21 +55,28 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     return {
       ok: false,
       reason:
-        'a national number and no country to read it in (no country column value, no --default-country, ' +
-        'no international number in the file): write it with + and the country code, or pass --default-country',
+        'a national number and no country to read it in (no country in the row, no --default-country, ' +
+        'no international number or country in the file): write it with + and the country code, or pass --default-country',
     };
   }
-  const fits: { e164: string; country: string }[] = [];
+  const fits: { e164: string; country: string; written: boolean }[] = [];
   let parseProblem: string | undefined;
   for (const country of countries) {
     try {
       const parsed = parsePhoneNumberWithError(text, { defaultCountry: country as CountryCode });
-      if (parsed.isValid()) fits.push({ e164: parsed.number, country });
+      if (parsed.isValid()) {
+        // Written as that country writes its numbers (its trunk prefix: `(206) 555-0100` is no
+        // UK number, `020 7946 0018` no US one).
+        const written = digits(parsed.formatNational()) === digits(text);
+        fits.push({ e164: parsed.number, country, written });
+      }
     } catch (error) {
       parseProblem ??= describe((error as Error).message);
     }
   }
-  if (fits.length === 1) return { ok: true, ...fits[0]! };
+  const asWritten = fits.filter((f) => f.written);
+  const fit = fits.length === 1 ? fits[0] : asWritten.length === 1 ? asWritten[0] : undefined;
+  if (fit) return { ok: true, e164: fit.e164, country: fit.country };
   if (parseProblem && fits.length === 0 && countries.length === 1) return { ok: false, reason: parseProblem };
   const tried = countries.join(', ');
   const where =
@@ -77,7 +84,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       ? `the row's ${candidates.column ?? 'country'}`
       : candidates.from === 'default'
         ? 'the default country'
-        : "the countries of the file's international numbers";
+        : "the countries of the file's international numbers and country columns";
   if (fits.length === 0) {
     return {
       ok: false,
@@ -102,3 +109,5 @@ function describe(code: string): string {
       return 'not a phone number';
   }
 }
+
+const digits = (text: string) => text.replace(/\D+/g, '');

@@ -219,6 +219,8 @@ function withoutFields(body: Record<string, unknown>, fields: string[]): Record<
   return out;
 }
 
+const ZERO_DATE_RE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
+
 /** A cell as read, and its value ready to place. */
 interface PhoneCell {
   text: string;
@@ -228,8 +230,8 @@ interface PhoneCell {
 /**
  * What the file tells about itself, gathered as rows are read (the pipeline looks ahead a few
  * rows before the first is validated): for each date column, whether its slash dates are M/D/YYYY
- * or D/M/YYYY; and which countries its international phone numbers belong to, the candidates
- * for a national number with no country of its own.
+ * or D/M/YYYY; and which countries its international phone numbers belong to and its country
+ * columns name, the candidates for a national number with no country of its own.
  */
 export class FileEvidence {
   readonly #dateColumns: {
@@ -240,8 +242,11 @@ export class FileEvidence {
     conflict?: string;
   }[];
   readonly #phoneColumns: number[];
+  readonly #countryColumns: number[];
   readonly #multiValue: string[];
   readonly #countries = new Set<string>();
+  /** The export's own order, for a column whose values leave it open. */
+  readonly #fallbackOrder: DateOrder | undefined;
   #sorted: string[] | undefined = [];
 
   constructor(
@@ -257,7 +262,9 @@ export class FileEvidence {
       }
     });
     this.#phoneColumns = mapping?.phoneColumns ?? [];
+    this.#countryColumns = mapping?.countryColumns ?? [];
     this.#multiValue = mapping?.multiValue ?? [];
+    this.#fallbackOrder = mapping?.dateOrder;
   }
 
   /** Looks at one row's date and phone cells. */
@@ -280,6 +287,11 @@ export class FileEvidence {
       const found = internationalCountry(text);
       if (found) this.addCountry(found);
     }
+    for (const i of this.#countryColumns) {
+      const cell = raw[i];
+      const code = cell ? countryCode(cleanCell(cell)) : undefined;
+      if (code) this.addCountry(code);
+    }
   }
 
   /**
@@ -287,17 +299,20 @@ export class FileEvidence {
    * (A column given its order by --date-order is never undecided.)
    */
   undecided(): { header: string; example: string } | undefined {
+    if (this.#fallbackOrder) return undefined;
     const column = this.#dateColumns.find((c) => c.order === undefined && c.either !== undefined);
     return column && { header: column.header, example: column.either! };
   }
 
   /** Whether any date column is still open (looking further ahead may decide it). */
   get pending(): boolean {
+    if (this.#fallbackOrder) return false;
     return this.#dateColumns.some((c) => c.order === undefined && c.either !== undefined);
   }
 
   dateOrder(index: number): DateOrder | undefined {
-    return this.#dateColumns.find((c) => c.index === index)?.order;
+    const column = this.#dateColumns.find((c) => c.index === index);
+    return column && (column.order ?? this.#fallbackOrder);
   }
 
   addCountry(code: string): void {
@@ -367,6 +382,7 @@ class ColumnReader {
     const candidate: Record<string, unknown> = {};
     let attributes: Record<string, unknown> | undefined;
     let first = '';
+    const middle = '';
     let last = '';
     for (const [i, targets] of this.#plain) {
       const cell = cells[i];
@@ -391,7 +407,7 @@ class ColumnReader {
                 value: cell,
                 reason: this.#unreadable(target.name, value, i, evidence),
               });
-            } else attributes[target.name] = read;
+            } else if (read !== null) attributes[target.name] = read;
             break;
           }
           case 'first_name':
@@ -422,6 +438,7 @@ class ColumnReader {
       const code = countryCode(cleanCell(cell));
       if (code) {
         rowCountry = { code, column: mapping.header[i]!.trim() };
+        evidence.addCountry(code);
         break;
       }
     }
@@ -452,7 +469,8 @@ class ColumnReader {
       case 'boolean':
         return readBoolean(value);
       case 'date':
-        return readDate(value, evidence.dateOrder(column));
+        // Outlook writes an empty date as 0/0/00.
+        return ZERO_DATE_RE.test(value) ? null : readDate(value, evidence.dateOrder(column));
       default:
         // Text and number: the contract's own text schemas say what is wrong.
         return value;

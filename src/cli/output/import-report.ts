@@ -26,6 +26,7 @@ export function summaryRecord(r: ImportReport) {
     rows_per_second: r.rowsPerSecond,
     requests: r.requests,
     rate_limited: r.throttled,
+    multi_value_cells: r.multiValue.reduce((n, m) => n + m.cells, 0),
     rejects_file: r.rejectsFile,
     fixes_file: r.fixesFile,
     results_file: r.resultsFile,
