@@ -2,7 +2,7 @@
 // national one in the row's own country, else the default country, else whichever of the
 // countries the file's international numbers use it is valid in. Numbers are validated
 // (libphonenumber's isValid), not just length-checked, and stored in E.164.
-import { type CountryCode, parsePhoneNumberWithError } from 'libphonenumber-js';
+import { type CountryCode, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
 
 export type PhonePlace =
   | { ok: true; e164: string; country: string | undefined }
@@ -42,9 +42,14 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     try {
       const parsed = parsePhoneNumberWithError(written);
       if (parsed.isValid()) return { ok: true, e164: parsed.number, country: parsed.country };
+      const where = parsed.country ?? `+${parsed.countryCallingCode}`;
+      const length = validatePhoneNumberLength(written);
       return {
         ok: false,
-        reason: `not a valid number${parsed.country ? ` of ${parsed.country}` : ` (+${parsed.countryCallingCode})`}`,
+        reason:
+          length === 'TOO_SHORT' || length === 'TOO_LONG'
+            ? `too ${length === 'TOO_SHORT' ? 'short' : 'long'} for ${where}`
+            : `not a valid number of ${where}`,
       };
     } catch (error) {
       return { ok: false, reason: describe((error as Error).message) };

@@ -155,7 +155,10 @@ export function createRowValidator({
     let parsed = schema.safeParse(body);
     if (!parsed.success) {
       const issues = toIssues(parsed.error);
-      const fatal = issues.filter((issue) => !OPTIONAL_FIELD_RE.test(issue.field));
+      // An unknown field or attribute is the record's shape, not a value: the row is refused.
+      const fatal = issues.filter(
+        (issue) => !OPTIONAL_FIELD_RE.test(issue.field) || issue.message.startsWith('Unknown'),
+      );
       for (const issue of issues) {
         if (fatal.includes(issue)) continue;
         problems.push({ field: issue.field, value: originalValue(body, issue.field), reason: issue.message });
@@ -217,6 +220,12 @@ function withoutFields(body: Record<string, unknown>, fields: string[]): Record<
     else delete out.custom_attributes;
   }
   return out;
+}
+
+/** A slash date whose day is above 12 reads one way only, whatever its column says. */
+function ownOrder(value: string): DateOrder | undefined {
+  const order = slashDateOrder(value);
+  return order === 'either' ? undefined : order;
 }
 
 const ZERO_DATE_RE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
@@ -470,7 +479,8 @@ class ColumnReader {
         return readBoolean(value);
       case 'date':
         // Outlook writes an empty date as 0/0/00.
-        return ZERO_DATE_RE.test(value) ? null : readDate(value, evidence.dateOrder(column));
+        if (ZERO_DATE_RE.test(value)) return null;
+        return readDate(value, evidence.dateOrder(column) ?? ownOrder(value));
       default:
         // Text and number: the contract's own text schemas say what is wrong.
         return value;
