@@ -50,6 +50,11 @@ export interface ColumnMapping {
   multiValue: string[];
   /** The recognised export's own order of slash dates, for a column its values leave open. */
   dateOrder?: DateOrder | undefined;
+  /**
+   * The file is this tool's own export (external_id beside created_at/updated_at): its cells are
+   * read exactly as written (spaces kept, `""` the empty string), so export -> import is exact.
+   */
+  exact?: boolean;
 }
 
 /** Targets several columns may fill, in order: the first column with a usable value wins. */
@@ -379,6 +384,7 @@ export function resolveMapping({
     keyFromEmail,
     multiValue: [...new Set([GOOGLE_MULTI_VALUE, ...(profile?.multiValue ?? [])])],
     dateOrder: profile?.dateOrder,
+    exact: looksExported,
   };
 }
 
@@ -483,7 +489,11 @@ export function summarizeMapping(mapping: ColumnMapping): string {
   for (const [target, cols] of byTarget) {
     if (target.startsWith('attr.')) parts.push(`${list(cols)} -> ${target}`);
   }
-  const what = mapping.system ? `Recognised the ${mapping.system.label}` : 'Columns';
+  const what = mapping.system
+    ? `Recognised the ${mapping.system.label}`
+    : mapping.exact
+      ? 'Recognised an export of this tool (cells read exactly as written)'
+      : 'Columns';
   return `${what}: ${parts.join('; ')}`;
 }
 

@@ -103,7 +103,11 @@ export function createRowValidator({
   const emptyAllowed = new Set(defs.filter((d) => d.type === 'text').map((d) => d.name));
   const notes: RowNotes = { multiValue: new Map(), lostCharacters: [], lostCharactersCount: 0 };
   const country = defaultCountry?.toUpperCase();
-  const columns = mapping && new ColumnReader(mapping, types, emptyStrings ? emptyAllowed : undefined, notes);
+  // This tool's own export reads back exactly: no trimming, `""` is the empty string.
+  const exact = mapping?.exact === true;
+  const columns =
+    mapping &&
+    new ColumnReader(mapping, types, emptyStrings || exact ? emptyAllowed : undefined, notes, exact);
 
   const validate = (source: SourceRecord): RowResult => {
     const reject = (reason: string): RowResult => ({ ok: false, line: source.line, reason, source });
@@ -361,6 +365,7 @@ class ColumnReader {
   /** With `emptyStrings`: the text attributes a `""` cell clears. */
   readonly #emptyAttributes: ReadonlySet<string> | undefined;
   readonly #notes: RowNotes;
+  readonly #clean: (cell: string) => string;
   /** Columns filling single targets: [index, targets] without the ordered email/phone ones. */
   readonly #plain: [number, ColumnTarget[]][];
 
@@ -369,7 +374,9 @@ class ColumnReader {
     types: ReadonlyMap<string, string>,
     emptyAttributes: ReadonlySet<string> | undefined,
     notes: RowNotes,
+    exact: boolean,
   ) {
+    this.#clean = exact ? (cell) => cell : cleanCell;
     this.#mapping = mapping;
     this.#types = types;
     this.#emptyAttributes = emptyAttributes;
@@ -396,7 +403,7 @@ class ColumnReader {
     for (const [i, targets] of this.#plain) {
       const cell = cells[i];
       if (cell === undefined) continue;
-      const value = cleanCell(cell);
+      const value = this.#clean(cell);
       const keepEmpty = cell === '' && this.#emptyAttributes !== undefined;
       if (value === '' && !keepEmpty) continue;
       for (const target of targets) {

@@ -64,7 +64,10 @@ describe('resolveMapping', () => {
     expect(mapping.phoneColumns).toEqual([3, 2, 4, 1]);
     expect(mapping.unmapped).toEqual([]);
     // --map names the fallback in its own order, and only those columns.
-    const mapped = map(['id', 'Home Phone', 'Mobile', 'Phone'], ['Mobile=phonenumber', 'Home Phone=phonenumber']);
+    const mapped = map(
+      ['id', 'Home Phone', 'Mobile', 'Phone'],
+      ['Mobile=phonenumber', 'Home Phone=phonenumber'],
+    );
     expect(mapped.phoneColumns).toEqual([2, 1]);
     expect(mapped.unmapped).toEqual(['Phone']);
   });

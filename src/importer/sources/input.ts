@@ -84,7 +84,10 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
   if (encoding === undefined) {
     // No BOM and no --encoding: UTF-8 unless the first bytes cannot be; then the legacy encoding
     // they look like (Outlook and Excel on Windows write Windows-1252).
-    if (firstInvalidUtf8(sample) < sample.length) {
+    // Only when the text before the first bad byte is plain ASCII: real UTF-8 before it means a
+    // file that mixes encodings, which the UTF-8 reader refuses, naming the line.
+    const bad = firstInvalidUtf8(sample);
+    if (bad < sample.length && sample.subarray(0, bad).every((b) => b < 0x80)) {
       const legacy = legacyEncoding(sample);
       encoding = legacy.label;
       notes.push(`${name} is not UTF-8: reading it as ${legacy.name} (--encoding overrides)`);
