@@ -265,7 +265,7 @@ Learn more: contacts <command> --help`,
       'after',
       `
 The exports of HubSpot, Salesforce (reports and Data Loader), Mailchimp, Google Contacts,
-Outlook, Shopify, Stripe, Pipedrive and Zoho CRM are recognised by their header and import as
+Outlook, Shopify, Stripe, Pipedrive, Zoho CRM, Intercom and Klaviyo are recognised by their header and import as
 they are: the first line names the export and the mapping. Other files: columns are matched to
 fields ignoring case, spaces, _ and -, with the usual synonyms (External ID, User ID, Customer ID,
 ID; Name, Full Name, First Name + Last Name; Email, E-mail, Email Address; Phone, Phone Number,
@@ -293,15 +293,25 @@ Examples:
     .command('template')
     .description("print the import file to fill: the contact fields and the agent's attributes")
     .addOption(agentOption())
+    .option(
+      '--from <file>',
+      'print instead the mapping file (for import --map-file) the importer makes of this file: its export recognised, each column and what it fills',
+    )
     .addHelpText(
       'after',
       `
 The columns are named as the importer maps them without --map, so a filled template imports as
 is. -o csv (default), json or ndjson.
 
-Example:
+With --from, the mapping file the importer makes of an export (JSON, {"Header": "field"}; "-"
+for a column it leaves out; phone columns in the order they are tried): edit it, then pass it to
+import --map-file.
+
+Examples:
   $ contacts template --agent my-agent > contacts.csv   # fill it, then:
-  $ contacts import contacts.csv --agent my-agent`,
+  $ contacts import contacts.csv --agent my-agent
+  $ contacts template --from hubspot.csv > hubspot-map.json
+  $ contacts import hubspot.csv --map-file hubspot-map.json`,
     )
     .action(lazy(io, async () => (await import('./commands/template.js')).template));
 
