@@ -178,7 +178,10 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     }
   }
 
+  const firstHeader = fullHeader[0]!.trim();
+  // The first cell alone rules out almost every row, without building anything.
   const sameAsHeader = (cells: Cell[]) =>
+    (cells[0] ?? '').trim() === firstHeader &&
     cells.map((cell) => (cell ?? '').trim()).join('\u0000') === headerText;
 
   function* record(rowCells: Cell[], line: number): Generator<SourceRecord> {
