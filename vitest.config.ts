@@ -1,12 +1,5 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import SummaryReporter from './test/support/summary-reporter.js';
-
-/** The mock's tests, run a second time against the SQLite store (one interface, two implementations). */
-const STORE_TESTS = [
-  'test/mock/{agent-state,attributes,contacts,http,ignored-fields,rules,store}.test.ts',
-  'test/api/revision-2.test.ts',
-  'test/client/contract.test.ts',
-];
 
 export default defineConfig({
   test: {
@@ -15,10 +8,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Tests start real servers on port 0 and child processes; forks keep them apart.
     pool: 'forks',
-    reporters: [...configDefaults.reporters, new SummaryReporter()],
-    projects: [
-      { extends: true, test: { name: 'memory', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'sqlite', include: STORE_TESTS, env: { MOCK_STORE: 'sqlite' } } },
-    ],
+    reporters: ['default', new SummaryReporter()],
+    include: ['test/**/*.test.ts'],
   },
 });

@@ -43,7 +43,7 @@ function pinned(cpu, args, options) {
 async function serve(flags) {
   const child = pinned(
     values['server-cpu'],
-    [BIN, 'serve', '--mock', '--port', '0', '--key', KEY, ...flags],
+    [BIN, 'serve', '--mock', '--in-memory', '--port', '0', '--key', KEY, ...flags],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const log = { requests: 0, posts: 0, throttled: 0 };

@@ -1,5 +1,5 @@
 // The package as users import it: its `exports` entry points, resolved by Node itself (a package
-// may import itself by name), from the built dist/ that `npm install` produces.
+// may import itself by name), from the built dist/ that `npm run build` produces.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -70,8 +70,13 @@ describe('package exports', () => {
       if (name === 'msw' || name === '.bin' || name === '.package-lock.json') continue;
       await symlink(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
     }
+    // stderr captured: the refusal below is expected, not a failure for the run's log to show.
     const run = (code: string) =>
-      execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8' });
+      execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     const served = run(
       `const { startMockServer } = await import('contacts-cli/mock');
        const s = await startMockServer({ port: 0 });

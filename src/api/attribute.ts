@@ -1,5 +1,6 @@
 // Custom attribute definitions: their wire shapes and the coercion of values by type.
 import * as z from 'zod';
+import { numberTextProblem } from './json-numbers.js';
 import { ATTRIBUTE_TYPES, CONTACT_RECORD_FIELDS } from './limits.js';
 import { contractRegistry } from './registry.js';
 
@@ -85,6 +86,14 @@ const date = z.string({ error: 'Expected an ISO 8601 date or date-time string' }
   return z.NEVER;
 });
 
+/**
+ * A date-time whose fractional seconds go past milliseconds, which the service keeps (the
+ * stored value is cut to them): said to the user, who may want to know, rather than refused.
+ */
+export function subMillisecondDigits(value: unknown): boolean {
+  return typeof value === 'string' && /[T ]\d{2}:\d{2}:\d{2}[.,]\d{3}\d*[1-9]/.test(value);
+}
+
 const text = z.union([z.string(), z.number().transform(String)], {
   error: 'Expected text (a string or a number)',
 });
@@ -134,8 +143,13 @@ export const attributeTextSchemas = {
     if (typeof v === 'number' && Number.isFinite(v)) return v;
     if (typeof v === 'string') {
       const s = v.trim();
-      // "1e400" is numeric text but no finite number: it would be stored as Infinity.
-      if (NUMERIC_RE.test(s) && Number.isFinite(Number(s))) return Number(s);
+      if (NUMERIC_RE.test(s)) {
+        // "1e400" is numeric text but no finite number, "9007199254740993" no exact one.
+        const problem = numberTextProblem(s);
+        if (problem === null) return Number(s);
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
     }
     ctx.addIssue({ code: 'custom', message: 'Expected a number or a numeric string' });
     return z.NEVER;

@@ -24,6 +24,7 @@ export interface GlobalOptions {
   truncate?: boolean;
   maxRetries?: string;
   timeout?: string;
+  insecureHttp?: boolean;
   /** A command's own `--default-country` (import, upsert, update). */
   defaultCountry?: string;
 }
@@ -34,8 +35,6 @@ const EMBEDDED_MOCK_KEY = 'bk_embedded_mock';
 export const EMBEDDED_MOCK_AGENT = 'demo';
 /** The embedded mock's database, under the working directory. */
 export const MOCK_DATA = '.contacts-mock/mock.db';
-/** Where versions before the SQLite store kept it (converted once when found). */
-const LEGACY_MOCK_DATA = '.contacts-mock/data.json';
 
 export class CommandContext {
   readonly io: Io;
@@ -139,6 +138,7 @@ export class CommandContext {
           defaultCountry: this.options.defaultCountry,
           maxRetries: this.options.maxRetries,
           timeout: this.options.timeout,
+          insecureHttp: this.options.insecureHttp,
         },
         env: this.env,
         store,
@@ -193,11 +193,7 @@ export class CommandContext {
     };
     if (this.mockMode) {
       const { startEmbeddedMock } = await import('./embedded-mock.js');
-      this.#mock = await startEmbeddedMock(this.mockDataFile(), {
-        legacyFile:
-          this.env.CONTACTS_MOCK_DATA === undefined ? resolve(this.cwd, LEGACY_MOCK_DATA) : undefined,
-        note: (line) => this.io.note(line),
-      });
+      this.#mock = await startEmbeddedMock(this.mockDataFile());
       return new ContactsClient({
         baseUrl: this.#mock.url,
         apiKey: EMBEDDED_MOCK_KEY,

@@ -1,6 +1,7 @@
 // Option value parsers: each value is checked where its option is declared (commander's
 // InvalidArgumentError), so commands receive typed, valid values.
 import { InvalidArgumentError } from 'commander';
+import { jsonNumberProblem } from '../api/json-numbers.js';
 
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -48,6 +49,8 @@ export function collectAttr(
     } catch {
       throw new InvalidArgumentError(`${key}:= takes JSON, e.g. --attr seats:=3 or --attr vip:=true.`);
     }
+    const problem = jsonNumberProblem(text);
+    if (problem) throw new InvalidArgumentError(`${key}:=${text.trim()}: ${problem.reason}.`);
   }
   // Defined, not assigned: `__proto__` is a name like any other.
   return Object.defineProperty({ ...previous }, key, {

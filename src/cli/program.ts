@@ -97,6 +97,10 @@ export function buildProgram(io: CliIo): Command {
     )
     .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
     .option('--base-url <url>', 'API base URL (env: CONTACTS_BASE_URL)')
+    .option(
+      '--insecure-http',
+      'allow an http:// base URL to another machine: the key travels unencrypted (env: CONTACTS_INSECURE_HTTP=1)',
+    )
     .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
     .option('--debug', 'print each request and response (key redacted) and error details to stderr')
     .option(
@@ -411,8 +415,9 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option(
       '--data <file>',
-      'keep the state in this SQLite database (created if absent; each write committed before it is answered)',
+      "keep the state in this SQLite database (default: ./.contacts-mock/mock.db, the embedded --mock's; created if absent; each write committed before it is answered)",
     )
+    .option('--in-memory', 'keep nothing: the state lives in memory and goes when the server stops')
     .option(
       '--seed <file>',
       'put these contacts (and attribute definitions) into an empty store at start, and back at each POST /__mock/reset: CSV, JSON or NDJSON',
@@ -422,6 +427,16 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
       "the agent a --seed file's contacts belong to (default: demo; with --agents, the only one; one of several must be named)",
     )
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
+    .option(
+      '--allow-host <name>',
+      "serve requests for this host name too (repeatable; .example.com for its subdomains, * for any); loopback names, IP addresses and this machine's name are always served, other names get 421",
+      collect,
+    )
+    .option(
+      '--cors <origin>',
+      'let web pages from this origin call the mock, e.g. http://localhost:3000 (repeatable; * for any); none by default',
+      collect,
+    )
     .option(
       '--agents <ids>',
       'the agents that exist, comma-separated (repeatable); any other is 404 "Chatbot not found" (default: every agent)',

@@ -24,6 +24,7 @@ export const ENV = {
   defaultCountry: 'CONTACTS_DEFAULT_COUNTRY',
   maxRetries: 'CONTACTS_MAX_RETRIES',
   timeout: 'CONTACTS_TIMEOUT',
+  insecureHttp: 'CONTACTS_INSECURE_HTTP',
 } as const;
 
 export type SettingSource = 'flag' | 'env' | 'profile';
@@ -36,6 +37,8 @@ export interface SettingsFlags {
   defaultCountry?: string | undefined;
   maxRetries?: string | undefined;
   timeout?: string | undefined;
+  /** `--insecure-http`: an http:// base URL may name another machine. */
+  insecureHttp?: boolean | undefined;
 }
 
 export interface ResolveSettingsOptions {
@@ -72,6 +75,8 @@ export interface ResolvedSettings {
   timeoutMs: number | undefined;
   /** What the store found wrong without failing (e.g. a key in a file others can read). */
   warnings: readonly string[];
+  /** The key may cross the network unencrypted (`--insecure-http`, CONTACTS_INSECURE_HTTP=1). */
+  insecureHttp: boolean;
 }
 
 export function resolveSettings({
@@ -155,6 +160,7 @@ export function resolveSettings({
     maxRetries: maxRetries?.value,
     timeoutMs: timeoutMs?.value,
     warnings: store.warnings ?? [],
+    insecureHttp: flags.insecureHttp === true || /^(1|true|yes)$/i.test(env[ENV.insecureHttp]?.trim() ?? ''),
   };
 }
 
@@ -167,14 +173,39 @@ export function requireAgent(settings: Pick<ResolvedSettings, 'agent' | 'profile
 }
 
 /** The base URL, or an error that says plainly none is set and the three ways to set one. */
-export function requireBaseUrl(settings: Pick<ResolvedSettings, 'baseUrl' | 'profile'>): string {
-  if (settings.baseUrl) return settings.baseUrl;
+export function requireBaseUrl(
+  settings: Pick<ResolvedSettings, 'baseUrl' | 'profile'> & Partial<Pick<ResolvedSettings, 'insecureHttp'>>,
+): string {
+  if (settings.baseUrl) {
+    const url = new URL(settings.baseUrl);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !settings.insecureHttp) {
+      throw new ConfigError(
+        'invalid',
+        `Refusing to send the API key unencrypted to ${url.host}: the base URL is http://, and ${url.hostname} is not this machine`,
+        {
+          hint: `Use https://, or pass --insecure-http (or set ${ENV.insecureHttp}=1) if you mean it, e.g. on a network you trust.`,
+        },
+      );
+    }
+    return settings.baseUrl;
+  }
   throw new ConfigError(
     'missing',
     `No base URL set${settings.profile === DEFAULT_PROFILE ? '' : ` for profile "${settings.profile}"`}: which Contacts API should this talk to?`,
     {
       hint: `Run \`contacts${profileFlag(settings.profile)} config set base-url https://...\`, set ${ENV.baseUrl}, or pass --base-url.`,
     },
+  );
+}
+
+/** This machine, whose loopback traffic never crosses a network (RFC 6761 `.localhost` too). */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
   );
 }
 

@@ -163,6 +163,7 @@ export function validateApiKey(value: string, from = 'the key'): string {
   if (problem === null) return key;
   // The value itself is never echoed: it may be a real secret pasted in the wrong place.
   throw new ConfigError('invalid', `Invalid API key from ${from}: ${problem}`, {
-    hint: `A workspace key starts with ${API_KEY_PREFIX}, e.g. bk_live_...; copy it again from the dashboard.`,
+    // The prefix in quotes: bare, it reads as a key to the redaction every message goes through.
+    hint: `A workspace key starts with "${API_KEY_PREFIX}"; copy it again from the dashboard.`,
   });
 }

@@ -11,6 +11,10 @@
 // so any snapshot that holds a later row of an external_id also holds the earlier ones: resuming
 // never replays an older row over a newer one. (A rejected row is not landed: a resumed run checks
 // and sends it again, which is what lets a fix, such as defining a missing attribute, take effect.)
+//
+// The input is identified by its content: the SHA-256 of the bytes read before the snapshot, which
+// hold every row it marks. A resume hashes that many bytes of the file again, so an edit among the
+// rows already sent is refused whatever the file's size, mtime or the place of the edit.
 import { createHash } from 'node:crypto';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -18,8 +22,7 @@ import * as z from 'zod';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { CheckpointMismatchError, ImportError } from './errors.js';
 
-const VERSION = 1;
-const HEAD_BYTES = 64 * 1024;
+const VERSION = 2;
 
 const RangeSchema = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 
@@ -28,8 +31,8 @@ const CheckpointFileSchema = z.object({
   input: z.object({
     path: z.string(),
     size: z.number(),
-    mtimeMs: z.number(),
-    headSha256: z.string(),
+    /** The bytes of the input read when the snapshot was taken (every row marked is in them). */
+    consumed: z.object({ bytes: z.number().int().nonnegative(), sha256: z.string() }),
   }),
   agentId: z.string(),
   settings: z.string(),
@@ -42,7 +45,8 @@ const CheckpointFileSchema = z.object({
   updatedAt: z.string(),
 });
 type CheckpointFile = z.infer<typeof CheckpointFileSchema>;
-type InputIdentity = CheckpointFile['input'];
+type InputIdentity = Omit<CheckpointFile['input'], 'consumed'>;
+type Consumed = CheckpointFile['input']['consumed'];
 
 export interface CheckpointOptions {
   /** The input file (stdin cannot be resumed: it cannot be read again). */
@@ -52,6 +56,11 @@ export interface CheckpointOptions {
   resume: boolean;
   /** Default: `<input>.import-checkpoint.json`. */
   path?: string | undefined;
+  /**
+   * The bytes of the input read so far (`ImportSource.consumed`): every row marked must be in them.
+   * Without it the checkpoint holds no content hash and a resume checks only the size.
+   */
+  consumed?: { snapshot(): Consumed } | undefined;
   /** Whatever else must match on resume (format, column mapping...), compared verbatim. */
   settings?: string | undefined;
   /** Marks are written at most this long after they are made; 0 writes only on `flush()`. Default 1000. */
@@ -62,6 +71,8 @@ export interface CheckpointOptions {
    * checkpoint never claims a row the service could still lose in a crash.
    */
   beforeWrite?: (() => Promise<void>) | undefined;
+  /** The clock the flush interval is measured on (tests). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** `<input>.import-checkpoint.json`, beside the input. */
@@ -81,6 +92,9 @@ export class ImportCheckpoint {
   readonly discarded: boolean;
 
   #identity: InputIdentity;
+  readonly #consumed: { snapshot(): Consumed } | undefined;
+  /** What the resumed run had read: kept until this run has read as far. */
+  #consumedBefore: Consumed;
   #agentId: string;
   #settings: string;
   #ranges: [number, number][];
@@ -89,6 +103,9 @@ export class ImportCheckpoint {
   #chain: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | null = null;
   #intervalMs: number;
+  readonly #now: () => number;
+  /** When the oldest mark not yet handed to a write was made. */
+  #markedSince = 0;
   readonly #beforeWrite: (() => Promise<void>) | undefined;
   #failure: unknown = null;
 
@@ -97,26 +114,32 @@ export class ImportCheckpoint {
     resumed: boolean;
     discarded: boolean;
     identity: InputIdentity;
+    consumed: { snapshot(): Consumed } | undefined;
+    consumedBefore: Consumed;
     agentId: string;
     settings: string;
     ranges: [number, number][];
     intervalMs: number;
     beforeWrite: (() => Promise<void>) | undefined;
+    now: () => number;
   }) {
     this.path = init.path;
     this.resumed = init.resumed;
     this.discarded = init.discarded;
     this.#identity = init.identity;
+    this.#consumed = init.consumed;
+    this.#consumedBefore = init.consumedBefore;
     this.#agentId = init.agentId;
     this.#settings = init.settings;
     this.#ranges = init.ranges;
     this.#intervalMs = init.intervalMs;
     this.#beforeWrite = init.beforeWrite;
+    this.#now = init.now;
   }
 
   /**
    * Open the checkpoint of `input`. With `resume`, an existing checkpoint is loaded if it was
-   * written for the same file (size, mtime, first 64 KiB), agent and settings, else this throws a
+   * written for the same file (its size, and the bytes read then), agent and settings, else this throws a
    * CheckpointMismatchError; a missing one just starts afresh. Without `resume`, an existing one
    * is removed.
    */
@@ -128,10 +151,12 @@ export class ImportCheckpoint {
     const base = {
       path,
       identity,
+      consumed: options.consumed,
       agentId: options.agentId,
       settings,
       intervalMs: options.flushIntervalMs ?? 1000,
       beforeWrite: options.beforeWrite,
+      now: options.now ?? Date.now,
     };
 
     let text: string | null = null;
@@ -140,10 +165,11 @@ export class ImportCheckpoint {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    if (text === null) return new ImportCheckpoint({ ...base, resumed: false, discarded: false, ranges: [] });
+    const fresh = { ...base, consumedBefore: NOTHING_READ, ranges: [] };
+    if (text === null) return new ImportCheckpoint({ ...fresh, resumed: false, discarded: false });
     if (!options.resume) {
       await rm(path, { force: true });
-      return new ImportCheckpoint({ ...base, resumed: false, discarded: true, ranges: [] });
+      return new ImportCheckpoint({ ...fresh, resumed: false, discarded: true });
     }
 
     let saved: CheckpointFile;
@@ -152,11 +178,17 @@ export class ImportCheckpoint {
     } catch {
       throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
     }
-    const reasons = mismatches(saved, identity, options.agentId, settings);
+    const reasons = await mismatches(saved, options.input, identity, options.agentId, settings);
     if (reasons.length > 0) throw new CheckpointMismatchError(path, reasons);
     const ranges: [number, number][] = saved.landed.through > 0 ? [[1, saved.landed.through]] : [];
     for (const range of saved.landed.ranges) insertRange(ranges, range[0], range[1]);
-    return new ImportCheckpoint({ ...base, resumed: true, discarded: false, ranges });
+    return new ImportCheckpoint({
+      ...base,
+      consumedBefore: saved.input.consumed,
+      resumed: true,
+      discarded: false,
+      ranges,
+    });
   }
 
   /** Every row through this one has landed. */
@@ -169,17 +201,33 @@ export class ImportCheckpoint {
   markLanded(row: number): void {
     if (this.#ended) return;
     insertRange(this.#ranges, row, row);
+    if (this.#intervalMs <= 0) {
+      this.#dirty = true;
+      return;
+    }
+    const now = this.#now();
+    if (!this.#dirty) this.#markedSince = now;
     this.#dirty = true;
-    if (this.#intervalMs > 0 && !this.#timer) {
+    // The timer alone is not enough: an embedded service can hold the event loop for seconds at a
+    // time, and marks still arrive between its answers, so the interval is also checked here.
+    if (now - this.#markedSince >= this.#intervalMs) {
+      this.#markedSince = now;
+      this.#stopTimer();
+      this.#flushInBackground();
+    } else if (!this.#timer) {
       this.#timer = setTimeout(() => {
         this.#timer = null;
-        this.flush().catch((error: unknown) => {
-          this.#failure = error;
-        });
+        this.#flushInBackground();
       }, this.#intervalMs);
       // A pending flush must not keep the process alive; close() or complete() writes the rest.
       this.#timer.unref();
     }
+  }
+
+  #flushInBackground(): void {
+    this.flush().catch((error: unknown) => {
+      this.#failure = error;
+    });
   }
 
   /** Whether a row (`SourceRecord.row`) has landed, in this run or the one resumed. */
@@ -233,17 +281,23 @@ export class ImportCheckpoint {
     if (!this.#dirty || this.#ended) return;
     this.#dirty = false;
     const through = this.landedThrough;
-    const file: CheckpointFile = {
+    // The rows of the run resumed lie in the bytes it had read: the larger part read is the one kept.
+    const now = this.#consumed?.snapshot() ?? NOTHING_READ;
+    const consumed = now.bytes >= this.#consumedBefore.bytes ? now : this.#consumedBefore;
+    // The snapshot is text before anything is awaited: marks keep arriving (and insertRange widens
+    // its ranges in place) while `beforeWrite` flushes the results file, and a row marked then may
+    // be missing from that flush. A shallow copy of the ranges would carry those rows into the file.
+    const text = `${JSON.stringify({
       version: VERSION,
-      input: this.#identity,
+      input: { ...this.#identity, consumed },
       agentId: this.#agentId,
       settings: this.#settings,
-      landed: { through, ranges: through > 0 ? this.#ranges.slice(1) : this.#ranges.slice() },
+      landed: { through, ranges: through > 0 ? this.#ranges.slice(1) : this.#ranges },
       updatedAt: new Date().toISOString(),
-    };
+    } satisfies CheckpointFile)}\n`;
     try {
       await this.#beforeWrite?.();
-      await writeFileAtomic(this.path, `${JSON.stringify(file)}\n`);
+      await writeFileAtomic(this.path, text);
     } catch (error) {
       this.#dirty = true;
       throw error;
@@ -270,34 +324,47 @@ function insertRange(ranges: [number, number][], from: number, to: number): void
   }
 }
 
+const NOTHING_READ: Consumed = { bytes: 0, sha256: createHash('sha256').digest('hex') };
+
 async function identify(input: string): Promise<InputIdentity> {
   const info = await stat(input);
-  const handle = await open(input, 'r');
+  return { path: resolve(input), size: info.size };
+}
+
+/** The SHA-256 of the first `bytes` bytes of `file`. */
+async function hashPrefix(file: string, bytes: number): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await open(file, 'r');
   try {
-    const head = Buffer.alloc(Math.min(HEAD_BYTES, info.size));
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const headSha256 = createHash('sha256').update(head.subarray(0, bytesRead)).digest('hex');
-    return { path: resolve(input), size: info.size, mtimeMs: info.mtimeMs, headSha256 };
+    const buffer = Buffer.alloc(Math.min(bytes, 1024 * 1024));
+    let done = 0;
+    while (done < bytes) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - done), done);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      done += bytesRead;
+    }
   } finally {
     await handle.close();
   }
+  return hash.digest('hex');
 }
 
-function mismatches(
+async function mismatches(
   saved: CheckpointFile,
+  input: string,
   identity: InputIdentity,
   agentId: string,
   settings: string,
-): string[] {
+): Promise<string[]> {
   const reasons: string[] = [];
   if (saved.agentId !== agentId)
     reasons.push(`it was written for agent "${saved.agentId}", not "${agentId}"`);
+  const { consumed } = saved.input;
   if (saved.input.size !== identity.size) {
     reasons.push(`the file's size changed from ${saved.input.size} to ${identity.size} bytes`);
-  } else if (saved.input.headSha256 !== identity.headSha256) {
-    reasons.push('the start of the file changed');
-  } else if (saved.input.mtimeMs !== identity.mtimeMs) {
-    reasons.push('the file was modified since');
+  } else if ((await hashPrefix(input, consumed.bytes)) !== consumed.sha256) {
+    reasons.push(`its first ${consumed.bytes} bytes, read by the run resumed, changed`);
   }
   if (saved.settings !== settings) reasons.push('the import options (format or column mapping) changed');
   return reasons;

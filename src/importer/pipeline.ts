@@ -17,6 +17,7 @@ import { createRowValidator, FileEvidence, type RowResult } from './rows.js';
 import type { ImportSource, SourceRecord } from './sources/types.js';
 import { ConcurrencyController } from './stages/concurrency.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
+import { LookAlikeIds } from './stages/look-alike.js';
 import { type ImportOutputs, openOutputs } from './stages/outputs.js';
 import { RatePacer } from './stages/pacer.js';
 import { RowPlanner } from './stages/plan.js';
@@ -158,7 +159,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   let sink: ImportSink;
   try {
-    sink = await createSink(options, newestBefore, maxRetries, total, emit, (outcome) =>
+    sink = await createSink(options, kind, newestBefore, maxRetries, total, emit, (outcome) =>
       tally.outcome(outcome),
     );
   } catch (error) {
@@ -169,6 +170,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   tally.watch(() => sink.link);
   const planner = new RowPlanner({ serialize: !dryRun });
   const checkpoint = outputs?.checkpoint;
+  const lookAlikes = new LookAlikeIds();
 
   // Ctrl-C: reading stops at once (readRecords), and so does sending, also once reading is done
   // and the rows read are on their way: rows not sent are left to a resume.
@@ -182,6 +184,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   const handle = async (record: SourceRecord) => {
     const result: RowResult = validate(record);
+    if (result.ok) {
+      const alike = lookAlikes.check(result.input.external_id, record.line);
+      if (alike) tally.notice(record.line, alike);
+      if (result.notice) tally.notice(record.line, result.notice);
+    }
     if (checkpoint?.hasLanded(record.row)) {
       // Landed in the run resumed: not sent again, but its email is held from here on.
       if (result.ok) planner.landedBefore(record, result.input);
@@ -309,6 +316,7 @@ async function prepare(
 
 async function createSink(
   options: ImportOptions,
+  kind: Awaited<ReturnType<typeof inputKind>>,
   /** The agent's newest contact id before the run; undefined for a dry run. */
   newestBefore: Promise<string> | undefined,
   maxRetries: number,
@@ -328,6 +336,7 @@ async function createSink(
     agentId,
     maxRetries,
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    mayPause: kind !== 'file',
     concurrency: new ConcurrencyController({ max: options.concurrency ?? DEFAULT_CONCURRENCY }),
     pacer: new RatePacer(),
     onOutcome,

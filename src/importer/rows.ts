@@ -1,6 +1,6 @@
 // One source record -> a contact input checked and coerced by the contract's own schemas, or a
 // reject with its line and a reason.
-import type { AttributeDefinition } from '../api/attribute.js';
+import { type AttributeDefinition, subMillisecondDigits } from '../api/attribute.js';
 import { type ContactInputParsed, createContactValidators } from '../api/contact.js';
 import { toIssues } from '../api/envelope.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
@@ -40,6 +40,8 @@ export type RowResult =
       source: SourceRecord;
       /** Fields left out, for the fixes file (absent when none). */
       fixes?: FieldProblem[];
+      /** Something the user should hear of, though the row is sent (a date-time cut to milliseconds). */
+      notice?: string;
     }
   | { ok: false; line: number; reason: string; source: SourceRecord };
 
@@ -108,6 +110,7 @@ export function createRowValidator({
   const columns =
     mapping &&
     new ColumnReader(mapping, types, emptyStrings || exact ? emptyAllowed : undefined, notes, exact);
+  const dates = defs.filter((d) => d.type === 'date').map((d) => d.name);
 
   const validate = (source: SourceRecord): RowResult => {
     const reject = (reason: string): RowResult => ({ ok: false, line: source.line, reason, source });
@@ -183,9 +186,11 @@ export function createRowValidator({
       notes.lostCharactersCount++;
       if (notes.lostCharacters.length < MAX_NOTED_LINES) notes.lostCharacters.push(source.line);
     }
-    return problems.length > 0
-      ? { ok: true, line: source.line, input: parsed.data, source, fixes: problems }
-      : { ok: true, line: source.line, input: parsed.data, source };
+    const notice = dates.length > 0 ? precisionNotice(dates, candidate, parsed.data) : undefined;
+    const result: RowResult = { ok: true, line: source.line, input: parsed.data, source };
+    if (problems.length > 0) result.fixes = problems;
+    if (notice) result.notice = notice;
+    return result;
   };
   return Object.assign(validate, { notes });
 }
@@ -232,6 +237,7 @@ function ownOrder(value: string): DateOrder | undefined {
   return order === 'either' ? undefined : order;
 }
 
+const ISO_T_RE = /^\d{4}-\d{2}-\d{2}T/;
 const ZERO_DATE_RE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
 
 /** A cell as read, and its value ready to place. */
@@ -341,7 +347,23 @@ export class FileEvidence {
   }
 }
 
-/** A JSON cell (the stripe_accounts column), parsed; its text as is when it is not JSON. */
+/** The first date attribute of the row whose fractional seconds the stored value cuts. */
+function precisionNotice(
+  dates: readonly string[],
+  candidate: Record<string, unknown>,
+  parsed: ContactInputParsed,
+): string | undefined {
+  const given = candidate.custom_attributes as Record<string, unknown> | undefined;
+  if (!given) return undefined;
+  for (const name of dates) {
+    if (!Object.hasOwn(given, name) || !subMillisecondDigits(given[name])) continue;
+    const stored = parsed.custom_attributes?.[name];
+    return `${name}: ${String(given[name])} is stored to the millisecond, as ${String(stored)}`;
+  }
+  return undefined;
+}
+
+/** A cell holding JSON (the stripe_accounts column), parsed; its text as is when it is not JSON. */
 function jsonCell(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text);
@@ -487,6 +509,8 @@ class ColumnReader {
       case 'date':
         // Outlook writes an empty date as 0/0/00.
         if (ZERO_DATE_RE.test(value)) return null;
+        // ISO 8601 with a T is the contract's own form: it reads it (and says what it rounds).
+        if (ISO_T_RE.test(value)) return value;
         return readDate(value, evidence.dateOrder(column) ?? ownOrder(value));
       default:
         // Text and number: the contract's own text schemas say what is wrong.

@@ -7,16 +7,19 @@ export class MockHttpError extends Error {
   readonly status: number;
   readonly issues: Issue[] | undefined;
   readonly headers: Record<string, string>;
+  /** A name for the error beside the message, for a server error a client can tell apart. */
+  readonly code: string | undefined;
 
   constructor(
     status: number,
     message: string,
-    options: { issues?: Issue[]; headers?: Record<string, string> } = {},
+    options: { issues?: Issue[]; headers?: Record<string, string>; code?: string; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = status;
     this.issues = options.issues;
     this.headers = options.headers ?? {};
+    this.code = options.code;
   }
 }
 

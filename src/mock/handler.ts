@@ -10,9 +10,7 @@ import {
   ListQuerySchema,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
-  type MatchedPath,
   matchPath,
-  type Operation,
   operationFor,
   REQUEST_ID_HEADER,
   splitUnknownBatchFields,
@@ -20,13 +18,14 @@ import {
   toIssues,
 } from '../api/index.js';
 import { buildOpenApiDocument } from '../api/openapi.js';
+import { redactSecrets } from '../core/redact.js';
 import { VERSION } from '../core/version.js';
 import { badRequest, MockHttpError, notFound } from './errors.js';
 import { createFaultInjector, type FaultInjector, type FaultOptions } from './faults.js';
-import { createMockStore } from './memory-store.js';
 import { RequestLog, type RequestLogEntry } from './request-log.js';
 import { INVALID_BODY } from './rules.js';
-import type { ContactPage, MockStore } from './store.js';
+import { createMockStore } from './sqlite-store.js';
+import type { MockStore } from './store.js';
 
 export const CHATBOT_NOT_FOUND = 'Chatbot not found';
 const INVALID_PARAMETERS = 'Invalid request parameters';
@@ -42,13 +41,16 @@ export interface MockState {
   /** The faults a run asked for (rate limit, latency, injected errors); null for none. */
   faults: FaultInjector | null;
   log: RequestLog;
-  /** Puts the seed into an emptied store (`POST /__mock/reset`); null without a seed. */
-  seed: ((store: MockStore) => void) | null;
+  /** Puts the seed (with an agent, that agent's part) into an emptied store; null without a seed. */
+  seed: MockSeed | null;
   /** Aborted when the adapter closes: answers still waiting out their latency are dropped. */
   closing: AbortSignal;
   /** Told about unexpected errors behind a 500. */
   onError: (error: unknown) => void;
 }
+
+/** Puts a seed into a store: every agent's part, or with `agent` that one's only. */
+export type MockSeed = (store: MockStore, agent?: string) => void;
 
 export interface MockStateOptions {
   keys?: Iterable<string>;
@@ -64,7 +66,7 @@ export interface MockStateOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   onError?: (error: unknown) => void;
   /** Applied to the store now, when it is empty, and after each reset. */
-  seed?: (store: MockStore) => void;
+  seed?: MockSeed;
   closing?: AbortSignal;
 }
 
@@ -130,53 +132,27 @@ const success = (status: number, data: unknown): MockResponse => ({
 });
 
 export function errorResponse(error: MockHttpError): MockResponse {
-  const body: { message: string; issues?: unknown } = { message: error.message };
+  const body: { message: string; code?: string; issues?: unknown } = { message: error.message };
+  if (error.code) body.code = error.code;
   if (error.issues) body.issues = error.issues;
-  return { status: error.status, headers: error.headers, body };
+  const response: MockResponse = { status: error.status, headers: error.headers, body };
+  // A server error with a cause (a full disk, a damaged database) is also the operator's to read.
+  if (error.status >= 500 && error.cause !== undefined) response.error = error;
+  return response;
 }
 
 /** The 413 answer, shared with adapters that stop reading an oversized body early. */
 export const payloadTooLarge = (): MockResponse => errorResponse(tooLarge());
 const tooLarge = () => new MockHttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`);
 
-const listEnvelopes = new WeakMap<ContactPage, object>();
-
-/** The list body; for a cached (frozen) page, one frozen envelope per page, so its JSON is reused. */
-function listEnvelope(page: ContactPage): object {
-  if (!Object.isFrozen(page)) return { message: 'Success', ...page };
-  let body = listEnvelopes.get(page);
-  if (!body) {
-    body = Object.freeze({ message: 'Success', ...page });
-    listEnvelopes.set(page, body);
-  }
-  return body;
-}
-
-let openApiDocument: Record<string, unknown> | undefined;
-function openApi(): Record<string, unknown> {
-  openApiDocument ??= buildOpenApiDocument(VERSION);
-  return openApiDocument;
-}
-
 /** Tells this process's ids from another's (another mock on the same file, a restart). */
 const PROCESS_TAG = randomBytes(4).toString('hex');
 let requestCounter = 0;
-/** The millisecond the id prefix was made for, and the prefix: made once a millisecond, not once a request. */
-let idClock = -1;
-let idPrefix = '';
 
-/**
- * Unique per response, sortable by time: what a user quotes to support. The time, this
- * process's random tag and a counter: no random bytes per request (5% of an upsert's CPU).
- */
+/** Unique per response, sortable by time: what a user quotes to support. */
 export function newRequestId(): string {
   requestCounter = (requestCounter + 1) % 36 ** 4;
-  const now = Date.now();
-  if (now !== idClock) {
-    idClock = now;
-    idPrefix = `req_${now.toString(36)}${PROCESS_TAG}`;
-  }
-  return idPrefix + requestCounter.toString(36).padStart(4, '0');
+  return `req_${Date.now().toString(36)}${PROCESS_TAG}${requestCounter.toString(36).padStart(4, '0')}`;
 }
 
 export function handleRequest(state: MockState, req: MockRequest): MockResponse {
@@ -233,16 +209,19 @@ function route(state: MockState, req: MockRequest): MockResponse {
   }
   if (path === '/openapi.json') {
     allowMethod(method, META_PATHS[path]!);
-    return { status: 200, headers: {}, body: openApi() };
+    return { status: 200, headers: {}, body: buildOpenApiDocument(VERSION) };
   }
 
   authenticate(state, req.headers['authorization']);
   // Routing and 405s come from the operations table, as the client's paths and the OpenAPI do.
-  const matched = routeOf(path);
-  if (!matched) throw new MockHttpError(404, `No such endpoint: ${method} ${path}`);
+  const matched = matchPath(path);
+  // The path as the request log shows it: a key pasted into a URL is not echoed back.
+  if (!matched) throw new MockHttpError(404, `No such endpoint: ${method} ${redactSecrets(path)}`);
   allowMethod(method, matched.methods);
-  const op = matched.operation(method)!;
-  const { agentId, id = '', name = '' } = matched.params as Record<string, string>;
+  const op = operationFor(method, matched.template)!;
+  const { agentId, name = '' } = matched.params as Record<string, string>;
+  // Trimmed as an upsert trims the external_id it stores, so `" pad "` finds what it stored.
+  const id = (matched.params['id'] ?? '').trim();
   if (state.agents !== null && !state.agents.has(agentId!)) throw notFound(CHATBOT_NOT_FOUND);
   const { store } = state;
   const agent = agentId!;
@@ -251,7 +230,11 @@ function route(state: MockState, req: MockRequest): MockResponse {
     case 'listContacts': {
       const query = ListQuerySchema.safeParse(Object.fromEntries(req.query));
       if (!query.success) throw badRequest(INVALID_PARAMETERS, toIssues(query.error));
-      return { status: 200, headers: {}, body: listEnvelope(store.listContacts(agent, query.data)) };
+      return {
+        status: 200,
+        headers: {},
+        body: { message: 'Success', ...store.listContacts(agent, query.data) },
+      };
     }
     case 'upsertContact': {
       const body = jsonBody(req);
@@ -281,35 +264,6 @@ function route(state: MockState, req: MockRequest): MockResponse {
   }
 }
 
-/** A path matched to its template, with the operation each method names there. */
-interface Route extends MatchedPath {
-  operation(method: string): Operation | undefined;
-}
-
-/** Paths matched lately (a client sends the same ones again and again); emptied when full. */
-const routes = new Map<string, Route | null>();
-const ROUTE_CACHE_LIMIT = 512;
-
-function routeOf(path: string): Route | null {
-  let route = routes.get(path);
-  if (route === undefined) {
-    const matched = matchPath(path);
-    if (matched) {
-      const operations = new Map<string, Operation | undefined>();
-      route = {
-        ...matched,
-        operation: (method) => {
-          if (!operations.has(method)) operations.set(method, operationFor(method, matched.template));
-          return operations.get(method);
-        },
-      };
-    } else route = null;
-    if (routes.size >= ROUTE_CACHE_LIMIT) routes.clear();
-    routes.set(path, route);
-  }
-  return route;
-}
-
 function allowMethod(method: string, allowed: readonly string[]): void {
   if (!allowed.includes(method)) {
     throw new MockHttpError(405, `Method ${method} not allowed here (allowed: ${allowed.join(', ')})`, {
@@ -318,23 +272,13 @@ function allowMethod(method: string, allowed: readonly string[]): void {
   }
 }
 
-/** The last header that passed `authenticate`, and the keys it passed against. */
-let trustedHeader: string | undefined;
-let trustedKeys: ReadonlySet<string> | null = null;
-
 export function authenticate(state: Pick<MockState, 'keys'>, header: string | string[] | undefined): void {
-  // The same header against the same keys passes again: a client sends one key every time.
-  if (header === trustedHeader && state.keys === trustedKeys && header !== undefined) return;
   const value = Array.isArray(header) ? header[0] : header;
   // One message for every 401, as production: which part was wrong is not said.
   if (!value?.trim()) throw unauthorized('Unauthorized access');
   const key = BEARER_RE.exec(value.trim())?.[1];
   if (!key || !isWellFormedApiKey(key) || (state.keys !== null && !state.keys.has(key))) {
     throw unauthorized('Unauthorized access');
-  }
-  if (typeof header === 'string') {
-    trustedHeader = header;
-    trustedKeys = state.keys;
   }
 }
 
@@ -372,24 +316,14 @@ function jsonBody(req: MockRequest): Record<string, unknown> {
     throw badRequest(`Malformed JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(value)) throw badRequest('The JSON body must be an object');
-  // Checked before any schema walks it: validation must never recurse without a bound. A body
-  // with no object or array in it (the common upsert) is one level deep: nothing to walk.
-  if (nestsAny(value) && jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
+  // Checked before any schema walks it: validation must never recurse without a bound.
+  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
     throw badRequest(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return value;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Whether any value of the object is an object or an array. */
-function nestsAny(value: Record<string, unknown>): boolean {
-  for (const key in value) {
-    const v = value[key];
-    if (typeof v === 'object' && v !== null) return true;
-  }
-  return false;
-}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

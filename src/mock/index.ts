@@ -8,19 +8,27 @@ export {
   handleRequest,
   type MockRequest,
   type MockResponse,
+  type MockSeed,
   type MockState,
   type MockStateOptions,
 } from './handler.js';
-export { createMockStore } from './memory-store.js';
 export { REQUEST_LOG_LIMIT, type RequestLogEntry } from './request-log.js';
-export { ADMIN_PREFIX, type MockOutcome, resetState, respond } from './respond.js';
+export {
+  ADMIN_PREFIX,
+  type MockOutcome,
+  type ResetOutcome,
+  resetState,
+  respond,
+  type WireResponse,
+} from './respond.js';
 export { loadSeed, type SeedOptions } from './seed.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
-export { openSqliteStore } from './sqlite-store.js';
+export { createMockStore, openSqliteStore } from './sqlite-store.js';
 export {
   type ContactPage,
   type MockStore,
   type MockStoreOptions,
+  type ResetResult,
   type StoreSnapshot,
   StoreSnapshotSchema,
   type UpsertResult,

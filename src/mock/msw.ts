@@ -6,11 +6,9 @@ import type { HttpHandler } from 'msw';
 import { API_PREFIX } from '../api/limits.js';
 import { type HttpMethod, OPERATIONS } from '../api/operations.js';
 import type { FaultOptions } from './faults.js';
-import { createMockState, type MockState } from './handler.js';
-import { toJson } from './json.js';
+import { createMockState, type MockSeed, type MockState } from './handler.js';
 import type { RequestLogEntry } from './request-log.js';
 import { ADMIN_PREFIX, respond } from './respond.js';
-import type { MockStore } from './store.js';
 
 /** The message when msw is not installed: the one thing to do about it. */
 export const MSW_MISSING =
@@ -45,7 +43,7 @@ export interface MockHandlersOptions {
   /** Without `state`: latency, injected errors, lost responses, a rate limit, as `serve --mock` has them. */
   faults?: FaultOptions;
   /** Without `state`: put into the store now and after each `POST /__mock/reset`. */
-  seed?: (store: MockStore) => void;
+  seed?: MockSeed;
   /** Without `state`: called with each request's log entry. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -92,9 +90,9 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
     // A dropped connection is a network error to fetch, as it is on the wire.
     if (outcome.drop) return HttpResponse.error();
     const { response } = outcome;
-    return new HttpResponse(response.body === undefined ? null : toJson(response.body), {
+    return new HttpResponse(response.body === '' ? null : response.body, {
       status: response.status,
-      headers: { ...response.headers, 'content-type': 'application/json; charset=utf-8' },
+      headers: response.headers,
     });
   };
 

@@ -1,14 +1,16 @@
 // The mock's front door, shared by every adapter (node:http, msw): the test controls under
 // `/__mock/`, then the faults a run asked for (rate limit, latency, injected errors, dropped
-// connections), then the API itself (`answerApi`), and the request log. It decides; an
-// adapter only carries the outcome out: send the response, or drop the connection.
+// connections), then the API itself (`answerApi`), and the request log. It decides, and writes
+// the answer's JSON; an adapter only carries the outcome out: send it, or drop the connection.
 import { setTimeout as delay } from 'node:timers/promises';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
-import { MockHttpError } from './errors.js';
+import { redactSecrets } from '../core/redact.js';
+import { badRequest, MockHttpError } from './errors.js';
 import type { FaultKind } from './faults.js';
 import {
   answerApi,
   authenticate,
+  CHATBOT_NOT_FOUND,
   errorResponse,
   type MockRequest,
   type MockResponse,
@@ -17,9 +19,20 @@ import {
   payloadTooLarge,
 } from './handler.js';
 import type { RequestLogEntry } from './request-log.js';
+import type { ResetResult } from './store.js';
+
+/** An answer as it goes on the wire: its headers (content type included) and its JSON text. */
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON text; empty for no body. */
+  body: string;
+}
 
 /** What an adapter does with a request: answer it, or drop the connection unanswered. */
-export type MockOutcome = { drop: false; response: MockResponse } | { drop: true };
+export type MockOutcome = { drop: false; response: WireResponse } | { drop: true };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The test controls' prefix: no API path starts with it (the API lives under `/api/`). */
 export const ADMIN_PREFIX = '/__mock/';
@@ -28,48 +41,70 @@ const ADMIN_ROUTES: Record<string, readonly string[]> = {
   '/__mock/requests': ['GET', 'DELETE'],
 };
 
-const answer = (response: MockResponse): MockOutcome => ({ drop: false, response });
 const DROP: MockOutcome = { drop: true };
+
+/** The answer with its body written as JSON, the one place it is. */
+function answer(state: MockState, response: MockResponse): MockOutcome {
+  const headers = { ...response.headers, 'content-type': JSON_TYPE };
+  try {
+    const body = response.body === undefined ? '' : JSON.stringify(response.body);
+    return { drop: false, response: { status: response.status, headers, body } };
+  } catch (error) {
+    // A page too large to put in one string costs this answer, never the process.
+    state.onError(error);
+    const body = JSON.stringify({ message: 'Internal server error' });
+    return { drop: false, response: { status: 500, headers, body } };
+  }
+}
+
+/** What a reset did: `POST /__mock/reset`'s answer. */
+export interface ResetOutcome {
+  /** The agent reset, or null for every agent. */
+  agent: string | null;
+  /** What was removed before the seed (if any) went back. */
+  removed: { contacts: number; attributes: number };
+  /** Whether the seed (the agent's part of it) was put back. */
+  seeded: boolean;
+  /** Whether the request log was emptied and the faults started over (a reset of every agent). */
+  requests_cleared: boolean;
+}
 
 /**
  * Empties the store (or puts the seed back), the request log, and replays faults from their
- * seed: `POST /__mock/reset` and the server handle's `reset()`.
+ * seed: `POST /__mock/reset` and the server handle's `reset()`. With an agent, only that agent's
+ * records are removed (and its part of the seed put back); the log and the faults go on.
  */
-export function resetState(state: MockState): void {
+export function resetState(state: MockState, agent?: string): ResetOutcome {
   const { store, seed } = state;
   // One unit: processes sharing the database never see it empty or half-seeded.
-  store.atomically(() => {
-    store.reset();
-    seed?.(store);
+  const removed: ResetResult = store.atomically(() => {
+    const result = store.reset(agent);
+    seed?.(store, agent);
+    return result;
   });
-  state.log.clear();
-  state.faults?.reset();
+  if (agent === undefined) {
+    state.log.clear();
+    state.faults?.reset();
+  }
+  return {
+    agent: agent ?? null,
+    removed: { contacts: removed.contacts, attributes: removed.attributes },
+    seeded: seed !== null,
+    requests_cleared: agent === undefined,
+  };
 }
 
 /** A request whose id is settled. */
 type IdentifiedRequest = MockRequest & { requestId: string };
 
 /**
- * One request through the front door. Synchronous when nothing has to wait (no latency, no
- * commit pending), so the common case costs no promise; else a promise of the outcome.
+ * One request through the front door: the outcome, or with latency to wait out a promise of it.
  */
 export function respond(state: MockState, req: MockRequest): MockOutcome | Promise<MockOutcome> {
   const started = performance.now();
   req.requestId ??= newRequestId();
   const request = req as IdentifiedRequest;
-  if (req.path.startsWith(ADMIN_PREFIX)) {
-    const response = admin(state, request);
-    const commit = state.store.pending();
-    if (!commit) return answer(response);
-    return commit.then(
-      () => answer(response),
-      (error) => {
-        const refused = failed(error);
-        refused.headers = { [REQUEST_ID_HEADER]: request.requestId, ...refused.headers };
-        return answer(refused);
-      },
-    );
-  }
+  if (req.path.startsWith(ADMIN_PREFIX)) return answer(state, admin(state, request));
 
   if (req.tooLarge) return finish(state, request, started, payloadTooLarge());
   const { faults } = state;
@@ -104,13 +139,7 @@ export function respond(state: MockState, req: MockRequest): MockOutcome | Promi
       const response = answerApi(state, request);
       if (response.error !== undefined) state.onError(response.error);
       log(state, request, started, 0, fault);
-      const commit = state.store.pending();
-      return commit
-        ? commit.then(
-            () => DROP,
-            () => DROP,
-          )
-        : DROP;
+      return DROP;
     }
     return handled(state, request, started, limit?.headers);
   };
@@ -153,29 +182,17 @@ function finish(
   response.headers = headers;
   if (response.error !== undefined) state.onError(response.error);
   log(state, req, started, response.status, fault, response.ignored);
-  return answer(response);
+  return answer(state, response);
 }
 
-/** The API's answer, sent only once the writes it reports are committed. */
+/** The API's answer (its writes are committed by the time the store returns). */
 function handled(
   state: MockState,
   req: IdentifiedRequest,
   started: number,
   extra?: Record<string, string>,
-): MockOutcome | Promise<MockOutcome> {
-  const response = answerApi(state, req);
-  const commit = state.store.pending();
-  if (!commit) return finish(state, req, started, response, undefined, extra);
-  return commit.then(
-    () => finish(state, req, started, response, undefined, extra),
-    (error) => finish(state, req, started, failed(error), undefined, extra),
-  );
-}
-
-/** The answer to a request whose writes could not be committed: the 5xx the store gave, else a 500. */
-function failed(error: unknown): MockResponse {
-  if (error instanceof MockHttpError) return errorResponse(error);
-  return { status: 500, headers: {}, body: { message: 'Internal server error' }, error };
+): MockOutcome {
+  return finish(state, req, started, answerApi(state, req), undefined, extra);
 }
 
 /** The test controls: not part of the API, never logged, never faulted. */
@@ -186,7 +203,7 @@ function admin(state: MockState, req: IdentifiedRequest): MockResponse {
     if (!allowed) {
       throw new MockHttpError(
         404,
-        `No such mock control: ${req.path} (there are ${Object.keys(ADMIN_ROUTES).join(', ')})`,
+        `No such mock control: ${redactSecrets(req.path)} (there are ${Object.keys(ADMIN_ROUTES).join(', ')})`,
       );
     }
     // With a list of keys, the controls want one of them too: they can empty the store.
@@ -197,8 +214,11 @@ function admin(state: MockState, req: IdentifiedRequest): MockResponse {
       });
     }
     if (req.path === '/__mock/reset') {
-      resetState(state);
-      return { status: 200, headers, body: { message: 'Success', data: { seeded: state.seed !== null } } };
+      const agent = resetAgent(req);
+      if (agent !== undefined && state.agents !== null && !state.agents.has(agent)) {
+        throw new MockHttpError(404, CHATBOT_NOT_FOUND);
+      }
+      return { status: 200, headers, body: { message: 'Success', data: resetState(state, agent) } };
     }
     if (req.method === 'DELETE') {
       state.log.clear();
@@ -215,6 +235,41 @@ function admin(state: MockState, req: IdentifiedRequest): MockResponse {
       };
     }
     const response = errorResponse(error);
+    if (response.error !== undefined) state.onError(response.error);
     return { ...response, headers: { ...response.headers, ...headers } };
   }
+}
+
+/**
+ * The agent a reset names: `?agent=ID` or a JSON body `{"agent": "ID"}`; undefined (every agent)
+ * when neither does.
+ */
+function resetAgent(req: MockRequest): string | undefined {
+  const fromQuery = req.query.get('agent') ?? undefined;
+  let fromBody: unknown;
+  const text = req.body === undefined ? '' : req.body.toString().trim();
+  if (text !== '') {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw badRequest(`Malformed JSON: ${(error as Error).message}`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw badRequest('The JSON body must be an object, e.g. {"agent": "ID"}');
+    }
+    fromBody = (value as { agent?: unknown }).agent;
+    if (fromBody !== undefined && (typeof fromBody !== 'string' || fromBody === '')) {
+      throw badRequest('Invalid request body', [
+        { field: 'agent', message: 'Expected an agent id (a non-empty string)' },
+      ]);
+    }
+  }
+  if (fromQuery !== undefined && fromBody !== undefined && fromQuery !== fromBody) {
+    throw badRequest(`The query names agent ${fromQuery} and the body ${String(fromBody)}: name one`);
+  }
+  const agent = (fromBody as string | undefined) ?? fromQuery;
+  if (agent === '')
+    throw badRequest('Invalid request parameters', [{ field: 'agent', message: 'Expected an agent id' }]);
+  return agent;
 }

@@ -1,7 +1,6 @@
 // The contract's write rules, apart from how records are kept: checking a body, merging it over
-// the stored record, the batch's all-or-nothing plan, the quota, and attribute definitions. The
-// in-memory store applies them; a store on another medium (a database) can apply them unchanged,
-// given a way to look records up.
+// the stored record, the batch's all-or-nothing plan, the quotas, and attribute definitions. The
+// store applies them, given a way to look records up (`ContactLookup`).
 import type * as z from 'zod';
 import {
   AttributeCreateSchema,
@@ -25,6 +24,13 @@ export const EXTERNAL_ID_EXISTS = 'External ID already exists';
 export const CONTACT_NOT_FOUND = 'Contact not found';
 export const ATTRIBUTE_NOT_FOUND = 'Custom attribute not found';
 export const ATTRIBUTE_EXISTS = 'Custom attribute already exists';
+export const MAX_ATTRIBUTES_REACHED = 'Maximum custom attributes limit reached';
+/**
+ * Attribute definitions one agent may hold, archived ones included. The spec sets no limit;
+ * without one, a loop could define them by the ten thousand, and every client that checks
+ * `--attr` names downloads the whole list.
+ */
+export const MAX_ATTRIBUTES = 1000;
 
 /** The fields a write decides; ids and timestamps come from the store. */
 export type ContactFields = Pick<
@@ -207,14 +213,16 @@ export function stampContact(
 /**
  * The batch form, all or nothing: every item merged over an overlay of the batch's own effects,
  * so conflicts between items are caught too; a conflict names each item (`users.N.email`), and
- * the quota counts the contacts the batch would create. Returns nothing; throws when any item
- * cannot be written, so the caller writes only after this passes.
+ * the quota counts the contacts the batch would create. Throws when any item cannot be written,
+ * so the caller writes only after this passes; returns the stored record each external_id had
+ * before the batch (absent: a new contact), looked up once.
  */
 export function checkBatch(
   lookup: ContactLookup,
   users: readonly ContactInputParsed[],
   maxContacts: number,
-): void {
+): Map<string, Contact | undefined> {
+  const stored = new Map<string, Contact | undefined>();
   const staged = new Map<string, ContactFields>();
   const emailOwners = new Map<string, string | null>(); // lowercased email -> external_id, null = freed
   const issues: { field: string; message: string }[] = [];
@@ -223,8 +231,10 @@ export function checkBatch(
   users.forEach((item, i) => {
     let prev = staged.get(item.external_id);
     if (prev === undefined) {
-      prev = lookup.byExternalId(item.external_id);
-      if (prev === undefined) creates++;
+      const found = lookup.byExternalId(item.external_id);
+      stored.set(item.external_id, found);
+      prev = found;
+      if (found === undefined) creates++;
     }
     const next = mergeFields(prev, item, item.external_id);
     const before = emailKey(prev?.email ?? null);
@@ -243,6 +253,7 @@ export function checkBatch(
   });
   if (issues.length > 0) throw conflict(EMAIL_EXISTS, issues);
   checkQuota(lookup, creates, maxContacts);
+  return stored;
 }
 
 /** A new definition from a `POST .../custom-attributes` body (reserved names refused first). */

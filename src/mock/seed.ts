@@ -11,8 +11,8 @@ import {
   RESERVED_ATTRIBUTE_NAMES,
 } from '../api/index.js';
 import { MockHttpError, SeedError } from './errors.js';
-import { createMockStore } from './memory-store.js';
-import type { MockStore } from './store.js';
+import type { MockSeed } from './handler.js';
+import { createMockStore } from './sqlite-store.js';
 
 export interface SeedOptions {
   /** The agent a file of contacts belongs to (a file with `agents` names its own). */
@@ -31,13 +31,13 @@ const BATCH = 1000;
 
 /**
  * Reads a seed: a JSON object `{"agents": {"<id>": {"attributes": [...], "contacts": [...]}}}`
- * (a JSON data file of an earlier version is one, and is restored exactly, ids included), or a
+ * (one with `version`, as `snapshot()` gives, is restored exactly, ids included), or a
  * CSV, JSON or NDJSON file of contacts for `options.agent`, whose attributes are defined from
  * the values they hold (numbers, booleans, ISO dates, else text). Throws a `SeedError` naming
  * the first problem; returns what puts the seed into a store.
  */
-export async function loadSeed(file: string, options: SeedOptions = {}): Promise<(store: MockStore) => void> {
-  let apply: (store: MockStore) => void;
+export async function loadSeed(file: string, options: SeedOptions = {}): Promise<MockSeed> {
+  let apply: MockSeed;
   const object = await readAgentsObject(file);
   if (object !== undefined) {
     apply = fromObject(file, object);
@@ -50,7 +50,12 @@ export async function loadSeed(file: string, options: SeedOptions = {}): Promise
     apply = fromRecords(await readRecords(file, options.agent));
   }
   // Checked once, whole, on a scratch store: a seed that loads applies the same way every time.
-  apply(createMockStore());
+  const scratch = createMockStore();
+  try {
+    apply(scratch);
+  } finally {
+    scratch.close();
+  }
   return apply;
 }
 
@@ -71,12 +76,12 @@ async function readAgentsObject(file: string): Promise<object | undefined> {
   }
 }
 
-function fromObject(file: string, raw: unknown): (store: MockStore) => void {
+function fromObject(file: string, raw: unknown): MockSeed {
   const object = raw as { version?: unknown; agents?: unknown };
   if ('version' in object) {
-    return (store) => {
+    return (store, agent) => {
       try {
-        store.restore(raw);
+        store.restore(raw, agent);
       } catch (error) {
         throw new SeedError(`Seed ${file}: ${(error as Error).message}`);
       }
@@ -104,10 +109,11 @@ function fromObject(file: string, raw: unknown): (store: MockStore) => void {
   return fromRecords(seeds);
 }
 
-function fromRecords(seeds: AgentSeed | AgentSeed[]): (store: MockStore) => void {
+function fromRecords(seeds: AgentSeed | AgentSeed[]): MockSeed {
   const list = Array.isArray(seeds) ? seeds : [seeds];
-  return (store) => {
+  return (store, agent) => {
     for (const seed of list) {
+      if (agent !== undefined && seed.agent !== agent) continue;
       seed.definitions.forEach((definition, i) => {
         try {
           store.defineAttribute(seed.agent, definition);

@@ -1,19 +1,19 @@
 // The mock on the wire: a node:http adapter over the core (`respond`). It reads the body (up to
-// the limit), hands the request over, and carries the outcome out: sends the answer or drops the
-// connection. State, faults and the request log are the core's.
+// the limit), keeps web pages out (`web-guard.ts`), hands the request over, and carries the
+// outcome out: sends the answer or drops the connection. State, faults and the request log are
+// the core's.
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
 import { MAX_BODY_BYTES } from '../api/limits.js';
 import type { FaultInjector, FaultOptions } from './faults.js';
-import { createMockState, type MockResponse, type MockState, newRequestId } from './handler.js';
-import { toJson } from './json.js';
-import { createMockStore } from './memory-store.js';
+import { createMockState, errorResponse, type MockSeed, type MockState, newRequestId } from './handler.js';
 import type { RequestLogEntry } from './request-log.js';
-import { type MockOutcome, resetState, respond } from './respond.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { type MockOutcome, type ResetOutcome, resetState, respond, type WireResponse } from './respond.js';
+import { createMockStore, openSqliteStore } from './sqlite-store.js';
 import type { MockStore } from './store.js';
+import { createWebGuard } from './web-guard.js';
 
 export { REQUEST_LOG_LIMIT, type RequestLogEntry } from './request-log.js';
 
@@ -37,7 +37,15 @@ export interface MockServerOptions {
   /** The state to serve, instead of one made from `dataFile`/`maxContacts` (closed with the server). */
   store?: MockStore;
   /** Put into the store at start and after each reset (see `loadSeed`). */
-  seed?: (store: MockStore) => void;
+  seed?: MockSeed;
+  /**
+   * Host names to serve besides loopback names, IP addresses, this machine's name and `host`
+   * (`.example.com` takes subdomains, `*` any name): any other Host header is answered 421, so
+   * that a web page cannot reach the mock through DNS rebinding.
+   */
+  allowedHosts?: string[];
+  /** Origins whose web pages may call the mock (CORS headers and preflights); `*` for any. None by default. */
+  cors?: string[];
   faults?: FaultOptions;
   onRequest?: (entry: RequestLogEntry) => void;
   /** Told about unexpected handler errors (answered 500). */
@@ -60,16 +68,13 @@ export interface MockServer {
   readonly closed: Promise<void>;
   /**
    * Empties the store (or puts the seed back), empties the request log, replays faults: `POST
-   * /__mock/reset`. The store shows the new state at once; the promise says it is committed.
+   * /__mock/reset`. With an agent, that agent's records only. Committed when it returns.
    */
-  reset(): Promise<void>;
-  /** Resolves once every write made so far is committed (at once in memory; SQLite commits at the end of each turn). */
-  flush(): Promise<void>;
+  reset(agent?: string): ResetOutcome;
   /** Stops listening, ends open connections (keep-alive ones too) and closes the database. */
   close(): Promise<void>;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
@@ -95,48 +100,84 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       onError,
       closing: closing.signal,
     });
-    // The seed on disk before anyone is told the server is up.
-    await store.pending();
   } catch (error) {
     store.close();
     throw error;
   }
 
-  function send(res: ServerResponse, response: MockResponse): void {
-    let payload: string;
+  function send(res: ServerResponse, response: WireResponse): void {
     try {
-      payload = response.body === undefined ? '' : toJson(response.body);
-      // One flat list: no object to build per answer. The type and length are the adapter's,
-      // in place of any the response names itself (as an object spread would replace them).
-      const headers: string[] = [];
-      for (const name in response.headers) {
-        if (name !== 'content-type' && name !== 'content-length') headers.push(name, response.headers[name]!);
-      }
-      headers.push('content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(payload)));
-      res.writeHead(response.status, headers);
-    } catch (error) {
-      // A header Node refuses, or a page too large to put in one string, costs this answer,
-      // never the process.
-      onError(error);
-      const fallback = toJson({ message: 'Internal server error' });
-      const id = response.headers[REQUEST_ID_HEADER];
-      res.writeHead(500, {
-        ...(id ? { [REQUEST_ID_HEADER]: id } : {}),
-        'content-type': JSON_TYPE,
-        'content-length': Buffer.byteLength(fallback),
+      res.writeHead(response.status, {
+        ...response.headers,
+        'content-length': Buffer.byteLength(response.body),
       });
-      res.end(fallback);
+    } catch (error) {
+      // A header Node refuses costs this answer, never the process.
+      onError(error);
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ message: 'Internal server error' }));
       return;
     }
-    res.end(payload);
+    res.end(response.body);
+  }
+
+  /** An answer made here, before the core (refusals, preflights), as the core would make it. */
+  function sendEarly(
+    res: ServerResponse,
+    requestId: string,
+    status: number,
+    headers: Record<string, string>,
+    body: unknown,
+  ): void {
+    send(res, {
+      status,
+      headers: {
+        [REQUEST_ID_HEADER]: requestId,
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+      },
+      body: body === undefined ? '' : JSON.stringify(body),
+    });
   }
 
   /** Carries an outcome out: the answer, or the connection dropped. */
   function carry(req: IncomingMessage, res: ServerResponse, outcome: MockOutcome): void {
     if (closing.signal.aborted || res.destroyed) return;
     if (outcome.drop) req.socket.destroy();
-    else send(res, outcome.response);
+    else {
+      const cors = guard.corsHeaders(request(req));
+      send(res, { ...outcome.response, headers: { ...outcome.response.headers, ...cors } });
+    }
   }
+
+  // The listen address is a name the user chose: served too.
+  const guard = createWebGuard({
+    allowedHosts: [...(options.allowedHosts ?? []), ...(options.host ? [options.host] : [])],
+    cors: options.cors,
+  });
+
+  /** A request's target: origin-form as sent, or absolute-form (`GET http://user@host/path`) cut to its path. */
+  function target(url: string): { path: string; query: string; host?: string } {
+    let rest = url;
+    let host: string | undefined;
+    if (!url.startsWith('/')) {
+      try {
+        const parsed = new URL(url);
+        // The userinfo goes: never routed, logged or echoed.
+        host = parsed.host;
+        rest = `${parsed.pathname}${parsed.search}`;
+      } catch {
+        // Not a URL: routed as it is, to a 404.
+      }
+    }
+    const q = rest.indexOf('?');
+    return { path: q < 0 ? rest : rest.slice(0, q), query: q < 0 ? '' : rest.slice(q + 1), host };
+  }
+
+  const request = (req: IncomingMessage) => {
+    const t = target(req.url ?? '/');
+    return { method: req.method ?? 'GET', path: t.path, headers: req.headers, targetHost: t.host };
+  };
 
   const server = createServer((req, res) => {
     const requestId = newRequestId();
@@ -150,9 +191,20 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
     req.on('end', () => {
       if (closing.signal.aborted) return;
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
+      const { path, query, host } = target(req.url ?? '/');
       const method = req.method ?? 'GET';
+      const web = { method, path, headers: req.headers, targetHost: host };
+      const refused = guard.check(web);
+      if (refused) {
+        const { status, headers, body } = errorResponse(refused);
+        sendEarly(res, requestId, status, headers, body);
+        return;
+      }
+      const preflight = guard.preflight(web);
+      if (preflight) {
+        sendEarly(res, requestId, preflight.status, preflight.headers, undefined);
+        return;
+      }
       const tooLarge = size > MAX_BODY_BYTES;
       const body =
         tooLarge || size === 0 || !BODY_METHODS.has(method)
@@ -164,8 +216,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       try {
         outcome = respond(state, {
           method,
-          path: q < 0 ? url : url.slice(0, q),
-          query: q < 0 ? new URLSearchParams() : new URLSearchParams(url.slice(q + 1)),
+          path,
+          query: new URLSearchParams(query),
           headers: req.headers,
           body,
           requestId,
@@ -225,11 +277,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     faults: state.faults,
     dataFile: options.dataFile,
     closed,
-    reset: () => {
-      resetState(state);
-      return store.pending() ?? Promise.resolve();
-    },
-    flush: () => store.pending() ?? Promise.resolve(),
+    reset: (agent) => resetState(state, agent),
     close() {
       closePromise ??= (async () => {
         closing.abort();

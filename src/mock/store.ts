@@ -1,8 +1,5 @@
-// The mock's state behind one interface, with two implementations: Maps in memory
-// (`memory-store.ts`, the default for `startMockServer()` and the msw handlers) and SQLite
-// (`sqlite-store.ts`, for `--data FILE` and the embedded `--mock` mode). Both apply the contract's
-// write rules from `rules.ts` and pass the same tests. This module holds what they share: the
-// interface, the snapshot format, and frozen records.
+// What the mock's store promises (`MockStore`, kept in SQLite by `sqlite-store.ts`), and the
+// snapshot format: a seed file's exact form, and what `snapshot()` gives a test.
 import * as z from 'zod';
 import {
   type AttributeDefinition,
@@ -24,8 +21,8 @@ const AgentSnapshotSchema = z.object({
 });
 
 /**
- * What `snapshot()` returns and `restore()` accepts: plain JSON (the data file of versions before
- * the SQLite store, and a seed file's form with agents). Agent ids come from outside (any id a
+ * What `snapshot()` returns and `restore()` accepts: plain JSON (a seed file's exact form, ids
+ * and timestamps included). Agent ids come from outside (any id a
  * request names, `__proto__` too), so `agents` is read entry by entry, never through a record
  * schema that would assign `obj[id]`.
  */
@@ -57,18 +54,24 @@ export interface UpsertResult {
   created: boolean;
 }
 
+/** What a reset removed: one agent's records, or every agent's (`agent` null). */
+export interface ResetResult {
+  agent: string | null;
+  contacts: number;
+  attributes: number;
+}
+
 /**
  * The mock's state and every contract rule that touches it. Bodies come in unvalidated
  * (`unknown`) and are checked here, so the store is safe to drive directly (seeding, tests);
- * contract errors are thrown as `MockHttpError`, and anything else (a disk that is full) as
- * itself, which the handler answers with a 500. Every operation is synchronous: a request is
- * read, checked and written with no await in between, which keeps concurrent upserts of one
- * external_id to one contact. A write is durable once `pending()` has settled (at once in
- * memory; at the end of the turn for SQLite), and no answer is sent before. Returned records
- * are frozen; they are never mutated.
+ * contract errors are thrown as `MockHttpError` (a database that is full or damaged as its 5xx),
+ * anything else as itself, which the handler answers with a 500. Every operation is
+ * synchronous and every write is its own transaction, committed before the call returns: a
+ * request is read, checked and written with no await in between, so concurrent upserts of one
+ * external_id make one contact, and an answer is only ever about a committed write.
  */
 export interface MockStore {
-  /** `memory`, or the SQLite database's path (`:memory:` for an in-memory database). */
+  /** The SQLite database's path, or `:memory:` when nothing is kept. */
   readonly location: string;
   upsertContact(agentId: string, body: unknown): UpsertResult;
   /** All or nothing: every item is validated and checked for conflicts before any is written. */
@@ -88,28 +91,26 @@ export interface MockStore {
   updateAttribute(agentId: string, name: string, body: unknown): AttributeDefinition;
   /** Names of the agent's attribute definitions (archived ones too), for dropping unknown keys. */
   attributeNames(agentId: string): ReadonlySet<string>;
-  /** The agent's contact validators, built once per change of its definitions. */
+  /** The agent's contact validators for its current definitions. */
   validators(agentId: string): ContactValidators;
   agentIds(): string[];
   snapshot(): StoreSnapshot;
-  /** Replaces the whole state at once; throws (changing nothing) when the snapshot is not a valid one. */
-  restore(snapshot: unknown): void;
-  reset(): void;
-  /** Called after every committed change made through this store; returns the unsubscribe function. */
-  onChange(listener: () => void): () => void;
   /**
-   * While writes made in this turn of the event loop await their commit (the SQLite store
-   * commits a turn's writes together), the promise of it: an answer about them is sent only
-   * once it resolves, and a rejection is the 5xx to answer instead. Undefined when nothing waits.
+   * Replaces the whole state at once (with `agent`, that agent's records only, from the
+   * snapshot's); throws (changing nothing) when the snapshot is not a valid one.
    */
-  pending(): Promise<void> | undefined;
+  restore(snapshot: unknown, agent?: string): void;
+  /** Removes every agent's records, or with `agent` that agent's only; says what it removed. */
+  reset(agent?: string): ResetResult;
   /**
-   * Runs `fn` as one unit: its writes commit together, and nothing another process writes
-   * falls between its reads and its writes (a reset and its seed; a conversion into an empty
-   * store). If it throws, none of its writes stay.
+   * Runs `fn` as one transaction: nothing another process writes falls between its reads and
+   * its writes (a reset and its seed; a conversion into an empty store), and if it throws, none
+   * of its writes stay.
    */
   atomically<T>(fn: () => T): T;
-  /** Commits what is pending and releases the database (a no-op in memory); unusable afterwards. */
+  /** Called after each committed write made through this store; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  /** Releases the database; unusable afterwards. */
   close(): void;
 }
 
@@ -121,6 +122,12 @@ export interface MockStoreOptions {
    * `400 "Maximum contacts limit reached"`, and a batch then writes nothing. Unlimited by default.
    */
   maxContacts?: number;
+  /**
+   * Attribute definitions an agent may hold, archived ones included (the spec sets none; every
+   * `--attr` command downloads them all): past it, `400 "Maximum custom attributes limit
+   * reached"`. `MAX_ATTRIBUTES` by default.
+   */
+  maxAttributes?: number;
   /** Initial state, as from `snapshot()`. */
   snapshot?: unknown;
 }
@@ -212,8 +219,7 @@ export function contactId(seq: number): string {
   const tail = Math.floor(Math.random() * 36 ** 4)
     .toString(36)
     .padStart(4, '0');
-  // Joined rather than concatenated: one flat string, not a tree of three that every store keeps.
-  return ['ct_', seq.toString(36).padStart(10, '0'), tail].join('');
+  return `ct_${seq.toString(36).padStart(10, '0')}${tail}`;
 }
 
 /**
@@ -230,16 +236,4 @@ export function seqAfter(seq: number, agents: Iterable<AgentRecords>): number {
     }
   }
   return high;
-}
-
-/** Listeners told after each committed change. */
-export class ChangeListeners {
-  #listeners = new Set<() => void>();
-  add(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-  notify(): void {
-    for (const listener of this.#listeners) listener();
-  }
 }

@@ -73,7 +73,7 @@ describe('mock data files and ports: clear messages, documented exit codes', () 
     await mkdir(join(home.dir, 'adir'));
     for (const [file, why] of [
       ['notes.txt', /notes\.txt is not a SQLite database/],
-      ['old.json', /old\.json is a JSON data file of an earlier contacts-cli[\s\S]*--seed .*old\.json/],
+      ['old.json', /old\.json is a JSON file[\s\S]*--seed .*old\.json/],
       ['adir', /it is a directory/],
     ] as const) {
       const r = await serve(['--data', file]);

@@ -36,18 +36,17 @@ describe('nothing listening', () => {
       maxRetries: 10,
       onRetry: (e) => retries.push(e.delayMs),
     });
-    const started = Date.now();
     const error = await client.contacts.get('u1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
+    // The waits it took, as the retry policy decided them: quick, and not the ten asked for.
     expect(retries).toEqual([200, 400]);
-    expect(Date.now() - started).toBeLessThan(3_000);
     await client.close();
   });
 
   it('an import against a stopped server ends in seconds with exit 7', async () => {
     const port = await closedPort();
     const env = { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: `http://127.0.0.1:${port}` };
-    const started = Date.now();
+    // The whole ladder (ten retries, up to 8 s apart) would outlast the test's own timeout.
     const r = await runInProcess(['import', '-', '--agent', 'a', '--format', 'ndjson'], {
       env,
       cwd: home.dir,
@@ -55,7 +54,6 @@ describe('nothing listening', () => {
     });
     expect(r.code).toBe(ExitCode.NETWORK);
     expect(r.stderr).toMatch(/Could not reach .*ECONNREFUSED/);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 
@@ -82,7 +80,7 @@ describe('--max-retries and --timeout', () => {
     const server = await startScriptedServer([{ hang: true }]);
     try {
       const env = { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: server.url };
-      const started = Date.now();
+      // The server never answers: only the timeout can end the command, and it says which.
       const r = await runInProcess(
         ['--timeout', '300ms', '--max-retries', '0', 'get', 'u1', '--agent', 'a'],
         {
@@ -92,7 +90,6 @@ describe('--max-retries and --timeout', () => {
       );
       expect(r.code).toBe(ExitCode.NETWORK);
       expect(r.stderr).toMatch(/timed out after 300ms/);
-      expect(Date.now() - started).toBeLessThan(5_000);
       const bad = await runInProcess(['--timeout', 'soon', 'get', 'u1', '--agent', 'a'], {
         env,
         cwd: home.dir,

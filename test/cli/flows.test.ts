@@ -1,7 +1,7 @@
 // The CLI as a user runs it: a real child process against the mock on port 0, with a
 // temporary CONTACTS_CONFIG_DIR, asserting output, exit codes and that the key never shows.
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'libsql';
@@ -10,7 +10,7 @@ import { ExitCode } from '../../src/cli/errors.js';
 import { startMockServer } from '../../src/mock/server.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN, type CliResult, runBin, tempHome } from '../helpers/cli.js';
-import { startTestMock, storedContact } from '../helpers/mock.js';
+import { startTestMock } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'bk_live_flow_secret_9876';
@@ -337,26 +337,6 @@ describe('embedded mock', () => {
     const db = new Database(join(home.dir, '.contacts-mock', 'mock.db'));
     expect((db.prepare('SELECT external_id FROM contacts').raw().all() as string[][]).flat()).toEqual(['u1']);
     db.close();
-  });
-
-  it("moves the state of an earlier version's .contacts-mock/data.json into the database once", async () => {
-    await mkdir(join(home.dir, '.contacts-mock'), { recursive: true });
-    const contact = storedContact('ct_00000000070abc', 'old-1', 'Old');
-    const legacy = { version: 1, seq: 7, agents: { demo: { contacts: [contact], attributes: [] } } };
-    await writeFile(join(home.dir, '.contacts-mock', 'data.json'), JSON.stringify(legacy));
-    const first = await cli(['--mock', 'get', 'old-1', '-o', 'json']);
-    expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual(contact);
-    expect(first.stderr).toContain('data.json');
-    expect(first.stderr).toContain('mock.db');
-    // Once: the next command reads the database and says nothing.
-    const second = await cli(['--mock', 'delete', 'old-1', '--yes', '-q']);
-    expect(second.code).toBe(0);
-    const third = await cli(['--mock', 'list', '-o', 'json']);
-    expect(JSON.parse(third.stdout)).toEqual([]);
-    expect(third.stderr).not.toContain('data.json');
-    // Read, never changed: the old file is as it was, for an older version still in use.
-    expect(JSON.parse(await readFile(join(home.dir, '.contacts-mock', 'data.json'), 'utf8'))).toEqual(legacy);
   });
 });
 

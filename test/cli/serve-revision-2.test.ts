@@ -20,6 +20,7 @@ async function serve(
 ): Promise<{ url: string; logged: (re: RegExp) => Promise<string>; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--mock', '--port', '0', ...args], {
     env: home.env,
+    cwd: home.dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -16,13 +16,11 @@ const cli = (argv: string[], env: NodeJS.ProcessEnv = {}, stdin?: string) =>
 
 describe('no base URL', () => {
   it('is said at once, with how to set one, instead of a DNS failure retried', async () => {
-    const started = Date.now();
     const r = await cli(['list', '--agent', 'a'], { CONTACTS_API_KEY: KEY });
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toMatch(/^error: No base URL set: which Contacts API should this talk to\?/);
     expect(r.stderr).toContain('`contacts config set base-url https://...`');
     expect(r.stderr).not.toMatch(/retrying|could not reach/i);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('auth status shows none rather than a placeholder', async () => {

@@ -62,6 +62,7 @@ describe('defaults', () => {
       maxRetries: undefined,
       timeoutMs: undefined,
       warnings: [],
+      insecureHttp: false,
     } satisfies ResolvedSettings);
   });
 });
@@ -239,7 +240,29 @@ describe('requireAgent', () => {
 
 describe('requireBaseUrl', () => {
   it('returns the base URL', () => {
-    expect(requireBaseUrl(resolve({ baseUrl: 'http://x.test' }))).toBe('http://x.test');
+    expect(requireBaseUrl(resolve({ baseUrl: 'https://x.test' }))).toBe('https://x.test');
+  });
+
+  it('refuses http:// to another machine unless --insecure-http or CONTACTS_INSECURE_HTTP says so', () => {
+    const error = thrown(() => requireBaseUrl(resolve({ baseUrl: 'http://x.test:8080' }))) as ConfigError;
+    expect(exitOf(error)).toBe(ExitCode.USAGE);
+    expect(error.message).toBe(
+      'Refusing to send the API key unencrypted to x.test:8080: the base URL is http://, and x.test is not this machine',
+    );
+    expect(error.hint).toContain('--insecure-http');
+    expect(error.hint).toContain('CONTACTS_INSECURE_HTTP=1');
+    expect(requireBaseUrl(resolve({ baseUrl: 'http://x.test', insecureHttp: true }))).toBe('http://x.test');
+    expect(requireBaseUrl(resolve({ baseUrl: 'http://x.test' }, { CONTACTS_INSECURE_HTTP: '1' }))).toBe(
+      'http://x.test',
+    );
+    for (const local of [
+      'http://localhost:3000',
+      'http://127.0.0.1:9',
+      'http://[::1]:9',
+      'http://api.localhost',
+    ]) {
+      expect(requireBaseUrl(resolve({ baseUrl: local }))).toBe(local);
+    }
   });
 
   it('says plainly that none is set, and how to set one, inside the command it suggests', () => {

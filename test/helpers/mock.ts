@@ -4,23 +4,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { createMockStore } from '../../src/mock/memory-store.js';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/server.js';
-import { openSqliteStore } from '../../src/mock/sqlite-store.js';
+import { createMockStore } from '../../src/mock/sqlite-store.js';
 import type { MockStore, MockStoreOptions } from '../../src/mock/store.js';
 
 export const TEST_KEY = 'bk_test_key_0123456789';
 export const AGENT = 'agent-1';
 
-/**
- * Which store implementation the mock tests run against: `memory`, or `sqlite` (an in-memory
- * SQLite database). The `sqlite` project of vitest.config.ts runs the store's tests again with it.
- */
-export const STORE_KIND = process.env.MOCK_STORE === 'sqlite' ? 'sqlite' : 'memory';
-
-/** A store of the kind under test, closed when the calling test ends. */
+/** A store that keeps nothing (an in-memory database), closed when the calling test ends. */
 export function newStore(options: MockStoreOptions = {}): MockStore {
-  const store = STORE_KIND === 'sqlite' ? openSqliteStore(':memory:', options) : createMockStore(options);
+  const store = createMockStore(options);
   onTestFinished(() => store.close());
   return store;
 }

@@ -1,8 +1,10 @@
-import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultCheckpointPath, ImportCheckpoint } from '../../src/importer/checkpoint.js';
 import { CheckpointMismatchError } from '../../src/importer/errors.js';
+import { ResultsWriter } from '../../src/importer/results.js';
+import { openSource } from '../../src/importer/sources/index.js';
 import { fixture } from './helpers.js';
 
 const open = (input: string, resume: boolean, extra: { agentId?: string; settings?: string } = {}) =>
@@ -155,36 +157,77 @@ describe('ImportCheckpoint', () => {
       reasons: ['the import options (format or column mapping) changed'],
     });
 
+    // Touching the file is no change: the content is what is compared.
     const stamp = new Date('2024-01-01T00:00:00Z');
     await utimes(input, stamp, stamp);
-    await expect(open(input, true, { settings: 'csv|map:a' })).rejects.toMatchObject({
-      reasons: ['the file was modified since'],
-    });
+    expect((await open(input, true, { settings: 'csv|map:a' })).resumed).toBe(true);
   });
 
-  it('tells a changed size and a changed start of the file apart', async () => {
-    const input = await fixture('c.csv', 'external_id\n1\n2\n');
-    const checkpoint = await open(input, false);
-    checkpoint.markLanded(1);
-    checkpoint.markLanded(2);
-    await checkpoint.flush();
+  it('tells a changed size from an edit of the part read, the mtime kept (touch -r)', async () => {
+    // Past the first 64 KiB, which is all an earlier version compared.
+    const rows = Array.from({ length: 20_000 }, (_, i) => `u${String(i).padStart(5, '0')}`);
+    const input = await fixture('c.csv', `external_id\n${rows.join('\n')}\n`);
+    const source = await openSource(input);
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'agent-1',
+      resume: false,
+      flushIntervalMs: 0,
+      consumed: source.consumed,
+    });
+    for await (const record of source.records) cp.markLanded(record.row);
+    await cp.flush();
     const rewrite = async (text: string) => {
-      const before = await saved(input);
+      const before = await stat(input);
       await writeFile(input, text);
-      const t = new Date(before.input.mtimeMs);
-      await utimes(input, t, t);
+      await utimes(input, before.atime, before.mtime);
     };
 
-    await rewrite('external_id\n1\n9\n');
+    const original = await readFile(input, 'utf8');
+    const at = original.indexOf('u19000');
+    expect(at).toBeGreaterThan(64 * 1024);
+    await rewrite(`${original.slice(0, at)}x19000${original.slice(at + 6)}`);
     const error = await open(input, true).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointMismatchError);
-    expect((error as CheckpointMismatchError).reasons).toEqual(['the start of the file changed']);
+    expect((error as CheckpointMismatchError).reasons).toEqual([
+      `its first ${original.length} bytes, read by the run resumed, changed`,
+    ]);
     expect((error as Error).message).toContain('Run without --resume to start over');
 
-    await rewrite('external_id\n1\n2\n3\n');
+    await rewrite(`${original}u20000\n`);
     await expect(open(input, true)).rejects.toMatchObject({
-      reasons: ["the file's size changed from 16 to 18 bytes"],
+      reasons: [`the file's size changed from ${original.length} to ${original.length + 7} bytes`],
     });
+    await rewrite(original);
+    expect((await open(input, true)).landedThrough).toBe(20_000);
+  });
+
+  it('keeps what the resumed run had read until this run has read as far', async () => {
+    const input = await fixture('c.csv', 'external_id\na\nb\nc\n');
+    const first = await openSource(input);
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 0,
+      consumed: first.consumed,
+    });
+    for await (const record of first.records) cp.markLanded(record.row);
+    await cp.close();
+    const before = (await saved(input)).input.consumed;
+    expect(before.bytes).toBe(18); // the whole file
+
+    // A resumed run that has read nothing yet still vouches for the bytes the first one read.
+    const resumed = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: true,
+      flushIntervalMs: 0,
+      consumed: { snapshot: () => ({ bytes: 0, sha256: '' }) },
+    });
+    resumed.markLanded(1);
+    await resumed.close();
+    expect((await saved(input)).input.consumed).toEqual(before);
   });
 
   it('refuses a checkpoint it cannot read, and stdin', async () => {
@@ -242,5 +285,89 @@ describe('beforeWrite', () => {
     await cp.flush();
     expect(await readFile(cp.path, 'utf8')).toContain('"through":2');
     await cp.complete();
+  });
+});
+
+describe('the checkpoint and the results file', () => {
+  it('claims no row the results file had not received when the checkpoint was written', async () => {
+    const input = await fixture('order.csv', 'external_id\na\n');
+    const results = await ResultsWriter.open(`${dirname(input)}/results.ndjson`, { resume: false });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let entered!: () => void;
+    const flushing = new Promise<void>((r) => {
+      entered = r;
+    });
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 0,
+      beforeWrite: async () => {
+        await results.flush();
+        entered();
+        await gate;
+      },
+    });
+    // As the report stage does: the result record first, then the mark.
+    const land = (row: number) => {
+      results.write({ line: row + 1, external_id: `e${row}`, id: `c${row}`, action: 'created' });
+      cp.markLanded(row);
+    };
+    // Row 6 is still in flight, so the landed rows are [1, 5] and [7, 9].
+    for (const row of [1, 2, 3, 4, 5, 7, 8, 9]) land(row);
+    const written = cp.flush();
+    await flushing;
+    // Rows that land while the results file is being flushed: in neither the flush nor this snapshot.
+    for (const row of [10, 6, 11]) land(row);
+    release();
+    await written;
+
+    const inResults = new Set(
+      (await readFile(results.path, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).line - 1),
+    );
+    const { landed } = await saved(input);
+    const claimed: number[] = [];
+    for (let row = 1; row <= landed.through; row++) claimed.push(row);
+    for (const [from, to] of landed.ranges) for (let row = from; row <= to; row++) claimed.push(row);
+    expect(claimed).toEqual([1, 2, 3, 4, 5, 7, 8, 9]);
+    expect(claimed.filter((row) => !inResults.has(row))).toEqual([]);
+    await results.close();
+    await cp.complete();
+  });
+});
+
+describe('the flush interval', () => {
+  it('is kept by the marks themselves when no timer gets to run (a service blocking the event loop)', async () => {
+    vi.useFakeTimers(); // timers never fire in this test: only marks can start a write
+    const input = await fixture('busy.csv', 'external_id\na\n');
+    let clock = 0;
+    const writes: number[] = [];
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 1000,
+      now: () => clock,
+      beforeWrite: async () => {
+        writes.push(cp.landedThrough);
+      },
+    });
+    cp.markLanded(1);
+    clock = 999;
+    cp.markLanded(2);
+    clock = 1000;
+    cp.markLanded(3); // a second after the first unwritten mark: a write starts now
+    // Let the write begin (a few promise jobs, no timer: none would fire here).
+    for (let turn = 0; turn < 20 && writes.length === 0; turn++) await Promise.resolve();
+    clock = 1500;
+    cp.markLanded(4);
+    await cp.close();
+    expect(writes).toEqual([3, 4]); // the one the marks started, then close()'s
   });
 });

@@ -76,7 +76,9 @@ describe('JSON array source', () => {
     });
     await expect(
       readAll(await fixture('o.json', '{"external_id": "1"}\n{"external_id": "2"}\n')),
-    ).rejects.toThrow('expected a JSON array of contacts (for one object per line, use the ndjson format)');
+    ).rejects.toThrow(
+      'expected a JSON array of contacts, found an object (for one object per line, use the ndjson format)',
+    );
     await expect(readAll(await fixture('e.json', '  \n'))).rejects.toBeInstanceOf(ImportError);
   });
 
@@ -158,5 +160,47 @@ describe('NDJSON source', () => {
     const path = await fixture('n.ndjson', '{"a":1}\n\n  \nnot json\n{"b":2}');
     expect(await countRows(path, 'ndjson')).toBe(3);
     expect(await readAll(path)).toHaveLength(3);
+  });
+});
+
+describe('numbers a double cannot keep (issue 21)', () => {
+  it('rejects the record of a JSON array that holds one, naming where and why', async () => {
+    const path = await fixture(
+      'n.json',
+      '[{"external_id":"a","custom_attributes":{"num":1e400}},\n{"external_id":"b","stripe_accounts":[{"x":1},{"y":1e-400}]},\n{"external_id":"c","custom_attributes":{"num":1e300}}]',
+    );
+    const rows = await readAll(path);
+    expect(rows.map((r) => [r.line, r.error])).toEqual([
+      [1, expect.stringMatching(/^custom_attributes\.num: 1e400 is beyond the largest number/)],
+      [2, expect.stringMatching(/^stripe_accounts\[1\]\.y: 1e-400 is too small/)],
+      [3, undefined],
+    ]);
+  });
+
+  it('rejects the NDJSON line that holds one, keeping its text as written', async () => {
+    const path = await fixture(
+      'n.ndjson',
+      '{"external_id":"a","custom_attributes":{"num":9007199254740993}}\n{"external_id":"b"}\n',
+    );
+    const [first, second] = await readAll(path);
+    expect(first?.error).toMatch(/^custom_attributes\.num: 9007199254740993 is an integer beyond 2\^53 - 1/);
+    expect(first?.text).toBe('{"external_id":"a","custom_attributes":{"num":9007199254740993}}');
+    expect(second?.error).toBeUndefined();
+  });
+});
+
+describe('a JSON file whose top level is not an array', () => {
+  it('says what it found, with or without a newline after it, rather than "the file is empty"', async () => {
+    for (const [text, found] of [
+      ['42', 'the number 42'],
+      ['null', 'null'],
+      ['42\n', 'the number 42'],
+      ['"x"', 'a string'],
+      ['true', 'true'],
+    ]) {
+      await expect(readAll(await fixture('top.json', text!))).rejects.toThrow(
+        `line 1: expected a JSON array of contacts, found ${found}`,
+      );
+    }
   });
 });

@@ -1,7 +1,8 @@
 // Custom attribute definitions and the typed values they allow, over real HTTP.
 import { describe, expect, it } from 'vitest';
 import { AttributeDefinitionSchema, paths } from '../../src/api/index.js';
-import { AGENT, api, startTestMock } from '../helpers/mock.js';
+import { MAX_ATTRIBUTES } from '../../src/mock/rules.js';
+import { AGENT, api, newStore, startTestMock } from '../helpers/mock.js';
 
 async function setup() {
   const server = await startTestMock();
@@ -204,5 +205,37 @@ describe('typed values on contacts', () => {
     const kept = await write({ tier: 'gold' });
     expect(kept.headers.get('x-contacts-ignored')).toBeNull();
     expect(kept.body.data.custom_attributes.tier).toBe('gold');
+  });
+});
+
+describe('the limit of definitions an agent holds', () => {
+  it(`refuses the definition past ${MAX_ATTRIBUTES} (archived ones counted) with a 400 naming the limit, per agent`, () => {
+    const store = newStore();
+    for (let i = 0; i < MAX_ATTRIBUTES; i++) store.defineAttribute(AGENT, { name: `a${i}`, type: 'text' });
+    store.updateAttribute(AGENT, 'a0', { archived: true });
+    let refused: unknown;
+    try {
+      store.defineAttribute(AGENT, { name: 'one_more', type: 'text' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({
+      status: 400,
+      message: 'Maximum custom attributes limit reached',
+      issues: [
+        {
+          field: 'name',
+          message: `An agent holds at most ${MAX_ATTRIBUTES} custom attribute definitions, archived ones included`,
+        },
+      ],
+    });
+    expect(store.listAttributes(AGENT)).toHaveLength(MAX_ATTRIBUTES);
+    // Another agent has its own room; the limit is an option of the store.
+    expect(store.defineAttribute('other', { name: 'one_more', type: 'text' }).name).toBe('one_more');
+    const small = newStore({ maxAttributes: 1 });
+    small.defineAttribute(AGENT, { name: 'first', type: 'text' });
+    expect(() => small.defineAttribute(AGENT, { name: 'second', type: 'text' })).toThrow(
+      'Maximum custom attributes limit reached',
+    );
   });
 });

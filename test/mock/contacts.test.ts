@@ -495,3 +495,17 @@ describe('agent scoping', () => {
     expect((await client.get(paths.contact(AGENT, 'shared'))).status).toBe(200);
   });
 });
+
+describe('ids padded with spaces in the path', () => {
+  it('are trimmed as an upsert trims the external_id it stores: get, patch and delete find the contact', async () => {
+    const server = await startTestMock();
+    const client = api(server.url);
+    const created = await client.post(paths.contacts(AGENT), { external_id: ' pad ' });
+    expect(created.body.data.external_id).toBe('pad');
+    const padded = `${paths.contacts(AGENT)}/%20pad%20`;
+    expect((await client.get(padded)).body.data.external_id).toBe('pad');
+    expect((await client.patch(padded, { name: 'Padded' })).body.data.name).toBe('Padded');
+    expect((await client.request('DELETE', `${paths.contacts(AGENT)}/%09pad%0A`)).status).toBe(200);
+    expect((await client.get(padded)).status).toBe(404);
+  });
+});

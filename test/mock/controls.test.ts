@@ -44,7 +44,7 @@ describe('GET /__mock/requests', () => {
   it('wants an accepted key when the mock has a list of keys; unknown controls and methods are 404 and 405', async () => {
     const server = await startTestMock({ keys: [TEST_KEY] });
     expect((await api(server.url, null).get('/__mock/requests')).status).toBe(401);
-    expect((await api(server.url, 'bk_other_key_000').request('POST', '/__mock/reset')).status).toBe(401);
+    expect((await api(server.url, 'bk_other_key_000').post('/__mock/reset', {})).status).toBe(401);
     const client = api(server.url);
     const unknown = await client.get('/__mock/nothing');
     expect(unknown.status).toBe(404);
@@ -142,9 +142,14 @@ describe('POST /__mock/reset and --seed', () => {
     const client = api(server.url);
     await client.post(paths.contacts(AGENT), { external_id: 'u3' });
     await client.request('DELETE', paths.contact(AGENT, 'u1'));
-    const reset = await client.request('POST', '/__mock/reset');
+    const reset = await client.post('/__mock/reset', {});
     expect(reset.status).toBe(200);
-    expect(reset.body.data).toEqual({ seeded: true });
+    expect(reset.body.data).toEqual({
+      agent: null,
+      removed: { contacts: 2, attributes: 4 },
+      seeded: true,
+      requests_cleared: true,
+    });
     const ids = (await client.get(paths.contacts(AGENT))).body.data.map(
       (c: { external_id: string }) => c.external_id,
     );
@@ -159,8 +164,64 @@ describe('POST /__mock/reset and --seed', () => {
     const server = await startTestMock();
     const client = api(server.url);
     await client.post(paths.contacts(AGENT), { external_id: 'gone' });
-    expect((await client.request('POST', '/__mock/reset')).body.data).toEqual({ seeded: false });
+    expect((await client.post('/__mock/reset', {})).body.data).toEqual({
+      agent: null,
+      removed: { contacts: 1, attributes: 0 },
+      seeded: false,
+      requests_cleared: true,
+    });
     expect((await client.get(paths.contacts(AGENT))).body.total).toBe(0);
+  });
+
+  it('resets one agent when asked (body or query), putting back its part of the seed only, and says so', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'agents.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        agents: {
+          one: { attributes: [{ name: 'tier', type: 'text' }], contacts: [{ external_id: 'x' }] },
+          two: { contacts: [{ external_id: 'y' }] },
+        },
+      }),
+    );
+    const server = await startTestMock({ seed: await loadSeed(file) });
+    const client = api(server.url);
+    await client.post(paths.contacts('one'), { external_id: 'one-added' });
+    await client.post(paths.contacts('two'), { external_id: 'two-added' });
+    await client.post(paths.contacts('three'), { external_id: 'three-added' });
+
+    const one = await client.post('/__mock/reset', { agent: 'one' });
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual({
+      agent: 'one',
+      removed: { contacts: 2, attributes: 1 },
+      seeded: true,
+      requests_cleared: false,
+    });
+    expect(server.store.contacts('one').map((c) => c.external_id)).toEqual(['x']);
+    expect(server.store.listAttributes('one').map((d) => d.name)).toEqual(['tier']);
+    expect(server.store.contacts('two').map((c) => c.external_id)).toEqual(['y', 'two-added']);
+    expect(server.requests).toHaveLength(3); // the log is kept
+
+    const three = await client.request('POST', '/__mock/reset?agent=three', { json: {} });
+    expect(three.body.data).toMatchObject({ agent: 'three', removed: { contacts: 1, attributes: 0 } });
+    expect(server.store.count('three')).toBe(0);
+    expect(server.store.count('two')).toBe(2);
+
+    const clash = await client.request('POST', '/__mock/reset?agent=one', { json: { agent: 'two' } });
+    expect(clash.status).toBe(400);
+    expect((await client.post('/__mock/reset', { agent: 7 })).body.issues).toEqual([
+      { field: 'agent', message: 'Expected an agent id (a non-empty string)' },
+    ]);
+    expect(server.store.count('two')).toBe(2);
+  });
+
+  it('refuses a reset of an agent that does not exist when agents are declared', async () => {
+    const server = await startTestMock({ agents: [AGENT] });
+    const refused = await api(server.url).post('/__mock/reset', { agent: 'other' });
+    expect(refused.status).toBe(404);
+    expect(refused.body.message).toBe('Chatbot not found');
   });
 
   it('takes agents with their own definitions, and refuses a bad seed naming where', async () => {
@@ -204,16 +265,16 @@ describe('POST /__mock/reset and --seed', () => {
     await expect(loadSeed(bad)).rejects.toThrow(/--seed-agent/);
   });
 
-  it('converts a JSON data file of an earlier version into a new database exactly, and only while it is empty', async () => {
+  it('restores a snapshot seed exactly, ids included, into an empty database only', async () => {
     const dir = await tempDir();
-    const legacy = join(dir, 'data.json');
+    const snapshot = join(dir, 'snapshot.json');
     const contact = storedContact('ct_000000000a1234', 'kept');
     await writeFile(
-      legacy,
+      snapshot,
       JSON.stringify({ version: 1, seq: 10, agents: { [AGENT]: { contacts: [contact], attributes: [] } } }),
     );
     const dataFile = join(dir, 'new.db');
-    const seed = await loadSeed(legacy);
+    const seed = await loadSeed(snapshot);
     const first = await startTestMock({ dataFile, seed });
     expect(first.store.getContact(AGENT, 'kept')).toEqual(contact);
     await api(first.url).post(paths.contacts(AGENT), { external_id: 'added' });
@@ -221,6 +282,8 @@ describe('POST /__mock/reset and --seed', () => {
     // Restarted with the same command: the database keeps what it holds.
     const second = await startTestMock({ dataFile, seed });
     expect(second.store.contacts(AGENT).map((c) => c.external_id)).toEqual(['kept', 'added']);
+    // Ids go on past the snapshot's.
+    expect(second.store.getContact(AGENT, 'added').id > contact.id).toBe(true);
     const store = openSqliteStore(join(dir, 'other.db'));
     onTestFinished(() => store.close());
     seed(store);

@@ -90,6 +90,16 @@ describe('routing', () => {
     }
   });
 
+  it('never echoes a key that stands in an unknown path (as the request log redacts it)', async () => {
+    const server = await startTestMock();
+    const res = await api(server.url).get(`/api/v1/${TEST_KEY}/contacts`);
+    expect(res.status).toBe(404);
+    expect(res.body.message).toMatch(/^No such endpoint: GET \/api\/v1\/bk_\.\.\.\[REDACTED\]/);
+    expect(res.body.message).not.toContain(TEST_KEY);
+    const control = await api(server.url).get(`/__mock/${TEST_KEY}`);
+    expect(JSON.stringify(control.body)).not.toContain(TEST_KEY);
+  });
+
   it('answers 405 with an Allow header for a known path and a wrong method', async () => {
     const server = await startTestMock();
     const client = api(server.url);

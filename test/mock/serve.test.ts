@@ -1,5 +1,6 @@
 // serveMock, the body of `contacts serve --mock`: URL first on stdout, a log line per request
 // on stderr (never the key), and a clean stop on SIGINT/SIGTERM.
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
 import { type ServeMockOptions, serveMock } from '../../src/cli/output/serve-mock.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
+import { BIN, runBin, tempHome } from '../helpers/cli.js';
 import { AGENT, api, tempDir } from '../helpers/mock.js';
 
 class Capture extends PassThrough {
@@ -115,5 +117,86 @@ describe('serveMock', () => {
     await expect(
       serveMock({ port: server.port, host: '127.0.0.1' }, { stdout: new Capture(), stderr: new Capture() }),
     ).rejects.toThrow(/EADDRINUSE/);
+  });
+});
+
+describe('contacts serve --mock: where the data lives', () => {
+  /** `contacts serve --mock ARGS` in `cwd` until its first line; the URL and its description. */
+  async function started(cwd: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+    const child = spawn(process.execPath, [BIN, 'serve', '--mock', '--port', '0', ...args], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    onTestFinished(async () => {
+      child.kill('SIGTERM');
+      await exited;
+    });
+    let stderr = '';
+    const described = new Promise<string>((resolve) => {
+      child.stderr!.on('data', (c: Buffer) => {
+        stderr += c.toString();
+        if (stderr.includes('Ctrl+C')) resolve(stderr);
+      });
+    });
+    const url = await new Promise<string>((resolve) =>
+      child.stdout!.once('data', (c: Buffer) => resolve(c.toString().trim())),
+    );
+    return {
+      url,
+      described: await described,
+      stop: async () => {
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  }
+
+  it("serves the embedded --mock's database by default and says where it is; --in-memory keeps nothing", async () => {
+    const home = await tempHome();
+    onTestFinished(() => home.cleanup());
+    const server = await started(home.dir, home.env);
+    expect(server.described).toContain(
+      `data: ${join(home.dir, '.contacts-mock', 'mock.db')} (SQLite, shared with contacts --mock here)`,
+    );
+    expect((await api(server.url).post(paths.contacts('demo'), { external_id: 'from-serve' })).status).toBe(
+      201,
+    );
+    // The embedded mock of a command in the same directory sees it, while the server runs and after.
+    const seen = await runBin(['--mock', 'get', 'from-serve', '-o', 'json'], {
+      env: home.env,
+      cwd: home.dir,
+    });
+    expect(seen.code).toBe(0);
+    expect(JSON.parse(seen.stdout).external_id).toBe('from-serve');
+    await server.stop();
+
+    const memory = await started(home.dir, home.env, ['--in-memory']);
+    expect(memory.described).toContain('data: in memory (gone when it stops)');
+    expect((await api(memory.url).get(paths.contact('demo', 'from-serve'))).status).toBe(404);
+    const both = await runBin(['serve', '--mock', '--in-memory', '--data', 'x.db'], {
+      env: home.env,
+      cwd: home.dir,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--in-memory and --data name two places for the state');
+  });
+
+  it('refuses a --cors value that is not an origin and an --allow-host value that is not a name', async () => {
+    const home = await tempHome();
+    onTestFinished(() => home.cleanup());
+    const cors = await runBin(['serve', '--mock', '--cors', 'localhost:3000/app'], {
+      env: home.env,
+      cwd: home.dir,
+    });
+    expect(cors.code).toBe(2);
+    expect(cors.stderr).toContain('--cors: not an origin: localhost:3000/app');
+    const host = await runBin(['serve', '--mock', '--allow-host', 'http://mock.test'], {
+      env: home.env,
+      cwd: home.dir,
+    });
+    expect(host.code).toBe(2);
+    expect(host.stderr).toContain('--allow-host: not a host name');
   });
 });

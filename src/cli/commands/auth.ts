@@ -9,7 +9,7 @@ import { type PromptIo, readAllStdin, readSecret } from '../prompt.js';
 
 /** Where a person finds a key, said where they are asked for one. */
 const KEY_PROMPT =
-  'Paste your workspace key (it starts with bk_; create one in your workspace settings, under API keys): ';
+  'Paste your workspace key (it starts with "bk_"; create one in your workspace settings, under API keys): ';
 const PROMPT_ATTEMPTS = 3;
 
 /**
@@ -23,7 +23,7 @@ export async function askForApiKey(io: PromptIo & { warn(message: string): void 
     if (problem === null) return answer;
     if (attempt >= PROMPT_ATTEMPTS) {
       throw new UsageError(`That is not a workspace key either: ${problem}`, {
-        hint: `A workspace key starts with ${API_KEY_PREFIX}. Run \`contacts auth login\` again when you have it.`,
+        hint: `A workspace key starts with "${API_KEY_PREFIX}". Run \`contacts auth login\` again when you have it.`,
       });
     }
     io.warn(

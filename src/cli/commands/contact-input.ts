@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AttributeDefinition } from '../../api/attribute.js';
 import { jsonDepthExceeds } from '../../api/json-depth.js';
+import { jsonNumberProblem } from '../../api/json-numbers.js';
 import { MAX_JSON_DEPTH } from '../../api/limits.js';
 import { didYouMean } from '../../util/suggest.js';
 import { UsageError } from '../errors.js';
@@ -48,6 +49,8 @@ async function readData(spec: string, stdin: AsyncIterable<string | Uint8Array>,
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
     throw new UsageError(`${from} is nested deeper than ${MAX_JSON_DEPTH} levels: not a contact`);
   }
+  const problem = jsonNumberProblem(text);
+  if (problem) throw new UsageError(`${from}: ${problem.path || 'the value'}: ${problem.reason}`);
   const body = value as Body;
   if (
     body.custom_attributes !== undefined &&

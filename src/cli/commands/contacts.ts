@@ -48,7 +48,18 @@ export async function list(ctx: CommandContext, opts: { page?: number; perPage?:
   }
 }
 
-export async function get(ctx: CommandContext, id: string) {
+/**
+ * A contact id from the command line, as upsert stores one: the contract trims an external_id
+ * (ExternalIdSchema), so `get " pad "` finds what `upsert --external-id " pad "` stored.
+ */
+function contactId(id: string): string {
+  const trimmed = id.trim();
+  if (trimmed === '') throw new UsageError('The contact id is empty: give its external_id or id');
+  return trimmed;
+}
+
+export async function get(ctx: CommandContext, given: string) {
+  const id = contactId(given);
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const contact = await client.contacts.get(id, { agentId });
   await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
@@ -85,7 +96,8 @@ export async function upsert(ctx: CommandContext, opts: FieldOptions) {
   await writeContact(ctx.io.stdout, format, contact, ctx.io.table);
 }
 
-export async function update(ctx: CommandContext, id: string, opts: FieldOptions) {
+export async function update(ctx: CommandContext, given: string, opts: FieldOptions) {
+  const id = contactId(given);
   const body = await bodyOf(ctx, opts);
   if (Object.keys(body).length === 0) {
     throw new UsageError('Nothing to change', {
@@ -100,9 +112,10 @@ export async function update(ctx: CommandContext, id: string, opts: FieldOptions
 
 export async function remove(
   ctx: CommandContext,
-  id: string | undefined,
+  given: string | undefined,
   opts: { yes?: boolean; from?: string; dryRun?: boolean },
 ) {
+  const id = given === undefined ? undefined : contactId(given);
   if (opts.from !== undefined) {
     if (id !== undefined) throw new UsageError('Give a contact id or --from FILE, not both');
     return teardown(ctx, opts.from, opts);

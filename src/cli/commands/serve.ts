@@ -9,9 +9,12 @@ export interface ServeOptions {
   port: number;
   host: string;
   data?: string;
+  inMemory?: boolean;
   seed?: string;
   seedAgent?: string;
   key?: string[];
+  allowHost?: string[];
+  cors?: string[];
   agents?: string[];
   strict?: boolean;
   maxContacts?: number;
@@ -41,7 +44,31 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
         'Pass --key bk_... to accept only your keys.',
     );
   }
-  const { resolve } = await import('node:path');
+  const { dirname, resolve } = await import('node:path');
+  if (opts.inMemory && opts.data !== undefined) {
+    throw new UsageError('--in-memory and --data name two places for the state: give one');
+  }
+  for (const origin of opts.cors ?? []) {
+    if (origin !== '*' && !isOrigin(origin)) {
+      throw new UsageError(`--cors: not an origin: ${origin}`, {
+        hint: 'An origin is a scheme, host and port: --cors http://localhost:3000',
+      });
+    }
+  }
+  for (const name of opts.allowHost ?? []) {
+    if (!/^(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)$/i.test(name)) {
+      throw new UsageError(`--allow-host: not a host name: ${name}`, {
+        hint: 'A name without scheme or port: --allow-host mock.test (.example.com for its subdomains)',
+      });
+    }
+  }
+  // One rule for --mock: the embedded mock's database, unless --data or --in-memory say otherwise.
+  const embedded = opts.data === undefined && !opts.inMemory;
+  const dataFile = opts.inMemory ? undefined : embedded ? ctx.mockDataFile() : resolve(ctx.cwd, opts.data!);
+  if (embedded) {
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(dirname(dataFile!), { recursive: true });
+  }
   if (opts.rateLimit === undefined && (opts.rateWindow !== undefined || opts.rateLimitHeaders === false)) {
     throw new UsageError('--rate-window and --no-rate-limit-headers go with --rate-limit <n>');
   }
@@ -55,10 +82,13 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
     {
       port: opts.port,
       host: opts.host,
-      dataFile: opts.data === undefined ? undefined : resolve(ctx.cwd, opts.data),
+      dataFile,
+      dataShared: embedded,
       seed: opts.seed === undefined ? undefined : resolve(ctx.cwd, opts.seed),
       seedAgent: opts.seedAgent ?? defaultSeedAgent(opts.agents),
       keys: opts.key,
+      allowedHosts: opts.allowHost,
+      cors: opts.cors,
       agents: opts.agents,
       strict: opts.strict,
       maxContacts: opts.maxContacts,
@@ -87,6 +117,16 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
 function defaultSeedAgent(agents: string[] | undefined): string | undefined {
   if (agents === undefined) return EMBEDDED_MOCK_AGENT;
   return agents.length === 1 ? agents[0] : undefined;
+}
+
+/** Whether a value is a web origin (`http://localhost:3000`), as a browser sends it. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a listen address is reachable from this machine only. */

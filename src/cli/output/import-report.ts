@@ -153,6 +153,24 @@ export function diffWriter(ctx: CommandContext, format: string) {
   };
 }
 
+/** Columns named in the warning about unmapped ones; the rest are counted. */
+const MAX_NAMED_COLUMNS = 10;
+
+/** Which columns are ignored: the first few by name (each cut to a readable length) and a count. */
+export function unmappedWarning(unmapped: readonly string[]): string {
+  const named = unmapped
+    .slice(0, MAX_NAMED_COLUMNS)
+    .map((name) => (name.length > 40 ? `${name.slice(0, 39)}…` : name))
+    .join(', ');
+  const more = unmapped.length - MAX_NAMED_COLUMNS;
+  return more > 0
+    ? `Ignoring ${unmapped.length} columns that map to no field: ${named} and ${more} more`
+    : `Ignoring columns that map to no field: ${named}`;
+}
+
+/** Notices said one by one; past these, only that there are more. */
+const MAX_NOTICES = 10;
+
 /** Progress on stderr: a spinner line on a terminal, plain lines every few seconds otherwise. */
 export async function createProgress(
   ctx: CommandContext,
@@ -162,6 +180,7 @@ export async function createProgress(
   const spinner = ctx.io.isTTY.stderr ? await ctx.io.spinner('Reading…') : undefined;
   let lastLine = Date.now();
   let lastRetryLine = 0;
+  let notices = 0;
   let current = '';
   let retry = '';
   const meter = new RateMeter();
@@ -186,8 +205,7 @@ export async function createProgress(
                 : 'Empty cells, quoted or not, leave the field as it is (--empty-strings makes "" clear it).',
             );
           }
-          if (e.unmapped.length > 0)
-            ctx.io.warn(`Ignoring columns that map to no field: ${e.unmapped.join(', ')}`);
+          if (e.unmapped.length > 0) ctx.io.warn(unmappedWarning(e.unmapped));
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
           if (e.checkpointDiscarded) {
             ctx.io.warn(
@@ -212,6 +230,11 @@ export async function createProgress(
           break;
         case 'plan':
           diff?.(e);
+          break;
+        case 'notice':
+          notices++;
+          if (notices <= MAX_NOTICES) ctx.io.warn(`line ${e.line}: ${e.message}`);
+          else if (notices === MAX_NOTICES + 1) ctx.io.warn('More notices like these are not shown.');
           break;
         case 'reject':
           // The first few in full as they come; the rest in the closing summary by reason (and

@@ -9,10 +9,15 @@ import { type MockServer, startMockServer } from '../../mock/server.js';
 export interface ServeMockOptions {
   port?: number;
   host?: string;
+  /** The SQLite database; none keeps the state in memory. */
   dataFile?: string;
+  /** Whether `dataFile` is the embedded `--mock` mode's, which commands in this directory share. */
+  dataShared?: boolean;
   seed?: string;
   seedAgent?: string;
   keys?: string[];
+  allowedHosts?: string[];
+  cors?: string[];
   agents?: string[];
   strict?: boolean;
   maxContacts?: number;
@@ -58,11 +63,15 @@ export function formatLogEntry(entry: RequestLogEntry): string {
 
 function describe(server: MockServer, options: ServeMockOptions): string {
   const parts = [
-    options.dataFile ? `data: ${options.dataFile} (SQLite)` : 'data: in memory',
+    options.dataFile
+      ? `data: ${options.dataFile} (SQLite${options.dataShared ? ', shared with contacts --mock here' : ''})`
+      : 'data: in memory (gone when it stops)',
     ...(options.seed ? [`seed: ${options.seed} (POST /__mock/reset puts it back)`] : []),
     options.keys?.length ? `keys: ${options.keys.length} accepted` : 'keys: any bk_ key',
     options.agents ? `agents: ${options.agents.join(', ')}` : 'agents: any',
   ];
+  if (options.allowedHosts?.length) parts.push(`also serves: ${options.allowedHosts.join(', ')}`);
+  if (options.cors?.length) parts.push(`CORS for: ${options.cors.join(', ')}`);
   if (options.strict) parts.push('strict: unknown fields refused');
   if (options.maxContacts !== undefined) parts.push(`at most ${options.maxContacts} contacts an agent`);
   const f = options.faults;
@@ -87,6 +96,8 @@ export async function serveMock(options: ServeMockOptions, io: ServeMockIO): Pro
     dataFile: options.dataFile,
     seed,
     keys: options.keys,
+    allowedHosts: options.allowedHosts,
+    cors: options.cors,
     agents: options.agents,
     strict: options.strict,
     maxContacts: options.maxContacts,

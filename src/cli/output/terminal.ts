@@ -99,7 +99,11 @@ export function createIo(options: CreateIoOptions): Io {
     // The label's colour is ours, added after the message is made safe to show.
     warn: (message) => line(message, color.stderr ? '\u001b[33mwarning:\u001b[39m ' : 'warning: '),
     async spinner(text) {
-      if (quiet || !isTTY.stderr || env['TERM'] === 'dumb') return silentSpinner(note);
+      // A terminal of 0 columns (a pty given no size: `script`, Emacs' shell, some CI runners) is
+      // no place to redraw: ora divides by the width, and its clearing loop would never end.
+      if (quiet || !isTTY.stderr || env['TERM'] === 'dumb' || !((stderr.columns ?? 80) > 0)) {
+        return silentSpinner(note);
+      }
       // Loaded here so commands that never spin never load ora.
       const { default: ora } = await import('ora');
       const spinner = ora({

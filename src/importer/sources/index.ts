@@ -33,14 +33,20 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
   const named = formatFromName(input, options.format);
   const opened = await openInput(input, options);
   const format = named ?? sniffFormat(opened.sampleText);
+  let source: ImportSource;
   switch (format) {
     case 'csv':
-      return openCsv(opened, { delimiter: options.delimiter ?? delimiterFromName(input) });
+      source = await openCsv(opened, { delimiter: options.delimiter ?? delimiterFromName(input) });
+      break;
     case 'json':
-      return openJson(opened);
+      source = openJson(opened);
+      break;
     case 'ndjson':
-      return openNdjson(opened);
+      source = openNdjson(opened);
+      break;
   }
+  source.consumed = opened.consumed;
+  return source;
 }
 
 /**

@@ -1,4 +1,5 @@
 // The bytes of an input (a file, or stdin for `-`), with a peek at the start for sniffing.
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { ImportError } from '../errors.js';
 import { firstInvalidUtf8, legacyEncoding } from './utf8.js';
@@ -28,10 +29,31 @@ export interface OpenedInput {
   notes: string[];
   /** Every byte of the input in order, the sample included; pulled on demand (backpressure). */
   chunks: AsyncIterable<Buffer>;
+  /** The bytes pulled from `chunks` so far, and their hash. */
+  consumed: ConsumedBytes;
   destroy(): void;
 }
 
 const SAMPLE_BYTES = 64 * 1024;
+
+/**
+ * How many bytes of the input the reader has taken, and the SHA-256 of them: what a resume
+ * checks, so that a change anywhere in the part already read is seen, whatever its size or mtime.
+ */
+export class ConsumedBytes {
+  #bytes = 0;
+  readonly #hash: Hash = createHash('sha256');
+
+  add(chunk: Buffer): void {
+    this.#bytes += chunk.length;
+    this.#hash.update(chunk);
+  }
+
+  /** The count and hex digest of the bytes taken so far (reading goes on). */
+  snapshot(): { bytes: number; sha256: string } {
+    return { bytes: this.#bytes, sha256: this.#hash.copy().digest('hex') };
+  }
+}
 
 export async function openInput(path: string, options: InputOptions = {}): Promise<OpenedInput> {
   const stream: NodeJS.ReadableStream & { destroy?(): void } =
@@ -58,9 +80,13 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
     throw readError(name, error);
   }
 
+  const consumed = new ConsumedBytes();
   async function* chunks(): AsyncGenerator<Buffer> {
     try {
-      yield* head;
+      for (const chunk of head) {
+        consumed.add(chunk);
+        yield chunk;
+      }
       head.length = 0;
       while (!ended) {
         let next: IteratorResult<Buffer | string>;
@@ -70,7 +96,9 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
           throw readError(name, error);
         }
         if (next.done) break;
-        yield toBuffer(next.value);
+        const chunk = toBuffer(next.value);
+        consumed.add(chunk);
+        yield chunk;
       }
     } finally {
       stream.destroy?.();
@@ -102,6 +130,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
     notes,
     bom: found !== undefined,
     chunks: chunks(),
+    consumed,
     destroy: () => stream.destroy?.(),
   };
 }

@@ -1,6 +1,7 @@
 // The elements of a top-level JSON array, streamed with stream-json's tokenizer, with their lines.
 import Assembler from 'stream-json/assembler.js';
 import { jsonParser, type Token } from 'stream-json/parser.js';
+import { mayHoldUnsafeNumber, numberTextProblem } from '../../api/json-numbers.js';
 import { ImportError, SourceParseError } from '../errors.js';
 import type { OpenedInput } from './input.js';
 import { decodeText, jsonRecord } from './text.js';
@@ -29,9 +30,29 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
   let start = 0;
   let row = 0;
   const ready: SourceRecord[] = [];
+  // Where in the element being assembled the next token goes (keys, and indexes from -1), and the
+  // first number in it that would not be stored as written: the tokens still carry its digits.
+  const path: (string | number)[] = [];
+  let problem: string | null = null;
+  const valueStarts = () => {
+    const last = path.length - 1;
+    if (typeof path[last] === 'number') path[last]++;
+  };
+  const checkNumber = (text: string) => {
+    if (problem !== null || !mayHoldUnsafeNumber(text)) return;
+    const reason = numberTextProblem(text);
+    if (reason === null) return;
+    const where = path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+      .join('')
+      .replace(/^\./, '');
+    problem = `${where || 'the value'}: ${reason}`;
+  };
 
   const finish = (value: unknown) => {
-    ready.push({ row: ++row, line: start, ...jsonRecord(value) });
+    const record = jsonRecord(value);
+    ready.push({ row: ++row, line: start, ...record, ...(problem === null ? {} : { error: problem }) });
+    problem = null;
   };
 
   const onToken = (token: Token) => {
@@ -41,13 +62,37 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
         throw new SourceParseError({
           file: input.name,
           line,
-          reason: `expected a JSON array of contacts${hint}`,
+          reason: `expected a JSON array of contacts, found ${foundWhat(token)}${hint}`,
         });
       }
       opened = true;
       return;
     }
     if (asm) {
+      switch (token.name) {
+        case 'keyValue':
+          path[path.length - 1] = token.value;
+          break;
+        case 'startObject':
+        case 'startArray':
+          valueStarts();
+          path.push(token.name === 'startObject' ? '' : -1);
+          break;
+        case 'endObject':
+        case 'endArray':
+          path.pop();
+          break;
+        case 'numberValue':
+          valueStarts();
+          checkNumber(token.value);
+          break;
+        case 'stringValue':
+        case 'nullValue':
+        case 'trueValue':
+        case 'falseValue':
+          valueStarts();
+          break;
+      }
       asm.consume(token);
       if (asm.done) {
         finish(asm.current);
@@ -60,6 +105,8 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
     switch (token.name) {
       case 'startObject':
       case 'startArray':
+        path.length = 0;
+        path.push(token.name === 'startObject' ? '' : -1);
         asm = new Assembler();
         asm.consume(token);
         return;
@@ -69,6 +116,8 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
       case 'stringValue':
         return finish(token.value);
       case 'numberValue':
+        path.length = 0;
+        checkNumber(token.value);
         return finish(Number(token.value));
       case 'nullValue':
       case 'trueValue':
@@ -102,6 +151,18 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
       ready.length = 0;
       if (failure) throw failure;
     }
+    // A value at the very end (`42` or `null` with no newline after it) is told only once
+    // something follows it.
+    try {
+      const out = tokenize('\n');
+      if (typeof out !== 'symbol') for (const token of out.values) onToken(token);
+    } catch (error) {
+      throw error instanceof SourceParseError
+        ? error
+        : new SourceParseError({ file: input.name, line, reason: jsonReason(error), cause: error });
+    }
+    yield* ready;
+    ready.length = 0;
     if (!opened) throw new ImportError(`${input.name}: the file is empty: expected a JSON array of contacts`);
     if (!closed) {
       throw new SourceParseError({
@@ -112,6 +173,25 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
     }
   } finally {
     input.destroy();
+  }
+}
+
+/** What a file holds instead of an array, by its first token. */
+function foundWhat(token: Token): string {
+  switch (token.name) {
+    case 'startObject':
+      return 'an object';
+    case 'stringValue':
+      return 'a string';
+    case 'numberValue':
+      return `the number ${token.value}`;
+    case 'nullValue':
+      return 'null';
+    case 'trueValue':
+    case 'falseValue':
+      return String(token.value);
+    default:
+      return 'something else';
   }
 }
 

@@ -1,4 +1,5 @@
 // NDJSON (JSON Lines): one JSON object a line; a line that is not JSON is a reject, not a failure.
+import { jsonNumberProblem } from '../../api/json-numbers.js';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
 import type { OpenedInput } from './input.js';
 import { decodeText, jsonRecord } from './text.js';
@@ -55,6 +56,11 @@ async function* lines(input: OpenedInput, maxLength: number, maxKept: number): A
       value = JSON.parse(text);
     } catch (error) {
       ready.push({ row, line, record: {}, text, error: `Invalid JSON: ${(error as Error).message}` });
+      return;
+    }
+    const problem = jsonNumberProblem(text);
+    if (problem) {
+      ready.push({ row, line, record: {}, text, error: `${problem.path || 'the value'}: ${problem.reason}` });
       return;
     }
     ready.push({ row, line, ...jsonRecord(value, text) });

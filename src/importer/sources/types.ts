@@ -1,5 +1,6 @@
 // What every source yields: one record of the input with where it sits in the file.
 import type { CsvDelimiter, ImportFormat } from '../format.js';
+import type { ConsumedBytes } from './input.js';
 
 /**
  * One CSV cell as read: `undefined` for an empty cell written without quotes (no value given),
@@ -43,6 +44,8 @@ export interface ImportSource {
   records: AsyncIterable<SourceRecord>;
   /** Close the input without reading on (also done by breaking out of `records`). */
   close(): void;
+  /** The bytes of the input read so far (by `openSource`): what a resume checks. */
+  consumed?: ConsumedBytes;
 }
 
 /**

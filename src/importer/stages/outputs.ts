@@ -79,6 +79,7 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
         input,
         agentId: options.agentId,
         resume: options.resume,
+        consumed: source.consumed,
         settings: JSON.stringify({
           format: source.format,
           delimiter: source.delimiter,

@@ -71,6 +71,8 @@ export type ImportEvent =
   | { type: 'reject'; line: number; reason: string }
   /** A contact landing (or, in a dry run, that would land) without some of its fields. */
   | { type: 'fix'; line: number; reason: string }
+  /** A row sent, with something the user should know of it (a look-alike id, a value cut). */
+  | { type: 'notice'; line: number; message: string }
   /** Dry run: a row that would create or change a contact, with the fields it would change. */
   | ({ type: 'plan' } & RowPlan)
   | { type: 'throttled'; concurrency: number }
@@ -160,6 +162,10 @@ export class ImportTally {
   skipped(): void {
     this.stats.skipped++;
     this.progress();
+  }
+
+  notice(line: number, message: string): void {
+    this.#options.emit({ type: 'notice', line, message });
   }
 
   /** A row refused before or by the service: counted, told, and kept in the rejects file. */

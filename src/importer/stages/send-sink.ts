@@ -32,7 +32,7 @@ const ENVELOPE_BYTES = '{"users":[]}'.length;
 /** Rows and body bytes held between planning and their outcome. */
 const MAX_HELD_ROWS = 8192;
 const MAX_HELD_BYTES = 8 * 1024 * 1024;
-/** How long ready rows wait for more to fill a batch (see #lingerFor). */
+/** How long ready rows from an input that may pause wait for more to fill a batch (see #lingerFor). */
 const LINGER_PAUSE_MS = 20;
 const LINGER_MAX_MS = 200;
 
@@ -51,6 +51,12 @@ export interface SendSinkOptions {
    * what it created, and the service's ids sort in creation order.
    */
   newestIdBefore: string;
+  /**
+   * The input may pause for as long as it likes (stdin, a FIFO, a device): rows that wait for a
+   * batch to fill are sent once it does. A regular file never waits on anyone, so its batches are
+   * cut by what the file holds alone, never by how fast it was read. Default true.
+   */
+  mayPause?: boolean;
   maxBatchBytes?: number;
   maxHeldRows?: number;
   maxHeldBytes?: number;
@@ -192,7 +198,8 @@ export class SendSink implements ImportSink {
       const now = Date.now();
       const linger = this.#lingerFor(now);
       if (linger > 0) {
-        this.#wakeIn(linger);
+        // A file's next row comes with the next accept(), or its end with finish(): both pump.
+        if (Number.isFinite(linger)) this.#wakeIn(linger);
         break;
       }
       const wait = pacer.delay(now);
@@ -208,15 +215,17 @@ export class SendSink implements ImportSink {
   }
 
   /**
-   * Milliseconds ready rows should wait for more to fill their batch (0: send now): while rows
-   * keep coming, up to LINGER_MAX_MS; once the input pauses for LINGER_PAUSE_MS (a pipe that
-   * trickles, a slow disk), not at all.
+   * Milliseconds ready rows should wait for more to fill their batch (0: send now). From a regular
+   * file, until the batch is full (Infinity: no timer). From an input that may pause, while rows
+   * keep coming, up to LINGER_MAX_MS; once it pauses for LINGER_PAUSE_MS (a pipe that trickles),
+   * not at all.
    */
   #lingerFor(now: number): number {
     const q = this.#queue;
     if (q.ready >= this.#batchRows() || q.readyBytes >= this.#maxBatchBytes - ENVELOPE_BYTES) return 0;
     // Nothing more will come (the end, a full buffer), or what waits needs these sent first.
     if (this.#ended || this.#full() || (q.waiting > 0 && this.#o.concurrency.inFlight === 0)) return 0;
+    if (this.#o.mayPause === false) return Number.POSITIVE_INFINITY;
     const until = Math.min(this.#lastAcceptAt + LINGER_PAUSE_MS, this.#readySince + LINGER_MAX_MS);
     return Math.max(0, until - now);
   }

@@ -77,12 +77,13 @@ describe('in-file email conflicts', () => {
       expect(ledger.claim(`o${i}`, `e${i}@example.com`, 20000 + i).ok).toBe(true);
   });
 
-  it('stays quick once full: what gives way is spread over its tables, not one stretch of them', () => {
+  it('stays quick once full: what gives way is spread over its tables, not one stretch of them', {
+    // Evicting in slot order packed the rest of the table and each insert crawled (about 30 s):
+    // the test's own timeout catches that, with room for a loaded machine; no clock is asserted.
+    timeout: 20_000,
+  }, () => {
     const ledger = new EmailLedger({ maxEntries: 20_000 });
-    const started = performance.now();
     for (let i = 0; i < 200_000; i++) ledger.claim(`k${i}`, `e${i}@example.com`, i + 2);
-    // Evicting in slot order packed the rest of the table and each insert crawled (about 30 s).
-    expect(performance.now() - started).toBeLessThan(3_000);
     expect(ledger.forgotten).toBeGreaterThan(170_000);
   });
 

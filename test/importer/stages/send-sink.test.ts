@@ -4,7 +4,7 @@
 // what it holds is bounded whatever the link's speed.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ContactsClient } from '../../../src/client/client.js';
 import { createRowValidator } from '../../../src/importer/rows.js';
 import { ConcurrencyController } from '../../../src/importer/stages/concurrency.js';
@@ -56,6 +56,9 @@ function sinkFor(client: ContactsClient, overrides: Partial<ConstructorParameter
     onOutcome: (o) => outcomes.push(o),
     emit: () => {},
     newestIdBefore: '',
+    // Rows handed over from an array, as from a file: batches are cut by what they hold, never
+    // by how fast the test process fed them.
+    mayPause: false,
     ...overrides,
   });
   return { sink, outcomes };
@@ -249,10 +252,66 @@ describe('memory', () => {
         accepted++;
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The feeder runs until the 500th row waits for room; then, turn after turn, it stays there.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    while (accepted < 499) await turn();
+    for (let i = 0; i < 20; i++) await turn();
     expect(accepted).toBe(499);
     expect(started).toBeGreaterThan(0);
     sink.stop();
     await feeding;
+  });
+});
+
+describe('when a batch is cut', () => {
+  /** A service that records the size of each batch and never answers: only the cut is watched. */
+  function recording() {
+    const sizes: number[] = [];
+    const client = {
+      contacts: {
+        upsertMany: (users: unknown[]) => {
+          sizes.push(users.length);
+          return new Promise(() => {});
+        },
+      },
+    } as unknown as ContactsClient;
+    return { client, sizes };
+  }
+
+  it('from a regular file, by what the rows hold alone: however long the reader pauses', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { client, sizes } = recording();
+      const { sink } = sinkFor(client, { batchSize: 10, mayPause: false });
+      for (const row of plannedRows(Array.from({ length: 13 }, (_, i) => ({ external_id: `p${i}` })))) {
+        await sink.accept(row);
+        // A reader slowed down by a busy machine: a minute between rows.
+        await vi.advanceTimersByTimeAsync(60_000);
+      }
+      expect(sizes).toEqual([10]);
+      void sink.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sizes).toEqual([10, 3]);
+      sink.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('from an input that may pause (a pipe), once it pauses: rows that trickle are not held back', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { client, sizes } = recording();
+      const { sink } = sinkFor(client, { batchSize: 10, mayPause: true });
+      for (const row of plannedRows(Array.from({ length: 3 }, (_, i) => ({ external_id: `t${i}` })))) {
+        await sink.accept(row);
+      }
+      expect(sizes).toEqual([]);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sizes).toEqual([3]);
+      sink.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,0 +1,156 @@
+// Issue 21 (trust), the CLI's side: numbers never changed silently on the way in.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import { runInProcess, tempHome } from '../helpers/cli.js';
+import { startTestMock, TEST_KEY } from '../helpers/mock.js';
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(() => home.cleanup());
+
+const cli = (argv: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) =>
+  runInProcess(argv, { env: { ...home.env, ...options.env }, cwd: home.dir, stdin: options.stdin });
+
+const stored = async (id: string) =>
+  JSON.parse((await cli(['--mock', 'get', id, '-o', 'json'])).stdout).custom_attributes;
+
+describe('a number raw JSON cannot carry', () => {
+  beforeEach(async () => {
+    expect((await cli(['--mock', 'attrs', 'define', 'num', '--type', 'number'])).code).toBe(0);
+    expect((await cli(['--mock', 'upsert', '-e', 'v1', '--attr', 'num:=5'])).code).toBe(0);
+  });
+
+  it('update --attr num:=1e400 is refused with the attribute, and the value stays', async () => {
+    const r = await cli(['--mock', 'update', 'v1', '--attr', 'num:=1e400']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/num:=1e400: 1e400 is beyond the largest number the service stores/);
+    expect(await stored('v1')).toEqual({ num: 5 });
+  });
+
+  it('upsert --data with 1e400 or 1e-400 is refused, naming custom_attributes.num', async () => {
+    for (const [value, reason] of [
+      ['1e400', /is beyond the largest number/],
+      ['1e-400', /too small for the service to store: it would become 0/],
+      ['9007199254740993', /integer beyond 2\^53 - 1 \(9007199254740991\)/],
+    ] as const) {
+      const r = await cli([
+        '--mock',
+        'upsert',
+        '--data',
+        `{"external_id":"v1","custom_attributes":{"num":${value}}}`,
+      ]);
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(new RegExp(`--data: custom_attributes\\.num: ${value} `));
+      expect(r.stderr).toMatch(reason);
+    }
+    expect(await stored('v1')).toEqual({ num: 5 });
+  });
+
+  it('--attr num=9007199254740993 (text) says what it would become', async () => {
+    const r = await cli(['--mock', 'update', 'v1', '--attr', 'num=9007199254740993']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/it would be stored as 9007199254740992/);
+    expect(await stored('v1')).toEqual({ num: 5 });
+  });
+});
+
+describe('what an import says of a file', () => {
+  it('warns of external ids that differ only in their Unicode form (NFC and NFD)', async () => {
+    const nfc = 'Jos\u00e9';
+    const nfd = 'Jose\u0301';
+    await writeFile(join(home.dir, 'ids.csv'), `external_id,name\n${nfc},A\nplain,B\n${nfd},C\n${nfc},D\n`);
+    const r = await cli(['--mock', 'import', 'ids.csv']);
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    expect(warnings).toEqual([
+      `warning: line 4: external_id "${nfd}" looks like "${nfc}" (line 2) but is written with other Unicode code points (NFC and NFD forms): they are two contacts`,
+    ]);
+  });
+
+  it('notes date-times whose fractional seconds go past milliseconds', async () => {
+    expect((await cli(['--mock', 'attrs', 'define', 'seen', '--type', 'date'])).code).toBe(0);
+    await writeFile(
+      join(home.dir, 'd.csv'),
+      'external_id,seen\na,2024-05-31T10:00:00.123456789Z\nb,2024-05-31T10:00:00.123000Z\n',
+    );
+    const r = await cli(['--mock', 'import', 'd.csv']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /warning: line 2: seen: 2024-05-31T10:00:00.123456789Z is stored to the millisecond, as 2024-05-31T10:00:00.123Z/,
+    );
+    expect(r.stderr).not.toMatch(/line 3:/);
+  });
+
+  it('names the first few of 20,000 unknown columns and counts the rest', async () => {
+    const header = ['external_id', ...Array.from({ length: 20_000 }, (_, i) => `extra_column_${i}`)];
+    await writeFile(join(home.dir, 'wide.csv'), `${header.join(',')}\nu1${','.repeat(20_000)}\n`);
+    const r = await cli(['--mock', 'import', 'wide.csv']);
+    expect(r.code).toBe(0);
+    const warning = r.stderr.split('\n').find((l) => l.includes('map to no field')) ?? '';
+    expect(warning).toBe(
+      `warning: Ignoring 20000 columns that map to no field: ${header.slice(1, 11).join(', ')} and 19990 more`,
+    );
+  });
+});
+
+describe('the hint for a key refused from stdin', () => {
+  it('shows its own example whole: redaction must not take "bk_" for a key', async () => {
+    const r = await cli(['auth', 'login', '--with-key'], { stdin: 'nope\n' });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('hint: A workspace key starts with "bk_"; copy it again from the dashboard.');
+    expect(r.stderr).not.toContain('REDACTED');
+  });
+});
+
+describe('a contact id with spaces around it', () => {
+  it('is trimmed by get, update and delete, as upsert trims the external_id it stores', async () => {
+    expect((await cli(['--mock', 'upsert', '--external-id', ' pad ', '--name', 'Pad'])).code).toBe(0);
+    const got = await cli(['--mock', 'get', ' pad ', '-o', 'json']);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ external_id: 'pad', name: 'Pad' });
+    expect((await cli(['--mock', 'update', '\tpad ', '--name', 'Padded'])).code).toBe(0);
+    expect((await cli(['--mock', 'delete', ' pad ', '--yes'])).code).toBe(0);
+    expect((await cli(['--mock', 'get', 'pad'])).code).toBe(ExitCode.NOT_FOUND);
+    expect((await cli(['--mock', 'get', '  '])).stderr).toMatch(/The contact id is empty/);
+  });
+});
+
+describe('an http:// base URL to another machine', () => {
+  it('is refused before anything is sent, naming the flag that allows it', async () => {
+    const r = await cli(['--base-url', 'http://contacts.example.test', 'list', '--agent', 'a1'], {
+      env: { CONTACTS_API_KEY: 'bk_test_cleartext_1234' },
+    });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/Refusing to send the API key unencrypted to contacts\.example\.test/);
+    expect(r.stderr).toMatch(/--insecure-http/);
+  });
+});
+
+describe('attribute definitions', () => {
+  it('are downloaded at most once by a command, however many values need them', async () => {
+    const mock = await startTestMock();
+    try {
+      const env = { CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url };
+      for (const name of ['num', 'plan', 'seats']) {
+        const type = name === 'plan' ? 'text' : 'number';
+        expect((await cli(['attrs', 'define', name, '--type', type, '--agent', 'a1'], { env })).code).toBe(0);
+      }
+      const before = mock.requests.length;
+      const r = await cli(
+        ['upsert', '-e', 'u1', '--agent', 'a1', '--attr', 'num=1', '--attr', 'plan=pro', '--attr', 'seats=3'],
+        { env },
+      );
+      expect(r.code).toBe(0);
+      const downloads = mock.requests
+        .slice(before)
+        .filter((q) => q.method === 'GET' && q.path.endsWith('/custom-attributes'));
+      expect(downloads).toHaveLength(1);
+    } finally {
+      await mock.close();
+    }
+  });
+});
