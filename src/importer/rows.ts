@@ -146,8 +146,7 @@ export function createRowValidator({
         const result = placePhone(phone.text, candidates);
         if (result.ok) {
           placed = result;
-          if (result.country && !rowCountry && !country && phone.text.startsWith('+'))
-            evidence.addCountry(result.country);
+          if (result.country && phone.text.startsWith('+')) evidence.addCountry(result.country);
           break;
         }
         placed ??= result;

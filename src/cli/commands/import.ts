@@ -142,6 +142,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
               : ''),
       );
       if (r.rejectsFile) ctx.io.warn(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
+      if (r.fixesFile) ctx.io.warn(`Fields left out so far: ${display(ctx, r.fixesFile)}`);
       throw err.cause instanceof importer.ImportError
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
