@@ -93,7 +93,7 @@ async function mappingFile(ctx: CommandContext, file: string) {
   };
   // The ordered columns first, in their order (a mapping file's entries keep theirs); then the rest.
   for (const i of [...mapping.emailColumns, ...mapping.phoneColumns, ...mapping.countryColumns]) put(i);
-  mapping.header.forEach((_, i) => put(i));
+  for (let i = 0; i < mapping.header.length; i++) put(i);
   ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
   ctx.io.note(importer.summarizeMapping(mapping));
   ctx.io.note(`Edit it if need be, then: contacts import ${file} --map-file <this file> --agent ${agentId}`);
