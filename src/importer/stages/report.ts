@@ -286,6 +286,7 @@ export class ImportTally {
 }
 
 const LINES_KEPT = 5;
+const PROBLEM_SEPARATOR = /; (?=[a-z_][\w.]*: )/;
 const REASONS_KEPT = 100;
 
 /**
@@ -297,7 +298,8 @@ class ReasonTally {
   readonly #groups = new Map<string, ReasonSummary>();
 
   add(reason: string, line: number): void {
-    for (const problem of reason.split('; ')) {
+    // Problems are `field: message`, joined by `; ` (a message may hold a `; ` of its own).
+    for (const problem of reason.split(PROBLEM_SEPARATOR)) {
       let key = problem
         .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
         .replace(/[^\s@]+@[^\s@;,)]+/g, '…@…')
