@@ -175,7 +175,7 @@ function importOptions(cmd: SubCommand) {
     )
     .option(
       '--map <header=field>',
-      'map a column: external_id, name, email, phonenumber, attr.<name>, or - to ignore (repeatable)',
+      'map a column: external_id, name, first_name, last_name, email, phonenumber, country, attr.<name>, or - to ignore (repeatable; several phonenumber columns are tried in the order given)',
       collect,
     )
     .option(
@@ -200,6 +200,24 @@ function importOptions(cmd: SubCommand) {
       '--results <file>',
       'write line, external_id, id and action (created/updated) of every landed row (.csv or .ndjson); --resume appends',
     )
+    .addOption(
+      new Option(
+        '--date-order <order>',
+        'how slash dates such as 3/4/2024 read when a column does not decide it: mdy (month first) or dmy',
+      ).choices(['mdy', 'dmy'] as const),
+    )
+    .option(
+      '--fixes <file>',
+      'where fields left out of contacts that landed go (default: <file>.fixes.<ext> next to the input)',
+    )
+    .option(
+      '--strict',
+      'a phone or attribute value that cannot be read rejects the whole row (default: the contact lands without it and the field goes to the fixes file)',
+    )
+    .option(
+      '--empty-strings',
+      'a quoted empty cell ("") is the empty string and clears a name or text attribute (default: every empty cell means "not given")',
+    )
     .option('--resume', 'skip the rows an interrupted run of the same file already landed')
     .option(
       '--dry-run',
@@ -212,11 +230,14 @@ function importOptions(cmd: SubCommand) {
     .addHelpText(
       'after',
       `
-Columns are matched to fields ignoring case, spaces, _ and -, with the usual synonyms
-(External ID, User ID, Customer ID, ID; Name, Full Name, First Name + Last Name; Email, E-mail,
-Email Address; Phone, Phone Number, Mobile, Telephone, Tel). A column named after a defined
-custom attribute, or attr.<name>, fills that attribute. JSON and NDJSON records use the API's
-field names, with custom_attributes nested.
+The exports of HubSpot, Salesforce (reports and Data Loader), Mailchimp, Google Contacts,
+Outlook, Shopify, Stripe, Pipedrive, Zoho CRM, Intercom and Klaviyo are recognised by their header and import as
+they are: the first line names the export and the mapping. Other files: columns are matched to
+fields ignoring case, spaces, _ and -, with the usual synonyms (External ID, User ID, Customer ID,
+ID; Name, Full Name, First Name + Last Name; Email, E-mail, Email Address; Phone, Phone Number,
+Mobile, Telephone, Tel: every phone column is tried in turn). Without an id column the email is
+the key. A column named after a defined custom attribute, or attr.<name>, fills that attribute.
+JSON and NDJSON records use the API's field names, with custom_attributes nested.
 
 An .xlsx workbook is read like CSV: the first sheet (or --sheet), its first non-blank row the
 header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
@@ -224,7 +245,12 @@ their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row pe
 external_id (else the email), FN (else N) to name, the preferred EMAIL, and the preferred or
 mobile TEL. Rejected rows of either are written as CSV.
 
-Exit codes: 0 every row landed, 8 some rows were rejected (see the rejects file), 130 interrupted.
+A national phone number is placed in the row's country column, else --default-country, else the
+one country of the file's international numbers it is valid in. A phone or attribute value that
+cannot be read goes to the fixes file and the contact lands without it (--strict rejects the row).
+
+Exit codes: 0 every row landed (some perhaps without a field: see the fixes file), 8 some rows
+were rejected (see the rejects file), 130 interrupted.
 
 Examples:
   $ contacts import customers.csv --agent my-agent
@@ -410,16 +436,26 @@ Learn more: contacts <command> --help`,
       '--out <file>',
       'write to this file instead of stdout; its extension picks the format (.xlsx: a workbook)',
     )
+    .option(
+      '--from <file>',
+      'print instead the mapping file (for import --map-file) the importer makes of this file: its export recognised, each column and what it fills',
+    )
     .addHelpText(
       'after',
       `
 The columns are named as the importer maps them without --map, so a filled template imports as
 is. -o csv (default), json, ndjson or xlsx, else the --out extension.
 
-Example:
+With --from, the mapping file the importer makes of an export (JSON, {"Header": "field"}; "-"
+for a column it leaves out; phone columns in the order they are tried): edit it, then pass it to
+import --map-file.
+
+Examples:
   $ contacts template --agent my-agent > contacts.csv   # fill it, then:
   $ contacts import contacts.csv --agent my-agent
-  $ contacts template --agent my-agent --out contacts.xlsx`,
+  $ contacts template --agent my-agent --out contacts.xlsx
+  $ contacts template --from hubspot.csv > hubspot-map.json
+  $ contacts import hubspot.csv --map-file hubspot-map.json`,
     )
     .action(lazy(io, async () => (await import('./commands/template.js')).template));
 

@@ -114,6 +114,15 @@ export function sniffDelimiter(sample: string): CsvDelimiter {
  * `contacts.json` gives `contacts.rejects.ndjson`. Stdin's go to `stdin.rejects.<ext>` in `cwd`.
  */
 export function defaultRejectsPath(input: string, format: ImportFormat, cwd = process.cwd()): string {
+  return besideInput(input, format, 'rejects', cwd);
+}
+
+/** Where the fields left out of contacts that landed go: `<input>.fixes.<ext>`, as the rejects do. */
+export function defaultFixesPath(input: string, format: ImportFormat, cwd = process.cwd()): string {
+  return besideInput(input, format, 'fixes', cwd);
+}
+
+function besideInput(input: string, format: ImportFormat, what: string, cwd: string): string {
   const ext = input === '-' ? '' : extname(input);
   const base = input === '-' ? join(cwd, 'stdin') : input.slice(0, input.length - ext.length);
   const lower = ext.toLowerCase();
@@ -121,5 +130,5 @@ export function defaultRejectsPath(input: string, format: ImportFormat, cwd = pr
   // A workbook's or a vCard file's rejects are CSV: rows with the same columns, fixed in any editor.
   if (isTabular(format)) rejectsExt = lower === '.csv' || lower === '.tsv' ? ext : '.csv';
   else rejectsExt = lower === '.jsonl' || lower === '.ndjson' ? ext : '.ndjson';
-  return `${base}.rejects${rejectsExt}`;
+  return `${base}.${what}${rejectsExt}`;
 }

@@ -3,7 +3,9 @@
 import type { AttributeDefinition } from '../api/attribute.js';
 import { didYouMean } from '../util/suggest.js';
 import { MappingError } from './errors.js';
+import { type ExportProfile, recogniseExport } from './exports.js';
 import { REJECT_KEYS } from './sources/types.js';
+import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
 
 export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
@@ -13,7 +15,10 @@ export type ColumnTarget =
   | { kind: 'attribute'; name: string }
   /** Joined with the last name into `name` when the file has no full-name column. */
   | { kind: 'first_name' }
-  | { kind: 'last_name' };
+  | { kind: 'middle_name' }
+  | { kind: 'last_name' }
+  /** The row's country (a code or a name): where a national phone number is placed. */
+  | { kind: 'country' };
 
 /**
  * One `--map "Header=target[,target]"`: what the column fills (one column may fill two fields,
@@ -31,7 +36,32 @@ export interface ColumnMapping {
   columns: ColumnTarget[][];
   /** Columns that map to nothing and were not ignored on purpose: report them once. */
   unmapped: string[];
+  /** The export recognised by its header (its columns then follow the export's own table). */
+  system: { id: string; label: string } | undefined;
+  /** Columns filling `phonenumber`, in the order they are tried (main phone, mobile, others). */
+  phoneColumns: number[];
+  /** Columns filling `email`, in the order they are tried. */
+  emailColumns: number[];
+  /** Columns naming the row's country, in the order they are read. */
+  countryColumns: number[];
+  /** The file has no id column: the email (the first email column's header) is the external_id. */
+  keyFromEmail: string | undefined;
+  /** How several values in one email or phone cell are separated (the first value is used). */
+  multiValue: string[];
+  /** The recognised export's own order of slash dates, for a column its values leave open. */
+  dateOrder?: DateOrder | undefined;
+  /**
+   * The file is this tool's own export (external_id beside created_at/updated_at): its cells are
+   * read exactly as written (spaces kept, `""` the empty string), so export -> import is exact.
+   */
+  exact?: boolean;
 }
+
+/** Targets several columns may fill, in order: the first column with a usable value wins. */
+const ORDERED = new Set(['phonenumber', 'email', 'country']);
+
+/** Country columns without a recognised export (normalised). */
+const COUNTRY_HEADERS = ['country', 'countrycode', 'countryregion', 'countryname', 'mailingcountry'];
 
 /**
  * Header synonyms, compared after `normalizeHeader`. Earlier entries win when two columns match
@@ -55,6 +85,8 @@ export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', 
   email: ['email', 'emailaddress', 'email1value', 'email1address', 'primaryemail', 'mail', 'mailaddress'],
   // Google Contacts: "Phone 1 - Value"; Outlook: "Mobile Phone", "Primary Phone", "Business
   // Phone", "Home Phone"; HubSpot: "Phone Number", "Mobile Phone Number"; Salesforce: "Mobile".
+  // Every phone column found fills phonenumber, tried in this order: the main phone, then mobile,
+  // then the others.
   phonenumber: [
     'phonenumber',
     'phone',
@@ -163,11 +195,14 @@ function parseTarget(target: string, where: string): ColumnTarget {
   if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
     return { kind: 'field', field: target as ContactField };
   }
+  if (target === 'first_name' || target === 'middle_name' || target === 'last_name' || target === 'country')
+    return { kind: target };
   if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
     return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
   }
   throw new MappingError(
-    `${where}: unknown field "${target}"${didYouMean(target, CONTACT_FIELDS)}; expected one of ${CONTACT_FIELDS.join(', ')}, ` +
+    `${where}: unknown field "${target}"${didYouMean(target, [...CONTACT_FIELDS, 'first_name', 'last_name', 'country'])}; ` +
+      `expected one of ${CONTACT_FIELDS.join(', ')}, first_name, last_name, country (where a national phone number is placed), ` +
       'attr.<name> or - (ignore the column)',
     { unknownTarget: target },
   );
@@ -182,10 +217,13 @@ export interface ResolveMappingOptions {
 
 /**
  * Map the columns of a CSV header. In order of precedence: `--map` overrides; the rejects'
- * `_line`/`_error` columns (ignored silently); `attr.<name>` headers; contact field synonyms;
- * headers naming a defined, non-archived attribute. Each target is filled by one column at most:
- * the first one wins and later ones are unmapped. Throws a MappingError for an override naming
- * no column or an undefined attribute, and when no column fills `external_id`.
+ * `_line`/`_error` columns (ignored silently); `attr.<name>` headers; the columns of a recognised
+ * export (see exports.ts); contact field synonyms; headers naming a defined, non-archived
+ * attribute. Each target is filled by one column at most (the first one wins and later ones are
+ * unmapped), except phonenumber, email and country, which several columns fill in order: the
+ * first usable value is taken. Without an id column the email is the key. Throws a MappingError
+ * for an override naming no column or an undefined attribute, and when no column fills
+ * `external_id` or `email`.
  */
 export function resolveMapping({
   header,
@@ -198,7 +236,9 @@ export function resolveMapping({
   const decided = header.map(() => false);
   const ignored = header.map(() => false);
   const taken = new Set<string>();
+  const ordered: Record<string, number[]> = { phonenumber: [], email: [], country: [] };
   const label = (i: number) => (header[i]!.trim() ? header[i]!.trim() : `(column ${i + 1}, no header)`);
+  const normalized = header.map(normalizeHeader);
 
   for (const override of overrides) {
     const i = findColumn(header, override.header);
@@ -211,7 +251,10 @@ export function resolveMapping({
     for (const raw of override.targets) {
       const target = checkAttribute(raw, defs, `--map "${override.header}=..."`);
       const key = targetKey(target);
-      if (taken.has(key)) {
+      if (ORDERED.has(key)) {
+        // Named in --map order: a fallback list (`--map "Phone=phonenumber" --map "Mobile=phonenumber"`).
+        if (!ordered[key]!.includes(i)) ordered[key]!.push(i);
+      } else if (taken.has(key)) {
         throw new MappingError(`--map: two columns map to ${describeTarget(target)}; keep one of them`);
       }
       taken.add(key);
@@ -223,10 +266,23 @@ export function resolveMapping({
 
   const claim = (i: number, target: ColumnTarget) => {
     const key = targetKey(target);
+    if (ORDERED.has(key)) {
+      // Automatic columns join a list only when --map named none for it.
+      if (overrides.some((o) => o.targets.some((t) => targetKey(t) === key))) return;
+      if (ordered[key]!.includes(i)) return;
+      ordered[key]!.push(i);
+      columns[i]!.push(target);
+      decided[i] = true;
+      return;
+    }
     if (taken.has(key)) return;
     taken.add(key);
     columns[i]!.push(target);
     decided[i] = true;
+  };
+  const find = (wanted: string) => {
+    const norm = normalizeHeader(wanted);
+    return header.findIndex((_, j) => !decided[j] && normalized[j] === norm);
   };
 
   header.forEach((cell, i) => {
@@ -249,14 +305,26 @@ export function resolveMapping({
     }
   });
 
+  const profile = recogniseExport(header);
+  if (profile) claimProfile(profile, find, claim, header, normalized, ordered);
+
   // Synonyms by rank, so `External ID` beats an earlier `ID` column.
   for (const [target, synonyms] of Object.entries(HEADER_SYNONYMS)) {
+    // A recognised export's table (or --map) already chose its email and phone columns.
+    if (ordered[target] && ordered[target].length > 0) continue;
     for (const synonym of synonyms) {
-      const i = header.findIndex((cell, j) => !decided[j] && normalizeHeader(cell) === synonym);
-      if (i !== -1) {
-        claim(i, toTarget(target));
-        break;
-      }
+      const i = header.findIndex((_, j) => !decided[j] && normalized[j] === synonym);
+      if (i === -1) continue;
+      claim(i, toTarget(target));
+      // Every phone column, in rank order; one column for the other fields.
+      if (target !== 'phonenumber') break;
+    }
+  }
+  // The row's country only places a phone number: the column may also fill an attribute.
+  if (ordered.country!.length === 0 && !overrides.some((o) => o.targets.some((t) => t.kind === 'country'))) {
+    for (const name of COUNTRY_HEADERS) {
+      const i = normalized.indexOf(name);
+      if (i !== -1 && !ignored[i]) ordered.country!.push(i);
     }
   }
 
@@ -269,24 +337,31 @@ export function resolveMapping({
   // First and last names only stand in for a missing full name.
   if (taken.has('name')) {
     columns.forEach((targets, i) => {
-      columns[i] = targets.filter((t) => t.kind !== 'first_name' && t.kind !== 'last_name');
+      columns[i] = targets.filter(
+        (t) => t.kind !== 'first_name' && t.kind !== 'middle_name' && t.kind !== 'last_name',
+      );
     });
   }
 
   const fills = (targets: ColumnTarget[], field: ContactField) =>
     targets.some((t) => t.kind === 'field' && t.field === field);
+  let keyFromEmail: string | undefined;
   if (!columns.some((targets) => fills(targets, 'external_id'))) {
-    throw new MappingError(
-      `No column maps to external_id (columns: ${header.map((_, j) => label(j)).join(', ')}). ` +
-        'Name one with --map "<column>=external_id" (a column can fill two fields: --map "Email=external_id,email"); ' +
-        'recognised headers: External ID, User ID, Customer ID, Contact ID, Record ID, ID.',
-    );
+    const emailColumn = ordered.email![0];
+    if (emailColumn === undefined) {
+      throw new MappingError(
+        `No column maps to external_id, and no email column can stand in for it (columns: ${header.map((_, j) => label(j)).join(', ')}). ` +
+          'Name one with --map "<column>=external_id" (a column can fill two fields: --map "Email=external_id,email"); ' +
+          'recognised headers: External ID, User ID, Customer ID, Contact ID, Record ID, ID.',
+      );
+    }
+    keyFromEmail = label(emailColumn);
+    columns[emailColumn]!.push({ kind: 'field', field: 'external_id' });
   }
 
   // A file with external_id beside the record's timestamps is one of our exports (or alike): the
   // service's own fields (id, created_at, updated_at) are read-only, so they are skipped quietly.
   const externalIdColumn = columns.findIndex((targets) => fills(targets, 'external_id'));
-  const normalized = header.map(normalizeHeader);
   const looksExported =
     normalized[externalIdColumn] === 'externalid' &&
     (normalized.includes('createdat') || normalized.includes('updatedat'));
@@ -295,18 +370,132 @@ export function resolveMapping({
       if (columns[i]!.length === 0 && !decided[i] && RECORD_FIELDS.has(normalized[i]!)) ignored[i] = true;
     });
   }
+  // A country column read for phones only is used, not ignored.
+  for (const i of ordered.country!) if (!columns[i]!.some((t) => t.kind === 'country')) ignored[i] = true;
 
   const unmapped = header.flatMap((_, i) => (columns[i]!.length === 0 && !ignored[i] ? [label(i)] : []));
-  return { header, columns, unmapped };
+  return {
+    header,
+    columns,
+    unmapped,
+    system: profile && { id: profile.id, label: profile.label },
+    phoneColumns: ordered.phonenumber!,
+    emailColumns: ordered.email!,
+    countryColumns: ordered.country!,
+    keyFromEmail,
+    multiValue: [...new Set([GOOGLE_MULTI_VALUE, ...(profile?.multiValue ?? [])])],
+    dateOrder: profile?.dateOrder,
+    exact: looksExported,
+  };
 }
 
-/** `Header -> target` lines, for a verbose run or a dry run. */
+/**
+ * A recognised export's own columns: the id, the name (or its parts), emails, phones and
+ * countries it has, in the table's order. What --map decided stays decided.
+ */
+function claimProfile(
+  profile: ExportProfile,
+  find: (header: string) => number,
+  claim: (i: number, target: ColumnTarget) => void,
+  header: string[],
+  normalized: string[],
+  ordered: Record<string, number[]>,
+): void {
+  const one = (names: readonly string[] | undefined, target: ColumnTarget) => {
+    for (const name of names ?? []) {
+      const i = find(name);
+      if (i !== -1) {
+        claim(i, target);
+        return;
+      }
+    }
+  };
+  const all = (names: readonly string[], target: ColumnTarget) => {
+    for (const name of names) {
+      const i = find(name);
+      if (i !== -1) claim(i, target);
+    }
+  };
+  one(profile.key, { kind: 'field', field: 'external_id' });
+  one(profile.name, { kind: 'field', field: 'name' });
+  one(profile.first, { kind: 'first_name' });
+  one(profile.middle, { kind: 'middle_name' });
+  one(profile.last, { kind: 'last_name' });
+  all(profile.email, { kind: 'field', field: 'email' });
+  all(profile.phone, { kind: 'field', field: 'phonenumber' });
+  // Country columns stay free for an attribute of that name: they only place phone numbers.
+  if (ordered.country!.length === 0) {
+    for (const name of profile.country) {
+      const norm = normalizeHeader(name);
+      const i = normalized.indexOf(norm);
+      if (i !== -1 && header[i] !== undefined) ordered.country!.push(i);
+    }
+  }
+}
+
+/** `Header -> target` lines, for a verbose run or a dry run (and the checkpoint's settings). */
 export function describeMapping(mapping: ColumnMapping): string[] {
-  return mapping.columns.flatMap((targets, i) =>
+  const rank = (i: number, target: ColumnTarget) => {
+    const key = targetKey(target);
+    const list =
+      key === 'phonenumber' ? mapping.phoneColumns : key === 'email' ? mapping.emailColumns : undefined;
+    return list && list.length > 1 ? ` (${list.indexOf(i) + 1} of ${list.length})` : '';
+  };
+  const lines = mapping.columns.flatMap((targets, i) =>
     targets.length > 0
-      ? [`${mapping.header[i]!.trim() || `(column ${i + 1})`} -> ${targets.map(describeTarget).join(', ')}`]
+      ? [
+          `${mapping.header[i]!.trim() || `(column ${i + 1})`} -> ${targets.map((t) => describeTarget(t) + rank(i, t)).join(', ')}`,
+        ]
       : [],
   );
+  for (const i of mapping.countryColumns) {
+    if (!mapping.columns[i]!.some((t) => t.kind === 'country'))
+      lines.push(`${mapping.header[i]!.trim()} -> country (places national phone numbers)`);
+  }
+  return lines;
+}
+
+/**
+ * The mapping in one line, for the first line of an import and a dry run: which export was
+ * recognised, and what fills each field (`Phone, Mobile -> phonenumber` in the order tried).
+ */
+export function summarizeMapping(mapping: ColumnMapping): string {
+  const name = (i: number) => mapping.header[i]!.trim() || `(column ${i + 1})`;
+  const parts: string[] = [];
+  const byTarget = new Map<string, number[]>();
+  mapping.columns.forEach((targets, i) => {
+    for (const t of targets) {
+      const key = describeTarget(t);
+      byTarget.set(key, [...(byTarget.get(key) ?? []), i]);
+    }
+  });
+  const list = (cols: number[], joiner = ', ') => cols.map(name).join(joiner);
+  if (mapping.keyFromEmail) parts.push(`no id column: external_id = ${mapping.keyFromEmail}`);
+  else if (byTarget.has('external_id')) parts.push(`${list(byTarget.get('external_id')!)} -> external_id`);
+  if (byTarget.has('name')) parts.push(`${list(byTarget.get('name')!)} -> name`);
+  else {
+    const partsOfName = [
+      ...(byTarget.get('name (first part)') ?? []),
+      ...(byTarget.get('name (last part)') ?? []),
+    ];
+    if (partsOfName.length > 0) parts.push(`${list(partsOfName, ' + ')} -> name`);
+  }
+  if (mapping.emailColumns.length > 0) parts.push(`${list(mapping.emailColumns)} -> email`);
+  if (mapping.phoneColumns.length > 0) {
+    parts.push(
+      `${list(mapping.phoneColumns)} -> phonenumber${mapping.phoneColumns.length > 1 ? ' (first usable)' : ''}`,
+    );
+  }
+  if (mapping.countryColumns.length > 0) parts.push(`${list(mapping.countryColumns)} -> phone country`);
+  for (const [target, cols] of byTarget) {
+    if (target.startsWith('attr.')) parts.push(`${list(cols)} -> ${target}`);
+  }
+  const what = mapping.system
+    ? `Recognised the ${mapping.system.label}`
+    : mapping.exact
+      ? 'Recognised an export of this tool (cells read exactly as written)'
+      : 'Columns';
+  return `${what}: ${parts.join('; ')}`;
 }
 
 export function describeTarget(target: ColumnTarget): string {
@@ -317,8 +506,12 @@ export function describeTarget(target: ColumnTarget): string {
       return `attr.${target.name}`;
     case 'first_name':
       return 'name (first part)';
+    case 'middle_name':
+      return 'name (middle part)';
     case 'last_name':
       return 'name (last part)';
+    case 'country':
+      return 'country';
   }
 }
 

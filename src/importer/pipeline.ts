@@ -7,9 +7,15 @@ import type { ContactsClient } from '../client/client.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
 import { type CsvDelimiter, type ImportFormat, isTabular } from './format.js';
-import { type ColumnMapping, describeMapping, type MapOverride, resolveMapping } from './mapping.js';
-import { createRowValidator } from './rows.js';
-import type { ImportSource } from './sources/types.js';
+import {
+  type ColumnMapping,
+  describeMapping,
+  type MapOverride,
+  resolveMapping,
+  summarizeMapping,
+} from './mapping.js';
+import { createRowValidator, FileEvidence, type RowResult } from './rows.js';
+import type { ImportSource, SourceRecord } from './sources/types.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
 import { LookAlikeIds } from './stages/look-alike.js';
 import { type ImportOutputs, openOutputs } from './stages/outputs.js';
@@ -18,6 +24,7 @@ import { RowPlanner } from './stages/row-planner.js';
 import { SendSink } from './stages/send-sink.js';
 import type { ImportSink } from './stages/sink.js';
 import { countForProgress, inputKind, openInputSource, readRecords } from './stages/source.js';
+import type { DateOrder } from './values.js';
 
 export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
 export type { ImportSink, RowOutcome } from './stages/sink.js';
@@ -27,6 +34,11 @@ export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_IMPORT_RETRIES = 10;
 /** Contacts a request by default: the batch form's maximum (prod), bytes permitting. */
 export const DEFAULT_BATCH_SIZE = 1000;
+
+/** Rows read before the first is validated, to learn what the file says of itself. */
+const LOOK_AHEAD_ROWS = 1000;
+/** How far reading ahead goes on while a date column's order is still open. */
+const LOOK_AHEAD_MAX_ROWS = 100_000;
 
 export interface ImportOptions {
   client: ContactsClient;
@@ -45,6 +57,14 @@ export interface ImportOptions {
   encoding?: string;
   /** CSV column overrides (`--map "Header=field"`). */
   maps?: MapOverride[];
+  /** How slash dates (`3/4/2024`) read when a column's values do not decide it. */
+  dateOrder?: DateOrder;
+  /** A field that cannot be read rejects its whole row, instead of going to the fixes file. */
+  strict?: boolean;
+  /** A quoted empty cell (`""`) is the empty string (clears a name or text attribute), as before. */
+  emptyStrings?: boolean;
+  /** Where the fields left out of contacts that landed go (default: <file>.fixes.<ext>). */
+  fixesPath?: string;
   /** Requests in flight at most (default 8); the scheduler halves it when the service asks for less. */
   concurrency?: number;
   /** Contacts per request (the batch form) at most; 1 sends one request per row. Default 1000. */
@@ -114,7 +134,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     source.close();
     throw error;
   }
-  const { validate, outputs, total, mapping } = prepared;
+  const { validate, evidence, outputs, total, mapping } = prepared;
   const tally = new ImportTally({
     emit,
     outputs,
@@ -122,6 +142,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     progressIntervalMs: options.progressIntervalMs,
     dryRun,
   });
+  const notes = source.notes ?? [];
+  let notesSaid = notes.length;
   emit({
     type: 'start',
     source: source.name,
@@ -129,8 +151,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     total,
     mapping: mapping ? describeMapping(mapping) : [],
     unmapped: mapping?.unmapped ?? [],
-    notes: source.notes ?? [],
     resumed: outputs?.checkpoint?.resumed ?? false,
+    summary: mapping && summarizeMapping(mapping),
+    keyFromEmail: mapping?.keyFromEmail,
+    notes: notes.slice(),
+    checkpointDiscarded: outputs?.checkpoint?.discarded ?? false,
+    emptyStrings: options.emptyStrings ?? false,
   });
 
   let sink: ImportSink;
@@ -157,33 +183,75 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   options.signal?.addEventListener('abort', stopSending, { once: true });
   let readFailure: { error: unknown } | undefined;
   let readToEnd = false;
+
+  // Not async: a row that is rejected or skipped costs no promise, one sent costs the sink's own.
+  const handle = (record: SourceRecord): Promise<void> | undefined => {
+    const result: RowResult = validate(record);
+    if (result.ok) {
+      const alike = lookAlikes.check(result.input.external_id, record.line);
+      if (alike) tally.notice(record.line, alike);
+      if (result.notice) tally.notice(record.line, result.notice);
+    }
+    if (checkpoint?.hasLanded(record.row)) {
+      // Landed in the run resumed: not sent again, but its email is held from here on.
+      if (result.ok) planner.landedBefore(record, result.input);
+      tally.skipped();
+      return;
+    }
+    if (!result.ok) {
+      tally.reject(record, result.reason);
+      return;
+    }
+    const planned = planner.plan(record, result.input);
+    if (!planned.ok) {
+      tally.reject(record, planned.reason);
+      return;
+    }
+    if (result.fixes) tally.fix(record, result.input, result.fixes);
+    return sink.accept(planned.row);
+  };
+  // The first rows are read before any is validated: what they say of the file (the order of its
+  // slash dates, the countries of its international numbers) applies to every row, the first too.
+  // While a date column is still undecided, reading ahead goes on.
+  const ahead: SourceRecord[] | undefined = mapping ? [] : undefined;
+  const releaseAhead = async () => {
+    const undecided = evidence.undecided();
+    if (undecided && !options.dateOrder) {
+      throw new ImportError(
+        `Column "${undecided.header}" has dates like ${undecided.example} that read both as M/D/YYYY and D/M/YYYY, ` +
+          'and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
+      );
+    }
+    for (const held of ahead!.splice(0)) {
+      if (sink.failure || tally.writeFailure) break;
+      const sending = handle(held);
+      if (sending) await sending;
+    }
+  };
+  let looking = ahead !== undefined;
   try {
     for await (const record of readRecords(source, options.signal)) {
       if (sink.failure || tally.writeFailure) break;
       tally.read();
-      const result = validate(record);
-      if (result.ok) {
-        const alike = lookAlikes.check(result.input.external_id, record.line);
-        if (alike) tally.notice(record.line, alike);
-        if (result.notice) tally.notice(record.line, result.notice);
+      if (notes.length > notesSaid) {
+        for (const message of notes.slice(notesSaid)) emit({ type: 'note', message });
+        notesSaid = notes.length;
       }
-      if (checkpoint?.hasLanded(record.row)) {
-        // Landed in the run resumed: not sent again, but its email is held from here on.
-        if (result.ok) planner.landedBefore(record, result.input);
-        tally.skipped();
+      if (looking) {
+        if (record.raw) evidence.observe(record.raw);
+        ahead!.push(record);
+        if (ahead!.length < LOOK_AHEAD_ROWS || (evidence.pending && ahead!.length < LOOK_AHEAD_MAX_ROWS))
+          continue;
+        looking = false;
+        await releaseAhead();
         continue;
       }
-      if (!result.ok) {
-        tally.reject(record, result.reason);
-        continue;
-      }
-      const planned = planner.plan(record, result.input);
-      if (!planned.ok) {
-        tally.reject(record, planned.reason);
-        continue;
-      }
-      await sink.accept(planned.row);
+      const sending = handle(record);
+      if (sending) await sending;
     }
+    if (looking) await releaseAhead();
+    for (const message of notes.slice(notesSaid)) emit({ type: 'note', message });
+    notesSaid = notes.length;
     readToEnd = !options.signal?.aborted;
   } catch (error) {
     // The input itself failed (a parse error): the rows read before it still land, then it is reported.
@@ -194,7 +262,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const interrupted = Boolean(options.signal?.aborted) && (!readToEnd || dropped > 0);
 
   const fatal = sink.failure ?? tally.writeFailure ?? readFailure;
-  const report = await tally.close(Boolean(fatal) || interrupted, interrupted);
+  const report = await tally.close(Boolean(fatal) || interrupted, interrupted, validate.notes);
   if (fatal) throw new ImportStoppedError(fatal.error, report);
   return report;
 }
@@ -207,6 +275,7 @@ async function prepare(
   dryRun: boolean,
 ): Promise<{
   validate: ReturnType<typeof createRowValidator>;
+  evidence: FileEvidence;
   outputs: ImportOutputs | undefined;
   total: number | undefined;
   mapping: ColumnMapping | undefined;
@@ -222,7 +291,15 @@ async function prepare(
       '--map applies to CSV and workbook columns; JSON and NDJSON records use the contract field names',
     );
   }
-  const validate = createRowValidator({ definitions, mapping, defaultCountry: options.defaultCountry });
+  const evidence = new FileEvidence(mapping, definitions, { dateOrder: options.dateOrder });
+  const validate = createRowValidator({
+    definitions,
+    mapping,
+    defaultCountry: options.defaultCountry,
+    evidence,
+    strict: options.strict,
+    emptyStrings: options.emptyStrings,
+  });
   // A count is a pass of its own over the input: only a regular file can be read twice.
   const total = options.countTotal
     ? await countForProgress(options.input, kind, source, options.encoding, options.sheet)
@@ -238,9 +315,11 @@ async function prepare(
         mapping,
         cwd: options.cwd,
         rejectsPath: options.rejectsPath,
+        fixesPath: options.fixesPath,
+        strict: options.strict,
         resultsPath: options.resultsPath,
       });
-  return { validate, outputs, total, mapping };
+  return { validate, evidence, outputs, total, mapping };
 }
 
 async function createSink(

@@ -5,9 +5,32 @@ import { type ContactInputParsed, createContactValidators } from '../api/contact
 import { toIssues } from '../api/envelope.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
-import { normalizePhoneNumber } from '../client/phone.js';
-import type { ColumnMapping } from './mapping.js';
+import { countryCode } from './countries.js';
+import type { ColumnMapping, ColumnTarget } from './mapping.js';
+import { internationalCountry, type PhoneCandidates, type PhonePlace, placePhone } from './phones.js';
 import type { Cell, SourceRecord } from './sources/types.js';
+import {
+  cleanCell,
+  type DateOrder,
+  firstValue,
+  LOST_CHARACTERS_RE,
+  readBoolean,
+  readDate,
+  slashDateOrder,
+} from './values.js';
+
+/**
+ * A field the row gave but that could not be read: the contact lands without it, and the field
+ * goes to the fixes file with its original text and the reason (or, with `strict`, the row is
+ * rejected).
+ */
+export interface FieldProblem {
+  /** `phonenumber`, `name` or `custom_attributes.<name>`. */
+  field: string;
+  /** The text as the file wrote it. */
+  value: string;
+  reason: string;
+}
 
 export type RowResult =
   | {
@@ -15,6 +38,8 @@ export type RowResult =
       line: number;
       input: ContactInputParsed;
       source: SourceRecord;
+      /** Fields left out, for the fixes file (absent when none). */
+      fixes?: FieldProblem[];
       /** Something the user should hear of, though the row is sent (a date-time cut to milliseconds). */
       notice?: string;
     }
@@ -27,53 +52,298 @@ export interface RowValidatorOptions {
   definitions: Iterable<AttributeDefinition>;
   /** CSV only: the column mapping. JSON records already use the contract's field names. */
   mapping?: ColumnMapping | undefined;
+  /**
+   * What the file itself says: the order of its slash dates, the countries of its international
+   * phone numbers (grown as rows are read). A fresh one when not given.
+   */
+  evidence?: FileEvidence | undefined;
+  /** A field that cannot be read rejects the whole row (no fixes). */
+  strict?: boolean | undefined;
+  /** A quoted empty cell (`""`) is the empty string, as before: it clears a name or a text attribute. */
+  emptyStrings?: boolean | undefined;
+}
+
+/** What the validator noticed beside the rows' own results, for the closing report. */
+export interface RowNotes {
+  /** Cells that held several values (the first was used), by column header. */
+  multiValue: Map<string, number>;
+  /** Lines whose name holds a `??` run: characters lost before the file reached us. */
+  lostCharacters: number[];
+  lostCharactersCount: number;
+}
+
+/** Fields of a contact that can land without the rest: one unreadable value costs only itself. */
+const OPTIONAL_FIELD_RE = /^(name|phonenumber|stripe_accounts|custom_attributes\..+)$/;
+
+const MAX_NOTED_LINES = 5;
+
+export interface RowValidator {
+  (source: SourceRecord): RowResult;
+  readonly notes: RowNotes;
 }
 
 /**
- * A validator for the rows of one import. A CSV cell is taken exactly as read (csv-parse drops
- * the whitespace around an unquoted value; a quoted value keeps its own): an empty cell means
- * "not given" (the field is left out, never cleared), and `""` gives the empty string to the
- * fields that can hold one (name, text attributes), so an export imports back exactly. JSON
- * records pass as written (`null` clears), but a numeric `external_id` becomes its string.
+ * A validator for the rows of one import. A CSV cell loses a leading spreadsheet apostrophe and
+ * its padding; an empty cell, quoted or not, means "not given" (the field is left out, never
+ * cleared) unless `emptyStrings` keeps `""` as the empty string. Email and phone cells holding
+ * several values give their first. Phones are placed in a country and validated; dates and
+ * booleans are read in the forms vendors write. JSON records pass as written (`null` clears), but
+ * a numeric `external_id` becomes its string.
  */
 export function createRowValidator({
   definitions,
   mapping,
   defaultCountry,
-}: RowValidatorOptions): (source: SourceRecord) => RowResult {
+  evidence = new FileEvidence(mapping, definitions),
+  strict = false,
+  emptyStrings = false,
+}: RowValidatorOptions): RowValidator {
   const defs = [...definitions];
   const { input: schema } = createContactValidators(defs, { textValues: true });
+  const types = new Map(defs.map((d) => [d.name, d.type]));
   // Only text attributes can hold "": for the other types an empty string is no value at all.
   const emptyAllowed = new Set(defs.filter((d) => d.type === 'text').map((d) => d.name));
+  const notes: RowNotes = { multiValue: new Map(), lostCharacters: [], lostCharactersCount: 0 };
+  const country = defaultCountry?.toUpperCase();
+  // This tool's own export reads back exactly: no trimming, `""` is the empty string.
+  const exact = mapping?.exact === true;
+  const columns =
+    mapping &&
+    new ColumnReader(mapping, types, emptyStrings || exact ? emptyAllowed : undefined, notes, exact);
   const dates = defs.filter((d) => d.type === 'date').map((d) => d.name);
-  return (source) => {
+
+  const validate = (source: SourceRecord): RowResult => {
     const reject = (reason: string): RowResult => ({ ok: false, line: source.line, reason, source });
     if (source.error) return reject(source.error);
-    const candidate = mapping
-      ? fromColumns(source.raw ?? [], mapping, emptyAllowed)
-      : fromJson(source.record);
-    if (typeof candidate === 'string') return reject(candidate);
+    const problems: FieldProblem[] = [];
+    let candidate: Record<string, unknown> | string;
+    let phones: PhoneCell[];
+    let rowCountry: { code: string; column: string } | undefined;
+    if (columns) {
+      const read = columns.read(source.raw ?? [], evidence, problems);
+      if (typeof read === 'string') return reject(read);
+      ({ candidate, phones, rowCountry } = read);
+    } else {
+      candidate = fromJson(source.record);
+      if (typeof candidate === 'string') return reject(candidate);
+      phones =
+        typeof candidate.phonenumber === 'string' && candidate.phonenumber.trim()
+          ? [{ text: candidate.phonenumber.trim(), raw: candidate.phonenumber }]
+          : [];
+      rowCountry = undefined;
+    }
     // Phone numbers are stored in E.164, as production's own importer does. A copy: the record
     // itself goes to the rejects file as written if the row is refused later.
     let body = candidate;
-    if (typeof candidate.phonenumber === 'string') {
-      const phone = normalizePhoneNumber(candidate.phonenumber, defaultCountry);
-      if (!phone.ok) return reject(`phonenumber: ${phone.reason}`);
-      body = { ...candidate, phonenumber: phone.e164 };
+    if (phones.length > 0) {
+      const candidates: PhoneCandidates = rowCountry
+        ? { countries: [rowCountry.code], from: 'row', column: rowCountry.column }
+        : country
+          ? { countries: [country], from: 'default' }
+          : { countries: evidence.phoneCountries(), from: 'file' };
+      let placed: PhonePlace | undefined;
+      for (const phone of phones) {
+        const result = placePhone(phone.text, candidates);
+        if (result.ok) {
+          placed = result;
+          if (result.country && phone.text.startsWith('+')) evidence.addCountry(result.country);
+          break;
+        }
+        placed ??= result;
+      }
+      body = { ...candidate };
+      if (placed?.ok) body.phonenumber = placed.e164;
+      else {
+        delete body.phonenumber;
+        if (placed) problems.push({ field: 'phonenumber', value: phones[0]!.raw, reason: placed.reason });
+      }
     }
-    const parsed = schema.safeParse(body);
+    let parsed = schema.safeParse(body);
     if (!parsed.success) {
-      return reject(
-        toIssues(parsed.error)
-          .map((issue) => `${issue.field}: ${issue.message}`)
-          .join('; '),
+      const issues = toIssues(parsed.error);
+      // An unknown field or attribute is the record's shape, not a value: the row is refused.
+      const fatal = issues.filter(
+        (issue) => !OPTIONAL_FIELD_RE.test(issue.field) || issue.message.startsWith('Unknown'),
       );
+      for (const issue of issues) {
+        if (fatal.includes(issue)) continue;
+        problems.push({ field: issue.field, value: originalValue(body, issue.field), reason: issue.message });
+      }
+      if (fatal.length > 0 || strict) {
+        return reject(listProblems(fatal, problems));
+      }
+      body = withoutFields(
+        body,
+        issues.map((issue) => issue.field),
+      );
+      parsed = schema.safeParse(body);
+      if (!parsed.success) return reject(listProblems(toIssues(parsed.error), problems));
+    }
+    if (problems.length > 0 && strict) return reject(listProblems([], problems));
+    const name = parsed.data.name;
+    if (typeof name === 'string' && LOST_CHARACTERS_RE.test(name)) {
+      notes.lostCharactersCount++;
+      if (notes.lostCharacters.length < MAX_NOTED_LINES) notes.lostCharacters.push(source.line);
     }
     const notice = dates.length > 0 ? precisionNotice(dates, candidate, parsed.data) : undefined;
-    return notice
-      ? { ok: true, line: source.line, input: parsed.data, source, notice }
-      : { ok: true, line: source.line, input: parsed.data, source };
+    const result: RowResult = { ok: true, line: source.line, input: parsed.data, source };
+    if (problems.length > 0) result.fixes = problems;
+    if (notice) result.notice = notice;
+    return result;
   };
+  return Object.assign(validate, { notes });
+}
+
+/** Every problem of a row, in one reason: `field: message; field: message`. */
+function listProblems(
+  issues: readonly { field: string; message: string }[],
+  problems: FieldProblem[],
+): string {
+  return [
+    ...issues.map((i) => `${i.field}: ${i.message}`),
+    ...problems.map((p) => `${p.field}: ${p.reason}`),
+  ].join('; ');
+}
+
+function originalValue(body: Record<string, unknown>, field: string): string {
+  const value = field.startsWith('custom_attributes.')
+    ? (body.custom_attributes as Record<string, unknown> | undefined)?.[
+        field.slice('custom_attributes.'.length)
+      ]
+    : body[field];
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+}
+
+function withoutFields(body: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  const out = { ...body };
+  let attrs: Record<string, unknown> | undefined;
+  for (const field of fields) {
+    if (field.startsWith('custom_attributes.')) {
+      attrs ??= { ...(out.custom_attributes as Record<string, unknown>) };
+      delete attrs[field.slice('custom_attributes.'.length)];
+    } else delete out[field];
+  }
+  if (attrs) {
+    if (Object.keys(attrs).length > 0) out.custom_attributes = attrs;
+    else delete out.custom_attributes;
+  }
+  return out;
+}
+
+/** A slash date whose day is above 12 reads one way only, whatever its column says. */
+function ownOrder(value: string): DateOrder | undefined {
+  const order = slashDateOrder(value);
+  return order === 'either' ? undefined : order;
+}
+
+const ISO_T_RE = /^\d{4}-\d{2}-\d{2}T/;
+const ZERO_DATE_RE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
+
+/** A cell as read, and its value ready to place. */
+interface PhoneCell {
+  text: string;
+  raw: string;
+}
+
+/**
+ * What the file tells about itself, gathered as rows are read (the pipeline looks ahead a few
+ * rows before the first is validated): for each date column, whether its slash dates are M/D/YYYY
+ * or D/M/YYYY; and which countries its international phone numbers belong to and its country
+ * columns name, the candidates for a national number with no country of its own.
+ */
+export class FileEvidence {
+  readonly #dateColumns: {
+    index: number;
+    header: string;
+    order: DateOrder | undefined;
+    either?: string;
+    conflict?: string;
+  }[];
+  readonly #phoneColumns: number[];
+  readonly #countryColumns: number[];
+  readonly #multiValue: string[];
+  readonly #countries = new Set<string>();
+  /** The export's own order, for a column whose values leave it open. */
+  readonly #fallbackOrder: DateOrder | undefined;
+  #sorted: string[] | undefined = [];
+
+  constructor(
+    mapping: ColumnMapping | undefined,
+    definitions: Iterable<AttributeDefinition>,
+    options: { dateOrder?: DateOrder | undefined } = {},
+  ) {
+    const dates = new Set([...definitions].filter((d) => d.type === 'date').map((d) => d.name));
+    this.#dateColumns = [];
+    mapping?.columns.forEach((targets, index) => {
+      if (targets.some((t) => t.kind === 'attribute' && dates.has(t.name))) {
+        this.#dateColumns.push({ index, header: mapping.header[index]!.trim(), order: options.dateOrder });
+      }
+    });
+    this.#phoneColumns = mapping?.phoneColumns ?? [];
+    this.#countryColumns = mapping?.countryColumns ?? [];
+    this.#multiValue = mapping?.multiValue ?? [];
+    this.#fallbackOrder = mapping?.dateOrder;
+  }
+
+  /** Looks at one row's date and phone cells. */
+  observe(raw: readonly Cell[]): void {
+    for (const column of this.#dateColumns) {
+      if (column.order && !column.either) continue;
+      const cell = raw[column.index];
+      if (!cell) continue;
+      const order = slashDateOrder(cleanCell(cell));
+      if (order === 'either') column.either ??= cleanCell(cell);
+      else if (order) {
+        if (column.order && column.order !== order) column.conflict ??= cleanCell(cell);
+        column.order ??= order;
+      }
+    }
+    for (const i of this.#phoneColumns) {
+      const cell = raw[i];
+      if (!cell) continue;
+      const text = firstValue(cleanCell(cell), this.#multiValue).value;
+      const found = internationalCountry(text);
+      if (found) this.addCountry(found);
+    }
+    for (const i of this.#countryColumns) {
+      const cell = raw[i];
+      const code = cell ? countryCode(cleanCell(cell)) : undefined;
+      if (code) this.addCountry(code);
+    }
+  }
+
+  /**
+   * A date column whose slash dates read both ways and none decided it: the import cannot guess.
+   * (A column given its order by --date-order is never undecided.)
+   */
+  undecided(): { header: string; example: string } | undefined {
+    if (this.#fallbackOrder) return undefined;
+    const column = this.#dateColumns.find((c) => c.order === undefined && c.either !== undefined);
+    return column && { header: column.header, example: column.either! };
+  }
+
+  /** Whether any date column is still open (looking further ahead may decide it). */
+  get pending(): boolean {
+    if (this.#fallbackOrder) return false;
+    return this.#dateColumns.some((c) => c.order === undefined && c.either !== undefined);
+  }
+
+  dateOrder(index: number): DateOrder | undefined {
+    const column = this.#dateColumns.find((c) => c.index === index);
+    return column && (column.order ?? this.#fallbackOrder);
+  }
+
+  addCountry(code: string): void {
+    if (this.#countries.has(code)) return;
+    this.#countries.add(code);
+    this.#sorted = undefined;
+  }
+
+  /** The countries of the file's international numbers so far, sorted. */
+  phoneCountries(): string[] {
+    this.#sorted ??= [...this.#countries].sort();
+    return this.#sorted;
+  }
 }
 
 /** The first date attribute of the row whose fractional seconds the stored value cuts. */
@@ -103,44 +373,159 @@ function jsonCell(text: string): unknown {
   }
 }
 
-/** Contact fields whose empty string is a value; email and phone have no empty form. */
-const EMPTY_FIELDS = new Set(['name']);
+type ReadRow = {
+  candidate: Record<string, unknown>;
+  phones: PhoneCell[];
+  rowCountry: { code: string; column: string } | undefined;
+};
 
-function fromColumns(
-  cells: Cell[],
-  mapping: ColumnMapping,
-  emptyAttributes: ReadonlySet<string>,
-): Record<string, unknown> {
-  const candidate: Record<string, unknown> = {};
-  const attributes: Record<string, string> = {};
-  let first = '';
-  let last = '';
-  mapping.columns.forEach((targets, i) => {
-    const value = cells[i];
-    if (value === undefined) return;
-    for (const target of targets) {
-      switch (target.kind) {
-        case 'field':
-          if (target.field === 'stripe_accounts') {
-            if (value !== '') candidate.stripe_accounts = jsonCell(value);
-          } else if (value !== '' || EMPTY_FIELDS.has(target.field)) candidate[target.field] = value;
-          break;
-        case 'attribute':
-          if (value !== '' || emptyAttributes.has(target.name)) attributes[target.name] = value;
-          break;
-        case 'first_name':
-          first = value;
-          break;
-        case 'last_name':
-          last = value;
-          break;
+/** The cells of a CSV row as a contact candidate, following the mapping. */
+class ColumnReader {
+  readonly #mapping: ColumnMapping;
+  readonly #types: ReadonlyMap<string, string>;
+  /** With `emptyStrings`: the text attributes a `""` cell clears. */
+  readonly #emptyAttributes: ReadonlySet<string> | undefined;
+  readonly #notes: RowNotes;
+  readonly #clean: (cell: string) => string;
+  /** Columns filling single targets: [index, targets] without the ordered email/phone ones. */
+  readonly #plain: [number, ColumnTarget[]][];
+
+  constructor(
+    mapping: ColumnMapping,
+    types: ReadonlyMap<string, string>,
+    emptyAttributes: ReadonlySet<string> | undefined,
+    notes: RowNotes,
+    exact: boolean,
+  ) {
+    this.#clean = exact ? (cell) => cell : cleanCell;
+    this.#mapping = mapping;
+    this.#types = types;
+    this.#emptyAttributes = emptyAttributes;
+    this.#notes = notes;
+    this.#plain = [];
+    mapping.columns.forEach((targets, i) => {
+      const rest = targets.filter(
+        (t) =>
+          !(t.kind === 'field' && (t.field === 'phonenumber' || t.field === 'email')) &&
+          !(t.kind === 'field' && t.field === 'external_id' && mapping.keyFromEmail !== undefined) &&
+          t.kind !== 'country',
+      );
+      if (rest.length > 0) this.#plain.push([i, rest]);
+    });
+  }
+
+  read(cells: Cell[], evidence: FileEvidence, problems: FieldProblem[]): ReadRow | string {
+    const mapping = this.#mapping;
+    const candidate: Record<string, unknown> = {};
+    let attributes: Record<string, unknown> | undefined;
+    let first = '';
+    const middle = '';
+    let last = '';
+    for (const [i, targets] of this.#plain) {
+      const cell = cells[i];
+      if (cell === undefined) continue;
+      const value = this.#clean(cell);
+      const keepEmpty = cell === '' && this.#emptyAttributes !== undefined;
+      if (value === '' && !keepEmpty) continue;
+      for (const target of targets) {
+        switch (target.kind) {
+          case 'field':
+            if (target.field === 'stripe_accounts') {
+              if (value !== '') candidate.stripe_accounts = jsonCell(value);
+            } else if (value !== '' || target.field === 'name') candidate[target.field] = value;
+            break;
+          case 'attribute': {
+            if (value === '' && !this.#emptyAttributes?.has(target.name)) break;
+            attributes ??= {};
+            const read = this.#attribute(target.name, value, i, evidence);
+            if (read === undefined) {
+              problems.push({
+                field: `custom_attributes.${target.name}`,
+                value: cell,
+                reason: this.#unreadable(target.name, value, i, evidence),
+              });
+            } else if (read !== null) attributes[target.name] = read;
+            break;
+          }
+          case 'first_name':
+            first = value;
+            break;
+          case 'last_name':
+            last = value;
+            break;
+        }
       }
     }
-  });
-  if (candidate.name === undefined && (first || last))
-    candidate.name = [first, last].filter(Boolean).join(' ');
-  if (Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
-  return candidate;
+    if (candidate.name === undefined && (first || last))
+      candidate.name = first && last ? `${first} ${last}` : first || last;
+    if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
+
+    const email = this.#first(mapping.emailColumns, cells)[0];
+    if (email) candidate.email = email.text;
+    if (mapping.keyFromEmail !== undefined) {
+      if (!email)
+        return `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
+      candidate.external_id = email.text;
+    }
+    const phones = this.#first(mapping.phoneColumns, cells);
+    let rowCountry: ReadRow['rowCountry'];
+    for (const i of mapping.countryColumns) {
+      const cell = cells[i];
+      if (!cell) continue;
+      const code = countryCode(cleanCell(cell));
+      if (code) {
+        rowCountry = { code, column: mapping.header[i]!.trim() };
+        evidence.addCountry(code);
+        break;
+      }
+    }
+    return { candidate, phones, rowCountry };
+  }
+
+  /** The non-empty cells of ordered columns (email, phone), each as its first value. */
+  #first(columns: readonly number[], cells: Cell[]): PhoneCell[] {
+    const found: PhoneCell[] = [];
+    for (const i of columns) {
+      const cell = cells[i];
+      if (cell === undefined) continue;
+      const cleaned = cleanCell(cell);
+      if (cleaned === '') continue;
+      const { value, count } = firstValue(cleaned, this.#mapping.multiValue);
+      if (count > 1) {
+        const header = this.#mapping.header[i]!.trim();
+        this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
+      }
+      if (value) found.push({ text: value, raw: cell });
+    }
+    return found;
+  }
+
+  /** An attribute's value in the form its type takes, or undefined when it cannot be read. */
+  #attribute(name: string, value: string, column: number, evidence: FileEvidence): unknown {
+    switch (this.#types.get(name)) {
+      case 'boolean':
+        return readBoolean(value);
+      case 'date':
+        // Outlook writes an empty date as 0/0/00.
+        if (ZERO_DATE_RE.test(value)) return null;
+        // ISO 8601 with a T is the contract's own form: it reads it (and says what it rounds).
+        if (ISO_T_RE.test(value)) return value;
+        return readDate(value, evidence.dateOrder(column) ?? ownOrder(value));
+      default:
+        // Text and number: the contract's own text schemas say what is wrong.
+        return value;
+    }
+  }
+
+  #unreadable(name: string, value: string, column: number, evidence: FileEvidence): string {
+    if (this.#types.get(name) === 'boolean') {
+      return `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)`;
+    }
+    if (slashDateOrder(value) === 'either' && !evidence.dateOrder(column)) {
+      return `"${value}" reads as both M/D/YYYY and D/M/YYYY: pass --date-order mdy or --date-order dmy`;
+    }
+    return `"${value}" is not a date (2024-05-31, 2024-05-31 17:59, 5/31/2024, 31-May-2024)`;
+  }
 }
 
 /** The service's own fields of a contact record: read-only, so an export's copies are dropped. */

@@ -73,9 +73,14 @@ describe('contacts import', () => {
     await writeFile(file, 'id,email\na,a@example.com\nb,bad\nc,also-bad\n');
     const r = await runBin(['import', file, '--dry-run', '-o', 'json'], { env: envFor(mock), cwd: home.dir });
     expect(r.code).toBe(ExitCode.PARTIAL);
-    expect(r.stderr).toContain('line 3: email: Invalid email');
-    expect(r.stderr).toContain('line 4: email: Invalid email');
-    expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, created: 1, rejected: 2 });
+    expect(r.stderr).toContain('line 3: rejected: email: Invalid email');
+    expect(r.stderr).toContain('line 4: rejected: email: Invalid email');
+    expect(r.stderr).toContain('Would reject, by reason:\n       2  email: Invalid email (lines 3, 4)');
+    // Only what would happen: nothing was created.
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ dry_run: true, would_create: 1, would_reject: 2 });
+    expect(summary).not.toHaveProperty('created');
+    expect(summary).not.toHaveProperty('rejected');
     expect(mock.store.contacts(AGENT)).toHaveLength(0);
   });
 

@@ -7,6 +7,7 @@ import {
   normalizeHeader,
   parseMapOption,
   resolveMapping,
+  summarizeMapping,
 } from '../../src/importer/mapping.js';
 import { DEFINITIONS } from './helpers.js';
 
@@ -52,10 +53,51 @@ describe('resolveMapping', () => {
       [],
       [{ kind: 'field', field: 'email' }],
       [{ kind: 'field', field: 'external_id' }],
-      [],
+      [{ kind: 'field', field: 'phonenumber' }],
       [{ kind: 'field', field: 'phonenumber' }],
     ]);
-    expect(mapping.unmapped).toEqual(['ID', 'Mobile']);
+    expect(mapping.unmapped).toEqual(['ID']);
+  });
+
+  it('fills phonenumber from every phone column: the main phone first, then mobile, then the others', () => {
+    const mapping = map(['id', 'Home Phone', 'Mobile', 'Phone', 'Business Phone']);
+    expect(mapping.phoneColumns).toEqual([3, 2, 4, 1]);
+    expect(mapping.unmapped).toEqual([]);
+    // --map names the fallback in its own order, and only those columns.
+    const mapped = map(
+      ['id', 'Home Phone', 'Mobile', 'Phone'],
+      ['Mobile=phonenumber', 'Home Phone=phonenumber'],
+    );
+    expect(mapped.phoneColumns).toEqual([2, 1]);
+    expect(mapped.unmapped).toEqual(['Phone']);
+  });
+
+  it('keys by the email when there is no id column, and says so', () => {
+    const mapping = map(['Name', 'E-mail 1 - Value']);
+    expect(mapping.keyFromEmail).toBe('E-mail 1 - Value');
+    expect(summarizeMapping(mapping)).toBe(
+      'Columns: no id column: external_id = E-mail 1 - Value; Name -> name; E-mail 1 - Value -> email',
+    );
+  });
+
+  it('recognises an export by its header and maps it by the table, naming the system', () => {
+    const mapping = map([
+      'Contact Owner',
+      'First Name',
+      'Last Name',
+      'Mailing Country',
+      'Phone',
+      'Mobile',
+      'Email',
+      'Contact ID',
+      'Signup Date',
+    ]);
+    expect(mapping.system?.id).toBe('salesforce-report');
+    expect(summarizeMapping(mapping)).toBe(
+      'Recognised the Salesforce report (details only) export: Contact ID -> external_id; ' +
+        'First Name + Last Name -> name; Email -> email; Phone, Mobile -> phonenumber (first usable); ' +
+        'Mailing Country -> phone country; Signup Date -> attr.signup_date',
+    );
   });
 
   it('fills custom attributes from their names (normalised) and from attr.<name>', () => {
@@ -119,9 +161,9 @@ describe('resolveMapping', () => {
     expect(mapping.unmapped).toEqual([]);
   });
 
-  it('fails clearly when no column maps to external_id', () => {
-    expect(() => map(['Name', 'Email'])).toThrow(
-      'No column maps to external_id (columns: Name, Email). Name one with --map "<column>=external_id"',
+  it('fails clearly when no column maps to external_id or email', () => {
+    expect(() => map(['Name', 'Notes'])).toThrow(
+      'No column maps to external_id, and no email column can stand in for it (columns: Name, Notes). Name one with --map "<column>=external_id"',
     );
     expect(map(['Ref', 'Email'], ['Ref=external_id']).columns[0]).toEqual([
       { kind: 'field', field: 'external_id' },
@@ -135,8 +177,8 @@ describe('resolveMapping', () => {
     expect(() => map(['external_id', 'X'], ['X=attr.nope'])).toThrow(
       'custom attribute "nope" is not defined',
     );
-    expect(() => map(['external_id', 'A', 'B'], ['A=email', 'B=email'])).toThrow(
-      '--map: two columns map to email; keep one of them',
+    expect(() => map(['external_id', 'A', 'B'], ['A=name', 'B=name'])).toThrow(
+      '--map: two columns map to name; keep one of them',
     );
   });
 
@@ -167,7 +209,7 @@ describe('parseMapOption', () => {
 
   it('rejects an unknown field and a malformed option', () => {
     expect(() => parseMapOption('Mail=e-mail')).toThrow(
-      'unknown field "e-mail" (did you mean email?); expected one of external_id, name, email, phonenumber, stripe_accounts, attr.<name> or -',
+      'unknown field "e-mail" (did you mean email?); expected one of external_id, name, email, phonenumber, stripe_accounts, first_name, last_name, country',
     );
     expect(() => parseMapOption('email')).toThrow('expected "Header=field"');
     expect(() => parseMapOption('=email')).toThrow(MappingError);

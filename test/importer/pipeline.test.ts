@@ -102,21 +102,72 @@ describe('runImport', () => {
     );
     // An archived attribute's column is skipped unless asked for: here it is, to see its reject.
     const maps = [parseMapOption('legacy=attr.legacy')];
-    const report = await runImport({ client, agentId: AGENT, input: file, maps });
-    expect(report).toMatchObject({ rows: 9, created: 2, rejected: 7 });
+    // --strict: a field that cannot be read rejects its row, as before the fixes file.
+    const report = await runImport({ client, agentId: AGENT, input: file, maps, strict: true });
+    expect(report).toMatchObject({ rows: 9, created: 2, rejected: 7, fixed: 0, fixesFile: null });
     const rejects = await readFile(report.rejectsFile!, 'utf8');
     const lines = rejects.trim().split('\n');
     expect(lines[0]).toBe('external_id,name,email,phonenumber,plan,seats,legacy,_line,_error');
     const reasons = Object.fromEntries(lines.slice(1).map((l) => [l.split(',')[0], l]));
     expect(reasons['']).toMatch(/,3,"?external_id: /);
     expect(reasons.e1).toMatch(/,4,"?email: Invalid email/);
-    expect(reasons.p1).toMatch(/,5,"?phonenumber: Invalid phone number/);
+    expect(reasons.p1).toMatch(/,5,"?phonenumber: not a valid number in GB/);
     expect(reasons.s1).toMatch(/,6,"?custom_attributes\.seats: Expected a number/);
     expect(reasons.l1).toMatch(/,7,"?custom_attributes\.legacy: .*archived/);
     // Refused by the service in a batch, which names the item: the reason is its issue.
     expect(reasons.c1).toMatch(/,8,"?email: Email already exists/);
     expect(reasons.w1).toMatch(/,9,"?/);
     expect([...byKey(mock).keys()].sort()).toEqual(['ok1', 'ok2', 'owner']);
+  });
+
+  it('lands a contact without the field it cannot read, and keeps the field in a fixes file that imports as is', async () => {
+    const { mock, client, dir } = await setup();
+    mock.store.defineAttribute(AGENT, { name: 'vip', type: 'boolean' });
+    mock.store.defineAttribute(AGENT, { name: 'signup_date', type: 'date' });
+    const file = join(dir, 'fields.csv');
+    await writeFile(
+      file,
+      [
+        'external_id,name,phonenumber,seats,vip,signup_date',
+        'a,Ann,12345,many,maybe,2024-13-01',
+        'b,Bob,+44 20 7946 0958,3,yes,2024-05-31 17:59',
+      ].join('\n'),
+    );
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ rows: 2, created: 2, rejected: 0, fixed: 1, rejectsFile: null });
+    // Every problem of the row, each under its own reason.
+    expect(report.fixReasons.map((r) => r.reason.split(':')[0]).sort()).toEqual([
+      'custom_attributes.seats',
+      'custom_attributes.signup_date',
+      'custom_attributes.vip',
+      'phonenumber',
+    ]);
+    const contacts = byKey(mock);
+    expect(contacts.get('a')).toMatchObject({ name: 'Ann', phonenumber: null, custom_attributes: {} });
+    expect(contacts.get('b')).toMatchObject({
+      phonenumber: '+442079460958',
+      custom_attributes: { seats: 3, vip: true, signup_date: '2024-05-31T17:59:00.000Z' },
+    });
+    const fixes = await readFile(report.fixesFile!, 'utf8');
+    const [header, row] = fixes.trim().split('\n');
+    expect(header).toBe(
+      'external_id,name,phonenumber,country,attr.seats,attr.vip,attr.signup_date,_line,_error',
+    );
+    expect(row).toMatch(
+      /^a,,12345,,many,maybe,2024-13-01,2,"custom_attributes\.vip: .*; phonenumber: .*; custom_attributes\.seats: .*"$/,
+    );
+    // Corrected, it imports as is and fills in just those fields.
+    await writeFile(
+      report.fixesFile!,
+      `${header}\n${row!.replace('12345,,many,maybe,2024-13-01', '+44 20 7946 0958,,4,no,2024-12-01')}\n`,
+    );
+    const again = await runImport({ client, agentId: AGENT, input: report.fixesFile! });
+    expect(again).toMatchObject({ rows: 1, updated: 1, rejected: 0, fixed: 0 });
+    expect(byKey(mock).get('a')).toMatchObject({
+      name: 'Ann',
+      phonenumber: '+442079460958',
+      custom_attributes: { seats: 4, vip: false, signup_date: '2024-12-01' },
+    });
   });
 
   it('re-imports a fixed rejects file as is (its _line and _error columns are ignored)', async () => {

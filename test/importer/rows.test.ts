@@ -11,6 +11,7 @@ const csvMapping = resolveMapping({
   overrides: [parseMapOption('Legacy=attr.legacy_code')],
 });
 const csvRow = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+const strictRow = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping, strict: true });
 const jsonRow = createRowValidator({ definitions: DEFINITIONS });
 
 // Cells as the CSV source hands them on: undefined for an empty unquoted cell (not given).
@@ -56,17 +57,65 @@ describe('CSV rows', () => {
     expect(result.ok && result.input).toEqual({ external_id: 'u2' });
   });
 
-  it('keeps a quoted value exactly, and "" as the empty string where a field can hold one', () => {
+  it('trims every cell, drops a spreadsheet apostrophe, and reads an empty cell, quoted or not, as "not given"', () => {
     const result = csvRow(
-      cells({ 'User ID': 'u3', 'Full Name': '  Ann  ', 'E-mail': '', Phone: '', Plan: '', Seats: '' }),
+      cells({ 'User ID': "'u3 ", 'Full Name': '  Ann  ', 'E-mail': '', Phone: '', Plan: '', Seats: '' }),
     );
+    expect(result.ok && result.input).toEqual({ external_id: 'u3', name: 'Ann' });
+    const empty = csvRow(cells({ 'User ID': 'u4', 'Full Name': '' }));
+    expect(empty.ok && empty.input).toEqual({ external_id: 'u4' });
+  });
+
+  it('with emptyStrings, keeps "" as the empty string where a field can hold one', () => {
+    const validate = createRowValidator({
+      definitions: DEFINITIONS,
+      mapping: csvMapping,
+      emptyStrings: true,
+    });
+    const result = validate(cells({ 'User ID': 'u3', 'Full Name': '', 'E-mail': '', Plan: '', Seats: '' }));
     expect(result.ok && result.input).toEqual({
       external_id: 'u3',
-      name: '  Ann  ',
+      name: '',
       custom_attributes: { plan: '' },
     });
-    const empty = csvRow(cells({ 'User ID': 'u4', 'Full Name': '' }));
-    expect(empty.ok && empty.input).toEqual({ external_id: 'u4', name: '' });
+  });
+
+  it('reads vendor dates and yes/no booleans', () => {
+    const cases: [string, string, unknown][] = [
+      ['VIP', 'yes', true],
+      ['VIP', 'No', false],
+      ['VIP', 'Y', true],
+      ['VIP', 'off', false],
+      ['VIP', 'Checked', true],
+      ['VIP', 'FALSE', false],
+      ['VIP', '1', true],
+      ['Signup Date', '2024-03-22 17:59', '2024-03-22T17:59:00.000Z'],
+      ['Signup Date', '2023-11-12 00:28:15', '2023-11-12T00:28:15.000Z'],
+      ['Signup Date', '2022-09-20T16:04:55.000Z', '2022-09-20T16:04:55.000Z'],
+      ['Signup Date', '9/20/2022', '2022-09-20'],
+      ['Signup Date', '20/09/2022', '2022-09-20'],
+      ['Signup Date', '22-Mar-2024', '2024-03-22'],
+      ['Signup Date', 'March 22, 2024', '2024-03-22'],
+      ['Signup Date', '9/20/2022 5:03 PM', '2022-09-20T17:03:00.000Z'],
+    ];
+    for (const [column, value, stored] of cases) {
+      const result = csvRow(cells({ 'User ID': '1', [column]: value }));
+      const name = column === 'VIP' ? 'vip' : 'signup_date';
+      expect(result.ok && result.input.custom_attributes?.[name], `${column} ${value}`).toBe(stored);
+    }
+  });
+
+  it('lands the contact without a field it cannot read, listing each such field for the fixes file', () => {
+    const result = csvRow(cells({ 'User ID': '1', Seats: 'many', VIP: 'maybe', Plan: 'pro', Phone: '12' }));
+    expect(result).toMatchObject({
+      ok: true,
+      input: { external_id: '1', custom_attributes: { plan: 'pro' } },
+    });
+    expect(result.ok && result.fixes?.map((f) => [f.field, f.value])).toEqual([
+      ['custom_attributes.vip', 'maybe'],
+      ['phonenumber', '12'],
+      ['custom_attributes.seats', 'many'],
+    ]);
   });
 
   it('joins first and last name when there is no full-name column', () => {
@@ -78,39 +127,44 @@ describe('CSV rows', () => {
     expect(row(['3', undefined, undefined])).toMatchObject({ ok: true, input: { external_id: '3' } });
   });
 
-  it('rejects each kind of bad value with the contract field and message', () => {
+  it('rejects each kind of bad value with the contract field and message (--strict)', () => {
     const cases: [Parameters<typeof cells>[0], string][] = [
       [{ 'Full Name': 'No Id' }, 'external_id: Required'],
       [{ 'User ID': 'x'.repeat(256) }, 'external_id: Too big: expected string to have <=255 characters'],
       [{ 'User ID': '1', 'E-mail': 'not-an-email' }, 'email: Invalid email'],
       [
         { 'User ID': '1', Phone: '020 7946 0958' },
-        'phonenumber: Invalid phone number: a national number needs a country: write it with + and the country code, or give a default country (--default-country GB)',
+        'phonenumber: a national number and no country to read it in (no country in the row, no --default-country, no international number or country in the file): write it with + and the country code, or pass --default-country',
       ],
-      [{ 'User ID': '1', Phone: '+44 12' }, 'phonenumber: Invalid phone number: too short for +44'],
+      [{ 'User ID': '1', Phone: '+44 12' }, 'phonenumber: too short for +44'],
+      [{ 'User ID': '1', Phone: '+44 20 7946 095' }, 'phonenumber: not a valid number of +44'],
       [
         { 'User ID': '1', 'Full Name': 'n'.repeat(256) },
         'name: Too big: expected string to have <=255 characters',
       ],
       [{ 'User ID': '1', Seats: 'twelve' }, 'custom_attributes.seats: Expected a number or a numeric string'],
       [
-        { 'User ID': '1', VIP: 'yes' },
-        'custom_attributes.vip: Expected a boolean (true/false, "true"/"false", 1/0)',
+        { 'User ID': '1', VIP: 'maybe' },
+        'custom_attributes.vip: "maybe" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)',
       ],
       [
-        { 'User ID': '1', 'Signup Date': '31/05/2024' },
-        'custom_attributes.signup_date: Expected an ISO 8601 date (2024-05-31) or date-time',
+        { 'User ID': '1', 'Signup Date': '2024-13-01' },
+        'custom_attributes.signup_date: "2024-13-01" is not a date (2024-05-31, 2024-05-31 17:59, 5/31/2024, 31-May-2024)',
+      ],
+      [
+        { 'User ID': '1', 'Signup Date': '3/4/2024' },
+        'custom_attributes.signup_date: "3/4/2024" reads as both M/D/YYYY and D/M/YYYY: pass --date-order mdy or --date-order dmy',
       ],
       [
         { 'User ID': '1', Legacy: 'L-1' },
         'custom_attributes.legacy_code: Custom attribute is archived: only null is accepted',
       ],
     ];
-    for (const [values, expected] of cases) expect(reason(csvRow(cells(values))), expected).toBe(expected);
+    for (const [values, expected] of cases) expect(reason(strictRow(cells(values))), expected).toBe(expected);
   });
 
   it('lists every problem of a row, separated by semicolons', () => {
-    expect(reason(csvRow(cells({ 'User ID': '1', 'E-mail': 'bad', Seats: 'many' }, 9)))).toBe(
+    expect(reason(strictRow(cells({ 'User ID': '1', 'E-mail': 'bad', Seats: 'many' }, 9)))).toBe(
       'email: Invalid email; custom_attributes.seats: Expected a number or a numeric string',
     );
   });

@@ -6,7 +6,14 @@ import type { MapOverride } from '../../importer/mapping.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { createProgress, diffWriter, display, summaryLine, summaryRecord } from '../output/import-report.js';
+import {
+  closingLines,
+  createProgress,
+  diffWriter,
+  display,
+  summaryLine,
+  summaryRecord,
+} from '../output/import-report.js';
 import { writeRecord } from '../output/render.js';
 import type { ImportCommandOptions } from '../program.js';
 
@@ -84,6 +91,10 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       batchSize: opts.batchSize,
       rejectsPath: opts.rejects === undefined ? undefined : resolve(ctx.cwd, opts.rejects),
       resultsPath: opts.results === undefined ? undefined : resolve(ctx.cwd, opts.results),
+      fixesPath: opts.fixes === undefined ? undefined : resolve(ctx.cwd, opts.fixes),
+      dateOrder: opts.dateOrder,
+      strict: opts.strict,
+      emptyStrings: opts.emptyStrings,
       resume: opts.resume,
       dryRun: opts.dryRun,
       countTotal: true,
@@ -109,6 +120,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
               : ''),
       );
       if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
+      if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${display(ctx, r.fixesFile)}`);
       throw err.cause instanceof importer.ImportError
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
@@ -121,8 +133,14 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   progress.stop();
 
   ctx.io.note(summaryLine(report));
+  for (const line of closingLines(report)) ctx.io.note(line);
   if (report.rejectsFile) {
     ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
+  }
+  if (report.fixesFile) {
+    ctx.io.note(
+      `Fields left out of ${report.fixed} contacts that landed: ${display(ctx, report.fixesFile)} (correct them and import that file as is).`,
+    );
   }
   if (report.resultsFile)
     ctx.io.note(`Results of the rows that landed: ${display(ctx, report.resultsFile)}.`);

@@ -4,16 +4,17 @@ import { resolve } from 'node:path';
 import type { AttributeDefinition } from '../../api/attribute.js';
 import { type AtomicFile, openAtomicFile, resolveWriteTarget } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { OutStream } from '../io.js';
 import { writeRecords } from '../output/render.js';
 import { exportFormat } from './export.js';
 
 const FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 
-export async function template(ctx: CommandContext, opts: { out?: string } = {}) {
+export async function template(ctx: CommandContext, opts: { out?: string; from?: string } = {}) {
+  if (opts.from !== undefined) return mappingFile(ctx, opts.from);
   const format = exportFormat('template', ctx.options.output, opts.out);
   if (format === 'xlsx' && !opts.out && ctx.io.isTTY.stdout) {
-    const { UsageError } = await import('../errors.js');
     throw new UsageError('A workbook is not text for a terminal', {
       hint: 'Pass --out contacts.xlsx, or redirect stdout to a file.',
     });
@@ -93,4 +94,49 @@ async function csvColumns(definitions: readonly AttributeDefinition[]): Promise<
     const [target] = columns[i]!;
     return target?.kind === 'attribute' && target.name === cell ? cell : `attr.${cell}`;
   });
+}
+
+/**
+ * `--from <file>`: the mapping the importer makes of the file's header, as a `--map-file`: every
+ * column with what it fills (`-` when nothing), the phone and email columns in the order tried.
+ */
+async function mappingFile(ctx: CommandContext, file: string) {
+  const { resolve } = await import('node:path');
+  const importer = await import('../../importer/index.js');
+  const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
+  const definitions = await client.attributes.list({ agentId });
+  const path = file === '-' ? '-' : resolve(ctx.cwd, file);
+  let source: Awaited<ReturnType<typeof importer.openSource>>;
+  try {
+    source = await importer.openSource(path, { stdin: ctx.io.stdin });
+  } catch (error) {
+    if (error instanceof importer.ImportError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+  source.close();
+  if (!source.header)
+    throw new UsageError(`${file}: a mapping file is for CSV columns; JSON records use the field names`);
+  let mapping: ReturnType<typeof importer.resolveMapping>;
+  try {
+    mapping = importer.resolveMapping({ header: source.header, definitions });
+  } catch (error) {
+    if (error instanceof importer.ImportError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+  const entries: [string, string][] = [];
+  const put = (i: number) => {
+    const header = mapping.header[i]!.trim();
+    if (!header || entries.some(([h]) => h === header)) return;
+    const targets = mapping.columns[i]!.map((t) =>
+      t.kind === 'field' ? t.field : t.kind === 'attribute' ? `attr.${t.name}` : t.kind,
+    );
+    if (mapping.countryColumns.includes(i) && !targets.includes('country')) targets.push('country');
+    entries.push([header, targets.length > 0 ? targets.join(',') : '-']);
+  };
+  // The ordered columns first, in their order (a mapping file's entries keep theirs); then the rest.
+  for (const i of [...mapping.emailColumns, ...mapping.phoneColumns, ...mapping.countryColumns]) put(i);
+  for (let i = 0; i < mapping.header.length; i++) put(i);
+  ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
+  ctx.io.note(importer.summarizeMapping(mapping));
+  ctx.io.note(`Edit it if need be, then: contacts import ${file} --map-file <this file> --agent ${agentId}`);
 }

@@ -6,12 +6,19 @@ import type { CommandContext } from '../context.js';
 import { visible } from './visible.js';
 
 export function summaryRecord(r: ImportReport) {
+  // A dry run wrote nothing: it says what would happen, never what did.
+  const counts = r.dryRun
+    ? {
+        would_create: r.created,
+        would_update: r.updated,
+        unchanged: r.unchanged,
+        would_reject: r.rejected,
+        would_fix: r.fixed,
+      }
+    : { created: r.created, updated: r.updated, rejected: r.rejected, fixed: r.fixed };
   return {
-    ...(r.dryRun ? { would_create: r.created, would_update: r.updated, unchanged: r.unchanged } : {}),
     rows: r.rows,
-    created: r.created,
-    updated: r.updated,
-    rejected: r.rejected,
+    ...counts,
     skipped: r.skipped,
     dry_run: r.dryRun,
     interrupted: r.interrupted,
@@ -19,9 +26,54 @@ export function summaryRecord(r: ImportReport) {
     rows_per_second: r.rowsPerSecond,
     requests: r.requests,
     rate_limited: r.throttled,
+    multi_value_cells: r.multiValue.reduce((n, m) => n + m.cells, 0),
     rejects_file: r.rejectsFile,
+    fixes_file: r.fixesFile,
     results_file: r.resultsFile,
   };
+}
+
+/** Problems shown in full as they happen; past these, only the closing summary by reason. */
+const PROBLEMS_SHOWN = 5;
+
+/**
+ * After the summary line: the rejects and the fields left out, counted by reason with the first
+ * lines of each; cells that held several values; names that lost characters before the import.
+ */
+export function closingLines(r: ImportReport): string[] {
+  const lines: string[] = [];
+  const where = (l: number[], count: number) =>
+    `line${l.length > 1 ? 's' : ''} ${l.join(', ')}${count > l.length ? ', …' : ''}`;
+  const reasons = (title: string, groups: ImportReport['rejectReasons']) => {
+    if (groups.length === 0) return;
+    lines.push(title);
+    for (const g of groups.slice(0, 10)) {
+      lines.push(
+        `  ${String(g.count).padStart(6)}  ${g.count === 1 ? g.example : g.reason} (${where(g.lines, g.count)})`,
+      );
+    }
+    if (groups.length > 10) {
+      const rest = groups.slice(10).reduce((n, g) => n + g.count, 0);
+      lines.push(`  ${String(rest).padStart(6)}  for ${groups.length - 10} other reasons (see the file)`);
+    }
+  };
+  reasons(`${r.dryRun ? 'Would reject' : 'Rejected'}, by reason:`, r.rejectReasons);
+  reasons(
+    `${r.dryRun ? 'Would leave out' : 'Left out'} (the contact lands without the field), by reason:`,
+    r.fixReasons,
+  );
+  if (r.multiValue.length > 0) {
+    lines.push(
+      `Cells with several values (the first was used): ${r.multiValue.map((m) => `${m.column} ${m.cells}`).join(', ')}.`,
+    );
+  }
+  if (r.lostCharacters.count > 0) {
+    lines.push(
+      `${r.lostCharacters.count} name${r.lostCharacters.count === 1 ? '' : 's'} hold "??" where the exporting system lost characters ` +
+        `(${where(r.lostCharacters.lines, r.lostCharacters.count)}): export again as UTF-8 to keep them.`,
+    );
+  }
+  return lines;
 }
 
 export function display(ctx: CommandContext, file: string): string {
@@ -33,11 +85,12 @@ export function display(ctx: CommandContext, file: string): string {
 export function summaryLine(r: ImportReport): string {
   const seconds = `${(r.durationMs / 1000).toFixed(1)}s`;
   const earlier = r.skipped ? `, ${r.skipped} landed in an earlier run` : '';
+  const fixed = r.fixed ? `, ${r.fixed} ${r.dryRun ? 'would land' : 'landed'} without a field` : '';
   if (r.dryRun) {
-    return `Checked ${r.rows} rows in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.unchanged} unchanged, ${r.rejected} rejected${earlier}.`;
+    return `Checked ${r.rows} rows in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.unchanged} unchanged, ${r.rejected} rejected${fixed}${earlier}.`;
   }
   const landed = r.created + r.updated;
-  const detail = `${r.created} created, ${r.updated} updated, ${r.rejected} rejected${earlier}`;
+  const detail = `${r.created} created, ${r.updated} updated, ${r.rejected} rejected${fixed}${earlier}`;
   if (r.interrupted) {
     return `Interrupted after ${seconds}: ${landed} of the ${r.rows} rows read had landed (${detail}).`;
   }
@@ -131,6 +184,8 @@ export async function createProgress(
   let current = '';
   let retry = '';
   const meter = new RateMeter();
+  let rejectsShown = 0;
+  let fixesShown = 0;
   const line = (e: Extract<ImportEvent, { type: 'progress' }>) => {
     const s = e.stats;
     return progressLine(e, dryRun, meter.rate(s.created + s.updated + s.rejected));
@@ -139,9 +194,29 @@ export async function createProgress(
     event(e: ImportEvent) {
       switch (e.type) {
         case 'start':
+          // What the import made of the file, before the first row: the export and its mapping.
+          if (e.summary) ctx.io.note(e.summary);
+          if (e.keyFromEmail) ctx.io.note(`no id column: external_id = ${e.keyFromEmail}`);
           for (const note of e.notes) ctx.io.note(note);
+          if (e.format === 'csv') {
+            ctx.io.note(
+              e.emptyStrings
+                ? 'A quoted empty cell ("") clears a name or text attribute; an unquoted one leaves the field as it is.'
+                : 'Empty cells, quoted or not, leave the field as it is (--empty-strings makes "" clear it).',
+            );
+          }
           if (e.unmapped.length > 0) ctx.io.warn(unmappedWarning(e.unmapped));
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
+          if (e.checkpointDiscarded) {
+            ctx.io.warn(
+              'An earlier import of this file did not finish, and this run was not given --resume: its checkpoint is set ' +
+                'aside and the import starts over from the first row (rows it landed are updated to the same values). ' +
+                'To continue an unfinished import, run the same command with --resume.',
+            );
+          }
+          break;
+        case 'note':
+          ctx.io.note(e.message);
           break;
         case 'progress':
           current = line(e);
@@ -162,8 +237,12 @@ export async function createProgress(
           else if (notices === MAX_NOTICES + 1) ctx.io.warn('More notices like these are not shown.');
           break;
         case 'reject':
-          // A dry run lists every reject; a real run keeps them in the rejects file.
-          if (dryRun) ctx.io.note(`line ${e.line}: ${e.reason}`);
+          // The first few in full as they come; the rest in the closing summary by reason (and
+          // the rejects file).
+          if (++rejectsShown <= PROBLEMS_SHOWN) ctx.io.note(`line ${e.line}: rejected: ${e.reason}`);
+          break;
+        case 'fix':
+          if (++fixesShown <= PROBLEMS_SHOWN) ctx.io.note(`line ${e.line}: lands without ${e.reason}`);
           break;
         case 'throttled':
           if (ctx.options.debug)

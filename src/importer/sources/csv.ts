@@ -131,47 +131,93 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
   const header = kept.map((i) => fullHeader[i]!);
   const keys = uniqueKeys(header);
 
+  const headerText = fullHeader.map((cell) => cell.trim()).join('\u0000');
+  const notes = input.notes;
+  let repeatedHeaders = 0;
+
   async function* records(): AsyncGenerator<SourceRecord> {
+    // One-cell rows after a blank line below a wider header are held back: at the end of the file they are a
+    // report's footer (Salesforce ends with a confidentiality notice and a copyright line), not
+    // contacts; followed by more rows, they are rows after all (and rejected for their width).
+    const held: { cells: Cell[]; line: number }[] = [];
+    // A footer starts after a blank line.
+    let lastEnd = first!.last;
+    let afterBlank = false;
     try {
       for (let row = await read(); row; row = await read()) {
-        if (isBlank(row.cells)) continue;
-        rowNumber++;
-        // Extra cells that are all empty (a trailing delimiter) cannot put a value in the wrong place.
-        const cells =
-          row.cells.length > fullHeader.length && isBlank(row.cells.slice(fullHeader.length))
-            ? row.cells.slice(0, fullHeader.length)
-            : row.cells;
-        if (cells.length !== fullHeader.length) {
-          yield {
-            row: rowNumber,
-            line: row.line,
-            record: {},
-            raw: cells,
-            error: widthError(cells.length, fullHeader.length, delimiter),
-          };
+        if (row.line > lastEnd + 1) afterBlank = true;
+        lastEnd = row.last;
+        if (isBlank(row.cells)) {
+          afterBlank = true;
           continue;
         }
-        const raw = kept.map((i) => cells[i]);
-        if (recordChars(raw) > MAX_BODY_BYTES) {
-          yield {
-            row: rowNumber,
-            line: row.line,
-            record: {},
-            raw,
-            error: `Row is larger than ${MAX_BODY_BYTES} bytes, more than one request may carry`,
-          };
+        if (fullHeader.length > 1 && row.cells.length === 1 && (afterBlank || held.length > 0)) {
+          held.push({ cells: row.cells, line: row.line });
           continue;
         }
-        // Keys come from the file's header: no prototype, so a `__proto__` column is a column.
-        const record: Record<string, unknown> = Object.create(null);
-        keys.forEach((key, i) => {
-          record[key] = raw[i];
-        });
-        yield { row: rowNumber, line: row.line, record, raw };
+        afterBlank = false;
+        for (const footerLike of held.splice(0)) yield* record(footerLike.cells, footerLike.line);
+        if (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) {
+          // Exports pasted one after another repeat their header: it is no contact.
+          repeatedHeaders++;
+          if (repeatedHeaders <= 3) notes.push(`line ${row.line} repeats the header row: skipped`);
+          continue;
+        }
+        yield* record(row.cells, row.line);
       }
+      if (held.length > 0) {
+        const first = held[0]!;
+        notes.push(
+          `${held.length === 1 ? `line ${first.line} is` : `lines ${first.line}-${held.at(-1)!.line} are`} a footer ` +
+            `after the last row (${JSON.stringify(truncate(first.cells[0] ?? ''))}${held.length > 1 ? ', …' : ''}): not contacts, skipped`,
+        );
+      }
+      if (repeatedHeaders > 3) notes.push(`${repeatedHeaders} repeated header rows skipped in all`);
     } finally {
       close();
     }
+  }
+
+  const firstHeader = fullHeader[0]!.trim();
+  // The first cell alone rules out almost every row, without building anything.
+  const sameAsHeader = (cells: Cell[]) =>
+    (cells[0] ?? '').trim() === firstHeader &&
+    cells.map((cell) => (cell ?? '').trim()).join('\u0000') === headerText;
+
+  function* record(rowCells: Cell[], line: number): Generator<SourceRecord> {
+    rowNumber++;
+    // Extra cells that are all empty (a trailing delimiter) cannot put a value in the wrong place.
+    const cells =
+      rowCells.length > fullHeader.length && isBlank(rowCells.slice(fullHeader.length))
+        ? rowCells.slice(0, fullHeader.length)
+        : rowCells;
+    if (cells.length !== fullHeader.length) {
+      yield {
+        row: rowNumber,
+        line,
+        record: {},
+        raw: cells,
+        error: widthError(cells.length, fullHeader.length, delimiter),
+      };
+      return;
+    }
+    const raw = kept.map((i) => cells[i]);
+    if (recordChars(raw) > MAX_BODY_BYTES) {
+      yield {
+        row: rowNumber,
+        line,
+        record: {},
+        raw,
+        error: `Row is larger than ${MAX_BODY_BYTES} bytes, more than one request may carry`,
+      };
+      return;
+    }
+    // Keys come from the file's header: no prototype, so a `__proto__` column is a column.
+    const record: Record<string, unknown> = Object.create(null);
+    keys.forEach((key, i) => {
+      record[key] = raw[i];
+    });
+    yield { row: rowNumber, line, record, raw };
   }
 
   return {
@@ -180,6 +226,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     header,
     delimiter,
     bom,
+    notes,
     records: records(),
     close,
   };
@@ -211,6 +258,8 @@ function widthError(fields: number, expected: number, delimiter: CsvDelimiter): 
   const shown = delimiter === '\t' ? 'a tab' : `"${delimiter}"`;
   return fields > expected ? `${what}: a value containing ${shown} must be quoted` : what;
 }
+
+const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 const isBlank = (cells: Cell[]) => cells.every((c) => c === undefined || c.trim() === '');
 

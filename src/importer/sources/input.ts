@@ -2,6 +2,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { ImportError } from '../errors.js';
+import { firstInvalidUtf8, legacyEncoding } from './utf8.js';
 
 export interface InputOptions {
   /** The stream read for `-` (tests pass their own); default `process.stdin`. */
@@ -23,6 +24,11 @@ export interface OpenedInput {
   encoding: string;
   /** The input began with a byte-order mark (a rejects file keeps one, for spreadsheets). */
   bom: boolean;
+  /**
+   * What reading decided on its own, for the user (the legacy encoding a non-UTF-8 file is read
+   * in); readers add to it as they go.
+   */
+  notes: string[];
   /** Every byte of the input in order, the sample included; pulled on demand (backpressure). */
   chunks: AsyncIterable<Buffer>;
   /** The bytes pulled from `chunks` so far, and their hash. */
@@ -103,7 +109,20 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
 
   const sample = Buffer.concat(head);
   const found = bomEncoding(sample);
-  const encoding = options.encoding ?? found ?? 'utf-8';
+  const notes: string[] = [];
+  let encoding = options.encoding ?? found;
+  if (encoding === undefined) {
+    // No BOM and no --encoding: UTF-8 unless the first bytes cannot be; then the legacy encoding
+    // they look like (Outlook and Excel on Windows write Windows-1252).
+    // Only when the text before the first bad byte is plain ASCII: real UTF-8 before it means a
+    // file that mixes encodings, which the UTF-8 reader refuses, naming the line.
+    const bad = firstInvalidUtf8(sample);
+    if (bad < sample.length && sample.subarray(0, bad).every((b) => b < 0x80)) {
+      const legacy = legacyEncoding(sample);
+      encoding = legacy.label;
+      notes.push(`${name} is not UTF-8: reading it as ${legacy.name} (--encoding overrides)`);
+    } else encoding = 'utf-8';
+  }
   const sampleText = new TextDecoder(encoding).decode(sample);
   return {
     name,
@@ -111,6 +130,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
     sample,
     sampleText,
     encoding,
+    notes,
     bom: found !== undefined,
     chunks: chunks(),
     consumed,

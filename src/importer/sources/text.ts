@@ -6,37 +6,47 @@ import { MAX_JSON_DEPTH } from '../../api/limits.js';
 import { ImportError, SourceParseError } from '../errors.js';
 import type { OpenedInput } from './input.js';
 import { REJECT_KEYS } from './types.js';
+import { firstInvalidUtf8, legacyEncoding } from './utf8.js';
 
 /**
  * Decoded text in the input's own chunks; a split multi-byte character is joined and a BOM
- * dropped. UTF-8 (the default) is checked: a byte sequence that is not UTF-8 stops the read with
- * an error naming the line, the byte and the encoding the file looks like, rather than turning
- * `José` into `Jos\uFFFD` without a word. Other encodings decode as the label says.
+ * dropped. UTF-8 (the default) is checked: a file whose text was plain ASCII up to its first byte
+ * that is not UTF-8 is read on in the legacy encoding it looks like (said in `input.notes`); a
+ * file that mixes real UTF-8 with such bytes stops the read with an error naming the line, the
+ * byte and the encoding, rather than turning `José` into `Jos\uFFFD` without a word. Other
+ * encodings decode as the label says.
  */
 export async function* decodeText(input: OpenedInput): AsyncGenerator<string> {
+  const chunks = input.chunks[Symbol.asyncIterator]();
   if (input.encoding !== 'utf-8') {
-    const decoder = new TextDecoder(input.encoding);
-    for await (const chunk of input.chunks) {
-      const text = decoder.decode(chunk, { stream: true });
-      if (text) yield text;
-    }
-    const rest = decoder.decode();
-    if (rest) yield rest;
+    yield* decodeAs(input.encoding, chunks);
     return;
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let line = 1;
   let column = 1;
+  let ascii = true;
   // The last bytes of the previous chunk: an invalid sequence may begin there.
   let tail: Buffer = Buffer.alloc(0);
-  for await (const chunk of input.chunks) {
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    const chunk = next.value;
     let text: string;
     try {
       text = decoder.decode(chunk, { stream: true });
     } catch {
-      throw invalidUtf8(input, Buffer.concat([tail, chunk]), tail.length, line, column);
+      const bytes = Buffer.concat([tail, chunk]);
+      const legacy = ascii ? legacyStart(bytes, tail.length) : undefined;
+      if (legacy === undefined) throw invalidUtf8(input, bytes, tail.length, line, column);
+      const looks = legacyEncoding(input.sample);
+      input.notes.push(
+        `${input.name} is not UTF-8 (line ${line + countLines(bytes.subarray(legacy, tail.length + firstInvalidUtf8(chunk)))}): ` +
+          `reading it as ${looks.name} (--encoding overrides)`,
+      );
+      yield* decodeAs(looks.label, chunks, bytes.subarray(legacy));
+      return;
     }
     if (text) {
+      if (ascii && NON_ASCII_RE.test(text)) ascii = false;
       for (let i = 0; i < text.length; i++) {
         if (text.charCodeAt(i) === 0x0a) {
           line++;
@@ -57,6 +67,49 @@ export async function* decodeText(input: OpenedInput): AsyncGenerator<string> {
       reason: 'the file ends in the middle of a UTF-8 character (is it cut short?)',
     });
   }
+}
+
+const NON_ASCII_RE = /[\u0080-\uffff]/;
+
+/** The rest of the chunks in `encoding`, after `first` (bytes already read). */
+async function* decodeAs(
+  encoding: string,
+  chunks: AsyncIterator<Buffer>,
+  first?: Buffer,
+): AsyncGenerator<string> {
+  const decoder = new TextDecoder(encoding);
+  if (first) {
+    const text = decoder.decode(first, { stream: true });
+    if (text) yield text;
+  }
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    const text = decoder.decode(next.value, { stream: true });
+    if (text) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/**
+ * Where legacy decoding starts in `bytes` (the previous chunk's tail, `skip` bytes, then the
+ * chunk that failed), when everything decoded so far was ASCII: the bytes held back from the
+ * tail (the start of what looked like a multi-byte character) and the chunk's bytes before the
+ * bad one are ASCII or legacy too. Undefined when the chunk had real UTF-8 before the bad byte:
+ * the file mixes encodings.
+ */
+function legacyStart(bytes: Buffer, skip: number): number | undefined {
+  let start = skip;
+  while (start > 0 && bytes[start - 1]! >= 0x80) start--;
+  const chunk = bytes.subarray(skip);
+  const bad = firstInvalidUtf8(chunk);
+  for (let i = 0; i < bad; i++) if (chunk[i]! >= 0x80) return undefined;
+  return start;
+}
+
+function countLines(bytes: Buffer): number {
+  let n = 0;
+  for (const b of bytes) if (b === 0x0a) n++;
+  return n;
 }
 
 /**
@@ -83,7 +136,7 @@ function invalidUtf8(
     } else column++;
   }
   const byte = bytes[at];
-  const looks = looksLike(input.sample);
+  const looks = legacyEncoding(input.sample);
   return new SourceParseError({
     file: input.name,
     line,
@@ -92,58 +145,6 @@ function invalidUtf8(
       `not valid UTF-8 (byte 0x${(byte ?? 0).toString(16).toUpperCase().padStart(2, '0')}); ` +
       `it looks like ${looks.name}: run again with --encoding ${looks.label}`,
   });
-}
-
-/** A guess for a file that is not UTF-8: NUL bytes mean UTF-16, anything else a Windows code page. */
-function looksLike(sample: Buffer): { name: string; label: string } {
-  let evenNul = 0;
-  let oddNul = 0;
-  for (let i = 0; i < sample.length; i++) {
-    if (sample[i] === 0) {
-      if (i % 2 === 0) evenNul++;
-      else oddNul++;
-    }
-  }
-  if (oddNul > sample.length / 8) return { name: 'UTF-16 (little-endian) without a BOM', label: 'utf-16le' };
-  if (evenNul > sample.length / 8) return { name: 'UTF-16 (big-endian) without a BOM', label: 'utf-16be' };
-  return { name: 'Windows-1252 (Latin-1, what Excel writes on Windows)', label: 'windows-1252' };
-}
-
-/** Offset of the first byte that cannot start or continue a UTF-8 sequence (its length if none). */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else return i;
-    if (i + need >= bytes.length) {
-      // A sequence cut by the end of the buffer: valid as far as it goes.
-      for (let k = 1; i + k < bytes.length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
-      return bytes.length;
-    }
-    let cp = b & (0xff >> (need + 2));
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k]!;
-      if ((c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return bytes.length;
 }
 
 export type JsonRecord = { record: Record<string, unknown>; text?: string; error?: string };

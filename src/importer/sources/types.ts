@@ -38,8 +38,9 @@ export interface ImportSource {
   /** A workbook: the sheet read. */
   sheet?: string;
   /**
-   * Lines to tell the user before the import starts: how the source filled a field the file
-   * does not have (a vCard without UID is keyed by its email).
+   * What reading decided on its own, for the user: the encoding a non-UTF-8 file is read in, a
+   * repeated header or a report footer skipped, how a vCard without UID is keyed. Grows as
+   * records are read.
    */
   notes?: string[];
   /** The records in file order; iterate once. Breaking out of the loop closes the input. */

@@ -6,7 +6,8 @@
 import { outputPathProblem } from '../../util/output-path.js';
 import { defaultCheckpointPath, ImportCheckpoint } from '../checkpoint.js';
 import { ImportError } from '../errors.js';
-import { defaultRejectsPath, isTabular } from '../format.js';
+import { FixesWriter } from '../fixes.js';
+import { defaultFixesPath, defaultRejectsPath, isTabular } from '../format.js';
 import { type ColumnMapping, describeMapping } from '../mapping.js';
 import { createRejectsWriter, type RejectsWriter } from '../rejects.js';
 import { ResultsWriter, resultsFormat } from '../results.js';
@@ -17,6 +18,8 @@ export interface ImportOutputs {
   /** Regular files only: a pipe cannot be read again, so there is nothing to resume. */
   checkpoint: ImportCheckpoint | undefined;
   rejects: RejectsWriter;
+  /** The fields left out of contacts that landed; with `strict`, none (such rows are rejects). */
+  fixes: FixesWriter | undefined;
   results: ResultsWriter | undefined;
 }
 
@@ -29,6 +32,9 @@ export interface OutputsOptions {
   mapping: ColumnMapping | undefined;
   cwd?: string | undefined;
   rejectsPath?: string | undefined;
+  fixesPath?: string | undefined;
+  /** Unreadable fields reject their row: no fixes file. */
+  strict?: boolean | undefined;
   resultsPath?: string | undefined;
 }
 
@@ -50,6 +56,13 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   const rejectsProblem = await outputPathProblem(rejectsPath, theInput);
   if (rejectsProblem)
     throw new ImportError(`Cannot write the rejects file ${rejectsPath}: ${rejectsProblem}`);
+  const fixesPath = options.strict
+    ? undefined
+    : (options.fixesPath ?? defaultFixesPath(input, source.format, options.cwd));
+  if (fixesPath) {
+    const problem = await outputPathProblem(fixesPath, { ...theInput, [rejectsPath]: 'the rejects file' });
+    if (problem) throw new ImportError(`Cannot write the fixes file ${fixesPath}: ${problem}`);
+  }
   if (options.resultsPath) {
     resultsFormat(options.resultsPath);
     const problem = await outputPathProblem(
@@ -93,5 +106,14 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
     bom: source.bom,
     input: kind === 'stdin' ? undefined : input,
   });
-  return { checkpoint, rejects, results };
+  const fixes = fixesPath
+    ? new FixesWriter({
+        path: fixesPath,
+        format: source.format,
+        mapping: options.mapping,
+        bom: source.bom,
+        input: kind === 'stdin' ? undefined : input,
+      })
+    : undefined;
+  return { checkpoint, rejects, fixes, results };
 }

@@ -3,8 +3,10 @@
 // here before the sink lets the next row of the same lanes go: that order is what keeps a resume
 // from replaying an older row over a newer one.
 
+import type { ContactInputParsed } from '../../api/contact.js';
 import type { RowPlan } from '../dry-run-plan.js';
 import type { ImportFormat } from '../format.js';
+import type { FieldProblem } from '../rows.js';
 import type { SourceRecord } from '../sources/types.js';
 import type { ImportOutputs } from './outputs.js';
 import type { LinkState, RowOutcome } from './sink.js';
@@ -19,7 +21,20 @@ export interface ImportStats {
   skipped: number;
   /** Dry run: rows that would change nothing. */
   unchanged: number;
+  /** Contacts that land with fields left out (kept in the fixes file). */
+  fixed: number;
   startedAt: number;
+}
+
+/** Problems of one kind, for the closing summary: how many, where, and one in full. */
+export interface ReasonSummary {
+  /** The reason with its row-specific details (values, line numbers) blanked: the group's key. */
+  reason: string;
+  /** The first one as it was reported. */
+  example: string;
+  count: number;
+  /** The first few lines with it. */
+  lines: number[];
 }
 
 export type ImportEvent =
@@ -30,10 +45,21 @@ export type ImportEvent =
       total: number | undefined;
       mapping: string[];
       unmapped: string[];
-      /** What the source says before the rows: how it filled a field the file lacks. */
-      notes: string[];
       resumed: boolean;
+      /** The recognised export and what fills each field, in one line (CSV only). */
+      summary: string | undefined;
+      /** The file has no id column: the email column that keys the contacts. */
+      keyFromEmail: string | undefined;
+      /** What reading decided on its own so far: the encoding of a non-UTF-8 file, how a vCard
+       * without UID is keyed. */
+      notes: string[];
+      /** A checkpoint of an unfinished run of this file was found and set aside (no --resume). */
+      checkpointDiscarded: boolean;
+      /** A quoted empty cell is the empty string (`--empty-strings`), not "not given". */
+      emptyStrings: boolean;
     }
+  /** Something the reading decided on its own (a footer or repeated header skipped). */
+  | { type: 'note'; message: string }
   | {
       type: 'progress';
       stats: ImportStats;
@@ -44,6 +70,8 @@ export type ImportEvent =
       inFlight: number;
     }
   | { type: 'reject'; line: number; reason: string }
+  /** A contact landing (or, in a dry run, that would land) without some of its fields. */
+  | { type: 'fix'; line: number; reason: string }
   /** A row sent, with something the user should know of it (a look-alike id, a value cut). */
   | { type: 'notice'; line: number; message: string }
   /** Dry run: a row that would create or change a contact, with the fields it would change. */
@@ -69,6 +97,17 @@ export interface ImportReport {
   /** Stopped by the signal before the end of the input; the checkpoint is kept. */
   interrupted: boolean;
   rejectsFile: string | null;
+  /** Contacts that landed (or would) with fields left out. */
+  fixed: number;
+  fixesFile: string | null;
+  /** The rejects' problems by reason (a row with two problems counts in both). */
+  rejectReasons: ReasonSummary[];
+  /** The fields left out, by reason. */
+  fixReasons: ReasonSummary[];
+  /** Cells with several values (the first was used), by column. */
+  multiValue: { column: string; cells: number }[];
+  /** Names holding a `??` run: characters the exporter lost. */
+  lostCharacters: { count: number; lines: number[] };
   /** The results file, when one was asked for. */
   resultsFile: string | null;
   /** Where progress is kept while the import is unfinished (null once it completed). */
@@ -93,8 +132,11 @@ export class ImportTally {
     rejected: 0,
     skipped: 0,
     unchanged: 0,
+    fixed: 0,
     startedAt: Date.now(),
   };
+  readonly #rejectReasons = new ReasonTally();
+  readonly #fixReasons = new ReasonTally();
   readonly #options: TallyOptions;
   #link: () => LinkState = () => IDLE_LINK;
   #lastProgress = 0;
@@ -130,11 +172,26 @@ export class ImportTally {
   /** A row refused before or by the service: counted, told, and kept in the rejects file. */
   reject(source: SourceRecord, reason: string): void {
     this.stats.rejected++;
+    this.#rejectReasons.add(reason, source.line);
     this.#options.emit({ type: 'reject', line: source.line, reason });
     this.#options.outputs?.rejects.write(source, reason).catch((error: unknown) => {
       this.#writeFailure ??= { error };
     });
     this.progress();
+  }
+
+  /**
+   * A contact that lands without some of its fields: they go to the fixes file (the row itself
+   * goes on to the sink). Counted when the row is accepted, in a dry run too.
+   */
+  fix(source: SourceRecord, input: ContactInputParsed, problems: readonly FieldProblem[]): void {
+    this.stats.fixed++;
+    const reason = problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
+    this.#fixReasons.add(reason, source.line);
+    this.#options.emit({ type: 'fix', line: source.line, reason });
+    this.#options.outputs?.fixes?.write(source, input, problems).catch((error: unknown) => {
+      this.#writeFailure ??= { error };
+    });
   }
 
   /** What a sink said of one row. */
@@ -185,9 +242,14 @@ export class ImportTally {
    * Closes the files: the rejects found so far are kept even when the import stopped (they are what
    * the user fixes next); the checkpoint is kept for a resume when unfinished, removed otherwise.
    */
-  async close(unfinished: boolean, interrupted: boolean): Promise<ImportReport> {
+  async close(
+    unfinished: boolean,
+    interrupted: boolean,
+    notes?: { multiValue: Map<string, number>; lostCharacters: number[]; lostCharactersCount: number },
+  ): Promise<ImportReport> {
     const { outputs } = this.#options;
     const rejects = await outputs?.rejects.close();
+    const fixes = await outputs?.fixes?.close();
     await outputs?.results?.close();
     if (outputs?.checkpoint) {
       if (unfinished) await outputs.checkpoint.close();
@@ -212,8 +274,50 @@ export class ImportTally {
       dryRun: this.#options.dryRun,
       interrupted,
       rejectsFile: rejects?.path ?? null,
+      fixed: s.fixed,
+      fixesFile: fixes?.path ?? null,
+      rejectReasons: this.#rejectReasons.summary(),
+      fixReasons: this.#fixReasons.summary(),
+      multiValue: [...(notes?.multiValue ?? [])].map(([column, cells]) => ({ column, cells })),
+      lostCharacters: { count: notes?.lostCharactersCount ?? 0, lines: notes?.lostCharacters ?? [] },
       resultsFile: outputs?.results?.path ?? null,
       checkpointFile: unfinished ? (outputs?.checkpoint?.path ?? null) : null,
     };
+  }
+}
+
+const LINES_KEPT = 5;
+const PROBLEM_SEPARATOR = /; (?=[a-z_][\w.]*: )/;
+const REASONS_KEPT = 100;
+
+/**
+ * Problems grouped by reason: each `; `-separated problem of a reason counts once, keyed by its
+ * text with the row's own details (quoted values, emails, numbers) blanked, so `phonenumber: not
+ * a valid number in US` from every row is one group. Past a hundred groups the rest are "other".
+ */
+class ReasonTally {
+  readonly #groups = new Map<string, ReasonSummary>();
+
+  add(reason: string, line: number): void {
+    // Problems are `field: message`, joined by `; ` (a message may hold a `; ` of its own).
+    for (const problem of reason.split(PROBLEM_SEPARATOR)) {
+      let key = problem
+        .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+        .replace(/[^\s@]+@[^\s@;,)]+/g, '…@…')
+        .replace(/\d+/g, 'N');
+      if (!this.#groups.has(key) && this.#groups.size >= REASONS_KEPT) key = 'other reasons';
+      let group = this.#groups.get(key);
+      if (!group) {
+        group = { reason: key, example: problem, count: 0, lines: [] };
+        this.#groups.set(key, group);
+      }
+      group.count++;
+      if (group.lines.length < LINES_KEPT && group.lines.at(-1) !== line) group.lines.push(line);
+    }
+  }
+
+  /** Most frequent first. */
+  summary(): ReasonSummary[] {
+    return [...this.#groups.values()].sort((a, b) => b.count - a.count);
   }
 }

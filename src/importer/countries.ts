@@ -1,0 +1,70 @@
+// A row's country as an ISO 3166-1 alpha-2 code, from what exports write in their country
+// columns: the code itself (`GB`, Shopify's `Default Address Country Code`, Mailchimp's `CC`), or
+// the country's name in English or another common export language (Salesforce's `Mailing
+// Country`, Google's `Address 1 - Country`, Outlook's `Business Country/Region`).
+import { getCountries } from 'libphonenumber-js';
+
+/** Names people write that no locale's display name gives. */
+const ALIASES: Record<string, string> = {
+  usa: 'US',
+  us: 'US',
+  unitedstatesofamerica: 'US',
+  america: 'US',
+  uk: 'GB',
+  greatbritain: 'GB',
+  britain: 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  northernireland: 'GB',
+  holland: 'NL',
+  thenetherlands: 'NL',
+  southkorea: 'KR',
+  korea: 'KR',
+  russia: 'RU',
+  uae: 'AE',
+  czechia: 'CZ',
+  czechrepublic: 'CZ',
+  turkey: 'TR',
+  ivorycoast: 'CI',
+};
+
+/** Display names are read in these languages, English first. */
+const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'da', 'pl'];
+
+let byName: Map<string, string> | undefined;
+
+const squash = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+function names(): Map<string, string> {
+  if (byName) return byName;
+  byName = new Map();
+  const codes = getCountries();
+  for (const locale of LOCALES) {
+    const display = new Intl.DisplayNames([locale], { type: 'region' });
+    for (const code of codes) {
+      const name = display.of(code);
+      if (name && name !== code && !byName.has(squash(name))) byName.set(squash(name), code);
+    }
+  }
+  for (const [alias, code] of Object.entries(ALIASES)) byName.set(alias, code);
+  return byName;
+}
+
+const CODES = new Set<string>(getCountries());
+
+/** The ISO code a country cell names (`gb`, `GB`, `United Kingdom`, `Deutschland`), or undefined. */
+export function countryCode(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length === 2) {
+    const upper = trimmed.toUpperCase();
+    if (upper === 'UK') return 'GB';
+    if (CODES.has(upper)) return upper;
+  }
+  return names().get(squash(trimmed));
+}

@@ -1,0 +1,118 @@
+// Placing a phone number of an export in its country: an international number as written, a
+// national one in the row's own country, else the default country, else whichever of the
+// countries the file's international numbers use it is valid in. Numbers are validated
+// (libphonenumber's isValid), not just length-checked, and stored in E.164.
+import { type CountryCode, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
+
+export type PhonePlace =
+  | { ok: true; e164: string; country: string | undefined }
+  | { ok: false; reason: string };
+
+/** Where a national number's candidate countries came from, for the reason when none fits. */
+export type CandidateSource = 'row' | 'default' | 'file';
+
+export interface PhoneCandidates {
+  countries: readonly string[];
+  from: CandidateSource;
+  /** The row's country column, for the reason (`Mailing Country`). */
+  column?: string | undefined;
+}
+
+const NO_CANDIDATES: PhoneCandidates = { countries: [], from: 'file' };
+
+/** The country an international number (`+44 20 ...`, `0044 20 ...`) belongs to, if it is valid. */
+export function internationalCountry(text: string): string | undefined {
+  if (!isInternational(text)) return undefined;
+  try {
+    const parsed = parsePhoneNumberWithError(text);
+    return parsed.isValid() ? parsed.country : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isInternational(text: string): boolean {
+  const c = text.charCodeAt(0);
+  return c === 0x2b /* + */ || (c === 0x30 && text.charCodeAt(1) === 0x30 && /^00[1-9]/.test(text));
+}
+
+export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDIDATES): PhonePlace {
+  if (isInternational(text)) {
+    const written = text.startsWith('00') ? `+${text.slice(2)}` : text;
+    try {
+      const parsed = parsePhoneNumberWithError(written);
+      if (parsed.isValid()) return { ok: true, e164: parsed.number, country: parsed.country };
+      const where = parsed.country ?? `+${parsed.countryCallingCode}`;
+      const length = validatePhoneNumberLength(written);
+      return {
+        ok: false,
+        reason:
+          length === 'TOO_SHORT' || length === 'TOO_LONG'
+            ? `too ${length === 'TOO_SHORT' ? 'short' : 'long'} for ${where}`
+            : `not a valid number of ${where}`,
+      };
+    } catch (error) {
+      return { ok: false, reason: describe((error as Error).message) };
+    }
+  }
+  const { countries } = candidates;
+  if (countries.length === 0) {
+    return {
+      ok: false,
+      reason:
+        'a national number and no country to read it in (no country in the row, no --default-country, ' +
+        'no international number or country in the file): write it with + and the country code, or pass --default-country',
+    };
+  }
+  const fits: { e164: string; country: string; written: boolean }[] = [];
+  let parseProblem: string | undefined;
+  for (const country of countries) {
+    try {
+      const parsed = parsePhoneNumberWithError(text, { defaultCountry: country as CountryCode });
+      if (parsed.isValid()) {
+        // Written as that country writes its numbers (its trunk prefix: `(206) 555-0100` is no
+        // UK number, `020 7946 0018` no US one).
+        const written = digits(parsed.formatNational()) === digits(text);
+        fits.push({ e164: parsed.number, country, written });
+      }
+    } catch (error) {
+      parseProblem ??= describe((error as Error).message);
+    }
+  }
+  const asWritten = fits.filter((f) => f.written);
+  const fit = fits.length === 1 ? fits[0] : asWritten.length === 1 ? asWritten[0] : undefined;
+  if (fit) return { ok: true, e164: fit.e164, country: fit.country };
+  if (parseProblem && fits.length === 0 && countries.length === 1) return { ok: false, reason: parseProblem };
+  const tried = countries.join(', ');
+  const where =
+    candidates.from === 'row'
+      ? `the row's ${candidates.column ?? 'country'}`
+      : candidates.from === 'default'
+        ? 'the default country'
+        : "the countries of the file's international numbers and country columns";
+  if (fits.length === 0) {
+    return {
+      ok: false,
+      reason: `not a valid number in ${countries.length === 1 ? tried : `any of ${tried}`} (${where}): write it with + and the country code`,
+    };
+  }
+  return {
+    ok: false,
+    reason: `valid in more than one of ${tried} (${where}): write it with + and the country code, or pass --default-country`,
+  };
+}
+
+function describe(code: string): string {
+  switch (code) {
+    case 'INVALID_COUNTRY':
+      return 'unknown country calling code';
+    case 'TOO_SHORT':
+      return 'too short to be a phone number';
+    case 'TOO_LONG':
+      return 'too long to be a phone number';
+    default:
+      return 'not a phone number';
+  }
+}
+
+const digits = (text: string) => text.replace(/\D+/g, '');

@@ -1,0 +1,170 @@
+// Cell values as other systems write them: a spreadsheet's leading apostrophe, padding, several
+// values in one cell, dates in vendor and spreadsheet forms, and yes/no booleans. Each reader
+// returns the value the contract takes, or undefined when it cannot read the text.
+
+/** A cell as a value: a leading spreadsheet apostrophe (`'7210448301122`) off, then trimmed. */
+export function cleanCell(value: string): string {
+  const text = value.charCodeAt(0) === 0x27 ? value.slice(1) : value;
+  // Only pay for trim() when there is something to trim.
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  return first <= 0x20 || last <= 0x20 || first === 0xa0 || last === 0xa0 ? text.trim() : text;
+}
+
+/** Separators of several values in one cell: Google Contacts' ` ::: `, and the vendor's own. */
+export const GOOGLE_MULTI_VALUE = ' ::: ';
+
+/** The first of several values in a cell, and how many there were (1 when it holds one). */
+export function firstValue(value: string, separators: readonly string[]): { value: string; count: number } {
+  for (const sep of separators) {
+    if (!value.includes(sep)) continue;
+    const parts = value
+      .split(sep)
+      .map((p) => p.trim())
+      .filter(Boolean);
+    return { value: parts[0] ?? '', count: parts.length };
+  }
+  return { value, count: 1 };
+}
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on', 'checked']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'off', 'unchecked']);
+
+/** `yes`/`no`, `y`/`n`, `on`/`off`, `checked`, `TRUE`/`FALSE`, `1`/`0`, in any case. */
+export function readBoolean(text: string): boolean | undefined {
+  const s = text.toLowerCase();
+  if (TRUE_WORDS.has(s)) return true;
+  if (FALSE_WORDS.has(s)) return false;
+  return undefined;
+}
+
+export type DateOrder = 'mdy' | 'dmy';
+
+const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// `2024-03-22 17:59`, `2023-11-12 00:28:15`, `2024-03-22T17:59:00.000Z`, `... UTC`, `... +01:00`.
+const ISO_TIME_RE =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
+// `9/20/2022`, `20/09/2022`, `20.09.2022`, with an optional time `5:03 PM` / `17:03:59`.
+const SLASH_RE =
+  /^(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?$/;
+const YMD_SLASH_RE = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/;
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
+// Spreadsheet text dates: `22-Mar-2024`, `22 Mar 2024`, `22 March 2024`, `Mar 22, 2024`, `March 22 2024`.
+const DAY_MONTH_RE = /^(\d{1,2})[-\s]([A-Za-z]{3,9})\.?[-\s,]+(\d{4}|\d{2})$/;
+const MONTH_DAY_RE = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/;
+
+/**
+ * Which order a slash date column is in, from one value: `mdy` or `dmy` when a part above 12
+ * decides it, `either` when both read (`3/4/2024`), undefined when it is no slash date.
+ */
+export function slashDateOrder(text: string): DateOrder | 'either' | undefined {
+  const m = SLASH_RE.exec(text);
+  if (!m) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[3]);
+  if (a > 12 && b <= 12) return 'dmy';
+  if (b > 12 && a <= 12) return 'mdy';
+  if (a <= 12 && b <= 12) return 'either';
+  return undefined;
+}
+
+/**
+ * A date as the contract stores it (`2024-05-31`, or an ISO date-time in UTC), from the forms
+ * vendors and spreadsheets write; `order` reads a slash date (decided per column). Undefined
+ * when the text is no date, or a slash date whose order is not known.
+ */
+export function readDate(text: string, order: DateOrder | undefined): string | undefined {
+  let m = ISO_DATE_RE.exec(text);
+  if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = ISO_TIME_RE.exec(text);
+  if (m) {
+    const zone = m[8]?.toUpperCase();
+    const offset = zone === undefined || zone === 'UTC' || zone === 'GMT' || zone === 'Z' ? 'Z' : zone;
+    const fraction = m[7] ? `.${m[7].slice(0, 3).padEnd(3, '0')}` : '';
+    const iso = `${m[1]}-${m[2]}-${m[3]}T${m[4]!.padStart(2, '0')}:${m[5]}:${m[6] ?? '00'}${fraction}${offset}`;
+    return dateTime(iso, Number(m[1]), Number(m[2]), Number(m[3]));
+  }
+  m = SLASH_RE.exec(text);
+  if (m) {
+    if (!order) return undefined;
+    const month = Number(order === 'mdy' ? m[1] : m[3]);
+    const day = Number(order === 'mdy' ? m[3] : m[1]);
+    const year = fullYear(m[4]!);
+    if (m[5] === undefined) return ymd(year, month, day);
+    let hour = Number(m[5]);
+    const half = m[8]?.toLowerCase();
+    if (half) {
+      if (hour < 1 || hour > 12) return undefined;
+      hour = (hour % 12) + (half === 'pm' ? 12 : 0);
+    }
+    const iso = `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${m[6]}:${m[7] ?? '00'}Z`;
+    return dateTime(iso, year, month, day);
+  }
+  m = YMD_SLASH_RE.exec(text);
+  if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = DAY_MONTH_RE.exec(text);
+  if (m) {
+    const month = monthNumber(m[2]!);
+    return month ? ymd(fullYear(m[3]!), month, Number(m[1])) : undefined;
+  }
+  m = MONTH_DAY_RE.exec(text);
+  if (m) {
+    const month = monthNumber(m[1]!);
+    return month ? ymd(Number(m[3]), month, Number(m[2])) : undefined;
+  }
+  return undefined;
+}
+
+function monthNumber(word: string): number | undefined {
+  const w = word.toLowerCase();
+  const short = MONTHS[w.slice(0, w.startsWith('sept') ? 4 : 3)];
+  // `Mar`, `March`; not `Marchx`.
+  if (short === undefined) return undefined;
+  const full = new Date(Date.UTC(2000, short - 1, 1))
+    .toLocaleString('en', { month: 'long', timeZone: 'UTC' })
+    .toLowerCase();
+  return full.startsWith(w) || w === 'sept' ? short : undefined;
+}
+
+/** Two-digit years as spreadsheets read them: 00-29 are 20xx, 30-99 are 19xx. */
+function fullYear(text: string): number {
+  if (text.length === 4) return Number(text);
+  const y = Number(text);
+  return y < 30 ? 2000 + y : 1900 + y;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function validDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1 || year < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function ymd(year: number, month: number, day: number): string | undefined {
+  return validDay(year, month, day)
+    ? `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`
+    : undefined;
+}
+
+function dateTime(iso: string, year: number, month: number, day: number): string | undefined {
+  if (!validDay(year, month, day)) return undefined;
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? undefined : t.toISOString();
+}
+
+/** Names that the exporter already turned into `??` (characters lost before the file reached us). */
+export const LOST_CHARACTERS_RE = /\?{2,}/;

@@ -1,0 +1,247 @@
+// Real exports (test/fixtures/exports, with their evidence) imported as a new user would: no
+// flags but the agent, against the real mock. Every clean row must land with exactly the fields
+// expected.json gives; fixes, rejects, skipped lines and footers as it says.
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/mock/server.js';
+import { runInProcess, tempHome } from '../helpers/cli.js';
+import { api, startTestMock, TEST_KEY } from '../helpers/mock.js';
+
+const FIXTURES = new URL('../fixtures/exports/', import.meta.url);
+const AGENT = 'exports';
+
+interface Landed {
+  line: number;
+  external_id: string;
+  name: string | null;
+  email: string | null;
+  phonenumber: string | null;
+  typed?: Record<string, string | boolean>;
+}
+interface Expected {
+  system: string;
+  key: { from: 'column' | 'email'; column: string };
+  date_columns: string[];
+  boolean_columns: string[];
+  footer_lines: number;
+  multi_value_cells: number;
+  land: Landed[];
+  fixes: { line: number; external_id: string; column: string; value: string }[];
+  reject: { line: number; reason: string }[];
+  skip: { line: number }[];
+}
+
+const expected: Record<string, Expected> = JSON.parse(
+  await readFile(new URL('expected.json', FIXTURES), 'utf8'),
+).fixtures;
+
+/** The attribute a vendor column fills when the agent defines one of that name. */
+const attributeName = (header: string) =>
+  header
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+
+/** A vendor date as the contract stores it: a date as is, a date-time without a zone as UTC. */
+function stored(value: string | boolean): string | boolean {
+  if (typeof value === 'boolean' || !value.includes('T')) return value;
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
+  return new Date(zoned).toISOString();
+}
+
+/** A value as CSV files this tool writes hold it: a leading `+` gets a `'` against formulas. */
+const neutralised = (value: string) => (/^[=+\-@]/.test(value) ? `'${value}` : value);
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+let mock: MockServer;
+beforeEach(async () => {
+  home = await tempHome();
+  mock = await startTestMock();
+});
+afterEach(async () => {
+  await mock.close();
+  await home.cleanup();
+});
+
+describe('real exports import with no flags but the agent', () => {
+  for (const [file, want] of Object.entries(expected)) {
+    it(`${file} (${want.system})`, async () => {
+      const client = api(mock.url);
+      for (const [columns, type] of [
+        [want.date_columns, 'date'],
+        [want.boolean_columns, 'boolean'],
+      ] as const) {
+        for (const column of columns) {
+          const res = await client.post(`/api/v1/chatbots/${AGENT}/custom-attributes`, {
+            name: attributeName(column),
+            type,
+          });
+          expect(res.status).toBe(200);
+        }
+      }
+      const input = join(home.dir, file);
+      await copyFile(new URL(file, FIXTURES), input);
+      const r = await runInProcess(['import', input, '--agent', AGENT, '-o', 'json'], {
+        env: { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url },
+        cwd: home.dir,
+      });
+      const summary = JSON.parse(r.stdout);
+
+      // The first line names the export (a key from the email says so too).
+      const first = r.stderr.split('\n')[0]!;
+      expect(first).toMatch(/^Recognised the /);
+      expect(first.toLowerCase()).toContain(want.system.split('-')[0]);
+      if (want.key.from === 'email')
+        expect(r.stderr).toContain(`no id column: external_id = ${want.key.column}`);
+
+      const contacts = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+      for (const row of want.land) {
+        const contact = contacts.get(row.external_id);
+        expect(contact, `line ${row.line}: ${row.external_id}`).toBeDefined();
+        expect({
+          name: contact!.name,
+          email: contact!.email,
+          phonenumber: contact!.phonenumber,
+        }).toEqual({ name: row.name, email: row.email, phonenumber: row.phonenumber });
+        const typed = Object.fromEntries(
+          Object.entries(row.typed ?? {}).map(([column, value]) => [attributeName(column), stored(value)]),
+        );
+        // At least these: some fixtures list only some of a row's typed values.
+        expect(contact!.custom_attributes, `line ${row.line}`).toMatchObject(typed);
+      }
+      // Nothing else: no footer, no repeated header, no reject became a contact.
+      expect(contacts.size).toBe(want.land.length);
+      expect(summary).toMatchObject({
+        rows: want.land.length + want.reject.length,
+        created: want.land.length,
+        rejected: want.reject.length,
+        fixed: new Set(want.fixes.map((f) => f.line)).size,
+        multi_value_cells: want.multi_value_cells,
+      });
+      expect(r.code).toBe(want.reject.length > 0 ? 8 : 0);
+
+      if (want.fixes.length > 0) {
+        const fixes: Record<string, string>[] = parse(await readFile(summary.fixes_file, 'utf8'), {
+          columns: true,
+          bom: true,
+        });
+        expect(fixes.map((f) => [Number(f._line), f.external_id, f.phonenumber])).toEqual(
+          want.fixes.map((f) => [f.line, f.external_id, neutralised(f.value)]),
+        );
+      } else expect(summary.fixes_file).toBeNull();
+      if (want.reject.length > 0) {
+        const rejects: Record<string, string>[] = parse(await readFile(summary.rejects_file, 'latin1'), {
+          columns: true,
+          bom: true,
+        });
+        expect(rejects.map((x) => Number(x._line))).toEqual(want.reject.map((x) => x.line));
+      }
+      for (const skipped of want.skip)
+        expect(r.stderr).toContain(`line ${skipped.line} repeats the header row`);
+      if (want.footer_lines > 0) expect(r.stderr).toMatch(/a footer after the last row/);
+    });
+  }
+});
+
+describe('template --from', () => {
+  it('offers the mapping file of a recognised export, which imports the same contacts', async () => {
+    const input = join(home.dir, 'outlook.csv');
+    await copyFile(new URL('outlook.csv', FIXTURES), input);
+    const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url };
+    const t = await runInProcess(['template', '--from', input, '--agent', AGENT], { env, cwd: home.dir });
+    expect(t.code, t.stderr).toBe(0);
+    const map = JSON.parse(t.stdout);
+    expect(t.stderr).toMatch(
+      /^Recognised the Outlook contacts export: no id column: external_id = E-mail Address/,
+    );
+    // Phones in the order they are tried, the email standing in for the id, the rest left out.
+    expect(Object.entries(map).slice(0, 4)).toEqual([
+      ['E-mail Address', 'email,external_id'],
+      ['E-mail 2 Address', 'email'],
+      ['E-mail 3 Address', 'email'],
+      ['Primary Phone', 'phonenumber'],
+    ]);
+    expect(map['Business Country/Region']).toBe('country');
+    expect(map['First Name']).toBe('first_name');
+    expect(map.Notes).toBe('-');
+    const mapFile = join(home.dir, 'outlook-map.json');
+    await writeFile(mapFile, t.stdout);
+    const r = await runInProcess(['import', input, '--agent', AGENT, '--map-file', mapFile, '-o', 'json'], {
+      env,
+      cwd: home.dir,
+    });
+    const want = expected['outlook.csv']!;
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: want.land.length, rejected: want.reject.length });
+    const stored = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+    for (const row of want.land)
+      expect(stored.get(row.external_id)).toMatchObject({ phonenumber: row.phonenumber });
+  });
+});
+
+describe('what the import says before it starts', () => {
+  const env = () => ({ ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url });
+
+  it('stops on a date column its values leave ambiguous, naming the column, an example and the flag', async () => {
+    await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'joined', type: 'date' });
+    await writeFile(join(home.dir, 'dates.csv'), 'id,Joined\nu1,3/4/2024\nu2,5/6/2024\n');
+    const r = await runInProcess(['import', 'dates.csv', '--agent', AGENT], { env: env(), cwd: home.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'Column "Joined" has dates like 3/4/2024 that read both as M/D/YYYY and D/M/YYYY, and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
+    );
+    expect(mock.store.contacts(AGENT)).toEqual([]);
+    const dmy = await runInProcess(['import', 'dates.csv', '--agent', AGENT, '--date-order', 'dmy'], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(dmy.code, dmy.stderr).toBe(0);
+    expect(mock.store.contacts(AGENT).map((c) => c.custom_attributes.joined)).toEqual([
+      '2024-04-03',
+      '2024-06-05',
+    ]);
+  });
+
+  it('decides a date column by a later value that reads one way only', async () => {
+    await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'joined', type: 'date' });
+    await writeFile(join(home.dir, 'dates.csv'), 'id,Joined\nu1,3/4/2024\nu2,12/25/2024\n');
+    const r = await runInProcess(['import', 'dates.csv', '--agent', AGENT], { env: env(), cwd: home.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(mock.store.contacts(AGENT).map((c) => c.custom_attributes.joined)).toEqual([
+      '2024-03-04',
+      '2024-12-25',
+    ]);
+  });
+
+  it('says an unfinished import of the file was found, and how to resume one, before starting over', async () => {
+    const input = join(home.dir, 'again.csv');
+    await writeFile(input, 'id,name\nu1,Ann\nu2,Bob\n');
+    const { ImportCheckpoint } = await import('../../src/importer/checkpoint.js');
+    const checkpoint = await ImportCheckpoint.open({ input, agentId: AGENT, resume: false });
+    checkpoint.markLanded(1);
+    await checkpoint.close();
+    const r = await runInProcess(['import', input, '--agent', AGENT], { env: env(), cwd: home.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'An earlier import of this file did not finish, and this run was not given --resume',
+    );
+    expect(r.stderr).toContain('run the same command with --resume');
+    expect(r.stderr.indexOf('did not finish')).toBeLessThan(r.stderr.indexOf('Imported 2 rows'));
+  });
+
+  it('says that empty cells leave fields alone, and summarises rejects by reason', async () => {
+    await writeFile(
+      join(home.dir, 'r.csv'),
+      `id,email\n${Array.from({ length: 8 }, (_, i) => `u${i},bad${i}`).join('\n')}\n`,
+    );
+    const r = await runInProcess(['import', 'r.csv', '--agent', AGENT], { env: env(), cwd: home.dir });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toContain('Empty cells, quoted or not, leave the field as it is');
+    // The first five in full, then the summary: one line per reason, with its first lines.
+    expect(r.stderr.match(/: rejected: /g)).toHaveLength(5);
+    expect(r.stderr).toContain(
+      'Rejected, by reason:\n       8  email: Invalid email (lines 2, 3, 4, 5, 6, …)',
+    );
+  });
+});
