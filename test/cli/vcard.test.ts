@@ -48,7 +48,7 @@ describe('importing vCard files', () => {
       'B3A1E7C2-9D4F-4A51-8C66-0F2E9A1D7B10': {
         name: 'Grace Brewster Murray Hopper',
         email: 'grace@example.com',
-        phonenumber: '+447700900123',
+        phonenumber: '+447911123456',
       },
       'C0FFEE00-1234-4ABC-9DEF-00000000000A': {
         name: 'José Núñez',

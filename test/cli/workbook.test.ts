@@ -141,9 +141,10 @@ describe('importing an .xlsx workbook', () => {
     await crmWorkbook(file);
     const renamed = join(home.dir, 'download.bin');
     await copyFile(file, renamed);
-    // Plan is a number here: the two rows with a plan are rejected, the one without lands.
+    // Plan is a number here: with --strict the two rows with a plan are rejected (without it they
+    // would land and their plan go to the fixes file), the one without lands.
     mock.store.defineAttribute(AGENT, { name: 'plan', type: 'number' });
-    const r = await runBin(['import', renamed, '--agent', AGENT, '-o', 'json'], {
+    const r = await runBin(['import', renamed, '--agent', AGENT, '--strict', '-o', 'json'], {
       env: envFor(mock),
       cwd: home.dir,
     });
@@ -374,7 +375,7 @@ describe('export --out x.xlsx', () => {
       would_create: 0,
       would_update: 0,
       unchanged: 2,
-      rejected: 0,
+      would_reject: 0,
     });
   });
 
