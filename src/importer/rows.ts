@@ -419,7 +419,6 @@ class ColumnReader {
     const candidate: Record<string, unknown> = {};
     let attributes: Record<string, unknown> | undefined;
     let first = '';
-    const middle = '';
     let last = '';
     for (const [i, targets] of this.#plain) {
       const cell = cells[i];

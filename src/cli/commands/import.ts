@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { CsvDelimiter, ImportFormat } from '../../importer/format.js';
 import type { MapOverride } from '../../importer/mapping.js';
-import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
+import type { ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import {
