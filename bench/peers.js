@@ -131,7 +131,7 @@ function urlFrom(child) {
 async function startMock({ seeded, data }) {
   const dir = mkdtempSync(join(tmpdir(), 'peers-mock-'));
   const argv = [join(ROOT, 'bin/contacts.js'), 'serve', '--mock', '--port', '0', '--quiet'];
-  if (data) argv.push('--data', join(dir, 'mock.db'));
+  argv.push(...(data ? ['--data', join(dir, 'mock.db')] : ['--in-memory']));
   const child = pinned(process.execPath, argv, {
     cwd: dir,
     env: { ...process.env, CONTACTS_CONFIG_DIR: dir },
