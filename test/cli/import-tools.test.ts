@@ -58,6 +58,10 @@ describe('phone numbers in E.164', () => {
     const bad = await cli(['update', 'u1', '--phone', '+44 12']);
     expect(bad.code).toBe(ExitCode.USAGE);
     expect(bad.stderr).toMatch(/--phone: Invalid phone number: too short/);
+    // The flag the user typed is the one named.
+    const alias = await cli(['update', 'u1', '--phonenumber', '12']);
+    expect(alias.code).toBe(ExitCode.USAGE);
+    expect(alias.stderr).toMatch(/--phonenumber: /);
     const env = await cli(['upsert', '--external-id', 'u2', '--phone', '030 901820'], {
       CONTACTS_DEFAULT_COUNTRY: 'DE',
     });

@@ -141,7 +141,13 @@ export async function contactBody(
     const { normalizePhoneNumber } = await import('../../client/phone.js');
     const normalised = normalizePhoneNumber(body.phonenumber, io.defaultCountry);
     if (!normalised.ok) {
-      throw new UsageError(`${phone !== undefined ? '--phone' : 'phonenumber'}: ${normalised.reason}`);
+      const from =
+        options.phone !== undefined
+          ? '--phone'
+          : options.phonenumber !== undefined
+            ? '--phonenumber'
+            : 'phonenumber';
+      throw new UsageError(`${from}: ${normalised.reason}`);
     }
     body.phonenumber = normalised.e164;
   }
