@@ -1,76 +1,11 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: a real forward proxy on port 0 between the client (and
 // the CLI) and the mock, and NO_PROXY read as curl reads it.
-import http from 'node:http';
-import net from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bypasses, proxyFor, proxyFromEnv, redactProxy } from '../../src/client/proxy.js';
 import { ContactsClient } from '../../src/index.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
-
-interface SeenRequest {
-  method: string;
-  url: string;
-  proxyAuthorization: string | undefined;
-}
-
-/**
- * A tiny proxy: absolute-URI requests are forwarded (what an http:// target gets), CONNECT opens
- * a tunnel (what an https:// target gets). It records what it was asked.
- */
-async function startProxy(): Promise<{ url: string; seen: SeenRequest[] }> {
-  const seen: SeenRequest[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push({
-      method: req.method ?? '',
-      url: req.url ?? '',
-      proxyAuthorization: req.headers['proxy-authorization'],
-    });
-    const target = new URL(req.url ?? '');
-    const headers = { ...req.headers };
-    delete headers['proxy-authorization'];
-    delete headers['proxy-connection'];
-    const upstream = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method: req.method,
-        headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    seen.push({
-      method: 'CONNECT',
-      url: req.url ?? '',
-      proxyAuthorization: req.headers['proxy-authorization'],
-    });
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const { port } = server.address() as net.AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, seen };
-}
+import { startProxy } from '../helpers/proxy.js';
 
 describe('the client through a proxy', () => {
   it('sends an http:// request to the proxy as a forward request', async () => {

@@ -33,6 +33,14 @@ export async function askForApiKey(io: PromptIo & { warn(message: string): void 
 }
 
 export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
+  ctx.mayCreateProfile();
+  const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
+  // The check sends the key: the same refusal of plain http to another machine as every command,
+  // before the key is asked for, sent or stored.
+  if (settings.baseUrl) {
+    const { requireBaseUrl } = await import('../../config/resolve.js');
+    requireBaseUrl(settings);
+  }
   let key: string;
   if (opts.withKey) key = validateApiKey(await readAllStdin(ctx.io.stdin), 'stdin');
   else {
@@ -47,8 +55,6 @@ export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
     }
     key = await askForApiKey(ctx.io);
   }
-  ctx.mayCreateProfile();
-  const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
   const where = `profile "${settings.profile}" (${store.path})`;
   const check = await checkKey(key, settings.baseUrl, settings.agent, ctx.env);
   if (check.verdict === 'refused') {
