@@ -30,6 +30,9 @@ export function proxyFor(target: string | URL, options: ProxyOptions): URL | und
   const url = new URL(target);
   const raw = url.protocol === 'https:' ? options.httpsProxy : options.httpProxy;
   if (!raw) return undefined;
+  // As Go and gh: this machine is reached direct. A proxy elsewhere would otherwise receive the
+  // key of an http:// loopback service in clear, the one plain-http target allowed by default.
+  if (isLoopbackHost(url.hostname)) return undefined;
   if (bypasses(url, options.noProxy ?? '')) return undefined;
   return parseProxyUrl(raw, url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
 }
@@ -123,6 +126,20 @@ export function bypasses(url: URL, noProxy: string): boolean {
     if (host === name || (hostIp === 0 && host.endsWith(`.${name}`))) return true;
   }
   return false;
+}
+
+/** localhost (and RFC 6761 `.localhost` names), 127.0.0.0/8 and ::1. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,18 +1,23 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: a real forward proxy on port 0 between the client (and
-// the CLI) and the mock, and NO_PROXY read as curl reads it.
+// the CLI) and the mock, and NO_PROXY read as curl reads it. Loopback never goes through a
+// proxy, so the mock is addressed as contacts.test, which only the test proxy resolves.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bypasses, proxyFor, proxyFromEnv, redactProxy } from '../../src/client/proxy.js';
 import { ContactsClient } from '../../src/index.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
+
+/** The mock's URL under a name that is not this machine: only the test proxy can reach it. */
+const remote = (url: string) => url.replace('127.0.0.1', 'contacts.test');
+
 import { startProxy } from '../helpers/proxy.js';
 
 describe('the client through a proxy', () => {
   it('sends an http:// request to the proxy as a forward request', async () => {
-    const mock = await startTestMock({ keys: [TEST_KEY] });
+    const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
     const proxy = await startProxy();
     const client = new ContactsClient({
-      baseUrl: mock.url,
+      baseUrl: remote(mock.url),
       apiKey: TEST_KEY,
       proxy: { httpProxy: proxy.url },
     });
@@ -20,22 +25,23 @@ describe('the client through a proxy', () => {
     const page = await client.contacts.list({ agentId: AGENT });
     expect(page.total).toBe(0);
     expect(proxy.seen).toEqual([
-      expect.objectContaining({ method: 'GET', url: `${mock.url}/api/v1/chatbots/${AGENT}/contacts` }),
+      expect.objectContaining({
+        method: 'GET',
+        url: `${remote(mock.url)}/api/v1/chatbots/${AGENT}/contacts`,
+      }),
     ]);
   });
 
-  it('goes direct for a host NO_PROXY names, and with proxy: false', async () => {
-    const mock = await startTestMock({ keys: [TEST_KEY] });
+  it('goes direct to this machine whatever the proxy settings say', async () => {
+    const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
     const proxy = await startProxy();
-    const bypassed = new ContactsClient({
+    const loopback = new ContactsClient({
       baseUrl: mock.url,
       apiKey: TEST_KEY,
-      proxy: { httpProxy: proxy.url, noProxy: 'example.com, 127.0.0.0/8' },
+      proxy: { httpProxy: proxy.url, httpsProxy: proxy.url },
     });
-    const off = new ContactsClient({ baseUrl: mock.url, apiKey: TEST_KEY, proxy: false });
-    onTestFinished(() => Promise.all([bypassed.close(), off.close()]).then(() => undefined));
-    await bypassed.contacts.list({ agentId: AGENT });
-    await off.contacts.list({ agentId: AGENT });
+    onTestFinished(() => loopback.close());
+    await loopback.contacts.list({ agentId: AGENT });
     expect(proxy.seen).toEqual([]);
   });
 });
@@ -46,14 +52,15 @@ describe('the CLI through a proxy', () => {
     async (variable) => {
       const home = await tempHome();
       onTestFinished(() => home.cleanup());
-      const mock = await startTestMock({ keys: [TEST_KEY] });
+      const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
       const proxy = await startProxy();
       const withCredentials = proxy.url.replace('http://', 'http://proxyuser:s3cr3t@');
       const r = await runInProcess(['--debug', 'list', '--agent', AGENT, '-o', 'json'], {
         env: {
           ...home.env,
           CONTACTS_API_KEY: TEST_KEY,
-          CONTACTS_BASE_URL: mock.url,
+          CONTACTS_BASE_URL: remote(mock.url),
+          CONTACTS_INSECURE_HTTP: '1',
           [variable]: withCredentials,
         },
         cwd: home.dir,
@@ -70,18 +77,19 @@ describe('the CLI through a proxy', () => {
     },
   );
 
-  it('NO_PROXY sends the request direct, and the embedded mock never goes through a proxy', async () => {
+  it('a loopback base URL goes direct with HTTP_PROXY set and no NO_PROXY; the embedded mock too', async () => {
     const home = await tempHome();
     onTestFinished(() => home.cleanup());
-    const mock = await startTestMock({ keys: [TEST_KEY] });
+    const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
     const proxy = await startProxy();
     const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, HTTP_PROXY: proxy.url };
     const direct = await runInProcess(['--debug', 'list', '--agent', AGENT, '-o', 'json'], {
-      env: { ...env, CONTACTS_BASE_URL: mock.url, NO_PROXY: '127.0.0.1' },
+      env: { ...env, CONTACTS_BASE_URL: mock.url },
       cwd: home.dir,
     });
     expect(direct.code).toBe(0);
     expect(direct.stderr).not.toContain('via proxy');
+    expect(proxy.seen).toEqual([]);
     const embedded = await runInProcess(['--mock', 'list', '-o', 'json'], { env, cwd: home.dir });
     expect(embedded.code).toBe(0);
     expect(proxy.seen).toEqual([]);
@@ -112,6 +120,25 @@ describe('reading the variables as curl does', () => {
     expect(() => proxyFor('http://a', { httpProxy: 'socks5://p:1080' })).toThrow(
       /only http:\/\/ and https:\/\//,
     );
+  });
+
+  it.each([
+    ['http://localhost:4010'],
+    ['http://api.localhost:4010'],
+    ['http://127.0.0.1:4010'],
+    ['http://127.8.9.10'],
+    ['http://[::1]:4010'],
+    ['https://localhost'],
+  ])('never proxies loopback: %s', (target) => {
+    expect(
+      proxyFor(target, { httpProxy: 'http://proxy.corp:3128', httpsProxy: 'http://proxy.corp:3128' }),
+    ).toBe(undefined);
+  });
+
+  it('NO_PROXY names a host that then goes direct', () => {
+    const options = { httpProxy: 'http://proxy.corp:3128', noProxy: 'example.com' };
+    expect(proxyFor('http://api.example.com', options)).toBeUndefined();
+    expect(proxyFor('http://api.example.org', options)?.host).toBe('proxy.corp:3128');
   });
 
   it.each([
