@@ -15,6 +15,7 @@ import {
   APIUserAbortError,
   ContactsError,
   type Headers,
+  ProxyRefusedError,
 } from './errors.js';
 import { JsonText, toJsonText } from './json-text.js';
 import { proxyDispatcher, redactProxy } from './proxy.js';
@@ -115,6 +116,8 @@ export class Transport {
   readonly #basePath: string;
   /** ` via proxy http://proxy:3128` for log lines and errors, or empty when requests go direct. */
   readonly #via: string;
+  /** The proxy requests go through, credentials redacted, or undefined when they go direct. */
+  readonly #proxyShown: string | undefined;
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
   #reached = false;
 
@@ -125,9 +128,9 @@ export class Transport {
     this.#basePath = this.#origin.pathname.replace(/\/$/, '');
     this.#ownsDispatcher = options.dispatcher === undefined;
     const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
-    this.#via =
-      options.dispatcher === undefined && options.proxy ? ` via proxy ${redactProxy(options.proxy)}` : '';
     const proxy = options.dispatcher === undefined ? options.proxy : undefined;
+    this.#proxyShown = proxy ? redactProxy(proxy) : undefined;
+    this.#via = this.#proxyShown ? ` via proxy ${this.#proxyShown}` : '';
     this.#dispatcher =
       options.dispatcher ?? (proxy ? proxyDispatcher(proxy, this.#origin, keepAlive) : new Agent(keepAlive));
   }
@@ -163,6 +166,10 @@ export class Transport {
         if (spec.beforeAttempt) await spec.beforeAttempt(attempt);
         const res = await this.#attempt(spec, url, attempt);
         this.#reached = true;
+        // 407 is the proxy's own answer; a forwarded 403 may be the service's and passes as one.
+        if (this.#proxyShown && res.status === 407) {
+          throw this.#proxyRefused(res.status, spec.method, url.href);
+        }
         if (res.status < 300) {
           this.#reportIgnored(res.headers, spec.method, url.href);
           return res;
@@ -268,6 +275,8 @@ export class Transport {
         });
       }
       if (err instanceof ContactsError) throw err;
+      const refused = this.#proxyShown ? /^Proxy response \((\d{3})\)/.exec((err as Error).message) : null;
+      if (refused) throw this.#proxyRefused(Number(refused[1]), spec.method, url.href, err);
       throw new APIConnectionError(
         redactSecrets(
           `Could not reach ${url.origin}${this.#via}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
@@ -276,6 +285,19 @@ export class Transport {
         { cause: err },
       );
     }
+  }
+
+  #proxyRefused(status: number, method: string, href: string, cause?: unknown): ProxyRefusedError {
+    const reason =
+      status === 407
+        ? 'wants credentials (407)'
+        : status === 403
+          ? 'does not allow it (403)'
+          : `answered ${status}`;
+    return new ProxyRefusedError(
+      redactSecrets(`The proxy ${this.#proxyShown} refused ${method} ${href}: it ${reason}`, [this.#apiKey]),
+      { status, proxy: this.#proxyShown ?? '', cause },
+    );
   }
 
   #reportIgnored(headers: Headers, method: string, url: string): void {

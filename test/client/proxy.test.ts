@@ -96,6 +96,52 @@ describe('the CLI through a proxy', () => {
   });
 });
 
+describe('proxy settings that cannot be used', () => {
+  const run = async (env: NodeJS.ProcessEnv) => {
+    const home = await tempHome();
+    onTestFinished(() => home.cleanup());
+    return runInProcess(['list', '--agent', AGENT], {
+      env: { ...home.env, CONTACTS_API_KEY: TEST_KEY, ...env },
+      cwd: home.dir,
+    });
+  };
+
+  it('a socks5:// proxy is a configuration error (exit 2) naming the variable', async () => {
+    const r = await run({ CONTACTS_BASE_URL: 'https://contacts.test', https_proxy: 'socks5://u:pw@p:1080' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: Unsupported proxy in https_proxy: socks5/);
+    expect(r.stderr).toMatch(/hint: Fix https_proxy/);
+    expect(r.stderr).not.toMatch(/bug/);
+  });
+
+  it('a proxy that does not parse is a configuration error, its password never shown', async () => {
+    const r = await run({
+      CONTACTS_BASE_URL: 'https://contacts.test',
+      ALL_PROXY: 'alice:s3/cr3t@proxy host:3128',
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: Invalid proxy URL in ALL_PROXY: \*\*\*@proxy host:3128/);
+    expect(r.stderr).not.toMatch(/s3|cr3t|alice/);
+  });
+
+  it.each([
+    [407, /wants credentials \(407\)/],
+    [403, /does not allow it \(403\)/],
+  ])(
+    'a proxy answering CONNECT with %i is not retried, and the hint names the proxy',
+    async (status, reason) => {
+      const proxy = await startProxy({ connectStatus: status });
+      const r = await run({ CONTACTS_BASE_URL: 'https://contacts.test', HTTPS_PROXY: proxy.url });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(reason);
+      expect(r.stderr).toContain(`error: The proxy ${proxy.url} refused GET https://contacts.test/`);
+      expect(r.stderr).toMatch(new RegExp(`hint: .*the proxy ${proxy.url.replace(/[.]/g, '\\.')}`, 'i'));
+      expect(r.stderr).not.toMatch(/retrying|--base-url/);
+      expect(proxy.seen.map((q) => q.method)).toEqual(['CONNECT']);
+    },
+  );
+});
+
 describe('reading the variables as curl does', () => {
   it('lower case wins over upper case; ALL_PROXY covers both schemes', () => {
     expect(
@@ -104,11 +150,13 @@ describe('reading the variables as curl does', () => {
       httpProxy: 'http://a:1',
       httpsProxy: 'http://c:3',
       noProxy: undefined,
+      from: { httpProxy: 'http_proxy', httpsProxy: 'HTTPS_PROXY' },
     });
     expect(proxyFromEnv({ ALL_PROXY: 'http://all:1', no_proxy: 'x' })).toEqual({
       httpProxy: 'http://all:1',
       httpsProxy: 'http://all:1',
       noProxy: 'x',
+      from: { httpProxy: 'ALL_PROXY', httpsProxy: 'ALL_PROXY' },
     });
   });
 
@@ -166,5 +214,15 @@ describe('reading the variables as curl does', () => {
   it('redacts credentials in a proxy URL', () => {
     expect(redactProxy(new URL('http://user:pw@proxy:3128'))).toBe('http://***@proxy:3128');
     expect(redactProxy(new URL('http://proxy:3128'))).toBe('http://proxy:3128');
+  });
+
+  it.each([
+    ['user:s3cr3t@proxy:3128', '***@proxy:3128'],
+    ['http://user:s3/cr3t@proxy:3128', 'http://***@proxy:3128'],
+    ['user:s3/cr@3t@proxy:3128', '***@proxy:3128'],
+    ['http://user:s3cr3t@[bad', 'http://***@[bad'],
+    ['proxy:3128', 'proxy:3128'],
+  ])('redacts the credentials of %j, URL or not', (raw, shown) => {
+    expect(redactProxy(raw)).toBe(shown);
   });
 });
