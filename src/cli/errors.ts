@@ -17,6 +17,7 @@ import {
   ProxyConfigError,
   ProxyRefusedError,
   RateLimitError,
+  RequestPathError,
   ResponseValidationError,
 } from '../client/errors.js';
 import { ConfigError } from '../config/errors.js';
@@ -123,6 +124,9 @@ function describe(error: unknown): Described {
       message: error.message,
       ...(error.hint ? { hint: error.hint } : {}),
     };
+  }
+  if (error instanceof RequestPathError) {
+    return { code: ExitCode.USAGE, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
   }
   if (error instanceof ProxyConfigError) {
     return {

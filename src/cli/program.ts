@@ -8,6 +8,7 @@ import {
   type OptionValues,
 } from '@commander-js/extra-typings';
 import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
+import { HTTP_METHODS } from '../api/operations.js';
 import type { SettingsFlags } from '../config/resolve.js';
 import {
   SETTING_NAMES,
@@ -117,9 +118,6 @@ function settingsHelp(): string {
     'CONTACTS_API_KEY_FILE (a file whose first line is the key) win over the stored one.',
   ].join('\n');
 }
-
-/** What `contacts api` sends: the methods the API's operations use (PUT changes an attribute). */
-const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
 const contactCommands = () => import('./commands/contacts.js');
 const attrCommands = () => import('./commands/attrs.js');
@@ -547,8 +545,11 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     .addHelpText(
       'after',
       `
-The answer's JSON goes to stdout (-o ndjson: on one line); an error status exits as every
-command does (3 key refused, 4 not found, ...), with the service's message.
+The answer's JSON goes to stdout (-o ndjson: on one line), or its text as sent when it is not
+JSON or holds numbers JSON would change (integers past 2^53). A path leading out of the base URL
+(/../admin, %2e%2e) or holding a space is refused. POST and PATCH are retried only when the
+connection was refused. An error status exits as every command does (3 key refused, 4 not
+found, ...), with the service's message.
 
 Examples:
   $ contacts api GET '/api/v1/chatbots/{agent}/contacts?per_page=10'

@@ -123,6 +123,16 @@ export class ProxyRefusedError extends ContactsError {
   }
 }
 
+/** A path for `request()` that cannot be sent below the base URL (`/../admin`, a space). */
+export class RequestPathError extends ContactsError {
+  override name = 'RequestPathError';
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
 /** No answer within the timeout. */
 export class APITimeoutError extends APIConnectionError {
   override name = 'APITimeoutError';

@@ -7,6 +7,7 @@ import {
   parseIgnoredFieldsHeader,
   REQUEST_ID_HEADER,
 } from '../api/headers.js';
+import type { HttpMethod } from '../api/operations.js';
 import { redactHeaders, redactSecrets } from '../core/redact.js';
 import {
   APIConnectionError,
@@ -87,13 +88,18 @@ interface Target {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  method: HttpMethod;
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  /**
+   * Retry only a refused connection, which the request never left: for a write the service may
+   * not take twice (`contacts api POST`), as gh's api does not retry.
+   */
+  retryOnlyRefused?: boolean;
   onRetry?: (event: RetryEvent) => void;
   /**
    * Awaited before each attempt, the first included, once any backoff has run: a caller that
@@ -188,6 +194,7 @@ export class Transport {
           quick = true;
         }
       }
+      if (spec.retryOnlyRefused && !isRefused(failure)) throw failure;
       if (attempt > limit) {
         if (quick && attempt > 1) {
           throw new APIConnectionError(
@@ -341,6 +348,13 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EH
 function isUnreachable(err: APIConnectionError): boolean {
   const code = (err.cause as NodeJS.ErrnoException | undefined)?.code;
   return code !== undefined && UNREACHABLE_CODES.has(code);
+}
+
+function isRefused(err: APIError | APIConnectionError): boolean {
+  return (
+    err instanceof APIConnectionError &&
+    (err.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED'
+  );
 }
 
 function truncate(text: string): string {
