@@ -11,11 +11,14 @@ import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../
 import { HTTP_METHODS } from '../api/operations.js';
 import type { SettingsFlags } from '../config/resolve.js';
 import {
+  PROFILE_ENV,
   SETTING_NAMES,
   SETTINGS,
   type SettingKey,
   type SettingSpec,
   type Settings,
+  SWITCHES,
+  type SwitchKey,
   settingHelp,
 } from '../config/settings.js';
 import { redactSecrets } from '../core/redact.js';
@@ -69,25 +72,25 @@ function settingOption<K extends SettingKey>(key: K) {
   return option;
 }
 
+/** An on/off option with its variable, as the switches table declares it. */
+function switchOption<K extends SwitchKey>(key: K) {
+  const spec = SWITCHES[key];
+  return new Option<(typeof SWITCHES)[K]['flags']>(spec.flags, `${spec.description} (env: ${spec.env}=1)`);
+}
+
 /** The options every command takes, declared once; their types are `GlobalOptions`. */
 function globalOptions(program: Command) {
   return program
     .addOption(settingOption('output'))
-    .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
+    .option('--profile <name>', `configuration profile (env: ${PROFILE_ENV})`)
     .addOption(settingOption('base-url'))
-    .option(
-      '--insecure-http',
-      'allow an http:// base URL to another machine: the key travels unencrypted (env: CONTACTS_INSECURE_HTTP=1)',
-    )
-    .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
+    .addOption(switchOption('insecure-http'))
+    .addOption(switchOption('mock'))
     .option('--debug', 'print each request and response (key redacted) and error details to stderr')
     .addOption(settingOption('max-retries'))
     .addOption(settingOption('timeout'))
     .option('-q, --quiet', 'print only data on stdout, and only errors on stderr')
-    .option(
-      '--no-input',
-      'never prompt: a question becomes an error naming its flag (env: CONTACTS_NO_INPUT=1)',
-    )
+    .addOption(switchOption('no-input'))
     .option('--no-color', 'disable colors (also NO_COLOR)')
     .option('--no-truncate', 'tables print every character instead of fitting the terminal');
 }

@@ -10,6 +10,7 @@ import {
   type Camel,
   camel,
   DEFAULT_PROFILE,
+  envSwitch,
   INSECURE_HTTP_ENV,
   PROFILE_ENV,
   SETTING_NAMES,
@@ -133,7 +134,7 @@ export function resolveSettings({
     apiKeyError,
     configPath: store.path,
     warnings: store.warnings ?? [],
-    insecureHttp: flags.insecureHttp === true || /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? ''),
+    insecureHttp: flags.insecureHttp === true || envSwitch(env, 'insecure-http'),
   };
 }
 

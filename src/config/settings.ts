@@ -139,6 +139,52 @@ export const API_KEY_FILE_ENV = 'CONTACTS_API_KEY_FILE';
 /** Set to 1 to allow an http:// base URL that names another machine (as `--insecure-http`). */
 export const INSECURE_HTTP_ENV = 'CONTACTS_INSECURE_HTTP';
 
+/**
+ * The on/off options that have a variable, declared once: the program's flags and their help,
+ * and the variable each reads through `envSwitch`.
+ */
+export const SWITCHES = {
+  'insecure-http': {
+    flags: '--insecure-http',
+    env: INSECURE_HTTP_ENV,
+    description: 'allow an http:// base URL to another machine: the key travels unencrypted',
+  },
+  mock: {
+    flags: '--mock',
+    env: 'CONTACTS_MOCK',
+    description: 'run against an embedded mock kept in ./.contacts-mock',
+  },
+  'no-input': {
+    flags: '--no-input',
+    env: 'CONTACTS_NO_INPUT',
+    description: 'never prompt: a question becomes an error naming its flag',
+  },
+} as const;
+export type SwitchKey = keyof typeof SWITCHES;
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+const FALSE_WORDS = new Set(['', '0', 'false', 'no', 'off']);
+
+/**
+ * An on/off variable, read one way for all: 1/true/yes/on, or 0/false/no/off/empty (unset is
+ * off), case ignored. Anything else is a configuration error naming the variable: a typo must
+ * not quietly leave a safety check on, or a prompt a script relies on being refused, off.
+ */
+export function parseBooleanEnv(env: Record<string, string | undefined>, name: string): boolean {
+  const raw = env[name];
+  const word = (raw ?? '').trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  throw new ConfigError('invalid', `Invalid value in ${name}: ${JSON.stringify(raw)}`, {
+    hint: `Set ${name} to 1, true, yes or on; or 0, false, no, off or nothing to turn it off.`,
+  });
+}
+
+/** A switch's variable, read with `parseBooleanEnv`. */
+export function envSwitch(env: Record<string, string | undefined>, key: SwitchKey): boolean {
+  return parseBooleanEnv(env, SWITCHES[key].env);
+}
+
 export { API_KEY_PREFIX };
 export const DEFAULT_PROFILE = 'default';
 
