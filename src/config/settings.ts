@@ -246,7 +246,14 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
 /** For a host without a scheme: the URL meant, http:// for this machine, else https://. */
 function schemeHint(raw: string): string | undefined {
   if (!raw || raw.includes('://') || !/^[\w.[\]:-]+(\/.*)?$/.test(raw)) return undefined;
-  const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(raw);
+  // 0.0.0.0 (and [::]) is what a server listens on, not an address to connect to, and the
+  // base URL check refuses it as another machine: this machine's loopback is what was meant.
+  const unspecified = /^(0\.0\.0\.0|\[::\])(?=[:/]|$)/.exec(raw);
+  if (unspecified) {
+    const loopback = unspecified[1] === '[::]' ? '[::1]' : '127.0.0.1';
+    return `Did you mean http://${loopback}${raw.slice(unspecified[0].length)}? (${unspecified[1]} is where a server listens, not an address to reach it at)`;
+  }
+  const local = /^(localhost|127\.|\[::1\])/i.test(raw);
   return `Did you mean ${local ? 'http' : 'https'}://${raw}?`;
 }
 
