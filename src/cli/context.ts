@@ -231,6 +231,7 @@ export class CommandContext {
     if (this.options.mock) words.push('--mock');
     if (this.options.profile) words.push('--profile', this.options.profile);
     if (this.options.baseUrl) words.push('--base-url', this.options.baseUrl);
+    if (this.options.insecureHttp) words.push('--insecure-http');
     words.push(...args);
     for (const [flag, value] of Object.entries(extra)) if (value !== undefined) words.push(flag, value);
     if (this.options.output) words.push('-o', this.options.output);

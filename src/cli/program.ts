@@ -443,7 +443,8 @@ The format is -o csv|json|ndjson|xlsx, else the --out extension (.csv, .json, .n
 .xlsx), else csv; any other extension is refused. An .xlsx workbook has typed cells: numbers,
 dates and booleans as such, ids as text; it imports back unchanged. Its CSV is made for a
 spreadsheet: a cell starting with =, +, - or @ (a phone number's +) gets a leading ', which
-spreadsheets show as text and \`contacts import\` removes again; --raw writes values as they are.
+spreadsheets show as text and \`contacts import\` removes again; --raw writes values as they are
+(CSV only: JSON, NDJSON and .xlsx never change a value, and refuse --raw).
 -o csv on the other commands writes values as they are.`,
     )
     .action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));

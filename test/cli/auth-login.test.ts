@@ -113,3 +113,14 @@ describe('auth login and plain http', () => {
     expect(await storedKey()).toBeUndefined();
   });
 });
+
+describe('auth login and the key variables', () => {
+  it.each([
+    [{ CONTACTS_API_KEY: 'bk_env_key_0000' }, 'CONTACTS_API_KEY is set and takes precedence'],
+    [{ CONTACTS_API_KEY_FILE: '/nonexistent/key' }, 'CONTACTS_API_KEY_FILE is set and takes precedence'],
+  ])('warns that %j wins over the key it stores', async (env, warning) => {
+    const r = await login([], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Note: ${warning} over the stored key.`);
+  });
+});

@@ -1,5 +1,6 @@
 // What a script or a container needs from the CLI: a key from a mounted secret file, prompts
 // that fail instead of waiting (--no-input), and -q leaving stderr to errors alone.
+import { execFileSync } from 'node:child_process';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,7 +82,38 @@ describe('CONTACTS_API_KEY_FILE', () => {
   });
 });
 
+describe('CONTACTS_API_KEY_FILE that is not a regular file', () => {
+  it.skipIf(process.platform === 'win32')(
+    'refuses a FIFO at once instead of waiting for a writer',
+    async () => {
+      const fifo = join(home.dir, 'key-pipe');
+      execFileSync('mkfifo', ['-m', '600', fifo]);
+      const r = await cli(['auth', 'status'], { CONTACTS_API_KEY_FILE: fifo });
+      expect(r.code).toBe(ExitCode.AUTH);
+      expect(r.stderr).toContain(`CONTACTS_API_KEY_FILE (${fifo}) is not a file`);
+    },
+  );
+});
+
 describe('--no-input and CONTACTS_NO_INPUT=1', () => {
+  it("the delete hint keeps the run's global flags and agent", async () => {
+    const r = await cli(['--no-input', '--mock', '-o', 'json', 'delete', 'u_1', '--agent', 'a1']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('hint: contacts --mock delete u_1 --yes --agent a1 -o json');
+  });
+
+  it('delete --from under --no-input is an error naming --yes, with the command to run', async () => {
+    await writeFile(join(home.dir, 'ids.txt'), 'u_1\nu_2\n');
+    const r = await cli(['--no-input', '--mock', 'delete', '--from', 'ids.txt'], {}, { tty: true });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(
+      /^error: Delete 2 contacts of agent demo named in ids\.txt\?: not asked, since --no-input is set; pass --yes/,
+    );
+    expect(r.stderr).toContain(
+      'hint: contacts --mock delete --from ids.txt --yes (or --dry-run to see the list first)',
+    );
+  });
+
   it('turn the delete confirmation into an error naming --yes, even on a terminal', async () => {
     const flag = await cli(['--no-input', '--mock', 'delete', 'u_1'], {}, { tty: true });
     expect(flag.code).toBe(ExitCode.USAGE);

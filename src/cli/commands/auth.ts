@@ -1,6 +1,6 @@
 // `contacts auth login|status|logout`: the workspace key in the profile, never in argv.
 import { API_KEY_PREFIX, apiKeyProblem } from '../../api/key.js';
-import { validateApiKey } from '../../config/settings.js';
+import { API_KEY_ENV, API_KEY_FILE_ENV, validateApiKey } from '../../config/settings.js';
 import { maskKey } from '../../core/redact.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -80,8 +80,13 @@ export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
       ctx.io.note(`Logged in: ${stored}, unverified: ${check.detail}.`);
       break;
   }
-  if (ctx.env.CONTACTS_API_KEY)
-    ctx.io.warn('Note: CONTACTS_API_KEY is set and takes precedence over the stored key.');
+  // Either variable wins over the stored key: the one just stored would not be used.
+  const overriding = [API_KEY_ENV, API_KEY_FILE_ENV].filter((name) => ctx.env[name]?.trim());
+  if (overriding.length > 0) {
+    ctx.io.warn(
+      `Note: ${overriding.join(' and ')} ${overriding.length > 1 ? 'are' : 'is'} set and ${overriding.length > 1 ? 'take' : 'takes'} precedence over the stored key.`,
+    );
+  }
 }
 
 type KeyCheck = { verdict: 'works' | 'refused' | 'unknown-agent' | 'unverified'; detail: string };

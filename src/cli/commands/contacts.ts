@@ -155,7 +155,10 @@ export async function remove(
   }
   const agentId = await ctx.agent();
   if (!opts.yes) {
-    ctx.mayPrompt(`Delete contact ${id}?`, { flag: '--yes', hint: `contacts delete ${id} --yes` });
+    ctx.mayPrompt(`Delete contact ${id}?`, {
+      flag: '--yes',
+      hint: ctx.commandLine(['delete', id, '--yes'], { '--agent': ctx.options.agent }),
+    });
     if (!ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
       throw new UsageError(`Refusing to delete ${id} without confirmation`, {
         hint: 'Not on a terminal: pass --yes to delete without asking.',
@@ -194,7 +197,7 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
   if (!opts.yes) {
     ctx.mayPrompt(`Delete ${what}?`, {
       flag: '--yes',
-      hint: 'Add --yes to delete without asking (or --dry-run to see the list).',
+      hint: `${ctx.commandLine(['delete', '--from', from, '--yes'], { '--agent': ctx.options.agent })} (or --dry-run to see the list first)`,
     });
     // stdin as the file leaves no terminal to answer on.
     if (from === '-' || !ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {

@@ -74,6 +74,12 @@ export function exportFormat(
 
 export async function exportContacts(ctx: CommandContext, opts: { out?: string; raw?: boolean }) {
   const format = exportFormat('export', ctx.options.output, opts.out);
+  // JSON keeps every value as it is already, and a workbook's cells are typed: only CSV guards.
+  if (opts.raw && format !== 'csv') {
+    throw new UsageError(`--raw is for CSV: ${format} never changes a value`, {
+      hint: `Drop --raw, or export CSV (-o csv).`,
+    });
+  }
   if (format === 'xlsx' && !opts.out && ctx.io.isTTY.stdout) {
     throw new UsageError('A workbook is not text for a terminal', {
       hint: 'Pass --out contacts.xlsx, or redirect stdout to a file.',
