@@ -5,9 +5,10 @@ import { jsonNumberProblem } from '../../api/json-numbers.js';
 import type { HttpMethod } from '../../api/operations.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import type { ApiCommandOptions } from '../program.js';
 import { readJsonData } from './contact-input.js';
 
-export async function api(ctx: CommandContext, method: HttpMethod, path: string, opts: { data?: string }) {
+export async function api(ctx: CommandContext, method: HttpMethod, path: string, opts: ApiCommandOptions) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
     throw new UsageError(`Give the path, not a URL: ${path}`, {
       hint: 'The base URL comes from --base-url, CONTACTS_BASE_URL or the profile, e.g. contacts api GET /api/v1/chatbots/{agent}/contacts',

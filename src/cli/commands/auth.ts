@@ -5,6 +5,7 @@ import { maskKey } from '../../core/redact.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeRecord } from '../output/render.js';
+import type { LoginCommandOptions } from '../program.js';
 import { type PromptIo, readAllStdin, readSecret } from '../prompt.js';
 
 /** Where a person finds a key, said where they are asked for one. */
@@ -32,7 +33,7 @@ export async function askForApiKey(io: PromptIo & { warn(message: string): void 
   }
 }
 
-export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
+export async function login(ctx: CommandContext, opts: LoginCommandOptions) {
   ctx.mayCreateProfile();
   const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
   // The check sends the key: the same refusal of plain http to another machine as every command,

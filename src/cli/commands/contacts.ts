@@ -4,10 +4,11 @@ import type { ContactsClient } from '../../client/client.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
+import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
 import { contactBody, type FieldOptions } from './contact-input.js';
 
-export async function list(ctx: CommandContext, opts: { page?: number; perPage?: number; all?: boolean }) {
+export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page cannot be used together');
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const table = ctx.io.table;
@@ -138,11 +139,7 @@ export async function update(ctx: CommandContext, given: string, opts: FieldOpti
   await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
 }
 
-export async function remove(
-  ctx: CommandContext,
-  given: string | undefined,
-  opts: { yes?: boolean; from?: string; dryRun?: boolean },
-) {
+export async function remove(ctx: CommandContext, given: string | undefined, opts: DeleteCommandOptions) {
   const id = given === undefined ? undefined : contactId(given);
   if (opts.from !== undefined) {
     if (id !== undefined) throw new UsageError('Give a contact id or --from FILE, not both');
@@ -181,7 +178,7 @@ export async function remove(
  * file, or one id a line), deleted under the import's scheduler and retries. A contact already
  * gone counts as done, so it can run twice.
  */
-async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean; dryRun?: boolean }) {
+async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOptions) {
   const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../teardown/teardown.js');
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
