@@ -11,6 +11,9 @@ import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../
 import { HTTP_METHODS } from '../api/operations.js';
 import type { SettingsFlags } from '../config/resolve.js';
 import {
+  type Camel,
+  GLOBAL_SETTING_NAMES,
+  type GlobalSettingKey,
   PROFILE_ENV,
   SETTING_NAMES,
   SETTINGS,
@@ -78,17 +81,18 @@ function switchOption<K extends SwitchKey>(key: K) {
   return new Option<(typeof SWITCHES)[K]['flags']>(spec.flags, `${spec.description} (env: ${spec.env}=1)`);
 }
 
+/** The global settings' options, as `settingOption` declares each (a value, or nothing). */
+type GlobalSettingFlags = { [K in GlobalSettingKey as Camel<K>]?: string | undefined };
+
 /** The options every command takes, declared once; their types are `GlobalOptions`. */
 function globalOptions(program: Command) {
-  return program
-    .addOption(settingOption('output'))
+  // The settings table's scope decides which settings every command takes.
+  for (const key of GLOBAL_SETTING_NAMES) program.addOption(settingOption(key));
+  return (program as unknown as Command<[], GlobalSettingFlags>)
     .option('--profile <name>', `configuration profile (env: ${PROFILE_ENV})`)
-    .addOption(settingOption('base-url'))
     .addOption(switchOption('insecure-http'))
     .addOption(switchOption('mock'))
     .option('--debug', 'print each request and response (key redacted) and error details to stderr')
-    .addOption(settingOption('max-retries'))
-    .addOption(settingOption('timeout'))
     .option('-q, --quiet', 'print only data on stdout, and only errors on stderr')
     .addOption(switchOption('no-input'))
     .option('--no-color', 'disable colors (also NO_COLOR)')

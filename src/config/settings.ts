@@ -32,12 +32,13 @@ export interface SettingSpec<T> {
   normalise(raw: string, from: string): string;
 }
 
-function setting<T, const F extends string>(
-  spec: Omit<SettingSpec<T>, 'normalise' | 'flags'> & {
+function setting<T, const F extends string, const S extends SettingSpec<T>['scope']>(
+  spec: Omit<SettingSpec<T>, 'normalise' | 'flags' | 'scope'> & {
     flags: F;
+    scope: S;
     normalise?: (raw: string, from: string) => string;
   },
-): SettingSpec<T> & { readonly flags: F } {
+): SettingSpec<T> & { readonly flags: F; readonly scope: S } {
   return { ...spec, normalise: spec.normalise ?? ((raw, from) => String(spec.parse(raw, from))) };
 }
 
@@ -109,6 +110,13 @@ export const SETTINGS = {
 export type Settings = typeof SETTINGS;
 export type SettingKey = keyof Settings;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingKey[];
+/** The settings every command takes (`scope: 'global'`); the others, the commands that use them. */
+export type GlobalSettingKey = {
+  [K in SettingKey]: Settings[K]['scope'] extends 'global' ? K : never;
+}[SettingKey];
+export const GLOBAL_SETTING_NAMES = SETTING_NAMES.filter(
+  (key): key is GlobalSettingKey => SETTINGS[key].scope === 'global',
+);
 /** A setting's value in force, as its `parse` gives it. */
 export type SettingValue<K extends SettingKey> = ReturnType<Settings[K]['parse']>;
 /** `base-url` -> `baseUrl`: the name commander gives the flag's value. */
