@@ -54,7 +54,9 @@ describe('program parsing', () => {
     expect(r.stdout).toContain('--attr <key=value>');
     expect(r.stdout).not.toContain('--output <format>');
     expect(r.stdout).not.toContain('--no-truncate');
-    expect(r.stdout).toMatch(/Global options \([^)]*--output, [^)]*--profile[^)]*\): see `contacts --help`\.\n$/);
+    expect(r.stdout).toMatch(
+      /Global options \([^)]*--output, [^)]*--profile[^)]*\): see `contacts --help`\.\n$/,
+    );
     const get = await runInProcess(['get', '--help']);
     expect(get.stdout.trim().split('\n').length).toBeLessThan(15);
     const nested = await runInProcess(['attrs', 'define', '--help']);
