@@ -172,10 +172,6 @@ export class Transport {
         if (spec.beforeAttempt) await spec.beforeAttempt(attempt);
         const res = await this.#attempt(spec, url, attempt);
         this.#reached = true;
-        // 407 is the proxy's own answer; a forwarded 403 may be the service's and passes as one.
-        if (this.#proxyShown && res.status === 407) {
-          throw this.#proxyRefused(res.status, spec.method, url.href);
-        }
         if (res.status < 300) {
           this.#reportIgnored(res.headers, spec.method, url.href);
           return res;
@@ -282,7 +278,11 @@ export class Transport {
         });
       }
       if (err instanceof ContactsError) throw err;
-      const refused = this.#proxyShown ? /^Proxy response \((\d{3})\)/.exec((err as Error).message) : null;
+      // undici says a proxy's refusal only in words: `Proxy response (403) !== 200 when HTTP
+      // Tunneling` for a CONNECT, `Proxy Authentication Required (407)` for a forwarded request.
+      const refused = this.#proxyShown
+        ? /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec((err as Error).message)
+        : null;
       if (refused) throw this.#proxyRefused(Number(refused[1]), spec.method, url.href, err);
       throw new APIConnectionError(
         redactSecrets(

@@ -11,6 +11,7 @@ import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
 const remote = (url: string) => url.replace('127.0.0.1', 'contacts.test');
 
 import { startProxy } from '../helpers/proxy.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
 
 describe('the client through a proxy', () => {
   it('sends an http:// request to the proxy as a forward request', async () => {
@@ -140,6 +141,29 @@ describe('proxy settings that cannot be used', () => {
       expect(proxy.seen.map((q) => q.method)).toEqual(['CONNECT']);
     },
   );
+});
+
+describe('a forward proxy that wants credentials', () => {
+  it('answers 407 to an http:// request: not retried, and the error names the proxy', async () => {
+    const home = await tempHome();
+    onTestFinished(() => home.cleanup());
+    const proxy = await startScriptedServer([{ status: 407, headers: { 'proxy-authenticate': 'Basic' } }]);
+    onTestFinished(() => proxy.close());
+    const r = await runInProcess(['list', '--agent', AGENT], {
+      env: {
+        ...home.env,
+        CONTACTS_API_KEY: TEST_KEY,
+        CONTACTS_BASE_URL: 'http://contacts.test:4010',
+        CONTACTS_INSECURE_HTTP: '1',
+        HTTP_PROXY: proxy.url,
+      },
+      cwd: home.dir,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain(`error: The proxy ${proxy.url} refused GET http://contacts.test:4010/`);
+    expect(r.stderr).toMatch(/wants credentials \(407\)/);
+    expect(proxy.requests).toHaveLength(1);
+  });
 });
 
 describe('reading the variables as curl does', () => {
