@@ -4,7 +4,9 @@
 // of them can name an endpoint the others do not know.
 import { API_PREFIX } from './limits.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/** The methods the API's operations use (PUT changes an attribute): what `contacts api` sends. */
+export const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** A response of an operation; `schema` names a component of the contract registry. */
 export interface OperationResponse {

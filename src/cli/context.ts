@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { ContactsClient } from '../client/client.js';
 import { isFileOutputFormat } from '../config/output-formats.js';
 import type { ResolvedSettings } from '../config/resolve.js';
+import { envSwitch, SWITCHES } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
 import { UsageError } from './errors.js';
@@ -58,12 +59,12 @@ export class CommandContext {
 
   /** Whether commands run against the embedded mock (`--mock` or CONTACTS_MOCK=1). */
   get mockMode(): boolean {
-    return this.options.mock === true || this.env.CONTACTS_MOCK === '1';
+    return this.options.mock === true || envSwitch(this.env, 'mock');
   }
 
   /** `--no-input` or CONTACTS_NO_INPUT=1: scripts under a terminal that must never be asked. */
   get noInput(): boolean {
-    return this.options.input === false || /^(1|true)$/i.test(this.env.CONTACTS_NO_INPUT ?? '');
+    return this.options.input === false || envSwitch(this.env, 'no-input');
   }
 
   /**
@@ -72,7 +73,7 @@ export class CommandContext {
    */
   mayPrompt(question: string, answer: { flag: string; hint: string }): void {
     if (!this.noInput) return;
-    const why = this.options.input === false ? '--no-input' : 'CONTACTS_NO_INPUT';
+    const why = this.options.input === false ? '--no-input' : SWITCHES['no-input'].env;
     throw new UsageError(`${question}: not asked, since ${why} is set; pass ${answer.flag}`, {
       hint: answer.hint,
     });
@@ -230,6 +231,7 @@ export class CommandContext {
     if (this.options.mock) words.push('--mock');
     if (this.options.profile) words.push('--profile', this.options.profile);
     if (this.options.baseUrl) words.push('--base-url', this.options.baseUrl);
+    if (this.options.insecureHttp) words.push('--insecure-http');
     words.push(...args);
     for (const [flag, value] of Object.entries(extra)) if (value !== undefined) words.push(flag, value);
     if (this.options.output) words.push('-o', this.options.output);

@@ -14,7 +14,10 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  ProxyConfigError,
+  ProxyRefusedError,
   RateLimitError,
+  RequestPathError,
   ResponseValidationError,
 } from '../client/errors.js';
 import { ConfigError } from '../config/errors.js';
@@ -120,6 +123,26 @@ function describe(error: unknown): Described {
       code: error.kind === 'credentials' ? ExitCode.AUTH : ExitCode.USAGE,
       message: error.message,
       ...(error.hint ? { hint: error.hint } : {}),
+    };
+  }
+  if (error instanceof RequestPathError) {
+    return { code: ExitCode.USAGE, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  }
+  if (error instanceof ProxyConfigError) {
+    return {
+      code: ExitCode.USAGE,
+      message: error.message,
+      hint: `Fix ${error.variable} (a proxy is http://host:port or https://host:port, with user:password@ if it wants them), or unset it.`,
+    };
+  }
+  if (error instanceof ProxyRefusedError) {
+    return {
+      code: ExitCode.NETWORK,
+      message: error.message,
+      hint:
+        error.status === 407
+          ? `Give the proxy ${error.proxy} its credentials (http://user:password@host:port in HTTPS_PROXY or HTTP_PROXY), or name the service's host in NO_PROXY to go direct.`
+          : `Ask whoever runs the proxy ${error.proxy} to allow the service's host, or name it in NO_PROXY to go direct.`,
     };
   }
   if (error instanceof APIError) return describeApiError(error);

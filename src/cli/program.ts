@@ -8,13 +8,20 @@ import {
   type OptionValues,
 } from '@commander-js/extra-typings';
 import { ATTRIBUTE_TYPES, MAX_BATCH_SIZE, PER_PAGE_MAX, PER_PAGE_MIN } from '../api/limits.js';
+import { HTTP_METHODS } from '../api/operations.js';
 import type { SettingsFlags } from '../config/resolve.js';
 import {
+  type Camel,
+  GLOBAL_SETTING_NAMES,
+  type GlobalSettingKey,
+  PROFILE_ENV,
   SETTING_NAMES,
   SETTINGS,
   type SettingKey,
   type SettingSpec,
   type Settings,
+  SWITCHES,
+  type SwitchKey,
   settingHelp,
 } from '../config/settings.js';
 import { redactSecrets } from '../core/redact.js';
@@ -68,25 +75,26 @@ function settingOption<K extends SettingKey>(key: K) {
   return option;
 }
 
+/** An on/off option with its variable, as the switches table declares it. */
+function switchOption<K extends SwitchKey>(key: K) {
+  const spec = SWITCHES[key];
+  return new Option<(typeof SWITCHES)[K]['flags']>(spec.flags, `${spec.description} (env: ${spec.env}=1)`);
+}
+
+/** The global settings' options, as `settingOption` declares each (a value, or nothing). */
+type GlobalSettingFlags = { [K in GlobalSettingKey as Camel<K>]?: string | undefined };
+
 /** The options every command takes, declared once; their types are `GlobalOptions`. */
 function globalOptions(program: Command) {
-  return program
-    .addOption(settingOption('output'))
-    .option('--profile <name>', 'configuration profile (env: CONTACTS_PROFILE)')
-    .addOption(settingOption('base-url'))
-    .option(
-      '--insecure-http',
-      'allow an http:// base URL to another machine: the key travels unencrypted (env: CONTACTS_INSECURE_HTTP=1)',
-    )
-    .option('--mock', 'run against an embedded mock kept in ./.contacts-mock (env: CONTACTS_MOCK=1)')
+  // The settings table's scope decides which settings every command takes.
+  for (const key of GLOBAL_SETTING_NAMES) program.addOption(settingOption(key));
+  return (program as unknown as Command<[], GlobalSettingFlags>)
+    .option('--profile <name>', `configuration profile (env: ${PROFILE_ENV})`)
+    .addOption(switchOption('insecure-http'))
+    .addOption(switchOption('mock'))
     .option('--debug', 'print each request and response (key redacted) and error details to stderr')
-    .addOption(settingOption('max-retries'))
-    .addOption(settingOption('timeout'))
     .option('-q, --quiet', 'print only data on stdout, and only errors on stderr')
-    .option(
-      '--no-input',
-      'never prompt: a question becomes an error naming its flag (env: CONTACTS_NO_INPUT=1)',
-    )
+    .addOption(switchOption('no-input'))
     .option('--no-color', 'disable colors (also NO_COLOR)')
     .option('--no-truncate', 'tables print every character instead of fitting the terminal');
 }
@@ -95,6 +103,8 @@ export type GlobalOptions = ReturnType<ReturnType<typeof globalOptions>['opts']>
 /** A command of the program, before its own arguments and options (commander's `{}`: none yet). */
 // biome-ignore lint/complexity/noBannedTypes: the empty options type extra-typings starts a command with.
 type SubCommand = Command<[], {}, GlobalOptions>;
+/** The options a command's declaring function gives it, as commander's extra typings read them. */
+type OptionsOf<F extends (cmd: SubCommand) => { opts(): unknown }> = ReturnType<ReturnType<F>['opts']>;
 /** What a command's context reads: the global options and the per-command setting flags. */
 export type ContextOptions = GlobalOptions & SettingsFlags;
 
@@ -117,9 +127,6 @@ function settingsHelp(): string {
     'CONTACTS_API_KEY_FILE (a file whose first line is the key) win over the stored one.',
   ].join('\n');
 }
-
-/** What `contacts api` sends: the methods the API's operations use (PUT changes an attribute). */
-const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
 const contactCommands = () => import('./commands/contacts.js');
 const attrCommands = () => import('./commands/attrs.js');
@@ -155,6 +162,107 @@ function fieldOptions<A extends unknown[], O extends OptionValues, G extends Opt
     )
     .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
 }
+
+/** `list`'s options; `ListCommandOptions` is read from here. */
+function listOptions(cmd: SubCommand) {
+  return cmd
+    .addOption(agentOption())
+    .option('-p, --page <n>', 'page number', integer(1))
+    .option(
+      '--per-page <n>',
+      `contacts per page (${PER_PAGE_MIN} to ${PER_PAGE_MAX})`,
+      integer(PER_PAGE_MIN, PER_PAGE_MAX),
+    )
+    .option('--all', 'stream every page');
+}
+
+export type ListCommandOptions = OptionsOf<typeof listOptions>;
+
+/** `delete`'s argument and options; `DeleteCommandOptions` is read from here. */
+function deleteOptions(cmd: SubCommand) {
+  return cmd
+    .argument('[id]', 'external_id or the service id')
+    .addOption(agentOption())
+    .option(
+      '--from <file>',
+      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
+    )
+    .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
+}
+
+export type DeleteCommandOptions = OptionsOf<typeof deleteOptions>;
+
+/** `export`'s options; `ExportCommandOptions` is read from here. */
+function exportOptions(cmd: SubCommand) {
+  return cmd
+    .addOption(agentOption())
+    .option(
+      '--out <file>',
+      'write to this file (atomically) instead of stdout; its extension picks the format',
+    )
+    .option(
+      '--raw',
+      "CSV values as they are, for scripts: no ' before a cell starting with =, +, - or @ (which stops a spreadsheet running it as a formula)",
+    )
+    .addHelpText(
+      'after',
+      `
+The format is -o csv|json|ndjson|xlsx, else the --out extension (.csv, .json, .ndjson, .jsonl,
+.xlsx), else csv; any other extension is refused. An .xlsx workbook has typed cells: numbers,
+dates and booleans as such, ids as text; it imports back unchanged. Its CSV is made for a
+spreadsheet: a cell starting with =, +, - or @ (a phone number's +) gets a leading ', which
+spreadsheets show as text and \`contacts import\` removes again; --raw writes values as they are
+(CSV only: JSON, NDJSON and .xlsx never change a value, and refuse --raw).
+-o csv on the other commands writes values as they are.`,
+    );
+}
+
+export type ExportCommandOptions = OptionsOf<typeof exportOptions>;
+
+/** `api`'s arguments and options; `ApiCommandOptions` is read from here. */
+function apiOptions(cmd: SubCommand) {
+  return cmd
+    .addArgument(new Argument('<method>', 'the HTTP method').choices(HTTP_METHODS))
+    .argument('<path>', 'the path below the base URL, with any query; {agent} is filled with the agent')
+    .addOption(agentOption())
+    .option(
+      '--data <json|@file>',
+      'the request body (POST, PATCH, PUT, DELETE): JSON inline, @file.json, or @- for stdin',
+    )
+    .addHelpText(
+      'after',
+      `
+The answer's JSON goes to stdout (-o ndjson: on one line), or its text as sent when it is not
+JSON or holds numbers JSON would change (integers past 2^53). A path leading out of the base URL
+(/../admin, %2e%2e) or holding a space is refused. POST and PATCH are retried only when the
+connection was refused. An error status exits as every command does (3 key refused, 4 not
+found, ...), with the service's message.
+
+Examples:
+  $ contacts api GET '/api/v1/chatbots/{agent}/contacts?per_page=10'
+  $ contacts api POST '/api/v1/chatbots/{agent}/custom-attributes' --data @attribute.json
+  $ contacts api DELETE /api/v1/chatbots/{agent}/contacts/u_42`,
+    );
+}
+
+export type ApiCommandOptions = OptionsOf<typeof apiOptions>;
+
+/** `auth login`'s options; `LoginCommandOptions` is read from here. */
+function loginOptions(cmd: SubCommand) {
+  return cmd
+    .option('--with-key', 'read the key from stdin, e.g. `contacts auth login --with-key < key.txt`')
+    .addOption(agentOption())
+    .addHelpText(
+      'after',
+      `
+The key is stored in the profile named by --profile (default: "default"), with --base-url if given.
+When an agent is known (--agent, CONTACTS_AGENT or the profile), the key is checked first with one
+call to the service: a key it refuses is not stored (exit 3). Otherwise it is stored unverified.`,
+    );
+}
+
+export type LoginCommandOptions = OptionsOf<typeof loginOptions>;
 
 /** `import`'s arguments and options; `ImportCommandOptions` is read from here. */
 function importOptions(cmd: SubCommand) {
@@ -263,7 +371,7 @@ Examples:
     );
 }
 
-export type ImportCommandOptions = ReturnType<ReturnType<typeof importOptions>['opts']>;
+export type ImportCommandOptions = OptionsOf<typeof importOptions>;
 
 /** `serve`'s options; `ServeOptions` is read from here. */
 function serveOptions(cmd: SubCommand) {
@@ -361,19 +469,9 @@ Examples:
 Learn more: contacts <command> --help`,
     );
 
-  program
-    .command('list')
-    .alias('ls')
-    .description("list the agent's contacts, oldest first")
-    .addOption(agentOption())
-    .option('-p, --page <n>', 'page number', integer(1))
-    .option(
-      '--per-page <n>',
-      `contacts per page (${PER_PAGE_MIN} to ${PER_PAGE_MAX})`,
-      integer(PER_PAGE_MIN, PER_PAGE_MAX),
-    )
-    .option('--all', 'stream every page')
-    .action(lazy(io, async () => (await contactCommands()).list));
+  listOptions(
+    program.command('list').alias('ls').description("list the agent's contacts, oldest first"),
+  ).action(lazy(io, async () => (await contactCommands()).list));
 
   program
     .command('get')
@@ -408,19 +506,12 @@ Learn more: contacts <command> --help`,
     )
     .action(lazy(io, async () => (await contactCommands()).update));
 
-  program
-    .command('delete')
-    .alias('rm')
-    .description('delete a contact, or every contact a file names (--from)')
-    .argument('[id]', 'external_id or the service id')
-    .addOption(agentOption())
-    .option(
-      '--from <file>',
-      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
-    )
-    .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
-    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
-    .action(lazy(io, async () => (await contactCommands()).remove));
+  deleteOptions(
+    program
+      .command('delete')
+      .alias('rm')
+      .description('delete a contact, or every contact a file names (--from)'),
+  ).action(lazy(io, async () => (await contactCommands()).remove));
 
   importOptions(
     program
@@ -459,29 +550,11 @@ Examples:
     )
     .action(lazy(io, async () => (await import('./commands/template.js')).template));
 
-  program
-    .command('export')
-    .description('write every contact of the agent as CSV (importable again as is), JSON, NDJSON or .xlsx')
-    .addOption(agentOption())
-    .option(
-      '--out <file>',
-      'write to this file (atomically) instead of stdout; its extension picks the format',
-    )
-    .option(
-      '--raw',
-      "CSV values as they are, for scripts: no ' before a cell starting with =, +, - or @ (which stops a spreadsheet running it as a formula)",
-    )
-    .addHelpText(
-      'after',
-      `
-The format is -o csv|json|ndjson|xlsx, else the --out extension (.csv, .json, .ndjson, .jsonl,
-.xlsx), else csv; any other extension is refused. An .xlsx workbook has typed cells: numbers,
-dates and booleans as such, ids as text; it imports back unchanged. Its CSV is made for a
-spreadsheet: a cell starting with =, +, - or @ (a phone number's +) gets a leading ', which
-spreadsheets show as text and \`contacts import\` removes again; --raw writes values as they are.
--o csv on the other commands writes values as they are.`,
-    )
-    .action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));
+  exportOptions(
+    program
+      .command('export')
+      .description('write every contact of the agent as CSV (importable again as is), JSON, NDJSON or .xlsx'),
+  ).action(lazy(io, async () => (await import('./commands/export.js')).exportContacts));
 
   const attrs = program.command('attrs').description('list and define typed custom attributes');
   attrs
@@ -514,19 +587,9 @@ spreadsheets show as text and \`contacts import\` removes again; --raw writes va
     .action(lazy(io, async () => (await attrCommands()).update));
 
   const auth = program.command('auth').description('store, check and remove the workspace key');
-  auth
-    .command('login')
-    .description('store a bk_ workspace key (hidden prompt, or stdin with --with-key)')
-    .option('--with-key', 'read the key from stdin, e.g. `contacts auth login --with-key < key.txt`')
-    .addOption(agentOption())
-    .addHelpText(
-      'after',
-      `
-The key is stored in the profile named by --profile (default: "default"), with --base-url if given.
-When an agent is known (--agent, CONTACTS_AGENT or the profile), the key is checked first with one
-call to the service: a key it refuses is not stored (exit 3). Otherwise it is stored unverified.`,
-    )
-    .action(lazy(io, async () => (await authCommands()).login));
+  loginOptions(
+    auth.command('login').description('store a bk_ workspace key (hidden prompt, or stdin with --with-key)'),
+  ).action(lazy(io, async () => (await authCommands()).login));
   auth
     .command('status')
     .description('show the base URL, profile and key in use (masked), and where each came from')
@@ -568,30 +631,13 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
       .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock'),
   ).action(lazy(io, async () => (await import('./commands/serve.js')).serve));
 
-  program
-    .command('api')
-    .description(
-      'send any request to the API with the configured key, base URL and retries; print the answer',
-    )
-    .addArgument(new Argument('<method>', 'the HTTP method').choices(HTTP_METHODS))
-    .argument('<path>', 'the path below the base URL, with any query; {agent} is filled with the agent')
-    .addOption(agentOption())
-    .option(
-      '--data <json|@file>',
-      'the request body (POST, PATCH, PUT, DELETE): JSON inline, @file.json, or @- for stdin',
-    )
-    .addHelpText(
-      'after',
-      `
-The answer's JSON goes to stdout (-o ndjson: on one line); an error status exits as every
-command does (3 key refused, 4 not found, ...), with the service's message.
-
-Examples:
-  $ contacts api GET '/api/v1/chatbots/{agent}/contacts?per_page=10'
-  $ contacts api POST '/api/v1/chatbots/{agent}/custom-attributes' --data @attribute.json
-  $ contacts api DELETE /api/v1/chatbots/{agent}/contacts/u_42`,
-    )
-    .action(lazy(io, async () => (await import('./commands/api.js')).api));
+  apiOptions(
+    program
+      .command('api')
+      .description(
+        'send any request to the API with the configured key, base URL and retries; print the answer',
+      ),
+  ).action(lazy(io, async () => (await import('./commands/api.js')).api));
 
   program
     .command('completion')

@@ -1,8 +1,9 @@
 // ContactsClient: configuration, then the resources (`contacts`, `attributes`) over one transport.
 import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
+import type { HttpMethod } from '../api/operations.js';
 import { VERSION } from '../core/version.js';
-import { ContactsError, type Headers } from './errors.js';
+import { ContactsError, type Headers, RequestPathError } from './errors.js';
 import { type ProxyOptions, proxyFor, proxyFromEnv } from './proxy.js';
 import { Attributes } from './resources/attributes.js';
 import { Contacts } from './resources/contacts.js';
@@ -93,20 +94,24 @@ export class ContactsClient {
 
   /**
    * Any request to the API, with this client's key, base URL, retries and redaction: for what
-   * has no method yet. `path` is below the base URL and may carry a query. Resolves with the
-   * answer's JSON (undefined when empty, the text when it is not JSON); a failure throws the
-   * same errors as every method.
+   * has no method yet. `path` is below the base URL and may carry a query; one that would leave
+   * the base URL (`/../admin`, `%2e%2e`, another host) or holds a space or a control character
+   * throws a RequestPathError, and a fragment is dropped. Resolves with the answer's text and
+   * JSON (body undefined when empty, the text when it is not JSON); a failure throws the same
+   * errors as every method. `retryOnlyRefused` retries only a refused connection (for a write
+   * that must not be sent twice).
    */
   async request(
-    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    method: HttpMethod,
     path: string,
-    options: { body?: unknown; signal?: AbortSignal } = {},
-  ): Promise<{ status: number; headers: Headers; body: unknown }> {
+    options: { body?: unknown; signal?: AbortSignal; retryOnlyRefused?: boolean } = {},
+  ): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
     const res = await this.#transport.request({
       method,
-      path: path.startsWith('/') ? path : `/${path}`,
+      path: requestPath(this.#transport.baseUrl, path),
       body: options.body,
       signal: options.signal,
+      retryOnlyRefused: options.retryOnlyRefused,
     });
     let body: unknown = res.text;
     if (res.text.trim() === '') body = undefined;
@@ -117,7 +122,7 @@ export class ContactsClient {
         // Not JSON: the text as it came.
       }
     }
-    return { status: res.status, headers: res.headers, body };
+    return { status: res.status, headers: res.headers, body, text: res.text };
   }
 
   get baseUrl(): string {
@@ -128,4 +133,38 @@ export class ContactsClient {
   close(): Promise<void> {
     return this.#transport.close();
   }
+}
+
+/**
+ * `path` resolved below `baseUrl` as a URL parser (and so the server) reads it, returned relative
+ * to the base path with its query. Resolving first is what catches `/../admin` and `%2e%2e`: a
+ * check of the text alone misses the encoded forms.
+ */
+export function requestPath(baseUrl: string, path: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  const control = /[\s\u0000-\u001f\u007f]/.exec(path);
+  if (control) {
+    const what =
+      control[0] === ' '
+        ? 'a space'
+        : `a control character (U+${control[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()})`;
+    throw new RequestPathError(
+      `The path holds ${what} at character ${control.index + 1}: ${JSON.stringify(path)}`,
+      'Percent-encode it (a space is %20), or quote the path so the shell passes it whole.',
+    );
+  }
+  const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  let url: URL;
+  try {
+    url = new URL(path.startsWith('/') ? path.slice(1) : path, base);
+  } catch {
+    throw new RequestPathError(`The path is not one a URL can hold: ${JSON.stringify(path)}`);
+  }
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
+    throw new RequestPathError(
+      `The path ${JSON.stringify(path)} leads out of the base URL ${base.href} (to ${url.origin}${url.pathname})`,
+      'Give a path below the base URL, without `..` segments (encoded or not); to reach another service, change --base-url.',
+    );
+  }
+  return `/${url.pathname.slice(base.pathname.length)}${url.search}`;
 }

@@ -93,6 +93,46 @@ export class APIConnectionError extends ContactsError {
   }
 }
 
+/**
+ * A proxy setting that cannot be used (not a URL, or a scheme other than http and https): the
+ * user's configuration, naming the variable it came from, not a failure to reach anything.
+ */
+export class ProxyConfigError extends ContactsError {
+  override name = 'ProxyConfigError';
+  /** The variable (or client option) that holds the value. */
+  readonly variable: string;
+  constructor(message: string, variable: string) {
+    super(message);
+    this.variable = variable;
+  }
+}
+
+/**
+ * The proxy, not the service, said no: 407 (it wants credentials) or 403 (it does not allow the
+ * host), to a CONNECT or a forwarded request. Not a network blip: never retried.
+ */
+export class ProxyRefusedError extends ContactsError {
+  override name = 'ProxyRefusedError';
+  readonly status: number;
+  /** The proxy's URL, credentials redacted. */
+  readonly proxy: string;
+  constructor(message: string, init: { status: number; proxy: string; cause?: unknown }) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.proxy = init.proxy;
+  }
+}
+
+/** A path for `request()` that cannot be sent below the base URL (`/../admin`, a space). */
+export class RequestPathError extends ContactsError {
+  override name = 'RequestPathError';
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
 /** No answer within the timeout. */
 export class APITimeoutError extends APIConnectionError {
   override name = 'APITimeoutError';

@@ -1,8 +1,8 @@
 // Which proxy, if any, a request to the service goes through: HTTPS_PROXY, HTTP_PROXY and
-// NO_PROXY as curl reads them (either case, lower case first), and the dispatcher that uses it.
+// NO_PROXY (either case, lower case first, as curl), and the dispatcher that uses it.
 import { BlockList, isIP } from 'node:net';
 import { type Dispatcher, ProxyAgent } from 'undici';
-import { ContactsError } from '../core/error.js';
+import { ProxyConfigError } from './errors.js';
 
 /** The proxy settings: each as its variable would hold it. */
 export interface ProxyOptions {
@@ -12,16 +12,27 @@ export interface ProxyOptions {
   httpsProxy?: string | undefined;
   /** Hosts reached directly (NO_PROXY): `*`, names (with their subdomains), IPs, CIDR ranges. */
   noProxy?: string | undefined;
+  /** Where each value came from (`https_proxy`, `ALL_PROXY`...), for errors; `proxyFromEnv` fills it. */
+  from?: { httpProxy?: string | undefined; httpsProxy?: string | undefined };
 }
 
 /** The variables, lower case first as curl reads them; ALL_PROXY covers both schemes. */
 export function proxyFromEnv(env: Record<string, string | undefined>): ProxyOptions {
-  const read = (name: string) => nonEmpty(env[name.toLowerCase()]) ?? nonEmpty(env[name]);
+  const read = (name: string): [string, string] | undefined => {
+    for (const variable of [name.toLowerCase(), name]) {
+      const value = nonEmpty(env[variable]);
+      if (value !== undefined) return [value, variable];
+    }
+    return undefined;
+  };
   const all = read('ALL_PROXY');
+  const http = read('HTTP_PROXY') ?? all;
+  const https = read('HTTPS_PROXY') ?? all;
   return {
-    httpProxy: read('HTTP_PROXY') ?? all,
-    httpsProxy: read('HTTPS_PROXY') ?? all,
-    noProxy: read('NO_PROXY'),
+    httpProxy: http?.[0],
+    httpsProxy: https?.[0],
+    noProxy: read('NO_PROXY')?.[0],
+    from: { httpProxy: http?.[1], httpsProxy: https?.[1] },
   };
 }
 
@@ -30,8 +41,12 @@ export function proxyFor(target: string | URL, options: ProxyOptions): URL | und
   const url = new URL(target);
   const raw = url.protocol === 'https:' ? options.httpsProxy : options.httpProxy;
   if (!raw) return undefined;
+  // As Go and gh: this machine is reached direct. A proxy elsewhere would otherwise receive the
+  // key of an http:// loopback service in clear, the one plain-http target allowed by default.
+  if (isLoopbackHost(url.hostname)) return undefined;
   if (bypasses(url, options.noProxy ?? '')) return undefined;
-  return parseProxyUrl(raw, url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
+  const which = url.protocol === 'https:' ? 'httpsProxy' : 'httpProxy';
+  return parseProxyUrl(raw, options.from?.[which] ?? `the ${which} option`);
 }
 
 /**
@@ -44,19 +59,28 @@ export function parseProxyUrl(raw: string, from: string): URL {
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
-    throw new ContactsError(`Invalid proxy URL in ${from}: ${redactProxy(text)}`);
+    throw new ProxyConfigError(`Invalid proxy URL in ${from}: ${redactProxy(text)}`, from);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ContactsError(
+    throw new ProxyConfigError(
       `Unsupported proxy in ${from}: ${url.protocol.slice(0, -1)} (only http:// and https:// proxies are supported)`,
+      from,
     );
   }
   return url;
 }
 
-/** The proxy's URL for a log line: a user name and password become `***`. */
+/**
+ * The proxy's URL for a log line: a user name and password become `***`. A string that is not a
+ * URL loses everything up to its last `@`, with or without a scheme, whatever the password holds.
+ */
 export function redactProxy(proxy: string | URL): string {
-  if (typeof proxy === 'string') return proxy.replace(/\/\/[^/@]*@/, '//***@');
+  if (typeof proxy === 'string') {
+    const at = proxy.lastIndexOf('@');
+    if (at < 0) return proxy;
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(proxy)?.[0] ?? '';
+    return `${scheme}***@${proxy.slice(at + 1)}`;
+  }
   const shown = new URL(proxy.href);
   const hadCredentials = shown.username !== '' || shown.password !== '';
   shown.username = '';
@@ -78,7 +102,7 @@ export function proxyDispatcher(
 }
 
 /**
- * Whether NO_PROXY sends `url` direct. curl's reading: entries split on commas (and spaces),
+ * Whether NO_PROXY sends `url` direct. curl's reading, plus `*.name` and `host:port`: entries split on commas (and spaces),
  * case ignored; `*` alone matches every host; a name matches itself and its subdomains, a leading
  * dot or `*.` changing nothing; an IP address matches itself, a CIDR range every address in it.
  * An entry with a port (`host:8080`) matches that port only.
@@ -123,6 +147,20 @@ export function bypasses(url: URL, noProxy: string): boolean {
     if (host === name || (hostIp === 0 && host.endsWith(`.${name}`))) return true;
   }
   return false;
+}
+
+/** localhost (and RFC 6761 `.localhost` names), 127.0.0.0/8 and ::1. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -7,6 +7,7 @@ import {
   parseIgnoredFieldsHeader,
   REQUEST_ID_HEADER,
 } from '../api/headers.js';
+import type { HttpMethod } from '../api/operations.js';
 import { redactHeaders, redactSecrets } from '../core/redact.js';
 import {
   APIConnectionError,
@@ -15,6 +16,7 @@ import {
   APIUserAbortError,
   ContactsError,
   type Headers,
+  ProxyRefusedError,
 } from './errors.js';
 import { JsonText, toJsonText } from './json-text.js';
 import { proxyDispatcher, redactProxy } from './proxy.js';
@@ -86,13 +88,18 @@ interface Target {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  method: HttpMethod;
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  /**
+   * Retry only a refused connection, which the request never left: for a write the service may
+   * not take twice (`contacts api POST`), as gh's api does not retry.
+   */
+  retryOnlyRefused?: boolean;
   onRetry?: (event: RetryEvent) => void;
   /**
    * Awaited before each attempt, the first included, once any backoff has run: a caller that
@@ -115,6 +122,8 @@ export class Transport {
   readonly #basePath: string;
   /** ` via proxy http://proxy:3128` for log lines and errors, or empty when requests go direct. */
   readonly #via: string;
+  /** The proxy requests go through, credentials redacted, or undefined when they go direct. */
+  readonly #proxyShown: string | undefined;
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
   #reached = false;
 
@@ -125,9 +134,9 @@ export class Transport {
     this.#basePath = this.#origin.pathname.replace(/\/$/, '');
     this.#ownsDispatcher = options.dispatcher === undefined;
     const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
-    this.#via =
-      options.dispatcher === undefined && options.proxy ? ` via proxy ${redactProxy(options.proxy)}` : '';
     const proxy = options.dispatcher === undefined ? options.proxy : undefined;
+    this.#proxyShown = proxy ? redactProxy(proxy) : undefined;
+    this.#via = this.#proxyShown ? ` via proxy ${this.#proxyShown}` : '';
     this.#dispatcher =
       options.dispatcher ?? (proxy ? proxyDispatcher(proxy, this.#origin, keepAlive) : new Agent(keepAlive));
   }
@@ -181,6 +190,7 @@ export class Transport {
           quick = true;
         }
       }
+      if (spec.retryOnlyRefused && !isRefused(failure)) throw failure;
       if (attempt > limit) {
         if (quick && attempt > 1) {
           throw new APIConnectionError(
@@ -268,6 +278,12 @@ export class Transport {
         });
       }
       if (err instanceof ContactsError) throw err;
+      // undici says a proxy's refusal only in words: `Proxy response (403) !== 200 when HTTP
+      // Tunneling` for a CONNECT, `Proxy Authentication Required (407)` for a forwarded request.
+      const refused = this.#proxyShown
+        ? /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec((err as Error).message)
+        : null;
+      if (refused) throw this.#proxyRefused(Number(refused[1]), spec.method, url.href, err);
       throw new APIConnectionError(
         redactSecrets(
           `Could not reach ${url.origin}${this.#via}: ${describeCause(err)} (${spec.method} ${url.pathname})`,
@@ -276,6 +292,19 @@ export class Transport {
         { cause: err },
       );
     }
+  }
+
+  #proxyRefused(status: number, method: string, href: string, cause?: unknown): ProxyRefusedError {
+    const reason =
+      status === 407
+        ? 'wants credentials (407)'
+        : status === 403
+          ? 'does not allow it (403)'
+          : `answered ${status}`;
+    return new ProxyRefusedError(
+      redactSecrets(`The proxy ${this.#proxyShown} refused ${method} ${href}: it ${reason}`, [this.#apiKey]),
+      { status, proxy: this.#proxyShown ?? '', cause },
+    );
   }
 
   #reportIgnored(headers: Headers, method: string, url: string): void {
@@ -319,6 +348,13 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EH
 function isUnreachable(err: APIConnectionError): boolean {
   const code = (err.cause as NodeJS.ErrnoException | undefined)?.code;
   return code !== undefined && UNREACHABLE_CODES.has(code);
+}
+
+function isRefused(err: APIError | APIConnectionError): boolean {
+  return (
+    err instanceof APIConnectionError &&
+    (err.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED'
+  );
 }
 
 function truncate(text: string): string {

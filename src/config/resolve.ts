@@ -11,6 +11,7 @@ import {
   type Camel,
   camel,
   DEFAULT_PROFILE,
+  envSwitch,
   INSECURE_HTTP_ENV,
   PROFILE_ENV,
   SETTING_NAMES,
@@ -134,7 +135,7 @@ export function resolveSettings({
     apiKeyError,
     configPath: store.path,
     warnings: store.warnings ?? [],
-    insecureHttp: flags.insecureHttp === true || /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? ''),
+    insecureHttp: flags.insecureHttp === true || envSwitch(env, 'insecure-http'),
   };
 }
 
@@ -149,13 +150,30 @@ export function readKeyFile(file: string): string {
   const where = `${API_KEY_FILE_ENV} (${file})`;
   let stat: fs.Stats;
   let text: string;
+  // One descriptor for the checks and the read: the file checked is the file read, even if the
+  // path is swapped in between (a secret volume's symlink updated, say).
+  let fd: number | undefined;
   try {
-    stat = fs.statSync(file);
+    // Non-blocking: a FIFO named by mistake is refused below instead of waiting for a writer.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new ConfigError('credentials', `${where} is not a file`);
     if (stat.size > KEY_FILE_MAX_BYTES) {
       throw new ConfigError('credentials', `${where} is larger than a key file (${stat.size} bytes)`);
     }
-    text = fs.readFileSync(file, 'utf8');
+    // At most one byte past the limit: a file that grew since fstat is still refused, not read whole.
+    const buffer = Buffer.alloc(KEY_FILE_MAX_BYTES + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length < buffer.length; length += n) {
+      n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    }
+    if (length > KEY_FILE_MAX_BYTES) {
+      throw new ConfigError(
+        'credentials',
+        `${where} is larger than a key file (over ${KEY_FILE_MAX_BYTES} bytes)`,
+      );
+    }
+    text = buffer.toString('utf8', 0, length);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -163,6 +181,8 @@ export function readKeyFile(file: string): string {
       hint: `Check the path in ${API_KEY_FILE_ENV}, or unset it.`,
       cause: error,
     });
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
     const mode = `0${(stat.mode & 0o777).toString(8).padStart(3, '0')}`;

@@ -32,12 +32,13 @@ export interface SettingSpec<T> {
   normalise(raw: string, from: string): string;
 }
 
-function setting<T, const F extends string>(
-  spec: Omit<SettingSpec<T>, 'normalise' | 'flags'> & {
+function setting<T, const F extends string, const S extends SettingSpec<T>['scope']>(
+  spec: Omit<SettingSpec<T>, 'normalise' | 'flags' | 'scope'> & {
     flags: F;
+    scope: S;
     normalise?: (raw: string, from: string) => string;
   },
-): SettingSpec<T> & { readonly flags: F } {
+): SettingSpec<T> & { readonly flags: F; readonly scope: S } {
   return { ...spec, normalise: spec.normalise ?? ((raw, from) => String(spec.parse(raw, from))) };
 }
 
@@ -109,6 +110,13 @@ export const SETTINGS = {
 export type Settings = typeof SETTINGS;
 export type SettingKey = keyof Settings;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingKey[];
+/** The settings every command takes (`scope: 'global'`); the others, the commands that use them. */
+export type GlobalSettingKey = {
+  [K in SettingKey]: Settings[K]['scope'] extends 'global' ? K : never;
+}[SettingKey];
+export const GLOBAL_SETTING_NAMES = SETTING_NAMES.filter(
+  (key): key is GlobalSettingKey => SETTINGS[key].scope === 'global',
+);
 /** A setting's value in force, as its `parse` gives it. */
 export type SettingValue<K extends SettingKey> = ReturnType<Settings[K]['parse']>;
 /** `base-url` -> `baseUrl`: the name commander gives the flag's value. */
@@ -138,6 +146,52 @@ export const API_KEY_ENV = 'CONTACTS_API_KEY';
 export const API_KEY_FILE_ENV = 'CONTACTS_API_KEY_FILE';
 /** Set to 1 to allow an http:// base URL that names another machine (as `--insecure-http`). */
 export const INSECURE_HTTP_ENV = 'CONTACTS_INSECURE_HTTP';
+
+/**
+ * The on/off options that have a variable, declared once: the program's flags and their help,
+ * and the variable each reads through `envSwitch`.
+ */
+export const SWITCHES = {
+  'insecure-http': {
+    flags: '--insecure-http',
+    env: INSECURE_HTTP_ENV,
+    description: 'allow an http:// base URL to another machine: the key travels unencrypted',
+  },
+  mock: {
+    flags: '--mock',
+    env: 'CONTACTS_MOCK',
+    description: 'run against an embedded mock kept in ./.contacts-mock',
+  },
+  'no-input': {
+    flags: '--no-input',
+    env: 'CONTACTS_NO_INPUT',
+    description: 'never prompt: a question becomes an error naming its flag',
+  },
+} as const;
+export type SwitchKey = keyof typeof SWITCHES;
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+const FALSE_WORDS = new Set(['', '0', 'false', 'no', 'off']);
+
+/**
+ * An on/off variable, read one way for all: 1/true/yes/on, or 0/false/no/off/empty (unset is
+ * off), case ignored. Anything else is a configuration error naming the variable: a typo must
+ * not quietly leave a safety check on, or a prompt a script relies on being refused, off.
+ */
+export function parseBooleanEnv(env: Record<string, string | undefined>, name: string): boolean {
+  const raw = env[name];
+  const word = (raw ?? '').trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  throw new ConfigError('invalid', `Invalid value in ${name}: ${JSON.stringify(raw)}`, {
+    hint: `Set ${name} to 1, true, yes or on; or 0, false, no, off or nothing to turn it off.`,
+  });
+}
+
+/** A switch's variable, read with `parseBooleanEnv`. */
+export function envSwitch(env: Record<string, string | undefined>, key: SwitchKey): boolean {
+  return parseBooleanEnv(env, SWITCHES[key].env);
+}
 
 export { API_KEY_PREFIX };
 export const DEFAULT_PROFILE = 'default';
@@ -200,7 +254,14 @@ export function validateBaseUrl(value: string, from = 'base-url'): string {
 /** For a host without a scheme: the URL meant, http:// for this machine, else https://. */
 function schemeHint(raw: string): string | undefined {
   if (!raw || raw.includes('://') || !/^[\w.[\]:-]+(\/.*)?$/.test(raw)) return undefined;
-  const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(raw);
+  // 0.0.0.0 (and [::]) is what a server listens on, not an address to connect to, and the
+  // base URL check refuses it as another machine: this machine's loopback is what was meant.
+  const unspecified = /^(0\.0\.0\.0|\[::\])(?=[:/]|$)/.exec(raw);
+  if (unspecified) {
+    const loopback = unspecified[1] === '[::]' ? '[::1]' : '127.0.0.1';
+    return `Did you mean http://${loopback}${raw.slice(unspecified[0].length)}? (${unspecified[1]} is where a server listens, not an address to reach it at)`;
+  }
+  const local = /^(localhost|127\.|\[::1\])/i.test(raw);
   return `Did you mean ${local ? 'http' : 'https'}://${raw}?`;
 }
 

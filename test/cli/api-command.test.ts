@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
+import { type Step, startScriptedServer } from '../helpers/scripted-server.js';
 
 let home: Awaited<ReturnType<typeof tempHome>>;
 beforeEach(async () => {
@@ -86,5 +87,97 @@ describe('contacts api', () => {
   it('is in the shell completion, with its methods', async () => {
     const r = await runInProcess(['completion', 'bash']);
     expect(r.stdout).toMatch(/'api'\) words='GET POST PATCH PUT DELETE /);
+  });
+});
+
+describe('contacts api: what it sends and prints', () => {
+  async function scripted(steps: Step[], basePath = '') {
+    const server = await startScriptedServer(steps);
+    const env = {
+      ...home.env,
+      CONTACTS_API_KEY: TEST_KEY,
+      CONTACTS_BASE_URL: `${server.url}${basePath}`,
+      CONTACTS_AGENT: AGENT,
+    };
+    const cli = (argv: string[]) => runInProcess(argv, { env, cwd: home.dir });
+    return { server, cli };
+  }
+
+  it.each([
+    ['/../admin'],
+    ['/%2e%2e/admin'],
+    ['/api/%2E%2E/../admin'],
+    ['//elsewhere.test/x'],
+    ['/x/../../admin'],
+  ])('refuses %s, which leads out of the base URL, and sends nothing', async (path) => {
+    const { server, cli } = await scripted([{ status: 200, body: {} }], '/gateway');
+    try {
+      const r = await cli(['api', 'GET', path]);
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(/leads out of the base URL/);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends a path below the base path, with its query, and drops a fragment', async () => {
+    const { server, cli } = await scripted([{ status: 200, body: { ok: true } }], '/gateway');
+    try {
+      const r = await cli(['api', 'GET', '/api/v1/x?per_page=10#part']);
+      expect(r.code).toBe(0);
+      expect(server.requests.map((q) => q.url)).toEqual(['/gateway/api/v1/x?per_page=10']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['/api/v1/a b', /holds a space at character 10/],
+    ['/api/v1/a\r\nX-Injected: 1', /holds a control character \(U\+000D\) at character 10/],
+  ])('refuses %j with a usage error, not a retried network error', async (path, message) => {
+    const { server, cli } = await scripted([{ status: 200, body: {} }]);
+    try {
+      const r = await cli(['api', 'GET', path]);
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/retrying|UND_ERR/);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not send a POST again when the connection broke after it left', async () => {
+    const { server, cli } = await scripted([{ reset: true }, { status: 201, body: { data: {} } }]);
+    try {
+      const r = await cli([
+        'api',
+        'POST',
+        '/api/v1/chatbots/{agent}/contacts',
+        '--data',
+        '{"external_id":"u"}',
+      ]);
+      expect(r.code).toBe(ExitCode.NETWORK);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['{"id": 12345678901234567890, "n": 1}', '{"id": 12345678901234567890, "n": 1}\n'],
+    ['{"tiny": 1e-400}', '{"tiny": 1e-400}\n'],
+    ['plain text, not JSON', 'plain text, not JSON\n'],
+    ['{"a":1,"b":[true]}', '{\n  "a": 1,\n  "b": [\n    true\n  ]\n}\n'],
+  ])('prints %j as the service sent it unless reading it as JSON loses nothing', async (text, printed) => {
+    const { server, cli } = await scripted([{ status: 200, body: text }]);
+    try {
+      const r = await cli(['api', 'GET', '/api/v1/anything']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(printed);
+    } finally {
+      await server.close();
+    }
   });
 });

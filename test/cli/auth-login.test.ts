@@ -7,6 +7,7 @@ import { askForApiKey } from '../../src/cli/commands/auth.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
+import { startProxy } from '../helpers/proxy.js';
 
 let home: Awaited<ReturnType<typeof tempHome>>;
 beforeEach(async () => {
@@ -96,5 +97,30 @@ describe('the key prompt', () => {
     stdin.write(`${KEY}\r`);
     await expect(answer).resolves.toBe(KEY);
     expect(text).not.toContain('missing_prefix');
+  });
+});
+
+describe('auth login and plain http', () => {
+  it('refuses an http:// base URL on another machine before sending or storing the key', async () => {
+    // The proxy would receive the check if it were sent: the name is not resolved on this machine.
+    const proxy = await startProxy();
+    const r = await login(['--base-url', 'http://contacts.test:4010', '--agent', 'a1'], {
+      HTTP_PROXY: proxy.url,
+    });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toMatch(/Refusing to send the API key unencrypted to contacts\.test:4010/);
+    expect(proxy.seen).toEqual([]);
+    expect(await storedKey()).toBeUndefined();
+  });
+});
+
+describe('auth login and the key variables', () => {
+  it.each([
+    [{ CONTACTS_API_KEY: 'bk_env_key_0000' }, 'CONTACTS_API_KEY is set and takes precedence'],
+    [{ CONTACTS_API_KEY_FILE: '/nonexistent/key' }, 'CONTACTS_API_KEY_FILE is set and takes precedence'],
+  ])('warns that %j wins over the key it stores', async (env, warning) => {
+    const r = await login([], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Note: ${warning} over the stored key.`);
   });
 });

@@ -48,6 +48,15 @@ describe('CSV output', () => {
     expect(header((await cli(['export'])).stdout)).toBe(expected);
   });
 
+  it.each([[['-o', 'json']], [['-o', 'ndjson']], [['--out', 'all.json']]])(
+    'export --raw is refused for %j: only CSV changes values',
+    async (args) => {
+      const r = await cli(['export', '--raw', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/error: --raw is for CSV: n?d?json never changes a value/);
+    },
+  );
+
   it('-o csv writes values as they are; export guards against formulas, and --raw does not', async () => {
     await seed();
     expect((await cli(['get', 'u1', '-o', 'csv'])).stdout).toContain(',+12125550101,');

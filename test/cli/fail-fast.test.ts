@@ -1,11 +1,11 @@
 // A server that is down or mistyped fails a command in about a second, not fifty; --max-retries
 // and --timeout tune the rest.
-import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { APIConnectionError } from '../../src/client/errors.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
+import { refusedPort } from '../helpers/refused-port.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
 let home: Awaited<ReturnType<typeof tempHome>>;
@@ -16,18 +16,9 @@ afterEach(() => home.cleanup());
 
 const KEY = 'bk_live_fail_fast_1234';
 
-/** A loopback port with nothing listening: bound, noted, released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('nothing listening', () => {
   it('fails after a couple of quick tries, not the whole backoff ladder', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const retries: number[] = [];
     const client = new ContactsClient({
       baseUrl: `http://127.0.0.1:${port}`,
@@ -44,7 +35,7 @@ describe('nothing listening', () => {
   });
 
   it('an import against a stopped server ends in seconds with exit 7', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const env = { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: `http://127.0.0.1:${port}` };
     // The whole ladder (ten retries, up to 8 s apart) would outlast the test's own timeout.
     const r = await runInProcess(['import', '-', '--agent', 'a', '--format', 'ndjson'], {

@@ -1,11 +1,11 @@
 // Hints that take the user the last step: each error names what to type instead.
 
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
+import { refusedPort } from '../helpers/refused-port.js';
 
 let home: Awaited<ReturnType<typeof tempHome>>;
 beforeEach(async () => {
@@ -25,6 +25,11 @@ describe('hints', () => {
     expect(ip.stderr).toContain('hint: Did you mean http://127.0.0.1:4010?');
     const remote = await cli(['config', 'set', 'base-url', 'api.example.com']);
     expect(remote.stderr).toContain('hint: Did you mean https://api.example.com?');
+    // Where a server listens, not an address of this machine to reach it at.
+    const any = await cli(['config', 'set', 'base-url', '0.0.0.0:4010']);
+    expect(any.stderr).toContain('hint: Did you mean http://127.0.0.1:4010?');
+    const any6 = await cli(['config', 'set', 'base-url', '[::]:4010/v1']);
+    expect(any6.stderr).toContain('hint: Did you mean http://[::1]:4010/v1?');
   });
 
   it('--map Plan=plan suggests attr.plan when the agent has that attribute', async () => {
@@ -63,10 +68,7 @@ describe('hints', () => {
   });
 
   it('a server that is not there is said once, after the two tries the docs promise', async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const port = await refusedPort();
     const r = await cli(['get', 'u1', '--agent', 'a'], {
       CONTACTS_API_KEY: 'bk_live_hints_1234',
       CONTACTS_BASE_URL: `http://127.0.0.1:${port}`,

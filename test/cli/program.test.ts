@@ -5,8 +5,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
+import { SETTING_NAMES, SETTINGS } from '../../src/config/settings.js';
 import { VERSION } from '../../src/core/version.js';
 import { runInProcess } from '../helpers/cli.js';
+
+describe('the settings table decides the global options', () => {
+  it("lists a scope 'global' setting in the program's help, a scope 'command' one only on its commands", async () => {
+    const top = (await runInProcess(['--help'])).stdout;
+    const options = top.slice(top.indexOf('Options:'), top.indexOf('Commands:'));
+    for (const key of SETTING_NAMES) {
+      const long = SETTINGS[key].flags.replace(/^-\w, /, '');
+      if (SETTINGS[key].scope === 'global') expect(options).toContain(long);
+      else expect(options).not.toContain(long);
+    }
+  });
+});
 
 describe('program parsing', () => {
   it('prints help to stdout and exits 0, listing every command', async () => {
@@ -41,7 +54,9 @@ describe('program parsing', () => {
     expect(r.stdout).toContain('--attr <key=value>');
     expect(r.stdout).not.toContain('--output <format>');
     expect(r.stdout).not.toContain('--no-truncate');
-    expect(r.stdout).toMatch(/Global options \(--output, --profile, [^)]*\): see `contacts --help`\.\n$/);
+    expect(r.stdout).toMatch(
+      /Global options \([^)]*--output, [^)]*--profile[^)]*\): see `contacts --help`\.\n$/,
+    );
     const get = await runInProcess(['get', '--help']);
     expect(get.stdout.trim().split('\n').length).toBeLessThan(15);
     const nested = await runInProcess(['attrs', 'define', '--help']);

@@ -1,83 +1,24 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: a real forward proxy on port 0 between the client (and
-// the CLI) and the mock, and NO_PROXY read as curl reads it.
-import http from 'node:http';
-import net from 'node:net';
+// the CLI) and the mock, and NO_PROXY read as curl reads it. Loopback never goes through a
+// proxy, so the mock is addressed as contacts.test, which only the test proxy resolves.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bypasses, proxyFor, proxyFromEnv, redactProxy } from '../../src/client/proxy.js';
 import { ContactsClient } from '../../src/index.js';
 import { runInProcess, tempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
 
-interface SeenRequest {
-  method: string;
-  url: string;
-  proxyAuthorization: string | undefined;
-}
+/** The mock's URL under a name that is not this machine: only the test proxy can reach it. */
+const remote = (url: string) => url.replace('127.0.0.1', 'contacts.test');
 
-/**
- * A tiny proxy: absolute-URI requests are forwarded (what an http:// target gets), CONNECT opens
- * a tunnel (what an https:// target gets). It records what it was asked.
- */
-async function startProxy(): Promise<{ url: string; seen: SeenRequest[] }> {
-  const seen: SeenRequest[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push({
-      method: req.method ?? '',
-      url: req.url ?? '',
-      proxyAuthorization: req.headers['proxy-authorization'],
-    });
-    const target = new URL(req.url ?? '');
-    const headers = { ...req.headers };
-    delete headers['proxy-authorization'];
-    delete headers['proxy-connection'];
-    const upstream = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method: req.method,
-        headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    seen.push({
-      method: 'CONNECT',
-      url: req.url ?? '',
-      proxyAuthorization: req.headers['proxy-authorization'],
-    });
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const { port } = server.address() as net.AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, seen };
-}
+import { startProxy } from '../helpers/proxy.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
 
 describe('the client through a proxy', () => {
   it('sends an http:// request to the proxy as a forward request', async () => {
-    const mock = await startTestMock({ keys: [TEST_KEY] });
+    const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
     const proxy = await startProxy();
     const client = new ContactsClient({
-      baseUrl: mock.url,
+      baseUrl: remote(mock.url),
       apiKey: TEST_KEY,
       proxy: { httpProxy: proxy.url },
     });
@@ -85,22 +26,23 @@ describe('the client through a proxy', () => {
     const page = await client.contacts.list({ agentId: AGENT });
     expect(page.total).toBe(0);
     expect(proxy.seen).toEqual([
-      expect.objectContaining({ method: 'GET', url: `${mock.url}/api/v1/chatbots/${AGENT}/contacts` }),
+      expect.objectContaining({
+        method: 'GET',
+        url: `${remote(mock.url)}/api/v1/chatbots/${AGENT}/contacts`,
+      }),
     ]);
   });
 
-  it('goes direct for a host NO_PROXY names, and with proxy: false', async () => {
-    const mock = await startTestMock({ keys: [TEST_KEY] });
+  it('goes direct to this machine whatever the proxy settings say', async () => {
+    const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
     const proxy = await startProxy();
-    const bypassed = new ContactsClient({
+    const loopback = new ContactsClient({
       baseUrl: mock.url,
       apiKey: TEST_KEY,
-      proxy: { httpProxy: proxy.url, noProxy: 'example.com, 127.0.0.0/8' },
+      proxy: { httpProxy: proxy.url, httpsProxy: proxy.url },
     });
-    const off = new ContactsClient({ baseUrl: mock.url, apiKey: TEST_KEY, proxy: false });
-    onTestFinished(() => Promise.all([bypassed.close(), off.close()]).then(() => undefined));
-    await bypassed.contacts.list({ agentId: AGENT });
-    await off.contacts.list({ agentId: AGENT });
+    onTestFinished(() => loopback.close());
+    await loopback.contacts.list({ agentId: AGENT });
     expect(proxy.seen).toEqual([]);
   });
 });
@@ -111,14 +53,15 @@ describe('the CLI through a proxy', () => {
     async (variable) => {
       const home = await tempHome();
       onTestFinished(() => home.cleanup());
-      const mock = await startTestMock({ keys: [TEST_KEY] });
+      const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
       const proxy = await startProxy();
       const withCredentials = proxy.url.replace('http://', 'http://proxyuser:s3cr3t@');
       const r = await runInProcess(['--debug', 'list', '--agent', AGENT, '-o', 'json'], {
         env: {
           ...home.env,
           CONTACTS_API_KEY: TEST_KEY,
-          CONTACTS_BASE_URL: mock.url,
+          CONTACTS_BASE_URL: remote(mock.url),
+          CONTACTS_INSECURE_HTTP: '1',
           [variable]: withCredentials,
         },
         cwd: home.dir,
@@ -135,21 +78,91 @@ describe('the CLI through a proxy', () => {
     },
   );
 
-  it('NO_PROXY sends the request direct, and the embedded mock never goes through a proxy', async () => {
+  it('a loopback base URL goes direct with HTTP_PROXY set and no NO_PROXY; the embedded mock too', async () => {
     const home = await tempHome();
     onTestFinished(() => home.cleanup());
-    const mock = await startTestMock({ keys: [TEST_KEY] });
+    const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
     const proxy = await startProxy();
     const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, HTTP_PROXY: proxy.url };
     const direct = await runInProcess(['--debug', 'list', '--agent', AGENT, '-o', 'json'], {
-      env: { ...env, CONTACTS_BASE_URL: mock.url, NO_PROXY: '127.0.0.1' },
+      env: { ...env, CONTACTS_BASE_URL: mock.url },
       cwd: home.dir,
     });
     expect(direct.code).toBe(0);
     expect(direct.stderr).not.toContain('via proxy');
+    expect(proxy.seen).toEqual([]);
     const embedded = await runInProcess(['--mock', 'list', '-o', 'json'], { env, cwd: home.dir });
     expect(embedded.code).toBe(0);
     expect(proxy.seen).toEqual([]);
+  });
+});
+
+describe('proxy settings that cannot be used', () => {
+  const run = async (env: NodeJS.ProcessEnv) => {
+    const home = await tempHome();
+    onTestFinished(() => home.cleanup());
+    return runInProcess(['list', '--agent', AGENT], {
+      env: { ...home.env, CONTACTS_API_KEY: TEST_KEY, ...env },
+      cwd: home.dir,
+    });
+  };
+
+  it('a socks5:// proxy is a configuration error (exit 2) naming the variable', async () => {
+    const r = await run({ CONTACTS_BASE_URL: 'https://contacts.test', https_proxy: 'socks5://u:pw@p:1080' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: Unsupported proxy in https_proxy: socks5/);
+    expect(r.stderr).toMatch(/hint: Fix https_proxy/);
+    expect(r.stderr).not.toMatch(/bug/);
+  });
+
+  it('a proxy that does not parse is a configuration error, its password never shown', async () => {
+    const r = await run({
+      CONTACTS_BASE_URL: 'https://contacts.test',
+      ALL_PROXY: 'alice:s3/cr3t@proxy host:3128',
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: Invalid proxy URL in ALL_PROXY: \*\*\*@proxy host:3128/);
+    expect(r.stderr).not.toMatch(/s3|cr3t|alice/);
+  });
+
+  it.each([
+    [407, /wants credentials \(407\)/],
+    [403, /does not allow it \(403\)/],
+  ])(
+    'a proxy answering CONNECT with %i is not retried, and the hint names the proxy',
+    async (status, reason) => {
+      const proxy = await startProxy({ connectStatus: status });
+      const r = await run({ CONTACTS_BASE_URL: 'https://contacts.test', HTTPS_PROXY: proxy.url });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(reason);
+      expect(r.stderr).toContain(`error: The proxy ${proxy.url} refused GET https://contacts.test/`);
+      expect(r.stderr).toMatch(new RegExp(`hint: .*the proxy ${proxy.url.replace(/[.]/g, '\\.')}`, 'i'));
+      expect(r.stderr).not.toMatch(/retrying|--base-url/);
+      expect(proxy.seen.map((q) => q.method)).toEqual(['CONNECT']);
+    },
+  );
+});
+
+describe('a forward proxy that wants credentials', () => {
+  it('answers 407 to an http:// request: not retried, and the error names the proxy', async () => {
+    const home = await tempHome();
+    onTestFinished(() => home.cleanup());
+    const proxy = await startScriptedServer([{ status: 407, headers: { 'proxy-authenticate': 'Basic' } }]);
+    onTestFinished(() => proxy.close());
+    const r = await runInProcess(['list', '--agent', AGENT], {
+      env: {
+        ...home.env,
+        CONTACTS_API_KEY: TEST_KEY,
+        CONTACTS_BASE_URL: 'http://contacts.test:4010',
+        CONTACTS_INSECURE_HTTP: '1',
+        HTTP_PROXY: proxy.url,
+      },
+      cwd: home.dir,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain(`error: The proxy ${proxy.url} refused GET http://contacts.test:4010/`);
+    expect(r.stderr).toMatch(/wants credentials \(407\)/);
+    expect(proxy.requests).toHaveLength(1);
   });
 });
 
@@ -161,11 +174,13 @@ describe('reading the variables as curl does', () => {
       httpProxy: 'http://a:1',
       httpsProxy: 'http://c:3',
       noProxy: undefined,
+      from: { httpProxy: 'http_proxy', httpsProxy: 'HTTPS_PROXY' },
     });
     expect(proxyFromEnv({ ALL_PROXY: 'http://all:1', no_proxy: 'x' })).toEqual({
       httpProxy: 'http://all:1',
       httpsProxy: 'http://all:1',
       noProxy: 'x',
+      from: { httpProxy: 'ALL_PROXY', httpsProxy: 'ALL_PROXY' },
     });
   });
 
@@ -177,6 +192,25 @@ describe('reading the variables as curl does', () => {
     expect(() => proxyFor('http://a', { httpProxy: 'socks5://p:1080' })).toThrow(
       /only http:\/\/ and https:\/\//,
     );
+  });
+
+  it.each([
+    ['http://localhost:4010'],
+    ['http://api.localhost:4010'],
+    ['http://127.0.0.1:4010'],
+    ['http://127.8.9.10'],
+    ['http://[::1]:4010'],
+    ['https://localhost'],
+  ])('never proxies loopback: %s', (target) => {
+    expect(
+      proxyFor(target, { httpProxy: 'http://proxy.corp:3128', httpsProxy: 'http://proxy.corp:3128' }),
+    ).toBe(undefined);
+  });
+
+  it('NO_PROXY names a host that then goes direct', () => {
+    const options = { httpProxy: 'http://proxy.corp:3128', noProxy: 'example.com' };
+    expect(proxyFor('http://api.example.com', options)).toBeUndefined();
+    expect(proxyFor('http://api.example.org', options)?.host).toBe('proxy.corp:3128');
   });
 
   it.each([
@@ -204,5 +238,15 @@ describe('reading the variables as curl does', () => {
   it('redacts credentials in a proxy URL', () => {
     expect(redactProxy(new URL('http://user:pw@proxy:3128'))).toBe('http://***@proxy:3128');
     expect(redactProxy(new URL('http://proxy:3128'))).toBe('http://proxy:3128');
+  });
+
+  it.each([
+    ['user:s3cr3t@proxy:3128', '***@proxy:3128'],
+    ['http://user:s3/cr3t@proxy:3128', 'http://***@proxy:3128'],
+    ['user:s3/cr@3t@proxy:3128', '***@proxy:3128'],
+    ['http://user:s3cr3t@[bad', 'http://***@[bad'],
+    ['proxy:3128', 'proxy:3128'],
+  ])('redacts the credentials of %j, URL or not', (raw, shown) => {
+    expect(redactProxy(raw)).toBe(shown);
   });
 });

@@ -1,10 +1,11 @@
 // `contacts auth login|status|logout`: the workspace key in the profile, never in argv.
 import { API_KEY_PREFIX, apiKeyProblem } from '../../api/key.js';
-import { validateApiKey } from '../../config/settings.js';
+import { API_KEY_ENV, API_KEY_FILE_ENV, validateApiKey } from '../../config/settings.js';
 import { maskKey } from '../../core/redact.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeRecord } from '../output/render.js';
+import type { LoginCommandOptions } from '../program.js';
 import { type PromptIo, readAllStdin, readSecret } from '../prompt.js';
 
 /** Where a person finds a key, said where they are asked for one. */
@@ -32,7 +33,15 @@ export async function askForApiKey(io: PromptIo & { warn(message: string): void 
   }
 }
 
-export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
+export async function login(ctx: CommandContext, opts: LoginCommandOptions) {
+  ctx.mayCreateProfile();
+  const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
+  // The check sends the key: the same refusal of plain http to another machine as every command,
+  // before the key is asked for, sent or stored.
+  if (settings.baseUrl) {
+    const { requireBaseUrl } = await import('../../config/resolve.js');
+    requireBaseUrl(settings);
+  }
   let key: string;
   if (opts.withKey) key = validateApiKey(await readAllStdin(ctx.io.stdin), 'stdin');
   else {
@@ -47,8 +56,6 @@ export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
     }
     key = await askForApiKey(ctx.io);
   }
-  ctx.mayCreateProfile();
-  const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
   const where = `profile "${settings.profile}" (${store.path})`;
   const check = await checkKey(key, settings.baseUrl, settings.agent, ctx.env);
   if (check.verdict === 'refused') {
@@ -74,8 +81,13 @@ export async function login(ctx: CommandContext, opts: { withKey?: boolean }) {
       ctx.io.note(`Logged in: ${stored}, unverified: ${check.detail}.`);
       break;
   }
-  if (ctx.env.CONTACTS_API_KEY)
-    ctx.io.warn('Note: CONTACTS_API_KEY is set and takes precedence over the stored key.');
+  // Either variable wins over the stored key: the one just stored would not be used.
+  const overriding = [API_KEY_ENV, API_KEY_FILE_ENV].filter((name) => ctx.env[name]?.trim());
+  if (overriding.length > 0) {
+    ctx.io.warn(
+      `Note: ${overriding.join(' and ')} ${overriding.length > 1 ? 'are' : 'is'} set and ${overriding.length > 1 ? 'take' : 'takes'} precedence over the stored key.`,
+    );
+  }
 }
 
 type KeyCheck = { verdict: 'works' | 'refused' | 'unknown-agent' | 'unverified'; detail: string };

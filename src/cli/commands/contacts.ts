@@ -4,10 +4,11 @@ import type { ContactsClient } from '../../client/client.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
+import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
 import { contactBody, type FieldOptions } from './contact-input.js';
 
-export async function list(ctx: CommandContext, opts: { page?: number; perPage?: number; all?: boolean }) {
+export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page cannot be used together');
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
   const table = ctx.io.table;
@@ -138,11 +139,7 @@ export async function update(ctx: CommandContext, given: string, opts: FieldOpti
   await writeContact(ctx.io.stdout, format, contact, { ...ctx.io.table, attributeNames });
 }
 
-export async function remove(
-  ctx: CommandContext,
-  given: string | undefined,
-  opts: { yes?: boolean; from?: string; dryRun?: boolean },
-) {
+export async function remove(ctx: CommandContext, given: string | undefined, opts: DeleteCommandOptions) {
   const id = given === undefined ? undefined : contactId(given);
   if (opts.from !== undefined) {
     if (id !== undefined) throw new UsageError('Give a contact id or --from FILE, not both');
@@ -155,7 +152,10 @@ export async function remove(
   }
   const agentId = await ctx.agent();
   if (!opts.yes) {
-    ctx.mayPrompt(`Delete contact ${id}?`, { flag: '--yes', hint: `contacts delete ${id} --yes` });
+    ctx.mayPrompt(`Delete contact ${id}?`, {
+      flag: '--yes',
+      hint: ctx.commandLine(['delete', id, '--yes'], { '--agent': ctx.options.agent }),
+    });
     if (!ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
       throw new UsageError(`Refusing to delete ${id} without confirmation`, {
         hint: 'Not on a terminal: pass --yes to delete without asking.',
@@ -178,7 +178,7 @@ export async function remove(
  * file, or one id a line), deleted under the import's scheduler and retries. A contact already
  * gone counts as done, so it can run twice.
  */
-async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean; dryRun?: boolean }) {
+async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOptions) {
   const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../teardown/teardown.js');
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
@@ -194,7 +194,7 @@ async function teardown(ctx: CommandContext, from: string, opts: { yes?: boolean
   if (!opts.yes) {
     ctx.mayPrompt(`Delete ${what}?`, {
       flag: '--yes',
-      hint: 'Add --yes to delete without asking (or --dry-run to see the list).',
+      hint: `${ctx.commandLine(['delete', '--from', from, '--yes'], { '--agent': ctx.options.agent })} (or --dry-run to see the list first)`,
     });
     // stdin as the file leaves no terminal to answer on.
     if (from === '-' || !ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {

@@ -6,6 +6,7 @@ import { type AtomicFile, openAtomicFile, resolveWriteTarget } from '../../util/
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
+import type { ExportCommandOptions } from '../program.js';
 
 export type FileFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
 
@@ -72,8 +73,14 @@ export function exportFormat(
   });
 }
 
-export async function exportContacts(ctx: CommandContext, opts: { out?: string; raw?: boolean }) {
+export async function exportContacts(ctx: CommandContext, opts: ExportCommandOptions) {
   const format = exportFormat('export', ctx.options.output, opts.out);
+  // JSON keeps every value as it is already, and a workbook's cells are typed: only CSV guards.
+  if (opts.raw && format !== 'csv') {
+    throw new UsageError(`--raw is for CSV: ${format} never changes a value`, {
+      hint: `Drop --raw, or export CSV (-o csv).`,
+    });
+  }
   if (format === 'xlsx' && !opts.out && ctx.io.isTTY.stdout) {
     throw new UsageError('A workbook is not text for a terminal', {
       hint: 'Pass --out contacts.xlsx, or redirect stdout to a file.',
