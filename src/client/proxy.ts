@@ -2,6 +2,7 @@
 // NO_PROXY (either case, lower case first, as curl), and the dispatcher that uses it.
 import { BlockList, isIP } from 'node:net';
 import { type Dispatcher, ProxyAgent } from 'undici';
+import { isLoopbackHost } from '../core/loopback.js';
 import { ProxyConfigError } from './errors.js';
 
 /** The proxy settings: each as its variable would hold it. */
@@ -147,20 +148,6 @@ export function bypasses(url: URL, noProxy: string): boolean {
     if (host === name || (hostIp === 0 && host.endsWith(`.${name}`))) return true;
   }
   return false;
-}
-
-/** localhost (and RFC 6761 `.localhost` names), 127.0.0.0/8 and ::1. */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname
-    .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^\[|\]$/g, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

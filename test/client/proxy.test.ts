@@ -196,7 +196,6 @@ describe('reading the variables as curl does', () => {
 
   it.each([
     ['http://localhost:4010'],
-    ['http://api.localhost:4010'],
     ['http://127.0.0.1:4010'],
     ['http://127.8.9.10'],
     ['http://[::1]:4010'],
@@ -205,6 +204,12 @@ describe('reading the variables as curl does', () => {
     expect(
       proxyFor(target, { httpProxy: 'http://proxy.corp:3128', httpsProxy: 'http://proxy.corp:3128' }),
     ).toBe(undefined);
+  });
+
+  it('proxies a *.localhost name, which a resolver may send anywhere (the one loopback rule, src/core)', () => {
+    expect(proxyFor('http://api.localhost:4010', { httpProxy: 'http://proxy.corp:3128' })?.host).toBe(
+      'proxy.corp:3128',
+    );
   });
 
   it('NO_PROXY names a host that then goes direct', () => {
