@@ -181,6 +181,36 @@ describe('CSV rows', () => {
   });
 });
 
+describe("national numbers placed from the file's other numbers", () => {
+  const header = ['id', 'name', 'email', 'phone'];
+  const mapping = resolveMapping({ header, definitions: DEFINITIONS });
+  const row = (values: string[], line: number): SourceRecord => ({
+    row: line - 1,
+    line,
+    raw: values,
+    record: Object.fromEntries(header.map((h, i) => [h, values[i]])),
+  });
+
+  it('sends a national number that other countries read too to the fixes file, naming them', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    const ann = validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
+    expect(ann.ok && ann.input.phonenumber).toBe('+4930901820');
+    const jane = validate(row(['g2', 'Jane', 'j@example.com', '020 7946 0958'], 3));
+    expect(jane.ok && jane.input).toEqual({ external_id: 'g2', name: 'Jane', email: 'j@example.com' });
+    const fix = jane.ok ? jane.fixes?.[0] : undefined;
+    expect(fix).toMatchObject({ field: 'phonenumber', value: '020 7946 0958' });
+    expect(fix?.reason).toMatch(/national number of DE .* also, as written, of .*GB/);
+  });
+
+  it('places it when the default country decides', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping, defaultCountry: 'GB' });
+    validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
+    const jane = validate(row(['g2', 'Jane', 'j@example.com', '020 7946 0958'], 3));
+    expect(jane.ok && jane.input.phonenumber).toBe('+442079460958');
+    expect(jane.ok && jane.fixes).toBeUndefined();
+  });
+});
+
 describe('JSON rows', () => {
   it('passes records as written (phone numbers in E.164), null clearing a field, and coerces attributes', () => {
     const result = jsonRow(
