@@ -93,8 +93,11 @@ describe('real exports import with no flags but the agent', () => {
       const first = r.stderr.split('\n')[0]!;
       expect(first).toMatch(/^Recognised the /);
       expect(first.toLowerCase()).toContain(want.system.split('-')[0]);
-      if (want.key.from === 'email')
+      if (want.key.from === 'email') {
         expect(r.stderr).toContain(`no id column: external_id = ${want.key.column}`);
+        // Said once: in the first line, not again on its own.
+        expect(r.stderr.split('no id column:').length - 1).toBe(1);
+      }
 
       const contacts = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
       for (const row of want.land) {

@@ -196,7 +196,9 @@ export async function createProgress(
         case 'start':
           // What the import made of the file, before the first row: the export and its mapping.
           if (e.summary) ctx.io.note(e.summary);
-          if (e.keyFromEmail) ctx.io.note(`no id column: external_id = ${e.keyFromEmail}`);
+          // The summary names the key itself when it has one line for the mapping.
+          if (e.keyFromEmail && !e.summary?.includes('no id column:'))
+            ctx.io.note(`no id column: external_id = ${e.keyFromEmail}`);
           for (const note of e.notes) ctx.io.note(note);
           if (e.format === 'csv') {
             ctx.io.note(
