@@ -419,6 +419,7 @@ class ColumnReader {
     const candidate: Record<string, unknown> = {};
     let attributes: Record<string, unknown> | undefined;
     let first = '';
+    let middle = '';
     let last = '';
     for (const [i, targets] of this.#plain) {
       const cell = cells[i];
@@ -449,14 +450,18 @@ class ColumnReader {
           case 'first_name':
             first = value;
             break;
+          case 'middle_name':
+            middle = value;
+            break;
           case 'last_name':
             last = value;
             break;
         }
       }
     }
-    if (candidate.name === undefined && (first || last))
-      candidate.name = first && last ? `${first} ${last}` : first || last;
+    // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
+    if (candidate.name === undefined && (first || middle || last))
+      candidate.name = [first, middle, last].filter(Boolean).join(' ');
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
 
     const email = this.#first(mapping.emailColumns, cells)[0];

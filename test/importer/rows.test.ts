@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseMapOption, resolveMapping } from '../../src/importer/mapping.js';
+import { parseMapOption, resolveMapping, summarizeMapping } from '../../src/importer/mapping.js';
 import { createRowValidator, type RowResult } from '../../src/importer/rows.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS } from './helpers.js';
@@ -209,6 +210,33 @@ describe("national numbers placed from the file's other numbers", () => {
     expect(jane.ok && jane.input.phonenumber).toBe('+442079460958');
     expect(jane.ok && jane.fixes).toBeUndefined();
   });
+});
+
+describe('middle names of Google and Outlook exports', () => {
+  for (const file of ['google.csv', 'outlook.csv']) {
+    it(`joins first, middle and last name (${file})`, () => {
+      const text = readFileSync(new URL(`../fixtures/exports/${file}`, import.meta.url), 'latin1');
+      const header = text
+        .replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '')
+        .split(/\r?\n/)[0]!
+        .split(',');
+      const mapping = resolveMapping({ header, definitions: [] });
+      expect(summarizeMapping(mapping)).toContain('First Name + Middle Name + Last Name -> name');
+      const raw = header.map((h) =>
+        h === 'First Name'
+          ? 'John'
+          : h === 'Middle Name'
+            ? 'Ronald Reuel'
+            : h === 'Last Name'
+              ? 'Tolkien'
+              : /^E-mail (1 - Value|Address)$/.test(h)
+                ? 'jrrt@example.com'
+                : undefined,
+      );
+      const result = createRowValidator({ definitions: [], mapping })({ row: 1, line: 2, raw, record: {} });
+      expect(result.ok && result.input.name).toBe('John Ronald Reuel Tolkien');
+    });
+  }
 });
 
 describe('JSON rows', () => {
