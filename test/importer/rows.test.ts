@@ -239,6 +239,42 @@ describe('middle names of Google and Outlook exports', () => {
   }
 });
 
+describe('cells with several values (Google ::: )', () => {
+  it('uses the first usable phone of a cell, and a later email only when the first is no address', () => {
+    const text = readFileSync(new URL('../fixtures/exports/google.csv', import.meta.url), 'utf8');
+    const header = text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0]!
+      .split(',');
+    const mapping = resolveMapping({ header, definitions: [] });
+    const validate = createRowValidator({ definitions: [], mapping });
+    const row = (email: string, phone: string) =>
+      validate({
+        row: 1,
+        line: 2,
+        raw: header.map((h) =>
+          h === 'E-mail 1 - Value' ? email : h === 'Phone 1 - Value' ? phone : undefined,
+        ),
+        record: {},
+      });
+    const result = row('not an address ::: jrrt@example.com', '555-0106 ::: +44 20 7946 0958');
+    expect(result.ok && result.input).toMatchObject({
+      external_id: 'jrrt@example.com',
+      email: 'jrrt@example.com',
+      phonenumber: '+442079460958',
+    });
+    expect(result.ok && result.fixes).toBeUndefined();
+    const first = row('ann@example.com ::: bob@example.com', '+49 30 901820 ::: +44 20 7946 0958');
+    expect(first.ok && first.input).toMatchObject({ email: 'ann@example.com', phonenumber: '+4930901820' });
+    expect(validate.notes.multiValue).toEqual(
+      new Map([
+        ['E-mail 1 - Value', 2],
+        ['Phone 1 - Value', 2],
+      ]),
+    );
+  });
+});
+
 describe('JSON rows', () => {
   it('passes records as written (phone numbers in E.164), null clearing a field, and coerces attributes', () => {
     const result = jsonRow(
