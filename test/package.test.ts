@@ -100,3 +100,12 @@ describe('package exports', () => {
     expect(doc).toEqual(buildOpenApiDocument(doc.info.version));
   });
 });
+
+describe('the repository', () => {
+  it('ignores what the README example imports leave in examples/ (rejects, fixes, checkpoint)', () => {
+    for (const file of ['examples/contacts.rejects.csv', 'examples/contacts.fixes.csv']) {
+      // check-ignore exits 0 when the path is ignored, and throws otherwise.
+      expect(() => execFileSync('git', ['check-ignore', '-q', file], { cwd: ROOT })).not.toThrow();
+    }
+  });
+});

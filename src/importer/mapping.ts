@@ -476,6 +476,7 @@ export function summarizeMapping(mapping: ColumnMapping): string {
   else {
     const partsOfName = [
       ...(byTarget.get('name (first part)') ?? []),
+      ...(byTarget.get('name (middle part)') ?? []),
       ...(byTarget.get('name (last part)') ?? []),
     ];
     if (partsOfName.length > 0) parts.push(`${list(partsOfName, ' + ')} -> name`);

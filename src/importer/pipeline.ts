@@ -152,7 +152,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     mapping: mapping ? describeMapping(mapping) : [],
     unmapped: mapping?.unmapped ?? [],
     resumed: outputs?.checkpoint?.resumed ?? false,
-    summary: mapping && summarizeMapping(mapping),
+    // A vCard's columns are the importer's own: say how the cards are read instead.
+    summary:
+      source.format === 'vcard'
+        ? 'Reading vCards: UID -> external_id (else the preferred EMAIL); FN, else N -> name; ' +
+          'EMAIL (preferred) -> email; TEL (preferred, else mobile, else first) -> phonenumber; ' +
+          'ADR country -> phone country'
+        : mapping && summarizeMapping(mapping),
     keyFromEmail: mapping?.keyFromEmail,
     notes: notes.slice(),
     checkpointDiscarded: outputs?.checkpoint?.discarded ?? false,

@@ -1,7 +1,7 @@
 // One source record -> a contact input checked and coerced by the contract's own schemas, or a
 // reject with its line and a reason.
 import { type AttributeDefinition, subMillisecondDigits } from '../api/attribute.js';
-import { type ContactInputParsed, createContactValidators } from '../api/contact.js';
+import { type ContactInputParsed, createContactValidators, EmailSchema } from '../api/contact.js';
 import { toIssues } from '../api/envelope.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
@@ -10,6 +10,7 @@ import type { ColumnMapping, ColumnTarget } from './mapping.js';
 import { internationalCountry, type PhoneCandidates, type PhonePlace, placePhone } from './phones.js';
 import type { Cell, SourceRecord } from './sources/types.js';
 import {
+  cellValues,
   cleanCell,
   type DateOrder,
   firstValue,
@@ -419,6 +420,7 @@ class ColumnReader {
     const candidate: Record<string, unknown> = {};
     let attributes: Record<string, unknown> | undefined;
     let first = '';
+    let middle = '';
     let last = '';
     for (const [i, targets] of this.#plain) {
       const cell = cells[i];
@@ -449,24 +451,33 @@ class ColumnReader {
           case 'first_name':
             first = value;
             break;
+          case 'middle_name':
+            middle = value;
+            break;
           case 'last_name':
             last = value;
             break;
         }
       }
     }
-    if (candidate.name === undefined && (first || last))
-      candidate.name = first && last ? `${first} ${last}` : first || last;
+    // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
+    if (candidate.name === undefined && (first || middle || last))
+      candidate.name = [first, middle, last].filter(Boolean).join(' ');
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
 
-    const email = this.#first(mapping.emailColumns, cells)[0];
+    // The first value of the first email cell, unless it is no address and a later one of the
+    // same cell is (`bad ::: ann@x`).
+    const emails = this.#first(mapping.emailColumns, cells, true);
+    const email =
+      emails.find((e) => e.raw === emails[0]?.raw && EmailSchema.safeParse(e.text).success) ?? emails[0];
     if (email) candidate.email = email.text;
     if (mapping.keyFromEmail !== undefined) {
       if (!email)
         return `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
       candidate.external_id = email.text;
     }
-    const phones = this.#first(mapping.phoneColumns, cells);
+    // Every value of every phone cell, in order: the first usable one is placed.
+    const phones = this.#first(mapping.phoneColumns, cells, true);
     let rowCountry: ReadRow['rowCountry'];
     for (const i of mapping.countryColumns) {
       const cell = cells[i];
@@ -481,20 +492,20 @@ class ColumnReader {
     return { candidate, phones, rowCountry };
   }
 
-  /** The non-empty cells of ordered columns (email, phone), each as its first value. */
-  #first(columns: readonly number[], cells: Cell[]): PhoneCell[] {
+  /** The values of the non-empty cells of ordered columns (email, phone), in order. */
+  #first(columns: readonly number[], cells: Cell[], every: boolean): PhoneCell[] {
     const found: PhoneCell[] = [];
     for (const i of columns) {
       const cell = cells[i];
       if (cell === undefined) continue;
       const cleaned = cleanCell(cell);
       if (cleaned === '') continue;
-      const { value, count } = firstValue(cleaned, this.#mapping.multiValue);
-      if (count > 1) {
+      const values = cellValues(cleaned, this.#mapping.multiValue);
+      if (values.length > 1) {
         const header = this.#mapping.header[i]!.trim();
         this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
       }
-      if (value) found.push({ text: value, raw: cell });
+      for (const value of every ? values : values.slice(0, 1)) found.push({ text: value, raw: cell });
     }
     return found;
   }

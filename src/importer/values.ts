@@ -15,6 +15,18 @@ export function cleanCell(value: string): string {
 export const GOOGLE_MULTI_VALUE = ' ::: ';
 
 /** The first of several values in a cell, and how many there were (1 when it holds one). */
+/** Every value of a cell that may hold several (`a ::: b`), in order; the cell itself otherwise. */
+export function cellValues(value: string, separators: readonly string[]): string[] {
+  for (const sep of separators) {
+    if (!value.includes(sep)) continue;
+    return value
+      .split(sep)
+      .map((p) => p.trim())
+      .filter(Boolean);
+  }
+  return [value];
+}
+
 export function firstValue(value: string, separators: readonly string[]): { value: string; count: number } {
   for (const sep of separators) {
     if (!value.includes(sep)) continue;

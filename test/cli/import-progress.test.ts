@@ -5,7 +5,13 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { progressLine, RateMeter, summaryLine } from '../../src/cli/output/import-report.js';
+import {
+  closingLines,
+  progressLine,
+  RateMeter,
+  summaryLine,
+  summaryRecord,
+} from '../../src/cli/output/import-report.js';
 import type { ImportReport } from '../../src/importer/pipeline.js';
 import { tempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
@@ -89,8 +95,23 @@ describe('the closing sentence', () => {
 
   it('reads as a sentence whatever happened', () => {
     expect(summaryLine(report({}))).toBe(
-      'Imported 70553 rows in 2.6s (27136 rows/s): 70000 created, 500 updated, 3 rejected.',
+      'Read 70553 rows in 2.6s (27136 rows/s): 70000 created, 500 updated, 3 rejected.',
     );
+    expect(summaryLine(report({ rows: 1, created: 1, updated: 0, rejected: 0 }))).toBe(
+      'Imported 1 row in 2.6s (27136 rows/s): 1 created, 0 updated, 0 rejected.',
+    );
+    expect(
+      closingLines(
+        report({
+          multiValue: [
+            { column: 'E-mail 1 - Value', cells: 1 },
+            { column: 'Phone 1 - Value', cells: 2 },
+          ],
+        }),
+      ),
+    ).toContain('Cells with several values: E-mail 1 - Value: 1 cell, Phone 1 - Value: 2 cells.');
+    expect(summaryRecord(report({ dryRun: true }))).not.toHaveProperty('rows_per_second');
+    expect(summaryRecord(report({}))).toHaveProperty('rows_per_second', 27136);
     expect(summaryLine(report({ interrupted: true }))).toBe(
       'Interrupted after 2.6s: 70500 of the 70553 rows read had landed (70000 created, 500 updated, 3 rejected).',
     );

@@ -95,6 +95,56 @@ describe('importing vCard files', () => {
     expect(broken.stderr).toContain(`cut.vcf: line ${beginOfLast}: the file ends inside this card`);
   });
 
+  it('reads ADR countries for national numbers, notes UID-less cards, and writes a CSV fixes file that imports back', async () => {
+    const mock = await startTestMock();
+    const { writeFile } = await import('node:fs/promises');
+    const file = join(home.dir, 'x.vcf');
+    const card = (lines: string[]) => ['BEGIN:VCARD', 'VERSION:3.0', ...lines, 'END:VCARD'].join('\r\n');
+    await writeFile(
+      file,
+      `${[
+        card(['UID:v1', 'FN:Ann', 'EMAIL:a@example.com', 'TEL:+49 30 901820']),
+        card([
+          'UID:v2',
+          'FN:Jane',
+          'EMAIL:j@example.com',
+          'ADR;TYPE=home:;;1 High St;London;;EC1A 1AA;United Kingdom',
+          'TEL:020 7946 0958',
+        ]),
+        card(['FN:Bob', 'EMAIL:bob@example.com', 'TEL:020 7946 0100']),
+      ].join('\r\n')}\r\n`,
+    );
+    const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(r.stderr).toContain('Cards without a UID are keyed by their email');
+    expect(r.stderr).toContain('UID -> external_id');
+    expect(r.stderr).not.toContain('external_id -> external_id');
+    expect(fields(mock)).toEqual({
+      v1: { name: 'Ann', email: 'a@example.com', phonenumber: '+4930901820' },
+      v2: { name: 'Jane', email: 'j@example.com', phonenumber: '+442079460958' },
+      'bob@example.com': { name: 'Bob', email: 'bob@example.com', phonenumber: null },
+    });
+    const fixesPath = join(home.dir, 'x.fixes.csv');
+    const fixes = (await readFile(fixesPath, 'utf8')).replace(/^\uFEFF/, '');
+    const [header, row] = fixes.trim().split(/\r?\n/);
+    expect(header).toBe('external_id,name,phonenumber,country,_line,_error');
+    expect(row).toMatch(/^bob@example\.com,,020 7946 0100,,\d+,/);
+    await writeFile(fixesPath, fixes.replace('020 7946 0100', '+44 20 7946 0100'));
+    const back = await runBin(['import', fixesPath, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(back.code, back.stderr).toBe(ExitCode.OK);
+    expect(fields(mock)['bob@example.com']).toEqual({
+      name: 'Bob',
+      email: 'bob@example.com',
+      phonenumber: '+442079460100',
+    });
+  });
+
   it('completes the new formats and flags in the shell scripts', async () => {
     const r = await runBin(['completion', 'bash'], { env: home.env, cwd: home.dir });
     expect(r.code).toBe(ExitCode.OK);

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseMapOption, resolveMapping } from '../../src/importer/mapping.js';
+import { parseMapOption, resolveMapping, summarizeMapping } from '../../src/importer/mapping.js';
 import { createRowValidator, type RowResult } from '../../src/importer/rows.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS } from './helpers.js';
@@ -178,6 +179,99 @@ describe('CSV rows', () => {
       error: 'Row has 1 field but…',
     };
     expect(csvRow(source)).toEqual({ ok: false, line: 7, reason: 'Row has 1 field but…', source });
+  });
+});
+
+describe("national numbers placed from the file's other numbers", () => {
+  const header = ['id', 'name', 'email', 'phone'];
+  const mapping = resolveMapping({ header, definitions: DEFINITIONS });
+  const row = (values: string[], line: number): SourceRecord => ({
+    row: line - 1,
+    line,
+    raw: values,
+    record: Object.fromEntries(header.map((h, i) => [h, values[i]])),
+  });
+
+  it('sends a national number that other countries read too to the fixes file, naming them', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    const ann = validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
+    expect(ann.ok && ann.input.phonenumber).toBe('+4930901820');
+    const jane = validate(row(['g2', 'Jane', 'j@example.com', '020 7946 0958'], 3));
+    expect(jane.ok && jane.input).toEqual({ external_id: 'g2', name: 'Jane', email: 'j@example.com' });
+    const fix = jane.ok ? jane.fixes?.[0] : undefined;
+    expect(fix).toMatchObject({ field: 'phonenumber', value: '020 7946 0958' });
+    expect(fix?.reason).toMatch(/national number of DE .* also, as written, of .*GB/);
+  });
+
+  it('places it when the default country decides', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping, defaultCountry: 'GB' });
+    validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
+    const jane = validate(row(['g2', 'Jane', 'j@example.com', '020 7946 0958'], 3));
+    expect(jane.ok && jane.input.phonenumber).toBe('+442079460958');
+    expect(jane.ok && jane.fixes).toBeUndefined();
+  });
+});
+
+describe('middle names of Google and Outlook exports', () => {
+  for (const file of ['google.csv', 'outlook.csv']) {
+    it(`joins first, middle and last name (${file})`, () => {
+      const text = readFileSync(new URL(`../fixtures/exports/${file}`, import.meta.url), 'latin1');
+      const header = text
+        .replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '')
+        .split(/\r?\n/)[0]!
+        .split(',');
+      const mapping = resolveMapping({ header, definitions: [] });
+      expect(summarizeMapping(mapping)).toContain('First Name + Middle Name + Last Name -> name');
+      const raw = header.map((h) =>
+        h === 'First Name'
+          ? 'John'
+          : h === 'Middle Name'
+            ? 'Ronald Reuel'
+            : h === 'Last Name'
+              ? 'Tolkien'
+              : /^E-mail (1 - Value|Address)$/.test(h)
+                ? 'jrrt@example.com'
+                : undefined,
+      );
+      const result = createRowValidator({ definitions: [], mapping })({ row: 1, line: 2, raw, record: {} });
+      expect(result.ok && result.input.name).toBe('John Ronald Reuel Tolkien');
+    });
+  }
+});
+
+describe('cells with several values (Google ::: )', () => {
+  it('uses the first usable phone of a cell, and a later email only when the first is no address', () => {
+    const text = readFileSync(new URL('../fixtures/exports/google.csv', import.meta.url), 'utf8');
+    const header = text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0]!
+      .split(',');
+    const mapping = resolveMapping({ header, definitions: [] });
+    const validate = createRowValidator({ definitions: [], mapping });
+    const row = (email: string, phone: string) =>
+      validate({
+        row: 1,
+        line: 2,
+        raw: header.map((h) =>
+          h === 'E-mail 1 - Value' ? email : h === 'Phone 1 - Value' ? phone : undefined,
+        ),
+        record: {},
+      });
+    const result = row('not an address ::: jrrt@example.com', '555-0106 ::: +44 20 7946 0958');
+    expect(result.ok && result.input).toMatchObject({
+      external_id: 'jrrt@example.com',
+      email: 'jrrt@example.com',
+      phonenumber: '+442079460958',
+    });
+    expect(result.ok && result.fixes).toBeUndefined();
+    const first = row('ann@example.com ::: bob@example.com', '+49 30 901820 ::: +44 20 7946 0958');
+    expect(first.ok && first.input).toMatchObject({ email: 'ann@example.com', phonenumber: '+4930901820' });
+    expect(validate.notes.multiValue).toEqual(
+      new Map([
+        ['E-mail 1 - Value', 2],
+        ['Phone 1 - Value', 2],
+      ]),
+    );
   });
 });
 

@@ -27,7 +27,7 @@ describe('vCard source', () => {
         '',
       ].join('\n'),
     );
-    expect(source.header).toEqual(['external_id', 'name', 'email', 'phonenumber']);
+    expect(source.header).toEqual(['external_id', 'name', 'email', 'phonenumber', 'country']);
     expect(rows).toEqual([
       {
         line: 1,
@@ -36,6 +36,7 @@ describe('vCard source', () => {
           'Doe, Jane',
           'jane@example.com',
           '+44-7700-900123',
+          undefined,
         ],
         error: undefined,
       },
@@ -64,7 +65,7 @@ describe('vCard source', () => {
     ]);
     expect(rows[0]).toEqual({
       line: 1,
-      raw: ['first@example.com', 'Dr. Alan Mathison Turing', 'first@example.com', '+44 1'],
+      raw: ['first@example.com', 'Dr. Alan Mathison Turing', 'first@example.com', '+44 1', undefined],
       error: undefined,
     });
     expect(rows[1]).toMatchObject({
@@ -85,10 +86,10 @@ describe('vCard source', () => {
     const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');
     const text = `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p1\r\nPHOTO;ENCODING=b;TYPE=JPEG:${base64}\r\n${photo}\r\nFN:After Photo\r\nEND:VCARD\r\n`;
     const { rows } = await read(text);
-    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', undefined, undefined]);
+    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', undefined, undefined, undefined]);
     // One line of 4 MB (a 4.0 data: URI, unfolded) is dropped as it streams.
     const long = `BEGIN:VCARD\nVERSION:4.0\nUID:p2\nPHOTO:data:image/jpeg;base64,${'B'.repeat(4 * 1024 * 1024)}\nFN:Long\nEND:VCARD\n`;
-    expect((await read(long)).rows[0]?.raw).toEqual(['p2', 'Long', undefined, undefined]);
+    expect((await read(long)).rows[0]?.raw).toEqual(['p2', 'Long', undefined, undefined, undefined]);
   });
 
   it('names the file and line of what it cannot read', async () => {

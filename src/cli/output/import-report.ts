@@ -23,7 +23,8 @@ export function summaryRecord(r: ImportReport) {
     dry_run: r.dryRun,
     interrupted: r.interrupted,
     duration_ms: r.durationMs,
-    rows_per_second: r.rowsPerSecond,
+    // A dry run sends nothing: no rate to give.
+    ...(r.dryRun ? {} : { rows_per_second: r.rowsPerSecond }),
     requests: r.requests,
     rate_limited: r.throttled,
     multi_value_cells: r.multiValue.reduce((n, m) => n + m.cells, 0),
@@ -64,7 +65,7 @@ export function closingLines(r: ImportReport): string[] {
   );
   if (r.multiValue.length > 0) {
     lines.push(
-      `Cells with several values (the first was used): ${r.multiValue.map((m) => `${m.column} ${m.cells}`).join(', ')}.`,
+      `Cells with several values: ${r.multiValue.map((m) => `${m.column}: ${plural(m.cells, 'cell')}`).join(', ')}.`,
     );
   }
   if (r.lostCharacters.count > 0) {
@@ -87,15 +88,19 @@ export function summaryLine(r: ImportReport): string {
   const earlier = r.skipped ? `, ${r.skipped} landed in an earlier run` : '';
   const fixed = r.fixed ? `, ${r.fixed} ${r.dryRun ? 'would land' : 'landed'} without a field` : '';
   if (r.dryRun) {
-    return `Checked ${r.rows} rows in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.unchanged} unchanged, ${r.rejected} rejected${fixed}${earlier}.`;
+    return `Checked ${plural(r.rows, 'row')} in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.unchanged} unchanged, ${r.rejected} rejected${fixed}${earlier}.`;
   }
   const landed = r.created + r.updated;
   const detail = `${r.created} created, ${r.updated} updated, ${r.rejected} rejected${fixed}${earlier}`;
   if (r.interrupted) {
-    return `Interrupted after ${seconds}: ${landed} of the ${r.rows} rows read had landed (${detail}).`;
+    return `Interrupted after ${seconds}: ${landed} of the ${plural(r.rows, 'row')} read had landed (${detail}).`;
   }
-  return `Imported ${r.rows} rows in ${seconds} (${r.rowsPerSecond} rows/s): ${detail}.`;
+  // "Imported 6 rows" would claim the rejected ones landed too.
+  const verb = r.rejected > 0 ? 'Read' : 'Imported';
+  return `${verb} ${plural(r.rows, 'row')} in ${seconds} (${r.rowsPerSecond} rows/s): ${detail}.`;
 }
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * Rows per second over the last few seconds, not since the start: after an outage the figure
@@ -196,7 +201,9 @@ export async function createProgress(
         case 'start':
           // What the import made of the file, before the first row: the export and its mapping.
           if (e.summary) ctx.io.note(e.summary);
-          if (e.keyFromEmail) ctx.io.note(`no id column: external_id = ${e.keyFromEmail}`);
+          // The summary names the key itself when it has one line for the mapping.
+          if (e.keyFromEmail && !e.summary?.includes('no id column:'))
+            ctx.io.note(`no id column: external_id = ${e.keyFromEmail}`);
           for (const note of e.notes) ctx.io.note(note);
           if (e.format === 'csv') {
             ctx.io.note(

@@ -8,10 +8,10 @@ import type { OpenedInput } from './input.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
 
 /** The columns every vCard row has, named as the importer maps them. */
-export const VCARD_COLUMNS = ['external_id', 'name', 'email', 'phonenumber'] as const;
+export const VCARD_COLUMNS = ['external_id', 'name', 'email', 'phonenumber', 'country'] as const;
 
 /** The properties read; any other is skipped with its continuation lines. */
-const WANTED = new Set(['BEGIN', 'END', 'VERSION', 'FN', 'N', 'EMAIL', 'TEL', 'UID']);
+const WANTED = new Set(['BEGIN', 'END', 'VERSION', 'FN', 'N', 'EMAIL', 'TEL', 'UID', 'ADR']);
 /** Longest property kept, in bytes (folded lines joined); a longer wanted one is an error. */
 const MAX_PROPERTY_BYTES = 1024 * 1024;
 
@@ -31,6 +31,8 @@ interface Card {
   uid?: string;
   emails: { value: string; pref: number }[];
   tels: { value: string; pref: number; cell: boolean }[];
+  /** The country component of each ADR: the card's country, for its national TEL numbers. */
+  countries: { value: string; pref: number }[];
 }
 
 /**
@@ -54,15 +56,21 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
     input.destroy();
     throw new ImportError(`${input.name}: the file holds no vCard (no BEGIN:VCARD line)`);
   }
-  const notes =
-    first.value.uid === undefined
-      ? ['Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one).']
-      : [];
+  const notes: string[] = [];
+  // Said once, when the first card without a UID is met (the first card, or any later one).
+  let keyedByEmail = false;
+  const noteKey = (card: Card) => {
+    if (keyedByEmail || card.uid !== undefined) return;
+    keyedByEmail = true;
+    notes.push('Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one).');
+  };
+  noteKey(first.value);
 
   async function* records(): AsyncGenerator<SourceRecord> {
     let row = 0;
     try {
       for (let next = first; !next.done; next = await cards.next()) {
+        noteKey(next.value);
         yield toRecord(next.value, ++row);
       }
     } finally {
@@ -84,7 +92,13 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
 function toRecord(card: Card, row: number): SourceRecord {
   const email = pick(card.emails)?.value;
   const id = card.uid ?? email;
-  const raw: Cell[] = [id, card.fn ?? nameFromN(card.n), email, pickPhone(card.tels)];
+  const raw: Cell[] = [
+    id,
+    card.fn ?? nameFromN(card.n),
+    email,
+    pickPhone(card.tels),
+    pick(card.countries)?.value,
+  ];
   const record: Record<string, unknown> = Object.create(null);
   VCARD_COLUMNS.forEach((column, i) => {
     record[column] = raw[i];
@@ -138,7 +152,7 @@ async function* readCards(input: OpenedInput): AsyncGenerator<Card> {
       }
       if (card)
         throw fail(`BEGIN:VCARD inside the card that begins on line ${card.line}: is an END:VCARD missing?`);
-      card = { line: property.line, version: '3.0', emails: [], tels: [] };
+      card = { line: property.line, version: '3.0', emails: [], tels: [], countries: [] };
       continue;
     }
     if (!card) throw fail(`expected BEGIN:VCARD, found ${name}`);
@@ -171,6 +185,14 @@ async function* readCards(input: OpenedInput): AsyncGenerator<Card> {
       case 'EMAIL': {
         const value = unescapeText(text, card.version).trim();
         if (value) card.emails.push({ value, pref: preference(property.params) });
+        break;
+      }
+      case 'ADR': {
+        // ADR is PO box;extended;street;locality;region;postal code;country: the country as
+        // written (`United Kingdom`, `UK`, `GB`), read like a CSV row's country column.
+        const parts = splitUnescaped(text, ';');
+        const country = (parts[6] ?? '').trim();
+        if (country) card.countries.push({ value: country, pref: preference(property.params) });
         break;
       }
       case 'TEL': {

@@ -109,7 +109,8 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   const fixes = fixesPath
     ? new FixesWriter({
         path: fixesPath,
-        format: source.format,
+        // A CSV under the importer's field names for every tabular input, a vCard file's too.
+        format: isTabular(source.format) ? 'csv' : source.format,
         mapping: options.mapping,
         bom: source.bom,
         input: kind === 'stdin' ? undefined : input,
