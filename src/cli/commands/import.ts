@@ -139,7 +139,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   }
   if (report.fixesFile) {
     ctx.io.note(
-      `Fields left out of ${report.fixed} contacts that landed: ${display(ctx, report.fixesFile)} (correct them and import that file as is).`,
+      `Fields left out of ${report.fixed} ${report.fixed === 1 ? 'contact' : 'contacts'} that landed: ${display(ctx, report.fixesFile)} (correct them and import that file as is).`,
     );
   }
   if (report.resultsFile)
