@@ -85,7 +85,10 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     }
   }
   const asWritten = fits.filter((f) => f.written);
-  const fit = fits.length === 1 ? fits[0] : asWritten.length === 1 ? asWritten[0] : undefined;
+  // Countries that share a calling code (US and CA, GB and its Crown Dependencies) read one
+  // number alike: one E.164 is one answer, whichever of them parsed it.
+  const oneNumber = fits.length > 1 && fits.every((f) => f.e164 === fits[0]!.e164);
+  const fit = fits.length === 1 || oneNumber ? fits[0] : asWritten.length === 1 ? asWritten[0] : undefined;
   if (fit && candidates.from === 'file') {
     // The file's other numbers are no proof of this one's country: a national number is placed
     // from them only when no other country reads it, as written, as another number, or when it

@@ -212,6 +212,26 @@ describe("national numbers placed from the file's other numbers", () => {
   });
 });
 
+describe('national numbers of countries that share a calling code', () => {
+  const header = ['id', 'name', 'email', 'phone'];
+  const mapping = resolveMapping({ header, definitions: DEFINITIONS });
+  const row = (values: string[], line: number): SourceRecord => ({
+    row: line - 1,
+    line,
+    raw: values,
+    record: Object.fromEntries(header.map((h, i) => [h, values[i]])),
+  });
+
+  it('places a US number in a file that also holds a Canadian one (both read it as one +1 number)', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    validate(row(['c1', 'Cam', 'c@example.com', '+1 416 555 0199'], 2));
+    validate(row(['u1', 'Uma', 'u@example.com', '+1 415 555 0100'], 3));
+    const sam = validate(row(['u2', 'Sam', 's@example.com', '(415) 555-0132'], 4));
+    expect(sam.ok && sam.input.phonenumber).toBe('+14155550132');
+    expect(sam.ok && sam.fixes).toBeUndefined();
+  });
+});
+
 describe('middle names of Google and Outlook exports', () => {
   for (const file of ['google.csv', 'outlook.csv']) {
     it(`joins first, middle and last name (${file})`, () => {
