@@ -136,6 +136,8 @@ export function createRowValidator({
     // Phone numbers are stored in E.164, as production's own importer does. A copy: the record
     // itself goes to the rejects file as written if the row is refused later.
     let body = candidate;
+    /** A phone passed over for a later one: said, so a bad main number is not lost unseen. */
+    let passedOver: string | undefined;
     if (phones.length > 0) {
       const candidates: PhoneCandidates = rowCountry
         ? { countries: [rowCountry.code], from: 'row', column: rowCountry.column }
@@ -146,6 +148,9 @@ export function createRowValidator({
       for (const phone of phones) {
         const result = placePhone(phone.text, candidates);
         if (result.ok) {
+          if (placed && !placed.ok) {
+            passedOver = `phonenumber: ${phones[0]!.text} not used (${placed.reason}); ${phone.text} used instead`;
+          }
           placed = result;
           if (result.country && phone.text.startsWith('+')) evidence.addCountry(result.country);
           break;
@@ -186,7 +191,10 @@ export function createRowValidator({
       notes.lostCharactersCount++;
       if (notes.lostCharacters.length < MAX_NOTED_LINES) notes.lostCharacters.push(source.line);
     }
-    const notice = dates.length > 0 ? precisionNotice(dates, candidate, parsed.data) : undefined;
+    const notice =
+      [dates.length > 0 ? precisionNotice(dates, candidate, parsed.data) : undefined, passedOver]
+        .filter(Boolean)
+        .join('; ') || undefined;
     const result: RowResult = { ok: true, line: source.line, input: parsed.data, source };
     if (problems.length > 0) result.fixes = problems;
     if (notice) result.notice = notice;

@@ -232,6 +232,25 @@ describe('national numbers of countries that share a calling code', () => {
   });
 });
 
+describe('a main phone passed over for a later one', () => {
+  it('is said in a notice, not dropped unseen', () => {
+    const header = ['id', 'name', 'email', 'Phone Number', 'Mobile Phone Number'];
+    const mapping = resolveMapping({ header, definitions: DEFINITIONS });
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping, defaultCountry: 'US' });
+    const values = ['m1', 'Max', 'm@example.com', '555-0106', '+1 415 555 0132'];
+    const result = validate({
+      row: 1,
+      line: 2,
+      raw: values,
+      record: Object.fromEntries(header.map((h, i) => [h, values[i]])),
+    });
+    expect(result.ok && result.input.phonenumber).toBe('+14155550132');
+    expect(result.ok && result.notice).toMatch(
+      /phonenumber: 555-0106 not used \(.+\); \+1 415 555 0132 used instead/,
+    );
+  });
+});
+
 describe('middle names of Google and Outlook exports', () => {
   for (const file of ['google.csv', 'outlook.csv']) {
     it(`joins first, middle and last name (${file})`, () => {
