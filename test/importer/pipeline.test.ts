@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContactsClient } from '../../src/client/client.js';
 import { parseMapOption } from '../../src/importer/mapping.js';
@@ -473,5 +474,49 @@ describe('runImport', () => {
     expect(mock.requests.filter((r) => r.method === 'POST').length - postsBefore).toBe(200 - landedBefore);
     expect(existsSync(first.checkpointFile!)).toBe(false);
     expectDirectoryEquals(mock, last);
+  });
+});
+
+describe('fixes files of workbooks and TSV files', () => {
+  // The fixes file is the input's kind of rows: a workbook's is CSV, a .tsv's is tab-separated,
+  // so each imports back as is.
+  it("writes an .xlsx import's fixes as CSV (external_id and the original value) that imports back", async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'book.xlsx');
+    const wb = new Workbook();
+    const sheet = wb.addWorksheet('Contacts');
+    sheet.addRow(['external_id', 'name', 'seats']);
+    sheet.addRow(['a', 'Ann', 'many']);
+    sheet.addRow(['b', 'Bob', 3]);
+    await wb.xlsx.writeFile(file);
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ created: 2, rejected: 0, fixed: 1 });
+    expect(report.fixesFile).toBe(join(dir, 'book.fixes.csv'));
+    const [header, row] = (await readFile(report.fixesFile!, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(header).toBe('external_id,name,phonenumber,country,attr.seats,_line,_error');
+    expect(row).toMatch(/^a,,,,many,2,"?custom_attributes\.seats: /);
+    const again = await runImport({ client, agentId: AGENT, input: report.fixesFile! });
+    // Imported as is: read as CSV rows, the unreadable value is refused again, nothing else.
+    expect(again).toMatchObject({ rows: 1, created: 0, rejected: 0, fixed: 1 });
+    expect(byKey(mock).get('a')).toMatchObject({ name: 'Ann', custom_attributes: {} });
+  });
+
+  it("writes a .tsv import's fixes tab-separated, so they import back as a .tsv", async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'people.tsv');
+    await writeFile(file, 'external_id\tname\tseats\na\tAnn\tmany\nb\tBob\t3\n');
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ created: 2, rejected: 0, fixed: 1 });
+    expect(report.fixesFile).toBe(join(dir, 'people.fixes.tsv'));
+    const [header, row] = (await readFile(report.fixesFile!, 'utf8')).trim().split('\n');
+    expect(header).toBe('external_id\tname\tphonenumber\tcountry\tattr.seats\t_line\t_error');
+    expect(row).toMatch(/^a\t\t\t\tmany\t2\t"?custom_attributes\.seats: /);
+    await writeFile(report.fixesFile!, `${header}\n${row!.replace('many', '4')}\n`);
+    const again = await runImport({ client, agentId: AGENT, input: report.fixesFile! });
+    expect(again).toMatchObject({ rows: 1, updated: 1, rejected: 0, fixed: 0 });
+    expect(byKey(mock).get('a')).toMatchObject({ name: 'Ann', custom_attributes: { seats: 4 } });
   });
 });

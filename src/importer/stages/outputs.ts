@@ -109,7 +109,9 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   const fixes = fixesPath
     ? new FixesWriter({
         path: fixesPath,
-        format: source.format,
+        // Read back like the rejects: CSV rows (with a .tsv's own delimiter), whatever the input was.
+        format: isTabular(source.format) ? 'csv' : source.format,
+        delimiter: source.delimiter,
         mapping: options.mapping,
         bom: source.bom,
         input: kind === 'stdin' ? undefined : input,
