@@ -520,3 +520,29 @@ describe('fixes files of workbooks and TSV files', () => {
     expect(byKey(mock).get('a')).toMatchObject({ name: 'Ann', custom_attributes: { seats: 4 } });
   });
 });
+
+describe('a workbook with the leftovers of a report export', () => {
+  // The same as a CSV's: a Salesforce report saved as .xlsx repeats its header where two exports
+  // were pasted together, and ends with a blank row, a confidentiality notice and a copyright line.
+  it('skips a repeated header, blank rows and a Salesforce footer: no contact made of them, none rejected', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'report.xlsx');
+    const wb = new Workbook();
+    const sheet = wb.addWorksheet('Report');
+    sheet.addRow(['Contact ID', 'Full Name', 'Email']);
+    sheet.addRow(['0031', 'Ann Lee', 'ann@example.com']);
+    sheet.addRow(['Contact ID', 'Full Name', 'Email']);
+    sheet.addRow(['0032', 'Bob Ray', 'bob@example.com']);
+    sheet.addRow([]);
+    sheet.addRow(['Confidential Information - Do Not Distribute']);
+    sheet.addRow(['Copyright (c) 2000-2024 salesforce.com, inc. All rights reserved.']);
+    await wb.xlsx.writeFile(file);
+    const events: { type: string; message?: string }[] = [];
+    const report = await runImport({ client, agentId: AGENT, input: file, onEvent: (e) => events.push(e) });
+    expect(report).toMatchObject({ rows: 2, created: 2, rejected: 0, rejectsFile: null });
+    expect([...byKey(mock).keys()].sort()).toEqual(['0031', '0032']);
+    const notes = events.flatMap((e) => (e.type === 'note' || e.type === 'start' ? [JSON.stringify(e)] : []));
+    expect(notes.join('\n')).toMatch(/line 3 repeats the header row: skipped/);
+    expect(notes.join('\n')).toMatch(/lines 6-7 are a footer after the last row/);
+  });
+});
