@@ -9,7 +9,7 @@ import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContactsClient } from '../../src/client/client.js';
 import { parseMapOption } from '../../src/importer/mapping.js';
-import { runImport } from '../../src/importer/pipeline.js';
+import { ImportStoppedError, LOOK_AHEAD_MAX_CHARS, runImport } from '../../src/importer/pipeline.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { startTestMock } from '../helpers/mock.js';
 import { tempDir } from './helpers.js';
@@ -544,5 +544,41 @@ describe('a workbook with the leftovers of a report export', () => {
     const notes = events.flatMap((e) => (e.type === 'note' || e.type === 'start' ? [JSON.stringify(e)] : []));
     expect(notes.join('\n')).toMatch(/line 3 repeats the header row: skipped/);
     expect(notes.join('\n')).toMatch(/lines 6-7 are a footer after the last row/);
+  });
+});
+
+describe('the look-ahead', () => {
+  it('holds no more than its byte bound while a date column is undecided, then stops naming file and column', async () => {
+    const { mock, client, dir } = await setup();
+    mock.store.defineAttribute(AGENT, { name: 'joined', type: 'date' });
+    const file = join(dir, 'wide.csv');
+    // Wide rows whose dates read both ways; the row that would decide them lies past the bound
+    // (but well within the row bound), so reading on to it would hold more than the bound.
+    const filler = 'x'.repeat(10_000);
+    const rows = Math.ceil(LOOK_AHEAD_MAX_CHARS / filler.length) + 20;
+    const lines = ['external_id,joined,notes'];
+    for (let i = 1; i <= rows; i++) lines.push(`u${i},3/4/2024,${filler}`);
+    lines.push('last,20/9/2024,x');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const stopped = await runImport({ client, agentId: AGENT, input: file }).catch((e: unknown) => e);
+    expect(stopped).toBeInstanceOf(ImportStoppedError);
+    expect((stopped as Error).message).toMatch(
+      /wide\.csv: column "joined" has dates like 3\/4\/2024 that read both as M\/D\/YYYY and D\/M\/YYYY/,
+    );
+    expect(mock.store.contacts(AGENT)).toEqual([]);
+  });
+
+  it('lands the rows read before a read error inside the first rows, then reports the error', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'broken.csv');
+    const lines = ['external_id,name'];
+    for (let i = 1; i <= 50; i++) lines.push(`u${i},Name ${i}`);
+    lines.push('u51,"never closed');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const stopped = await runImport({ client, agentId: AGENT, input: file }).catch((e: unknown) => e);
+    expect(stopped).toBeInstanceOf(ImportStoppedError);
+    expect((stopped as ImportStoppedError).message).toMatch(/line 52.*never closed/);
+    expect((stopped as ImportStoppedError).report).toMatchObject({ created: 50, rejected: 0 });
+    expect(mock.store.contacts(AGENT)).toHaveLength(50);
   });
 });
