@@ -4,7 +4,7 @@
 // it imports as is and fills in just those fields. Written like the rejects file (atomically,
 // only when there is something to write).
 import type { ContactInputParsed } from '../api/contact.js';
-import type { ImportFormat } from './format.js';
+import type { CsvDelimiter, ImportFormat } from './format.js';
 import type { ColumnMapping } from './mapping.js';
 import { createRejectsWriter, type RejectsWriter } from './rejects.js';
 import type { FieldProblem } from './rows.js';
@@ -24,6 +24,8 @@ export interface FixesOptions {
   format: ImportFormat;
   mapping: ColumnMapping | undefined;
   bom?: boolean | undefined;
+  /** The input's own (a .tsv's fixes file is read back as TSV); default a comma. */
+  delimiter?: CsvDelimiter | undefined;
   input?: string | undefined;
 }
 
@@ -40,7 +42,7 @@ export class FixesWriter {
       path: options.path,
       format: options.format,
       header: this.#header,
-      delimiter: ',',
+      delimiter: options.delimiter ?? ',',
       bom: options.bom,
       input: options.input,
     });

@@ -39,6 +39,11 @@ export const DEFAULT_BATCH_SIZE = 1000;
 const LOOK_AHEAD_ROWS = 1000;
 /** How far reading ahead goes on while a date column's order is still open. */
 const LOOK_AHEAD_MAX_ROWS = 100_000;
+/**
+ * The record text held ahead at most, whatever the row count: wide rows must not hold the file
+ * in memory. Past it, a column still undecided stops the import (as at the row bound).
+ */
+export const LOOK_AHEAD_MAX_CHARS = 16 * 1024 * 1024;
 
 export interface ImportOptions {
   client: ContactsClient;
@@ -220,14 +225,18 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // slash dates, the countries of its international numbers) applies to every row, the first too.
   // While a date column is still undecided, reading ahead goes on.
   const ahead: SourceRecord[] | undefined = mapping ? [] : undefined;
-  const releaseAhead = async () => {
+  let aheadChars = 0;
+  let orderUndecided = false;
+  const releaseAhead = async (checkOrder = true) => {
     const undecided = evidence.undecided();
-    if (undecided && !options.dateOrder) {
+    if (checkOrder && undecided && !options.dateOrder) {
+      orderUndecided = true;
       throw new ImportError(
-        `Column "${undecided.header}" has dates like ${undecided.example} that read both as M/D/YYYY and D/M/YYYY, ` +
+        `${source.name}: column "${undecided.header}" has dates like ${undecided.example} that read both as M/D/YYYY and D/M/YYYY, ` +
           'and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
       );
     }
+    aheadChars = 0;
     for (const held of ahead!.splice(0)) {
       if (sink.failure || tally.writeFailure) break;
       const sending = handle(held);
@@ -246,7 +255,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       if (looking) {
         if (record.raw) evidence.observe(record.raw);
         ahead!.push(record);
-        if (ahead!.length < LOOK_AHEAD_ROWS || (evidence.pending && ahead!.length < LOOK_AHEAD_MAX_ROWS))
+        aheadChars += heldChars(record);
+        if (
+          aheadChars < LOOK_AHEAD_MAX_CHARS &&
+          (ahead!.length < LOOK_AHEAD_ROWS || (evidence.pending && ahead!.length < LOOK_AHEAD_MAX_ROWS))
+        )
           continue;
         looking = false;
         await releaseAhead();
@@ -260,8 +273,17 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     notesSaid = notes.length;
     readToEnd = !options.signal?.aborted;
   } catch (error) {
-    // The input itself failed (a parse error): the rows read before it still land, then it is reported.
+    // The input itself failed (a parse error): the rows read before it still land, then it is
+    // reported. Those held ahead too, with what the rows read say of the file: a date column
+    // they leave undecided reads as the rows do without it (its values go to the fixes file).
     readFailure = { error };
+    if (ahead?.length && !orderUndecided) {
+      try {
+        await releaseAhead(false);
+      } catch {
+        // The read failure is what is reported; a sink failure is reported on its own.
+      }
+    }
   }
   await sink.finish();
   options.signal?.removeEventListener('abort', stopSending);
@@ -271,6 +293,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const report = await tally.close(Boolean(fatal) || interrupted, interrupted, validate.notes);
   if (fatal) throw new ImportStoppedError(fatal.error, report);
   return report;
+}
+
+/** The text a held record keeps in memory (its cells), for the look-ahead's bound. */
+function heldChars(record: SourceRecord): number {
+  let n = 0;
+  for (const cell of record.raw ?? []) n += cell?.length ?? 0;
+  return n;
 }
 
 async function prepare(

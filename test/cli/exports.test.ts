@@ -193,7 +193,7 @@ describe('what the import says before it starts', () => {
     const r = await runInProcess(['import', 'dates.csv', '--agent', AGENT], { env: env(), cwd: home.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'Column "Joined" has dates like 3/4/2024 that read both as M/D/YYYY and D/M/YYYY, and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
+      'dates.csv: column "Joined" has dates like 3/4/2024 that read both as M/D/YYYY and D/M/YYYY, and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
     );
     expect(mock.store.contacts(AGENT)).toEqual([]);
     const dmy = await runInProcess(['import', 'dates.csv', '--agent', AGENT, '--date-order', 'dmy'], {

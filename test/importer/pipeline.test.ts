@@ -5,10 +5,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContactsClient } from '../../src/client/client.js';
 import { parseMapOption } from '../../src/importer/mapping.js';
-import { runImport } from '../../src/importer/pipeline.js';
+import { ImportStoppedError, LOOK_AHEAD_MAX_CHARS, runImport } from '../../src/importer/pipeline.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { startTestMock } from '../helpers/mock.js';
 import { tempDir } from './helpers.js';
@@ -473,5 +474,111 @@ describe('runImport', () => {
     expect(mock.requests.filter((r) => r.method === 'POST').length - postsBefore).toBe(200 - landedBefore);
     expect(existsSync(first.checkpointFile!)).toBe(false);
     expectDirectoryEquals(mock, last);
+  });
+});
+
+describe('fixes files of workbooks and TSV files', () => {
+  // The fixes file is the input's kind of rows: a workbook's is CSV, a .tsv's is tab-separated,
+  // so each imports back as is.
+  it("writes an .xlsx import's fixes as CSV (external_id and the original value) that imports back", async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'book.xlsx');
+    const wb = new Workbook();
+    const sheet = wb.addWorksheet('Contacts');
+    sheet.addRow(['external_id', 'name', 'seats']);
+    sheet.addRow(['a', 'Ann', 'many']);
+    sheet.addRow(['b', 'Bob', 3]);
+    await wb.xlsx.writeFile(file);
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ created: 2, rejected: 0, fixed: 1 });
+    expect(report.fixesFile).toBe(join(dir, 'book.fixes.csv'));
+    const [header, row] = (await readFile(report.fixesFile!, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(header).toBe('external_id,name,phonenumber,country,attr.seats,_line,_error');
+    expect(row).toMatch(/^a,,,,many,2,"?custom_attributes\.seats: /);
+    const again = await runImport({ client, agentId: AGENT, input: report.fixesFile! });
+    // Imported as is: read as CSV rows, the unreadable value is refused again, nothing else.
+    expect(again).toMatchObject({ rows: 1, created: 0, rejected: 0, fixed: 1 });
+    expect(byKey(mock).get('a')).toMatchObject({ name: 'Ann', custom_attributes: {} });
+  });
+
+  it("writes a .tsv import's fixes tab-separated, so they import back as a .tsv", async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'people.tsv');
+    await writeFile(file, 'external_id\tname\tseats\na\tAnn\tmany\nb\tBob\t3\n');
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ created: 2, rejected: 0, fixed: 1 });
+    expect(report.fixesFile).toBe(join(dir, 'people.fixes.tsv'));
+    const [header, row] = (await readFile(report.fixesFile!, 'utf8')).trim().split('\n');
+    expect(header).toBe('external_id\tname\tphonenumber\tcountry\tattr.seats\t_line\t_error');
+    expect(row).toMatch(/^a\t\t\t\tmany\t2\t"?custom_attributes\.seats: /);
+    await writeFile(report.fixesFile!, `${header}\n${row!.replace('many', '4')}\n`);
+    const again = await runImport({ client, agentId: AGENT, input: report.fixesFile! });
+    expect(again).toMatchObject({ rows: 1, updated: 1, rejected: 0, fixed: 0 });
+    expect(byKey(mock).get('a')).toMatchObject({ name: 'Ann', custom_attributes: { seats: 4 } });
+  });
+});
+
+describe('a workbook with the leftovers of a report export', () => {
+  // The same as a CSV's: a Salesforce report saved as .xlsx repeats its header where two exports
+  // were pasted together, and ends with a blank row, a confidentiality notice and a copyright line.
+  it('skips a repeated header, blank rows and a Salesforce footer: no contact made of them, none rejected', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'report.xlsx');
+    const wb = new Workbook();
+    const sheet = wb.addWorksheet('Report');
+    sheet.addRow(['Contact ID', 'Full Name', 'Email']);
+    sheet.addRow(['0031', 'Ann Lee', 'ann@example.com']);
+    sheet.addRow(['Contact ID', 'Full Name', 'Email']);
+    sheet.addRow(['0032', 'Bob Ray', 'bob@example.com']);
+    sheet.addRow([]);
+    sheet.addRow(['Confidential Information - Do Not Distribute']);
+    sheet.addRow(['Copyright (c) 2000-2024 salesforce.com, inc. All rights reserved.']);
+    await wb.xlsx.writeFile(file);
+    const events: { type: string; message?: string }[] = [];
+    const report = await runImport({ client, agentId: AGENT, input: file, onEvent: (e) => events.push(e) });
+    expect(report).toMatchObject({ rows: 2, created: 2, rejected: 0, rejectsFile: null });
+    expect([...byKey(mock).keys()].sort()).toEqual(['0031', '0032']);
+    const notes = events.flatMap((e) => (e.type === 'note' || e.type === 'start' ? [JSON.stringify(e)] : []));
+    expect(notes.join('\n')).toMatch(/line 3 repeats the header row: skipped/);
+    expect(notes.join('\n')).toMatch(/lines 6-7 are a footer after the last row/);
+  });
+});
+
+describe('the look-ahead', () => {
+  it('holds no more than its byte bound while a date column is undecided, then stops naming file and column', async () => {
+    const { mock, client, dir } = await setup();
+    mock.store.defineAttribute(AGENT, { name: 'joined', type: 'date' });
+    const file = join(dir, 'wide.csv');
+    // Wide rows whose dates read both ways; the row that would decide them lies past the bound
+    // (but well within the row bound), so reading on to it would hold more than the bound.
+    const filler = 'x'.repeat(10_000);
+    const rows = Math.ceil(LOOK_AHEAD_MAX_CHARS / filler.length) + 20;
+    const lines = ['external_id,joined,notes'];
+    for (let i = 1; i <= rows; i++) lines.push(`u${i},3/4/2024,${filler}`);
+    lines.push('last,20/9/2024,x');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const stopped = await runImport({ client, agentId: AGENT, input: file }).catch((e: unknown) => e);
+    expect(stopped).toBeInstanceOf(ImportStoppedError);
+    expect((stopped as Error).message).toMatch(
+      /wide\.csv: column "joined" has dates like 3\/4\/2024 that read both as M\/D\/YYYY and D\/M\/YYYY/,
+    );
+    expect(mock.store.contacts(AGENT)).toEqual([]);
+  });
+
+  it('lands the rows read before a read error inside the first rows, then reports the error', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'broken.csv');
+    const lines = ['external_id,name'];
+    for (let i = 1; i <= 50; i++) lines.push(`u${i},Name ${i}`);
+    lines.push('u51,"never closed');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const stopped = await runImport({ client, agentId: AGENT, input: file }).catch((e: unknown) => e);
+    expect(stopped).toBeInstanceOf(ImportStoppedError);
+    expect((stopped as ImportStoppedError).message).toMatch(/line 52.*never closed/);
+    expect((stopped as ImportStoppedError).report).toMatchObject({ created: 50, rejected: 0 });
+    expect(mock.store.contacts(AGENT)).toHaveLength(50);
   });
 });

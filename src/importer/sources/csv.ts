@@ -1,13 +1,13 @@
 // CSV (and TSV) records streamed with csv-parse, each with the physical line it starts on.
 import { parse } from 'csv-parse';
-import { MAX_BODY_BYTES } from '../../api/limits.js';
 import { restoreFormula } from '../csv-text.js';
 import { ImportError, SourceParseError } from '../errors.js';
 import { type CsvDelimiter, sniffDelimiter } from '../format.js';
 import type { OpenedInput } from './input.js';
 import { MAX_KEPT_RECORD_CHARS } from './ndjson.js';
+import { readTable } from './table.js';
 import { decodeText } from './text.js';
-import { type Cell, type ImportSource, REJECT_KEYS, type SourceRecord } from './types.js';
+import type { Cell, ImportSource, SourceRecord } from './types.js';
 
 export interface CsvOptions {
   /** Overrides sniffing (`.tsv` files pass tab). */
@@ -19,8 +19,6 @@ interface Parsed {
   /** csv-parse's running count of the empty lines it skipped, when it read this record. */
   emptyLines: number;
 }
-
-const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
 
 /**
  * Open a CSV input: reads the header before returning, so the caller can map columns first.
@@ -95,7 +93,6 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
   // here: a record spans 1 + the line breaks inside its cells, plus the empty lines skipped before it.
   let nextLine = 1;
   let emptyLinesSeen = 0;
-  let rowNumber = 0;
   let taken = 0;
 
   const read = async (): Promise<{ cells: Cell[]; line: number; last: number } | null> => {
@@ -114,110 +111,30 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     return { cells, line, last };
   };
 
-  let first: Awaited<ReturnType<typeof read>>;
+  const notes = input.notes;
+  let table: Awaited<ReturnType<typeof readTable>>;
   try {
-    do first = await read();
-    while (first && isBlank(first.cells));
+    table = await readTable({
+      read,
+      notes,
+      widthError: (fields, expected) => widthError(fields, expected, delimiter),
+    });
   } catch (error) {
     close();
     throw error;
   }
-  if (!first) {
+  if (!table) {
     close();
     throw new ImportError(`${input.name}: the file is empty: expected a header row`);
   }
-  const fullHeader = first.cells.map((cell) => cell ?? '');
-  const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
-  const header = kept.map((i) => fullHeader[i]!);
-  const keys = uniqueKeys(header);
-
-  const headerText = fullHeader.map((cell) => cell.trim()).join('\u0000');
-  const notes = input.notes;
-  let repeatedHeaders = 0;
-
+  const { header } = table;
+  const rows = table.records;
   async function* records(): AsyncGenerator<SourceRecord> {
-    // One-cell rows after a blank line below a wider header are held back: at the end of the file they are a
-    // report's footer (Salesforce ends with a confidentiality notice and a copyright line), not
-    // contacts; followed by more rows, they are rows after all (and rejected for their width).
-    const held: { cells: Cell[]; line: number }[] = [];
-    // A footer starts after a blank line.
-    let lastEnd = first!.last;
-    let afterBlank = false;
     try {
-      for (let row = await read(); row; row = await read()) {
-        if (row.line > lastEnd + 1) afterBlank = true;
-        lastEnd = row.last;
-        if (isBlank(row.cells)) {
-          afterBlank = true;
-          continue;
-        }
-        if (fullHeader.length > 1 && row.cells.length === 1 && (afterBlank || held.length > 0)) {
-          held.push({ cells: row.cells, line: row.line });
-          continue;
-        }
-        afterBlank = false;
-        for (const footerLike of held.splice(0)) yield* record(footerLike.cells, footerLike.line);
-        if (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) {
-          // Exports pasted one after another repeat their header: it is no contact.
-          repeatedHeaders++;
-          if (repeatedHeaders <= 3) notes.push(`line ${row.line} repeats the header row: skipped`);
-          continue;
-        }
-        yield* record(row.cells, row.line);
-      }
-      if (held.length > 0) {
-        const first = held[0]!;
-        notes.push(
-          `${held.length === 1 ? `line ${first.line} is` : `lines ${first.line}-${held.at(-1)!.line} are`} a footer ` +
-            `after the last row (${JSON.stringify(truncate(first.cells[0] ?? ''))}${held.length > 1 ? ', …' : ''}): not contacts, skipped`,
-        );
-      }
-      if (repeatedHeaders > 3) notes.push(`${repeatedHeaders} repeated header rows skipped in all`);
+      yield* rows();
     } finally {
       close();
     }
-  }
-
-  const firstHeader = fullHeader[0]!.trim();
-  // The first cell alone rules out almost every row, without building anything.
-  const sameAsHeader = (cells: Cell[]) =>
-    (cells[0] ?? '').trim() === firstHeader &&
-    cells.map((cell) => (cell ?? '').trim()).join('\u0000') === headerText;
-
-  function* record(rowCells: Cell[], line: number): Generator<SourceRecord> {
-    rowNumber++;
-    // Extra cells that are all empty (a trailing delimiter) cannot put a value in the wrong place.
-    const cells =
-      rowCells.length > fullHeader.length && isBlank(rowCells.slice(fullHeader.length))
-        ? rowCells.slice(0, fullHeader.length)
-        : rowCells;
-    if (cells.length !== fullHeader.length) {
-      yield {
-        row: rowNumber,
-        line,
-        record: {},
-        raw: cells,
-        error: widthError(cells.length, fullHeader.length, delimiter),
-      };
-      return;
-    }
-    const raw = kept.map((i) => cells[i]);
-    if (recordChars(raw) > MAX_BODY_BYTES) {
-      yield {
-        row: rowNumber,
-        line,
-        record: {},
-        raw,
-        error: `Row is larger than ${MAX_BODY_BYTES} bytes, more than one request may carry`,
-      };
-      return;
-    }
-    // Keys come from the file's header: no prototype, so a `__proto__` column is a column.
-    const record: Record<string, unknown> = Object.create(null);
-    keys.forEach((key, i) => {
-      record[key] = raw[i];
-    });
-    yield { row: rowNumber, line, record, raw };
   }
 
   return {
@@ -242,36 +159,10 @@ function lineBreaks(cells: Cell[]): number {
   return n;
 }
 
-/** Characters in a row: at least its UTF-8 size over 3, at most its size. */
-export function recordChars(cells: Cell[]): number {
-  let n = 0;
-  for (const cell of cells) n += cell?.length ?? 0;
-  // Characters outside ASCII take up to 3 bytes (4 for a pair): measure exactly only near the limit.
-  if (n * 3 <= MAX_BODY_BYTES) return n;
-  let bytes = 0;
-  for (const cell of cells) bytes += cell === undefined ? 0 : Buffer.byteLength(cell);
-  return bytes;
-}
-
 function widthError(fields: number, expected: number, delimiter: CsvDelimiter): string {
   const what = `Row has ${fields} field${fields === 1 ? '' : 's'} but the header has ${expected}`;
   const shown = delimiter === '\t' ? 'a tab' : `"${delimiter}"`;
   return fields > expected ? `${what}: a value containing ${shown} must be quoted` : what;
-}
-
-const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
-
-const isBlank = (cells: Cell[]) => cells.every((c) => c === undefined || c.trim() === '');
-
-/** Record keys from header cells: a repeated or empty header gets its column number, so none is lost. */
-export function uniqueKeys(header: string[]): string[] {
-  const seen = new Set<string>();
-  return header.map((cell, i) => {
-    let key = cell.trim() || `column ${i + 1}`;
-    if (seen.has(key)) key = `${key} (column ${i + 1})`;
-    seen.add(key);
-    return key;
-  });
 }
 
 const QUOTE_ADVICE = 'a quote inside a value must be doubled ("") and the whole value quoted';

@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WorkbookReader } from '@cj-tech-master/excelts';
-import { MAX_BODY_BYTES } from '../../api/limits.js';
 import { ImportError, SourceParseError } from '../errors.js';
-import { recordChars, uniqueKeys } from './csv.js';
 import type { OpenedInput } from './input.js';
-import { type Cell, type ImportSource, REJECT_KEYS, type SourceRecord } from './types.js';
+import { readTable, type TableRow } from './table.js';
+import type { Cell, ImportSource, SourceRecord } from './types.js';
 
 export interface XlsxOptions {
   /** The sheet to read, by its tab name; default the first sheet of the workbook. */
@@ -29,8 +28,6 @@ interface WorkbookCell {
   value: unknown;
   numFmt?: string | { formatCode?: string } | undefined;
 }
-
-const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
 
 /**
  * Open a workbook and read the chosen sheet's header before returning. Records carry the
@@ -112,59 +109,37 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   }
 
   const where = () => `${input.name} (sheet "${sheetName}")`;
-  const readRow = async (): Promise<{ cells: Cell[]; line: number } | null> => {
-    for (;;) {
-      let next: IteratorResult<WorkbookRow>;
-      try {
-        next = await rows!.next();
-      } catch (error) {
-        throw fail(error);
-      }
-      if (next.done) return null;
-      const cells = rowCells(next.value);
-      if (!isBlank(cells)) return { cells, line: next.value.number };
+  // Every row, blank ones too: a footer is told by the blank row before it (rows the sheet does
+  // not store at all show as a gap in the row numbers).
+  const readRow = async (): Promise<TableRow | null> => {
+    let next: IteratorResult<WorkbookRow>;
+    try {
+      next = await rows!.next();
+    } catch (error) {
+      throw fail(error);
     }
+    if (next.done) return null;
+    return { cells: rowCells(next.value), line: next.value.number, last: next.value.number };
   };
 
-  let first: Awaited<ReturnType<typeof readRow>>;
+  const notes = input.notes;
+  let table: Awaited<ReturnType<typeof readTable>>;
   try {
-    first = await readRow();
+    table = await readTable({ read: readRow, notes });
   } catch (error) {
     close();
     throw error;
   }
-  if (!first) {
+  if (!table) {
     close();
     throw new ImportError(`${where()}: the sheet is empty: expected a header row`);
   }
-  const fullHeader = first.cells.map((cell) => cell ?? '');
-  const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
-  const header = kept.map((i) => fullHeader[i]!);
-  const keys = uniqueKeys(header);
+  const { header } = table;
+  const tableRows = table.records;
 
   async function* records(): AsyncGenerator<SourceRecord> {
-    let rowNumber = 0;
     try {
-      for (let row = await readRow(); row; row = await readRow()) {
-        rowNumber++;
-        // Cells right of the header have no column to go to; a sheet's notes often sit there.
-        const raw = kept.map((i) => row.cells[i]);
-        if (recordChars(raw) > MAX_BODY_BYTES) {
-          yield {
-            row: rowNumber,
-            line: row.line,
-            record: {},
-            raw,
-            error: `Row is larger than ${MAX_BODY_BYTES} bytes, more than one request may carry`,
-          };
-          continue;
-        }
-        const record: Record<string, unknown> = Object.create(null);
-        keys.forEach((key, i) => {
-          record[key] = raw[i];
-        });
-        yield { row: rowNumber, line: row.line, record, raw };
-      }
+      yield* tableRows();
     } catch (error) {
       throw error instanceof SourceParseError ? error : fail(error);
     } finally {
@@ -179,6 +154,7 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     // Its rejects are CSV: with a BOM, a spreadsheet opens them as UTF-8.
     bom: true,
     sheet: sheetName,
+    notes,
     records: records(),
     close,
   };
@@ -428,5 +404,3 @@ function isoDate(date: Date): Cell {
   if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
   return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
 }
-
-const isBlank = (cells: Cell[]) => cells.every((c) => c === undefined || c.trim() === '');

@@ -109,8 +109,9 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   const fixes = fixesPath
     ? new FixesWriter({
         path: fixesPath,
-        // A CSV under the importer's field names for every tabular input, a vCard file's too.
+        // Read back like the rejects: CSV rows (with a .tsv's own delimiter), whatever the input was.
         format: isTabular(source.format) ? 'csv' : source.format,
+        delimiter: source.delimiter,
         mapping: options.mapping,
         bom: source.bom,
         input: kind === 'stdin' ? undefined : input,

@@ -1,0 +1,160 @@
+// Rows of cells -> records, for every tabular source (CSV, TSV, a workbook's sheet): the header
+// and the keys it gives, and the leftovers of exports that are no contacts (blank rows, a header
+// repeated where exports were pasted one after another, a report's footer), skipped alike
+// whichever way the rows were read.
+import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { type Cell, REJECT_KEYS, type SourceRecord } from './types.js';
+
+export interface TableRow {
+  cells: Cell[];
+  /** Where the row starts, and where it ends (a CSV value may span lines); a gap before it is blank lines. */
+  line: number;
+  last: number;
+}
+
+export interface TableOptions {
+  /** The next row as read, blank ones too; null at the end. */
+  read(): Promise<TableRow | null>;
+  /** The source's notes: what was skipped is said there. */
+  notes: string[];
+  /**
+   * CSV: why a row of another width than the header's cannot be read (its values could land in
+   * the wrong fields). Without it (a sheet), cells right of the header are dropped: they have no
+   * column to go to, and a sheet's notes often sit there.
+   */
+  widthError?: ((fields: number, expected: number) => string) | undefined;
+}
+
+export interface Table {
+  /** The header cells as written, without the rejects' `_line`/`_error`. */
+  header: string[];
+  records(): AsyncGenerator<SourceRecord>;
+}
+
+const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
+
+/** Reads the header (the first row that is not blank); null when there is none. */
+export async function readTable(options: TableOptions): Promise<Table | null> {
+  const { read, notes, widthError } = options;
+  let first: TableRow | null;
+  do first = await read();
+  while (first && isBlank(first.cells));
+  if (!first) return null;
+  const fullHeader = first.cells.map((cell) => cell ?? '');
+  const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
+  const header = kept.map((i) => fullHeader[i]!);
+  const keys = uniqueKeys(header);
+  const headerText = fullHeader.map((cell) => cell.trim()).join('\u0000');
+  const firstHeader = fullHeader[0]!.trim();
+  // The first cell alone rules out almost every row, without building anything.
+  const sameAsHeader = (cells: Cell[]) =>
+    (cells[0] ?? '').trim() === firstHeader &&
+    cells.map((cell) => (cell ?? '').trim()).join('\u0000') === headerText;
+  const headerEnd = first.last;
+  let rowNumber = 0;
+
+  function* record(rowCells: Cell[], line: number): Generator<SourceRecord> {
+    rowNumber++;
+    let cells = rowCells;
+    if (widthError) {
+      // Extra cells that are all empty (a trailing delimiter) cannot put a value in the wrong place.
+      if (cells.length > fullHeader.length && isBlank(cells.slice(fullHeader.length)))
+        cells = cells.slice(0, fullHeader.length);
+      if (cells.length !== fullHeader.length) {
+        yield {
+          row: rowNumber,
+          line,
+          record: {},
+          raw: cells,
+          error: widthError(cells.length, fullHeader.length),
+        };
+        return;
+      }
+    }
+    const raw = kept.map((i) => cells[i]);
+    if (recordChars(raw) > MAX_BODY_BYTES) {
+      yield {
+        row: rowNumber,
+        line,
+        record: {},
+        raw,
+        error: `Row is larger than ${MAX_BODY_BYTES} bytes, more than one request may carry`,
+      };
+      return;
+    }
+    // Keys come from the file's header: no prototype, so a `__proto__` column is a column.
+    const fields: Record<string, unknown> = Object.create(null);
+    keys.forEach((key, i) => {
+      fields[key] = raw[i];
+    });
+    yield { row: rowNumber, line, record: fields, raw };
+  }
+
+  async function* records(): AsyncGenerator<SourceRecord> {
+    // One-cell rows after a blank line below a wider header are held back: at the end of the file
+    // they are a report's footer (Salesforce ends with a confidentiality notice and a copyright
+    // line), not contacts; followed by more rows, they are rows after all.
+    const held: { cells: Cell[]; line: number }[] = [];
+    let repeatedHeaders = 0;
+    // A footer starts after a blank line.
+    let lastEnd = headerEnd;
+    let afterBlank = false;
+    for (let row = await read(); row; row = await read()) {
+      if (row.line > lastEnd + 1) afterBlank = true;
+      lastEnd = row.last;
+      if (isBlank(row.cells)) {
+        afterBlank = true;
+        continue;
+      }
+      if (fullHeader.length > 1 && row.cells.length === 1 && (afterBlank || held.length > 0)) {
+        held.push({ cells: row.cells, line: row.line });
+        continue;
+      }
+      afterBlank = false;
+      for (const footerLike of held.splice(0)) yield* record(footerLike.cells, footerLike.line);
+      if (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) {
+        // Exports pasted one after another repeat their header: it is no contact.
+        repeatedHeaders++;
+        if (repeatedHeaders <= 3) notes.push(`line ${row.line} repeats the header row: skipped`);
+        continue;
+      }
+      yield* record(row.cells, row.line);
+    }
+    if (held.length > 0) {
+      const start = held[0]!;
+      notes.push(
+        `${held.length === 1 ? `line ${start.line} is` : `lines ${start.line}-${held.at(-1)!.line} are`} a footer ` +
+          `after the last row (${JSON.stringify(truncate(start.cells[0] ?? ''))}${held.length > 1 ? ', …' : ''}): not contacts, skipped`,
+      );
+    }
+    if (repeatedHeaders > 3) notes.push(`${repeatedHeaders} repeated header rows skipped in all`);
+  }
+
+  return { header, records };
+}
+
+const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
+export const isBlank = (cells: Cell[]) => cells.every((c) => c === undefined || c.trim() === '');
+
+/** Characters in a row: at least its UTF-8 size over 3, at most its size. */
+export function recordChars(cells: Cell[]): number {
+  let n = 0;
+  for (const cell of cells) n += cell?.length ?? 0;
+  // Characters outside ASCII take up to 3 bytes (4 for a pair): measure exactly only near the limit.
+  if (n * 3 <= MAX_BODY_BYTES) return n;
+  let bytes = 0;
+  for (const cell of cells) bytes += cell === undefined ? 0 : Buffer.byteLength(cell);
+  return bytes;
+}
+
+/** Record keys from header cells: a repeated or empty header gets its column number, so none is lost. */
+export function uniqueKeys(header: string[]): string[] {
+  const seen = new Set<string>();
+  return header.map((cell, i) => {
+    let key = cell.trim() || `column ${i + 1}`;
+    if (seen.has(key)) key = `${key} (column ${i + 1})`;
+    seen.add(key);
+    return key;
+  });
+}
