@@ -473,10 +473,9 @@ describe('a damaged database', () => {
     await truncate(file, Math.floor(size / 2));
     expect(integrityCheckDue(file, 'after-unclean-stop')).toBe(false);
     expect(integrityCheckDue(file, 'always')).toBe(true);
-    // Cleanly stopped: the embedded mock starts without reading every page (the damage is
-    // met by the requests that reach it), while serve --mock and the default store refuse it.
-    const embedded = await startEmbeddedMock(file);
-    await embedded.close();
+    // Cleanly stopped: the embedded mock does not read every page (the damage is met by the
+    // requests that reach it; whether its start-up reads touch the cut pages depends on the
+    // file's layout, so it is not started here), while serve --mock and the default store refuse it.
     expect(() => openSqliteStore(file)).toThrow(MockDataFileError);
     expect(serveOnce(file, dir).code).toBe(2);
     // A process killed mid-write leaves its WAL behind: then the embedded mock checks too.
