@@ -182,15 +182,20 @@ describe('CSV rows', () => {
   });
 });
 
-describe("national numbers placed from the file's other numbers", () => {
-  const header = ['id', 'name', 'email', 'phone'];
-  const mapping = resolveMapping({ header, definitions: DEFINITIONS });
-  const row = (values: string[], line: number): SourceRecord => ({
+/** A CSV row of `header` as the source gives it. */
+function phoneRow(header: string[], values: string[], line: number): SourceRecord {
+  return {
     row: line - 1,
     line,
     raw: values,
     record: Object.fromEntries(header.map((h, i) => [h, values[i]])),
-  });
+  };
+}
+
+describe("national numbers placed from the file's other numbers", () => {
+  const header = ['id', 'name', 'email', 'phone'];
+  const mapping = resolveMapping({ header, definitions: DEFINITIONS });
+  const row = (values: string[], line: number) => phoneRow(header, values, line);
 
   it('sends a national number that other countries read too to the fixes file, naming them', () => {
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
@@ -215,12 +220,7 @@ describe("national numbers placed from the file's other numbers", () => {
 describe('national numbers of countries that share a calling code', () => {
   const header = ['id', 'name', 'email', 'phone'];
   const mapping = resolveMapping({ header, definitions: DEFINITIONS });
-  const row = (values: string[], line: number): SourceRecord => ({
-    row: line - 1,
-    line,
-    raw: values,
-    record: Object.fromEntries(header.map((h, i) => [h, values[i]])),
-  });
+  const row = (values: string[], line: number) => phoneRow(header, values, line);
 
   it('places a US number in a file that also holds a Canadian one (both read it as one +1 number)', () => {
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
@@ -237,13 +237,9 @@ describe('a main phone passed over for a later one', () => {
     const header = ['id', 'name', 'email', 'Phone Number', 'Mobile Phone Number'];
     const mapping = resolveMapping({ header, definitions: DEFINITIONS });
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping, defaultCountry: 'US' });
-    const values = ['m1', 'Max', 'm@example.com', '555-0106', '+1 415 555 0132'];
-    const result = validate({
-      row: 1,
-      line: 2,
-      raw: values,
-      record: Object.fromEntries(header.map((h, i) => [h, values[i]])),
-    });
+    const result = validate(
+      phoneRow(header, ['m1', 'Max', 'm@example.com', '555-0106', '+1 415 555 0132'], 2),
+    );
     expect(result.ok && result.input.phonenumber).toBe('+14155550132');
     expect(result.ok && result.notice).toMatch(
       /phonenumber: 555-0106 not used \(.+\); \+1 415 555 0132 used instead/,
