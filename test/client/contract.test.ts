@@ -145,10 +145,12 @@ describe('client against the mock', () => {
   });
 
   it('retries through injected faults and rate limits, and lands every write once', async () => {
-    // The rate limiter's clock steps 5 ms a reading from a whole second, so the 60 first attempts
-    // fall in one window of 50 whatever the machine's load: some are 429 by construction.
-    let t = 1_700_000_000_000;
-    const now = () => (t += 5);
+    // The rate limiter's clock stands still for the 60 first readings (one window of 50: ten are
+    // 429 by construction, whatever the machine's load), then moves a second a reading, so every
+    // retry meets a fresh window and only the injected faults are left to retry through.
+    const start = 1_700_000_000_000;
+    let readings = 0;
+    const now = () => (++readings <= 60 ? start : start + readings * 1000);
     const { client, mock } = await setup({ faults: { failRate: 0.4, seed: 7, rateLimit: 50, now } });
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
