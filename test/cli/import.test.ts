@@ -1,14 +1,13 @@
 // `contacts import` and `contacts export` as a user runs them: a real child process against the
 // mock on port 0, including a kill -9 mid-import and a resume that sends only the rest.
 import { spawn } from 'node:child_process';
-import { watch } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, runBin, tempHome } from '../helpers/cli.js';
+import { BIN, killImportAtFirstCheckpoint, runBin, tempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const KEY = 'bk_import_cli_key';
@@ -115,25 +114,9 @@ describe('contacts import', () => {
     const file = await bigCsv(rows);
     const checkpoint = `${file}.import-checkpoint.json`;
 
-    const child = spawn(process.execPath, [BIN, 'import', file, ...args], {
-      env: envFor(mock),
-      cwd: home.dir,
-      stdio: 'ignore',
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
+    expect(await killImportAtFirstCheckpoint(file, args, { env: envFor(mock), cwd: home.dir })).toBe(
+      'SIGKILL',
     );
-    // Kill it the moment its first checkpoint lands on disk: mid-import, with rows in flight.
-    await new Promise<void>((resolve) => {
-      const watcher = watch(home.dir, (_event, name) => {
-        if (name === 'big.csv.import-checkpoint.json') {
-          watcher.close();
-          resolve();
-        }
-      });
-    });
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
     const landedBeforeResume = mock.store.contacts(AGENT).length;
     expect(landedBeforeResume).toBeGreaterThan(0);
     expect(landedBeforeResume).toBeLessThan(rows);

@@ -3,7 +3,6 @@
 // `--sheet`; resume; the format told by content; and `export --out x.xlsx` writing a real
 // workbook that opens with typed cells and imports back unchanged. Real CLI, mock on port 0.
 import { spawn } from 'node:child_process';
-import { watch } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +11,7 @@ import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, runBin, tempHome } from '../helpers/cli.js';
+import { BIN, killImportAtFirstCheckpoint, runBin, tempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const KEY = 'bk_workbook_cli_key';
@@ -222,25 +221,11 @@ describe('importing an .xlsx workbook', () => {
     await writer.commit();
     const args = ['--agent', AGENT, '--batch-size', '1', '--concurrency', '4'];
 
-    const child = spawn(process.execPath, [BIN, 'import', file, ...args], {
+    const signal = await killImportAtFirstCheckpoint(file, args, {
       env: { ...envFor(mock), CONTACTS_BASE_URL: gate.url },
       cwd: home.dir,
-      stdio: 'ignore',
     });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
-    );
-    // Killed the moment its first checkpoint lands on disk: mid-import, with rows in flight.
-    await new Promise<void>((resolve) => {
-      const watcher = watch(home.dir, (_event, name) => {
-        if (name === 'many.xlsx.import-checkpoint.json') {
-          watcher.close();
-          resolve();
-        }
-      });
-    });
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    expect(signal).toBe('SIGKILL');
     await gate.close();
     const landedBefore = mock.store.contacts(AGENT).length;
     expect(landedBefore).toBeGreaterThan(0);

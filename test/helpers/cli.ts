@@ -1,9 +1,10 @@
 // Runs the CLI two ways: in-process through run() with captured streams (fast, for parsing),
 // and as a real child process of bin/contacts.js (for flows, exit codes and TTY-less output).
 import { spawn } from 'node:child_process';
+import { watch } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../../src/cli/io.js';
@@ -98,4 +99,36 @@ export function textSink(): PassThrough & { text: string } {
     s.text += c.toString();
   });
   return s;
+}
+
+/**
+ * `contacts import FILE ...args` in a child process, killed with SIGKILL the moment its checkpoint
+ * (`FILE.import-checkpoint.json`, beside the file) first lands on disk: mid-import, rows in flight.
+ * The watch starts before the child, so a quick first checkpoint cannot be missed.
+ */
+export async function killImportAtFirstCheckpoint(
+  file: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<NodeJS.Signals | null> {
+  const dir = dirname(file);
+  const name = `${basename(file)}.import-checkpoint.json`;
+  let watcher: ReturnType<typeof watch> | undefined;
+  const landed = new Promise<void>((resolve) => {
+    watcher = watch(dir, (_event, changed) => {
+      if (changed === name) resolve();
+    });
+  });
+  const child = spawn(process.execPath, [BIN, 'import', file, ...args], {
+    env: options.env,
+    cwd: options.cwd,
+    stdio: 'ignore',
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_code, signal) => resolve(signal)),
+  );
+  await landed;
+  watcher?.close();
+  child.kill('SIGKILL');
+  return exited;
 }
