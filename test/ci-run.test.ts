@@ -45,7 +45,7 @@ async function ciRun(stand: Stand): Promise<{ status: number | null; lines: stri
     await mkdir(join(bin, major));
     await script(
       join(bin, major, 'node'),
-      `[[ $1 == --version ]] && { echo v${major}.0.0; exit 0; }\necho "${result[0]}"\nexit ${result[1]}`,
+      `[[ $1 == --version ]] && { echo v${major}.0.0; exit 0; }\necho -e "${result[0]}"\nexit ${result[1]}`,
     );
     npx += `[[ $2 == node@${major} ]] && { echo "${join(bin, major, 'node')}"; exit 0; }\n`;
   }
@@ -76,10 +76,22 @@ describe('.ci/run', () => {
   it('fails when the tests fail on one Node only', async () => {
     const r = await ciRun({
       npmTest: ['10 passed, 0 failed, 0 skipped', 0],
-      nodes: { '22': ['10 passed, 0 failed, 0 skipped', 0], '24': ['8 passed, 2 failed, 0 skipped', 1] },
+      nodes: {
+        '22': ['10 passed, 0 failed, 0 skipped', 0],
+        '24': [
+          'failed: test/a.test.ts > holds: expected 1 to be 2\nfailed: test/b.test.ts > waits: timed out\n8 passed, 2 failed, 0 skipped',
+          1,
+        ],
+      },
     });
     expect(r.status).not.toBe(0);
-    expect(r.lines.at(-1)).toBe('28 passed, 2 failed, 0 skipped');
+    // The closing lines name the failed tests under their Node, so a log cut to its tail names them.
+    expect(r.lines.slice(-4)).toEqual([
+      'node v24.0.0: 8 passed, 2 failed, 0 skipped',
+      '  failed: test/a.test.ts > holds: expected 1 to be 2',
+      '  failed: test/b.test.ts > waits: timed out',
+      '28 passed, 2 failed, 0 skipped',
+    ]);
   });
 
   it('fails when the build or lint fails before any test, or a Node cannot be installed', async () => {
