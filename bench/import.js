@@ -1,9 +1,12 @@
 // Import throughput and memory: a 100,000-row CSV imported into a local mock by the real
 // `contacts import`, beside the mock's own upsert capacity (autocannon, same concurrency) in
-// the same run; then peak RSS of the importer for a 1,000,000-row file.
+// the same run; then peak RSS of the importer for a 1,000,000-row file. With --compare DIR, the
+// importer of another built checkout (DIR/bin/contacts.js) and this one's take turns against the
+// same mock, --rounds times each way, importer and mock pinned to separate CPUs where taskset is.
 // Usage: npm run build && node bench/import.js [--rows 100000] [--big 1000000] [--concurrency 8]
-import { fork, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+//        node bench/import.js --compare ../other-checkout [--rounds 5] [--rows 100000]
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +15,8 @@ import { measureChild } from './lib/measure.js';
 
 const KEY = 'bk_bench_key';
 const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
+// The mock on CPU 0 and the importer on CPU 1, so neither takes the other's core.
+const PIN = existsSync('/usr/bin/taskset');
 
 // ---- child: the mock, in its own process so it never shares an event loop with the load -------
 
@@ -64,11 +69,12 @@ function ask(worker, msg, type) {
 }
 
 /** Runs `contacts import`: wall time, peak RSS (VmHWM) and the summary it prints. */
-async function importRun(file, agent, url, extra) {
+async function importRun(file, agent, url, extra, bin = BIN) {
   const started = process.hrtime.bigint();
+  const argv = [bin, 'import', file, '--agent', agent, '-o', 'json', '-q', ...extra];
   const child = spawn(
-    process.execPath,
-    [BIN, 'import', file, '--agent', agent, '-o', 'json', '-q', ...extra],
+    PIN ? 'taskset' : process.execPath,
+    PIN ? ['-c', '1', process.execPath, ...argv] : argv,
     {
       env: { PATH: process.env.PATH, HOME: tmpdir(), CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -115,6 +121,8 @@ async function parent() {
       big: { type: 'string', default: '1000000' },
       concurrency: { type: 'string', default: '8' },
       duration: { type: 'string', default: '5' },
+      compare: { type: 'string' },
+      rounds: { type: 'string', default: '5' },
     },
   });
   const rows = Number(values.rows);
@@ -122,10 +130,15 @@ async function parent() {
   const concurrency = Number(values.concurrency);
   const dir = mkdtempSync(join(tmpdir(), 'contacts-import-bench-'));
   const worker = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: 'inherit' });
+  if (PIN) execFileSync('taskset', ['-cp', '0', String(worker.pid)], { stdio: 'ignore' });
   try {
     const { url } = await new Promise((resolve) => worker.once('message', resolve));
     const file = join(dir, 'contacts.csv');
     await writeCsv(file, rows);
+    if (values.compare) {
+      await compare(worker, url, file, rows, concurrency, values.compare, Number(values.rounds));
+      return;
+    }
 
     await ask(worker, { type: 'agent', agent: 'capacity' }, 'ready');
     const capacity = await mockCapacity(url, 'capacity', concurrency, Number(values.duration));
@@ -176,6 +189,42 @@ async function parent() {
   } finally {
     worker.kill();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Two importers, the same mock: each mode alternates this build and the other, round by round. */
+async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
+  const other = join(otherDir, 'bin', 'contacts.js');
+  if (!existsSync(other)) throw new Error(`--compare: no ${other} (build that checkout first)`);
+  const modes = [
+    ['single rows', ['--concurrency', String(concurrency)]],
+    ['batches of 500', ['--concurrency', String(concurrency), '--batch-size', '500']],
+  ];
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(
+    `${rows}-row CSV, concurrency ${concurrency}, ${rounds} rounds, node ${process.version}` +
+      `${PIN ? ', mock on CPU 0, importer on CPU 1' : ''}`,
+  );
+  for (const [mode, extra] of modes) {
+    const figures = { this: [], other: [] };
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first, so neither always meets a warmer machine.
+      const order = round % 2 ? ['other', 'this'] : ['this', 'other'];
+      for (const who of order) {
+        const agent = `${who}-${round}-${mode.length}`;
+        await ask(worker, { type: 'agent', agent }, 'ready');
+        const r = await importRun(file, agent, url, extra, who === 'this' ? BIN : other);
+        const landed = (await ask(worker, { type: 'count', agent }, 'count')).count;
+        if (landed !== rows) throw new Error(`${who} landed ${landed} of ${rows}`);
+        figures[who].push(rows / r.seconds);
+      }
+    }
+    const a = median(figures.this);
+    const b = median(figures.other);
+    const runs = (xs) => xs.map((x) => x.toFixed(0)).join(' ');
+    console.log(`${mode}: this   ${runs(figures.this)} rows/s, median ${a.toFixed(0)}`);
+    console.log(`${mode}: other  ${runs(figures.other)} rows/s, median ${b.toFixed(0)}`);
+    console.log(`${mode}: this / other = ${(a / b).toFixed(3)}`);
   }
 }
 
