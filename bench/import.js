@@ -80,9 +80,9 @@ async function importRun(file, agent, url, extra, bin = BIN) {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const { code, seconds, stdout, peakMb } = await measureChild(child, started);
+  const { code, seconds, stdout, peakMb, cpuSeconds } = await measureChild(child, started);
   if (code !== 0) throw new Error(`import exited ${code}: ${stdout}`);
-  return { seconds, peakMb, summary: JSON.parse(stdout) };
+  return { seconds, peakMb, cpuSeconds, summary: JSON.parse(stdout) };
 }
 
 async function mockCapacity(url, agent, connections, duration) {
@@ -207,6 +207,7 @@ async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
   );
   for (const [mode, extra] of modes) {
     const figures = { this: [], other: [] };
+    const cpu = { this: [], other: [] };
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first, so neither always meets a warmer machine.
       const order = round % 2 ? ['other', 'this'] : ['this', 'other'];
@@ -217,6 +218,7 @@ async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
         const landed = (await ask(worker, { type: 'count', agent }, 'count')).count;
         if (landed !== rows) throw new Error(`${who} landed ${landed} of ${rows}`);
         figures[who].push(rows / r.seconds);
+        cpu[who].push(r.cpuSeconds);
       }
     }
     const a = median(figures.this);
@@ -225,6 +227,12 @@ async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
     console.log(`${mode}: this   ${runs(figures.this)} rows/s, median ${a.toFixed(0)}`);
     console.log(`${mode}: other  ${runs(figures.other)} rows/s, median ${b.toFixed(0)}`);
     console.log(`${mode}: this / other = ${(a / b).toFixed(3)}`);
+    // The importer's own cost, whether or not the mock is what bounds the rows/s.
+    const secs = (xs) => xs.map((x) => x.toFixed(2)).join(' ');
+    console.log(
+      `${mode}: importer CPU s, this ${secs(cpu.this)} (median ${median(cpu.this).toFixed(2)}), ` +
+        `other ${secs(cpu.other)} (median ${median(cpu.other).toFixed(2)})`,
+    );
   }
 }
 
