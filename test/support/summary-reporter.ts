@@ -34,5 +34,5 @@ export default class SummaryReporter implements Reporter {
 }
 
 function firstLine(message: string | undefined): string {
-  return (message ?? 'no error message').split('\n')[0].slice(0, 300);
+  return ((message ?? 'no error message').split('\n')[0] ?? '').slice(0, 300);
 }
