@@ -368,6 +368,7 @@ Examples:
   $ contacts import export.csv --map "Client Ref=external_id" --map "Notes=-"
   $ contacts import contacts.ndjson --batch-size 500
   $ contacts import leads.xlsx --sheet "Q3 leads"
+  $ contacts import hubspot-contacts.csv --time-zone America/New_York
   $ contacts import "All Contacts.vcf"
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
   $ cat contacts.ndjson | contacts import - --format ndjson`,
