@@ -62,6 +62,22 @@ describe('zonedTimeToUtc', () => {
     expect(utc('2024-10-06T03:30', 'Australia/Sydney')).toBe('2024-10-05T16:30:00.000Z');
   });
 
+  it.each(['America/New_York', 'Europe/London', 'Asia/Kolkata', 'Australia/Sydney', 'Australia/Lord_Howe'])(
+    '%s: every quarter hour of 2024 shown by the clock reads back as the earliest instant showing it',
+    (zone) => {
+      const start = Date.UTC(2024, 0, 1);
+      for (let t = start; t < Date.UTC(2025, 0, 1); t += 15 * 60_000) {
+        const wall = t + zoneOffset(t, zone);
+        const back = zonedTimeToUtc(wall, zone);
+        // t itself, or, where the clocks went back, the instant an offset change earlier.
+        if (back !== t) {
+          expect(back, new Date(t).toISOString()).toBeLessThan(t);
+          expect(back + zoneOffset(back, zone)).toBe(wall);
+        }
+      }
+    },
+  );
+
   it('keeps milliseconds, and UTC is the wall clock itself', () => {
     expect(utc('2024-07-01T12:00:00.250', 'America/New_York')).toBe('2024-07-01T16:00:00.250Z');
     expect(utc('2024-03-10T02:30', 'UTC')).toBe('2024-03-10T02:30:00.000Z');
