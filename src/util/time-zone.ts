@@ -46,7 +46,8 @@ export function canonicalTimeZone(name: string): string | undefined {
 
 /**
  * `name` as the user means it, in the case Intl spells it (`america/new_york` is
- * `America/New_York`), or undefined when it is no zone. A link keeps its own name (`Asia/Kolkata`
+ * `America/New_York`; `us/eastern`, a link in lower case, is `America/New_York` too), or
+ * undefined when it is no zone. A link keeps its own name (`Asia/Kolkata`
  * stays so, though the ICU of Node 20 calls it `Asia/Calcutta`).
  */
 export function timeZoneName(name: string): string | undefined {
@@ -55,7 +56,9 @@ export function timeZoneName(name: string): string | undefined {
   const text = name.trim();
   const lower = text.toLowerCase();
   if (canonical.toLowerCase() === lower) return canonical;
-  return Intl.supportedValuesOf('timeZone').find((zone) => zone.toLowerCase() === lower) ?? text;
+  const known = Intl.supportedValuesOf('timeZone').find((zone) => zone.toLowerCase() === lower);
+  // A link typed all in lower case (`us/eastern`) has no spelling to keep: its zone's is shown.
+  return known ?? (text === lower ? canonical : text);
 }
 
 /** Whether two zone names (undefined: UTC) are one zone. */

@@ -100,6 +100,7 @@ describe('time zone names', () => {
     expect(timeZoneName(' Asia/Kolkata ')).toBe('Asia/Kolkata');
     expect(timeZoneName('europe/london')).toBe('Europe/London');
     expect(timeZoneName('US/Eastern')).toBe('US/Eastern');
+    expect(timeZoneName('us/eastern')).toBe('America/New_York');
   });
 
   it('refuses unknown names and offsets', () => {
