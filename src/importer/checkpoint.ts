@@ -198,7 +198,7 @@ export class ImportCheckpoint {
     if (!sameTimeZone(saved.timeZone, base.timeZone)) {
       const zone = saved.timeZone ?? 'UTC';
       reasons.push(
-        `the run resumed read times without a zone as ${zone}, this run as ${base.timeZone ?? 'UTC'}: ` +
+        `the run resumed read date-times without a zone as ${zone}, this run as ${base.timeZone ?? 'UTC'}: ` +
           `resume with --time-zone ${zone}`,
       );
     }

@@ -175,7 +175,7 @@ describe('ImportCheckpoint', () => {
     const error = await withZone(undefined, true).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointMismatchError);
     expect((error as CheckpointMismatchError).reasons).toEqual([
-      'the run resumed read times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
+      'the run resumed read date-times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
     ]);
     await expect(withZone('Europe/London', true)).rejects.toMatchObject({
       reasons: [expect.stringContaining('as America/New_York, this run as Europe/London')],

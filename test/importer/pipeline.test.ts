@@ -508,7 +508,7 @@ describe('date-times without a zone', () => {
     await expect(runImport({ client, agentId: AGENT, input: file, resume: true })).rejects.toMatchObject({
       name: 'CheckpointMismatchError',
       reasons: [
-        'the run resumed read times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
+        'the run resumed read date-times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
       ],
     });
     const second = await runImport({ client, agentId: AGENT, input: file, resume: true, timeZone: zone });
