@@ -314,6 +314,7 @@ function importOptions(cmd: SubCommand) {
         'how slash dates such as 3/4/2024 read when a column does not decide it: mdy (month first) or dmy',
       ).choices(['mdy', 'dmy'] as const),
     )
+    .addOption(settingOption('time-zone'))
     .option(
       '--fixes <file>',
       'where fields left out of contacts that landed go (default: <file>.fixes.<ext> next to the input)',
@@ -356,6 +357,8 @@ mobile TEL. Rejected rows of either are written as CSV.
 A national phone number is placed in the row's country column, else --default-country, else the
 one country of the file's international numbers it is valid in. A phone or attribute value that
 cannot be read goes to the fixes file and the contact lands without it (--strict rejects the row).
+A date-time without a zone (HubSpot's 2024-03-22 17:59, Salesforce's 9/20/2022 3:04 PM) is read
+in --time-zone's wall clock, daylight saving included, and stored in UTC; without it, as UTC.
 
 Exit codes: 0 every row landed (some perhaps without a field: see the fixes file), 8 some rows
 were rejected (see the rejects file), 130 interrupted.
@@ -365,6 +368,7 @@ Examples:
   $ contacts import export.csv --map "Client Ref=external_id" --map "Notes=-"
   $ contacts import contacts.ndjson --batch-size 500
   $ contacts import leads.xlsx --sheet "Q3 leads"
+  $ contacts import hubspot-contacts.csv --time-zone America/New_York
   $ contacts import "All Contacts.vcf"
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
   $ cat contacts.ndjson | contacts import - --format ndjson`,

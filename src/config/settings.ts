@@ -3,6 +3,7 @@
 
 import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
 import { didYouMean } from '../util/suggest.js';
+import { timeZoneName } from '../util/time-zone.js';
 import { ConfigError } from './errors.js';
 import { OUTPUT_FLAG_CHOICES, OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
@@ -82,6 +83,16 @@ export const SETTINGS = {
     file: 'default_country',
     description: 'country of national phone numbers, e.g. GB',
     parse: validateCountry,
+  }),
+  'time-zone': setting({
+    flags: '--time-zone <zone>',
+    scope: 'command',
+    env: 'CONTACTS_TIME_ZONE',
+    file: 'time_zone',
+    description:
+      'IANA time zone that imported date-times without a zone were written in, e.g. America/New_York',
+    fallback: 'UTC',
+    parse: validateTimeZone,
   }),
   'max-retries': setting({
     flags: '--max-retries <n>',
@@ -289,6 +300,25 @@ export function validateCountry(value: string, from = 'default-country'): string
   throw new ConfigError('invalid', `Invalid country from ${from}: ${value}`, {
     hint: 'Use a two-letter ISO 3166 code, e.g. GB, US, DE.',
   });
+}
+
+/**
+ * An IANA time zone name (`America/New_York`, any case) or `UTC`, as Intl knows it; offsets such
+ * as `+05:00` are refused (Node 20's Intl does not take them).
+ */
+export function validateTimeZone(value: string, from = 'time-zone'): string {
+  const zone = timeZoneName(value);
+  if (zone !== undefined) return zone;
+  const offset = /^[+-]\d/.test(value.trim());
+  throw new ConfigError(
+    'invalid',
+    `Invalid time zone from ${from}: ${value}${offset ? '' : didYouMean(value.trim(), Intl.supportedValuesOf('timeZone'))}`,
+    {
+      hint: offset
+        ? 'Use the IANA name of the zone, which knows its daylight saving time, e.g. --time-zone America/New_York.'
+        : 'Use an IANA time zone name, e.g. --time-zone America/New_York, Europe/London or UTC.',
+    },
+  );
 }
 
 /** Retries per request: a whole number from 0 to 20. */

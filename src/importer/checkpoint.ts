@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
+import { sameTimeZone } from '../util/time-zone.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { CheckpointMismatchError, ImportError } from './errors.js';
 
@@ -36,6 +37,8 @@ const CheckpointFileSchema = z.object({
   }),
   agentId: z.string(),
   settings: z.string(),
+  /** The zone date-times without one were read in; absent: UTC (and every checkpoint before it). */
+  timeZone: z.string().optional(),
   landed: z.object({
     /** Every row up to this one has landed (0: none yet). */
     through: z.number().int().nonnegative(),
@@ -63,6 +66,11 @@ export interface CheckpointOptions {
   consumed?: { snapshot(): Consumed } | undefined;
   /** Whatever else must match on resume (format, column mapping...), compared verbatim. */
   settings?: string | undefined;
+  /**
+   * The zone date-times without one are read in (default UTC): a resume in another zone would
+   * store the rest of the file's times hours apart from those landed, so it is refused.
+   */
+  timeZone?: string | undefined;
   /** Marks are written at most this long after they are made; 0 writes only on `flush()`. Default 1000. */
   flushIntervalMs?: number | undefined;
   /**
@@ -100,6 +108,7 @@ export class ImportCheckpoint {
   #consumedBefore: Consumed;
   #agentId: string;
   #settings: string;
+  readonly #timeZone: string | undefined;
   #ranges: [number, number][];
   #dirty = false;
   #ended = false;
@@ -121,6 +130,7 @@ export class ImportCheckpoint {
     consumedBefore: Consumed;
     agentId: string;
     settings: string;
+    timeZone: string | undefined;
     ranges: [number, number][];
     intervalMs: number;
     beforeWrite: (() => Promise<void>) | undefined;
@@ -134,6 +144,7 @@ export class ImportCheckpoint {
     this.#consumedBefore = init.consumedBefore;
     this.#agentId = init.agentId;
     this.#settings = init.settings;
+    this.#timeZone = init.timeZone;
     this.#ranges = init.ranges;
     this.#intervalMs = init.intervalMs;
     this.#beforeWrite = init.beforeWrite;
@@ -157,6 +168,8 @@ export class ImportCheckpoint {
       consumed: options.consumed,
       agentId: options.agentId,
       settings,
+      // UTC is written as no zone, so a checkpoint matches whether or not --time-zone UTC was said.
+      timeZone: sameTimeZone(options.timeZone, undefined) ? undefined : options.timeZone,
       intervalMs: options.flushIntervalMs ?? 1000,
       beforeWrite: options.beforeWrite,
       now: options.now ?? Date.now,
@@ -182,6 +195,13 @@ export class ImportCheckpoint {
       throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
     }
     const reasons = await mismatches(saved, options.input, identity, options.agentId, settings);
+    if (!sameTimeZone(saved.timeZone, base.timeZone)) {
+      const zone = saved.timeZone ?? 'UTC';
+      reasons.push(
+        `the run resumed read date-times without a zone as ${zone}, this run as ${base.timeZone ?? 'UTC'}: ` +
+          `resume with --time-zone ${zone}`,
+      );
+    }
     if (reasons.length > 0) throw new CheckpointMismatchError(path, reasons);
     const ranges: [number, number][] = saved.landed.through > 0 ? [[1, saved.landed.through]] : [];
     for (const range of saved.landed.ranges) insertRange(ranges, range[0], range[1]);
@@ -295,6 +315,7 @@ export class ImportCheckpoint {
       input: { ...this.#identity, consumed },
       agentId: this.#agentId,
       settings: this.#settings,
+      ...(this.#timeZone === undefined ? {} : { timeZone: this.#timeZone }),
       landed: { through, ranges: through > 0 ? this.#ranges.slice(1) : this.#ranges },
       updatedAt: new Date().toISOString(),
     } satisfies CheckpointFile)}\n`;

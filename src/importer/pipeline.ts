@@ -4,6 +4,7 @@
 // Every row either lands (and is checkpointed) or goes to the rejects file with its reason.
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
+import { canonicalTimeZone } from '../util/time-zone.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
 import { type CsvDelimiter, type ImportFormat, isTabular } from './format.js';
@@ -64,6 +65,11 @@ export interface ImportOptions {
   maps?: MapOverride[];
   /** How slash dates (`3/4/2024`) read when a column's values do not decide it. */
   dateOrder?: DateOrder;
+  /**
+   * The IANA zone (`America/New_York`) whose wall clock a CSV or workbook date-time without a
+   * zone is read in; default UTC. Stored in UTC either way.
+   */
+  timeZone?: string;
   /** A field that cannot be read rejects its whole row, instead of going to the fixes file. */
   strict?: boolean;
   /** A quoted empty cell (`""`) is the empty string (clears a name or text attribute), as before. */
@@ -114,6 +120,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   if (kind === 'stream' && options.resume) {
     throw new ImportError(`${input} is not a regular file: it cannot be read again, so it cannot be resumed`);
   }
+  if (options.timeZone !== undefined && canonicalTimeZone(options.timeZone) === undefined) {
+    throw new ImportError(
+      `Unknown time zone: ${options.timeZone} (expected an IANA name such as America/New_York, or UTC)`,
+    );
+  }
 
   // Both before anything is written, and at once: over a real link each is a round trip.
   const newestBefore = dryRun ? undefined : newestId(client, agentId, maxRetries);
@@ -134,7 +145,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // input is closed when it does.
   let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
-    prepared = await prepare(options, source, kind, definitions, dryRun);
+    prepared = await prepare(options, source, kind, definitions, dryRun, (header, example) =>
+      emit({ type: 'note', message: localTimeNote(header, example) }),
+    );
   } catch (error) {
     source.close();
     throw error;
@@ -168,6 +181,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     notes: notes.slice(),
     checkpointDiscarded: outputs?.checkpoint?.discarded ?? false,
     emptyStrings: options.emptyStrings ?? false,
+    // Only columns are read in it: JSON records carry the contract's own ISO date-times.
+    timeZone: mapping ? options.timeZone : undefined,
   });
 
   let sink: ImportSink;
@@ -295,6 +310,14 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   return report;
 }
 
+/** Said once, at the first date-time without a zone when the import was given no time zone. */
+function localTimeNote(header: string, example: string): string {
+  return (
+    `Column "${header}" has date-times without a zone (${example}): they are read as UTC. ` +
+    'If the export wrote them in another zone, pass it, e.g. --time-zone America/New_York.'
+  );
+}
+
 /** The text a held record keeps in memory (its cells), for the look-ahead's bound. */
 function heldChars(record: SourceRecord): number {
   let n = 0;
@@ -308,6 +331,7 @@ async function prepare(
   kind: Awaited<ReturnType<typeof inputKind>>,
   definitions: Awaited<ReturnType<ContactsClient['attributes']['list']>>,
   dryRun: boolean,
+  onLocalTime: (header: string, example: string) => void,
 ): Promise<{
   validate: ReturnType<typeof createRowValidator>;
   evidence: FileEvidence;
@@ -326,7 +350,11 @@ async function prepare(
       '--map applies to CSV and workbook columns; JSON and NDJSON records use the contract field names',
     );
   }
-  const evidence = new FileEvidence(mapping, definitions, { dateOrder: options.dateOrder });
+  const evidence = new FileEvidence(mapping, definitions, {
+    dateOrder: options.dateOrder,
+    // Given a zone, even UTC, the user has said what such times are.
+    onLocalTime: options.timeZone === undefined ? onLocalTime : undefined,
+  });
   const validate = createRowValidator({
     definitions,
     mapping,
@@ -334,6 +362,7 @@ async function prepare(
     evidence,
     strict: options.strict,
     emptyStrings: options.emptyStrings,
+    timeZone: options.timeZone,
   });
   // A count is a pass of its own over the input: only a regular file can be read twice.
   const total = options.countTotal
@@ -353,6 +382,7 @@ async function prepare(
         fixesPath: options.fixesPath,
         strict: options.strict,
         resultsPath: options.resultsPath,
+        timeZone: options.timeZone,
       });
   return { validate, evidence, outputs, total, mapping };
 }

@@ -5,6 +5,7 @@ import { type ContactInputParsed, createContactValidators, EmailSchema } from '.
 import { toIssues } from '../api/envelope.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
+import { canonicalTimeZone } from '../util/time-zone.js';
 import { countryCode } from './countries.js';
 import type { ColumnMapping, ColumnTarget } from './mapping.js';
 import { internationalCountry, type PhoneCandidates, type PhonePlace, placePhone } from './phones.js';
@@ -14,6 +15,7 @@ import {
   cleanCell,
   type DateOrder,
   firstValue,
+  isLocalDateTime,
   LOST_CHARACTERS_RE,
   readBoolean,
   readDate,
@@ -62,6 +64,8 @@ export interface RowValidatorOptions {
   strict?: boolean | undefined;
   /** A quoted empty cell (`""`) is the empty string, as before: it clears a name or a text attribute. */
   emptyStrings?: boolean | undefined;
+  /** The IANA zone of date-times written without one (default UTC). */
+  timeZone?: string | undefined;
 }
 
 /** What the validator noticed beside the rows' own results, for the closing report. */
@@ -98,6 +102,7 @@ export function createRowValidator({
   evidence = new FileEvidence(mapping, definitions),
   strict = false,
   emptyStrings = false,
+  timeZone,
 }: RowValidatorOptions): RowValidator {
   const defs = [...definitions];
   const { input: schema } = createContactValidators(defs, { textValues: true });
@@ -110,7 +115,15 @@ export function createRowValidator({
   const exact = mapping?.exact === true;
   const columns =
     mapping &&
-    new ColumnReader(mapping, types, emptyStrings || exact ? emptyAllowed : undefined, notes, exact);
+    new ColumnReader(
+      mapping,
+      types,
+      emptyStrings || exact ? emptyAllowed : undefined,
+      notes,
+      exact,
+      // UTC is what the contract makes of a time without a zone: no arithmetic to do.
+      timeZone === undefined || canonicalTimeZone(timeZone) === 'UTC' ? undefined : timeZone,
+    );
   const dates = defs.filter((d) => d.type === 'date').map((d) => d.name);
 
   const validate = (source: SourceRecord): RowResult => {
@@ -271,6 +284,8 @@ export class FileEvidence {
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
   readonly #multiValue: string[];
+  /** Told of the first date-time without a zone, when the import was given no time zone. */
+  #onLocalTime: ((header: string, example: string) => void) | undefined;
   readonly #countries = new Set<string>();
   /** The export's own order, for a column whose values leave it open. */
   readonly #fallbackOrder: DateOrder | undefined;
@@ -279,7 +294,11 @@ export class FileEvidence {
   constructor(
     mapping: ColumnMapping | undefined,
     definitions: Iterable<AttributeDefinition>,
-    options: { dateOrder?: DateOrder | undefined } = {},
+    options: {
+      dateOrder?: DateOrder | undefined;
+      /** Called once, for the first date-time without a zone in a date column. */
+      onLocalTime?: ((header: string, example: string) => void) | undefined;
+    } = {},
   ) {
     const dates = new Set([...definitions].filter((d) => d.type === 'date').map((d) => d.name));
     this.#dateColumns = [];
@@ -292,14 +311,16 @@ export class FileEvidence {
     this.#countryColumns = mapping?.countryColumns ?? [];
     this.#multiValue = mapping?.multiValue ?? [];
     this.#fallbackOrder = mapping?.dateOrder;
+    this.#onLocalTime = this.#dateColumns.length > 0 ? options.onLocalTime : undefined;
   }
 
   /** Looks at one row's date and phone cells. */
   observe(raw: readonly Cell[]): void {
     for (const column of this.#dateColumns) {
-      if (column.order && !column.either) continue;
       const cell = raw[column.index];
       if (!cell) continue;
+      if (this.#onLocalTime) this.dateValue(column.index, cleanCell(cell));
+      if (column.order && !column.either) continue;
       const order = slashDateOrder(cleanCell(cell));
       if (order === 'either') column.either ??= cleanCell(cell);
       else if (order) {
@@ -335,6 +356,14 @@ export class FileEvidence {
   get pending(): boolean {
     if (this.#fallbackOrder) return false;
     return this.#dateColumns.some((c) => c.order === undefined && c.either !== undefined);
+  }
+
+  /** A date column's value, as read: the first date-time without a zone is told of. */
+  dateValue(index: number, value: string): void {
+    if (!this.#onLocalTime || !isLocalDateTime(value)) return;
+    const told = this.#onLocalTime;
+    this.#onLocalTime = undefined;
+    told(this.#dateColumns.find((c) => c.index === index)?.header ?? '', value);
   }
 
   dateOrder(index: number): DateOrder | undefined {
@@ -398,6 +427,8 @@ class ColumnReader {
   readonly #clean: (cell: string) => string;
   /** Columns filling single targets: [index, targets] without the ordered email/phone ones. */
   readonly #plain: [number, ColumnTarget[]][];
+  /** The zone of date-times without one; undefined for UTC. */
+  readonly #timeZone: string | undefined;
 
   constructor(
     mapping: ColumnMapping,
@@ -405,8 +436,10 @@ class ColumnReader {
     emptyAttributes: ReadonlySet<string> | undefined,
     notes: RowNotes,
     exact: boolean,
+    timeZone: string | undefined,
   ) {
     this.#clean = exact ? (cell) => cell : cleanCell;
+    this.#timeZone = timeZone;
     this.#mapping = mapping;
     this.#types = types;
     this.#emptyAttributes = emptyAttributes;
@@ -526,9 +559,11 @@ class ColumnReader {
       case 'date':
         // Outlook writes an empty date as 0/0/00.
         if (ZERO_DATE_RE.test(value)) return null;
-        // ISO 8601 with a T is the contract's own form: it reads it (and says what it rounds).
-        if (ISO_T_RE.test(value)) return value;
-        return readDate(value, evidence.dateOrder(column) ?? ownOrder(value));
+        evidence.dateValue(column, value);
+        // ISO 8601 with a T is the contract's own form: it reads it (and says what it rounds),
+        // but as UTC when it has no zone.
+        if (ISO_T_RE.test(value) && (this.#timeZone === undefined || !isLocalDateTime(value))) return value;
+        return readDate(value, evidence.dateOrder(column) ?? ownOrder(value), this.#timeZone);
       default:
         // Text and number: the contract's own text schemas say what is wrong.
         return value;

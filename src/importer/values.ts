@@ -1,6 +1,7 @@
 // Cell values as other systems write them: a spreadsheet's leading apostrophe, padding, several
 // values in one cell, dates in vendor and spreadsheet forms, and yes/no booleans. Each reader
 // returns the value the contract takes, or undefined when it cannot read the text.
+import { zonedTimeToUtc } from '../util/time-zone.js';
 
 /** A cell as a value: a leading spreadsheet apostrophe (`'7210448301122`) off, then trimmed. */
 export function cleanCell(value: string): string {
@@ -95,11 +96,27 @@ export function slashDateOrder(text: string): DateOrder | 'either' | undefined {
 }
 
 /**
- * A date as the contract stores it (`2024-05-31`, or an ISO date-time in UTC), from the forms
- * vendors and spreadsheets write; `order` reads a slash date (decided per column). Undefined
- * when the text is no date, or a slash date whose order is not known.
+ * Whether the text is a date-time written without a zone or offset (`2024-03-22 17:59`,
+ * `2023-06-28T04:13:00`, `9/20/2022 3:04 PM`): a wall-clock time, whose zone the file does not say.
  */
-export function readDate(text: string, order: DateOrder | undefined): string | undefined {
+export function isLocalDateTime(text: string): boolean {
+  const iso = ISO_TIME_RE.exec(text);
+  if (iso) return iso[8] === undefined;
+  const slash = SLASH_RE.exec(text);
+  return slash?.[5] !== undefined;
+}
+
+/**
+ * A date as the contract stores it (`2024-05-31`, or an ISO date-time in UTC), from the forms
+ * vendors and spreadsheets write; `order` reads a slash date (decided per column). A date-time
+ * without a zone is a wall-clock time in `timeZone` (an IANA name; default UTC). Undefined when
+ * the text is no date, or a slash date whose order is not known.
+ */
+export function readDate(
+  text: string,
+  order: DateOrder | undefined,
+  timeZone?: string | undefined,
+): string | undefined {
   let m = ISO_DATE_RE.exec(text);
   if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
   m = ISO_TIME_RE.exec(text);
@@ -108,7 +125,7 @@ export function readDate(text: string, order: DateOrder | undefined): string | u
     const offset = zone === undefined || zone === 'UTC' || zone === 'GMT' || zone === 'Z' ? 'Z' : zone;
     const fraction = m[7] ? `.${m[7].slice(0, 3).padEnd(3, '0')}` : '';
     const iso = `${m[1]}-${m[2]}-${m[3]}T${m[4]!.padStart(2, '0')}:${m[5]}:${m[6] ?? '00'}${fraction}${offset}`;
-    return dateTime(iso, Number(m[1]), Number(m[2]), Number(m[3]));
+    return dateTime(iso, Number(m[1]), Number(m[2]), Number(m[3]), zone === undefined ? timeZone : undefined);
   }
   m = SLASH_RE.exec(text);
   if (m) {
@@ -124,7 +141,7 @@ export function readDate(text: string, order: DateOrder | undefined): string | u
       hour = (hour % 12) + (half === 'pm' ? 12 : 0);
     }
     const iso = `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${m[6]}:${m[7] ?? '00'}Z`;
-    return dateTime(iso, year, month, day);
+    return dateTime(iso, year, month, day, timeZone);
   }
   m = YMD_SLASH_RE.exec(text);
   if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
@@ -172,10 +189,18 @@ function ymd(year: number, month: number, day: number): string | undefined {
     : undefined;
 }
 
-function dateTime(iso: string, year: number, month: number, day: number): string | undefined {
+/** `iso` (ending in Z or an offset) as UTC; with `timeZone`, its Z stands for that zone's wall clock. */
+function dateTime(
+  iso: string,
+  year: number,
+  month: number,
+  day: number,
+  timeZone?: string | undefined,
+): string | undefined {
   if (!validDay(year, month, day)) return undefined;
-  const t = new Date(iso);
-  return Number.isNaN(t.getTime()) ? undefined : t.toISOString();
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return undefined;
+  return new Date(timeZone === undefined ? t : zonedTimeToUtc(t, timeZone)).toISOString();
 }
 
 /** Names that the exporter already turned into `??` (characters lost before the file reached us). */

@@ -62,6 +62,8 @@ describe('defaults', () => {
       maxRetries: undefined,
       timeout: undefined,
       defaultCountrySource: 'none',
+      timeZone: undefined,
+      timeZoneSource: 'none',
       maxRetriesSource: 'none',
       timeoutSource: 'none',
       apiKeyFile: undefined,

@@ -163,6 +163,37 @@ describe('ImportCheckpoint', () => {
     expect((await open(input, true, { settings: 'csv|map:a' })).resumed).toBe(true);
   });
 
+  it('refuses to resume in another time zone; no zone and UTC are one, and so are a zone and its link', async () => {
+    const input = await fixture('tz.csv', 'external_id\n1\n2\n');
+    const withZone = (timeZone: string | undefined, resume: boolean) =>
+      ImportCheckpoint.open({ input, agentId: 'agent-1', resume, flushIntervalMs: 0, timeZone });
+    const first = await withZone('America/New_York', false);
+    first.markLanded(1);
+    await first.flush();
+    expect((await saved(input)).timeZone).toBe('America/New_York');
+
+    const error = await withZone(undefined, true).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointMismatchError);
+    expect((error as CheckpointMismatchError).reasons).toEqual([
+      'the run resumed read date-times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
+    ]);
+    await expect(withZone('Europe/London', true)).rejects.toMatchObject({
+      reasons: [expect.stringContaining('as America/New_York, this run as Europe/London')],
+    });
+    expect((await withZone('US/Eastern', true)).resumed).toBe(true);
+
+    // UTC is written as no zone: a checkpoint of a run without --time-zone resumes with UTC.
+    const utc = await withZone('UTC', false);
+    utc.markLanded(1);
+    await utc.flush();
+    expect((await saved(input)).timeZone).toBeUndefined();
+    expect((await withZone(undefined, true)).resumed).toBe(true);
+    expect((await withZone('Etc/UTC', true)).resumed).toBe(true);
+    await expect(withZone('Asia/Kolkata', true)).rejects.toMatchObject({
+      reasons: [expect.stringContaining('as UTC, this run as Asia/Kolkata: resume with --time-zone UTC')],
+    });
+  });
+
   it('tells a changed size from an edit of the part read, the mtime kept (touch -r)', async () => {
     // Past the first 64 KiB, which is all an earlier version compared.
     const rows = Array.from({ length: 20_000 }, (_, i) => `u${String(i).padStart(5, '0')}`);

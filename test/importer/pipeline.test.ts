@@ -477,6 +477,60 @@ describe('runImport', () => {
   });
 });
 
+describe('date-times without a zone', () => {
+  it('a resume reads them in the zone of the run it resumes, or is refused', async () => {
+    const { mock, client, dir } = await setup();
+    mock.store.defineAttribute(AGENT, { name: 'created', type: 'date' });
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) => `u${i + 1},2024-01-15 09:${String(i).padStart(2, '0')}`,
+    );
+    const file = join(dir, 'zoned.csv');
+    await writeFile(file, `id,created\n${rows.join('\n')}\n`);
+    const controller = new AbortController();
+    let batches = 0;
+    const unsubscribe = mock.store.onChange(() => {
+      if (++batches === 2) controller.abort();
+    });
+    const zone = 'America/New_York';
+    const first = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      batchSize: 10,
+      concurrency: 1,
+      timeZone: zone,
+      signal: controller.signal,
+    });
+    unsubscribe();
+    expect(first.interrupted).toBe(true);
+
+    await expect(runImport({ client, agentId: AGENT, input: file, resume: true })).rejects.toMatchObject({
+      name: 'CheckpointMismatchError',
+      reasons: [
+        'the run resumed read date-times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
+      ],
+    });
+    const second = await runImport({ client, agentId: AGENT, input: file, resume: true, timeZone: zone });
+    expect(second.skipped).toBe(first.created);
+    expect(second.created + second.skipped).toBe(60);
+    // 09:MM EST is 14:MM UTC, in the rows of both runs.
+    const created = mock.store.contacts(AGENT).map((c) => c.custom_attributes.created);
+    expect(created).toEqual(
+      Array.from({ length: 60 }, (_, i) => `2024-01-15T14:${String(i).padStart(2, '0')}:00.000Z`),
+    );
+  });
+
+  it('refuses a time zone Intl does not know', async () => {
+    const { client, dir } = await setup();
+    const file = join(dir, 'z.csv');
+    await writeFile(file, 'id\nu1\n');
+    await expect(
+      runImport({ client, agentId: AGENT, input: file, timeZone: 'Mars/Olympus_Mons' }),
+    ).rejects.toThrow('Unknown time zone: Mars/Olympus_Mons');
+  });
+});
+
 describe('fixes files of workbooks and TSV files', () => {
   // The fixes file is the input's kind of rows: a workbook's is CSV, a .tsv's is tab-separated,
   // so each imports back as is.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMapOption, resolveMapping, summarizeMapping } from '../../src/importer/mapping.js';
-import { createRowValidator, type RowResult } from '../../src/importer/rows.js';
+import { createRowValidator, FileEvidence, type RowResult } from '../../src/importer/rows.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS } from './helpers.js';
 
@@ -104,6 +104,47 @@ describe('CSV rows', () => {
       const name = column === 'VIP' ? 'vip' : 'signup_date';
       expect(result.ok && result.input.custom_attributes?.[name], `${column} ${value}`).toBe(stored);
     }
+  });
+
+  it('with a time zone, reads date-times without a zone on its wall clock; zoned times and plain dates as before', () => {
+    const validate = createRowValidator({
+      definitions: DEFINITIONS,
+      mapping: csvMapping,
+      timeZone: 'America/New_York',
+    });
+    const cases: [string, string][] = [
+      ['2024-03-22 17:59', '2024-03-22T21:59:00.000Z'], // EDT
+      ['2024-01-22 17:59', '2024-01-22T22:59:00.000Z'], // EST
+      ['2023-11-12 00:28:15', '2023-11-12T05:28:15.000Z'],
+      ['2023-06-28T04:13:00', '2023-06-28T08:13:00.000Z'],
+      ['9/20/2022 3:04 PM', '2022-09-20T19:04:00.000Z'],
+      ['2024-03-10 02:30', '2024-03-10T07:30:00.000Z'], // skipped by the clocks: 03:30 EDT
+      ['2024-11-03 01:30', '2024-11-03T05:30:00.000Z'], // shown twice: the earlier, EDT
+      ['2024-03-22 17:59 UTC', '2024-03-22T17:59:00.000Z'],
+      ['2024-03-22 17:59 +01:00', '2024-03-22T16:59:00.000Z'],
+      ['2022-09-20T16:04:55.000Z', '2022-09-20T16:04:55.000Z'],
+      ['2024-03-22', '2024-03-22'],
+      ['9/20/2022', '2022-09-20'],
+    ];
+    for (const [value, stored] of cases) {
+      const result = validate(cells({ 'User ID': '1', 'Signup Date': value }));
+      expect(result.ok && result.input.custom_attributes?.signup_date, value).toBe(stored);
+    }
+  });
+
+  it('tells once of the first date-time without a zone when no time zone is given', () => {
+    const seen: [string, string][] = [];
+    const evidence = new FileEvidence(csvMapping, DEFINITIONS, { onLocalTime: (h, v) => seen.push([h, v]) });
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping, evidence });
+    for (const value of ['2024-03-22', '2024-03-22T17:59:00Z', '2024-03-22 17:59', '2024-03-23 09:00']) {
+      validate(cells({ 'User ID': '1', 'Signup Date': value }));
+    }
+    expect(seen).toEqual([['Signup Date', '2024-03-22 17:59']]);
+    const ahead: [string, string][] = [];
+    const observed = new FileEvidence(csvMapping, DEFINITIONS, { onLocalTime: (h, v) => ahead.push([h, v]) });
+    observed.observe(cells({ 'Signup Date': '9/20/2022 3:04 PM' }).raw!);
+    observed.observe(cells({ 'Signup Date': '9/21/2022 3:04 PM' }).raw!);
+    expect(ahead).toEqual([['Signup Date', '9/20/2022 3:04 PM']]);
   });
 
   it('lands the contact without a field it cannot read, listing each such field for the fixes file', () => {

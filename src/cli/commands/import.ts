@@ -93,6 +93,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       resultsPath: opts.results === undefined ? undefined : resolve(ctx.cwd, opts.results),
       fixesPath: opts.fixes === undefined ? undefined : resolve(ctx.cwd, opts.fixes),
       dateOrder: opts.dateOrder,
+      timeZone: settings.timeZone,
       strict: opts.strict,
       emptyStrings: opts.emptyStrings,
       resume: opts.resume,

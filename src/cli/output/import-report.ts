@@ -212,6 +212,8 @@ export async function createProgress(
                 : 'Empty cells, quoted or not, leave the field as it is (--empty-strings makes "" clear it).',
             );
           }
+          if (e.timeZone)
+            ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
           if (e.unmapped.length > 0) ctx.io.warn(unmappedWarning(e.unmapped));
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
           if (e.checkpointDiscarded) {

@@ -36,6 +36,8 @@ export interface OutputsOptions {
   /** Unreadable fields reject their row: no fixes file. */
   strict?: boolean | undefined;
   resultsPath?: string | undefined;
+  /** The zone date-times without one are read in: a resume must read them in the same. */
+  timeZone?: string | undefined;
 }
 
 export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
@@ -80,6 +82,7 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
         agentId: options.agentId,
         resume: options.resume,
         consumed: source.consumed,
+        timeZone: options.timeZone,
         settings: JSON.stringify({
           format: source.format,
           delimiter: source.delimiter,

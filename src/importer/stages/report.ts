@@ -57,6 +57,8 @@ export type ImportEvent =
       checkpointDiscarded: boolean;
       /** A quoted empty cell is the empty string (`--empty-strings`), not "not given". */
       emptyStrings: boolean;
+      /** The zone date-times without one are read in (`--time-zone`), when one was given. */
+      timeZone: string | undefined;
     }
   /** Something the reading decided on its own (a footer or repeated header skipped). */
   | { type: 'note'; message: string }
