@@ -390,6 +390,44 @@ async function mismatches(
   } else if ((await hashPrefix(input, consumed.bytes)) !== consumed.sha256) {
     reasons.push(`its first ${consumed.bytes} bytes, read by the run resumed, changed`);
   }
-  if (saved.settings !== settings) reasons.push('the import options (format or column mapping) changed');
+  if (saved.settings !== settings)
+    reasons.push(`the import options (${changedSettings(saved.settings, settings)}) changed`);
   return reasons;
+}
+
+/** What an import's settings record calls each option it keeps, for the reason a resume is refused. */
+const SETTING_NAMES: Record<string, string> = {
+  format: 'format',
+  delimiter: 'delimiter',
+  sheet: 'sheet',
+  mapping: 'column mapping',
+  defaultCountry: '--default-country',
+  dateOrder: '--date-order',
+};
+
+/** The options two settings records (JSON objects; absent keys are unset) differ in. */
+function changedSettings(saved: string, now: string): string {
+  const read = (text: string): Record<string, unknown> | undefined => {
+    try {
+      const value: unknown = JSON.parse(text);
+      return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const a = read(saved);
+  const b = read(now);
+  if (!a || !b) return 'format or column mapping';
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
+    (key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]),
+  );
+  const shown = (value: unknown) =>
+    value === undefined ? 'none' : typeof value === 'string' ? value : '...';
+  return keys
+    .map((key) =>
+      key === 'defaultCountry' || key === 'dateOrder'
+        ? `${SETTING_NAMES[key]} ${shown(a[key])}, now ${shown(b[key])}`
+        : (SETTING_NAMES[key] ?? key),
+    )
+    .join('; ');
 }

@@ -383,6 +383,8 @@ async function prepare(
         strict: options.strict,
         resultsPath: options.resultsPath,
         timeZone: options.timeZone,
+        defaultCountry: options.defaultCountry,
+        dateOrder: options.dateOrder,
       });
   return { validate, evidence, outputs, total, mapping };
 }

@@ -156,6 +156,16 @@ describe('ImportCheckpoint', () => {
     await expect(open(input, true, { settings: 'csv|map:b' })).rejects.toMatchObject({
       reasons: ['the import options (format or column mapping) changed'],
     });
+    // Settings records name what changed.
+    const named = await fixture('n.csv', 'external_id\n1\n2\n');
+    const saved = await open(named, false, { settings: JSON.stringify({ format: 'csv', mapping: 'a' }) });
+    saved.markLanded(1);
+    await saved.flush();
+    await expect(
+      open(named, true, { settings: JSON.stringify({ format: 'tsv', mapping: 'a', defaultCountry: 'GB' }) }),
+    ).rejects.toMatchObject({
+      reasons: ['the import options (format; --default-country none, now GB) changed'],
+    });
 
     // Touching the file is no change: the content is what is compared.
     const stamp = new Date('2024-01-01T00:00:00Z');

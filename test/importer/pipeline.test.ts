@@ -531,6 +531,54 @@ describe('date-times without a zone', () => {
   });
 });
 
+describe('a resume with other reading options', () => {
+  it('is refused naming the option, when --default-country or --date-order differ from the run resumed', async () => {
+    const { mock, client, dir } = await setup();
+    const rows = Array.from({ length: 60 }, (_, i) => `u${i + 1},020 7946 ${String(i).padStart(4, '0')}`);
+    const file = join(dir, 'national.csv');
+    await writeFile(file, `id,phonenumber\n${rows.join('\n')}\n`);
+    const controller = new AbortController();
+    let batches = 0;
+    const unsubscribe = mock.store.onChange(() => {
+      if (++batches === 2) controller.abort();
+    });
+    const first = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      batchSize: 10,
+      concurrency: 1,
+      defaultCountry: 'GB',
+      signal: controller.signal,
+    });
+    unsubscribe();
+    expect(first.interrupted).toBe(true);
+
+    await expect(
+      runImport({
+        client,
+        agentId: AGENT,
+        input: file,
+        resume: true,
+        defaultCountry: 'US',
+        dateOrder: 'dmy',
+      }),
+    ).rejects.toMatchObject({
+      name: 'CheckpointMismatchError',
+      reasons: ['the import options (--default-country GB, now US; --date-order none, now dmy) changed'],
+    });
+    const second = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      resume: true,
+      defaultCountry: 'GB',
+    });
+    expect(second.created + second.skipped).toBe(60);
+    expect(mock.store.contacts(AGENT).every((c) => c.phonenumber?.startsWith('+44207946'))).toBe(true);
+  });
+});
+
 describe('fixes files of workbooks and TSV files', () => {
   // The fixes file is the input's kind of rows: a workbook's is CSV, a .tsv's is tab-separated,
   // so each imports back as is.

@@ -38,6 +38,9 @@ export interface OutputsOptions {
   resultsPath?: string | undefined;
   /** The zone date-times without one are read in: a resume must read them in the same. */
   timeZone?: string | undefined;
+  /** What places national numbers and reads open slash dates: a resume must use the same. */
+  defaultCountry?: string | undefined;
+  dateOrder?: string | undefined;
 }
 
 export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
@@ -88,6 +91,9 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
           delimiter: source.delimiter,
           sheet: source.sheet,
           mapping: options.mapping && describeMapping(options.mapping),
+          // Unset ones are left out, so a checkpoint written before they were kept still matches.
+          defaultCountry: options.defaultCountry,
+          dateOrder: options.dateOrder,
         }),
         // What the checkpoint claims must already be in the results file (the service, the
         // embedded mock too, commits a write before it answers).
