@@ -7,19 +7,15 @@ import { EventEmitter } from 'node:events';
 import { chmod, mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, tempHome, textSink } from '../helpers/cli.js';
+import { BIN, textSink, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 function ioFor(mock: MockServer, stdin: NodeJS.ReadableStream = Readable.from([])) {
   const signals = new EventEmitter();

@@ -3,21 +3,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATIONS, PATH_TEMPLATES, paths } from '../../src/api/index.js';
 import { buildOpenApiDocument } from '../../src/api/openapi.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { BadRequestError, NotFoundError } from '../../src/client/errors.js';
 import { createMockHandlers } from '../../src/mock/msw.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { AGENT, api, startTestMock, TEST_KEY } from '../helpers/mock.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 describe('1. stripe_accounts', () => {
   it('is stored, returned ([] when none), replaced as a whole, and cleared by [] or null', async () => {

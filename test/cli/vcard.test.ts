@@ -3,22 +3,16 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { runBin, tempHome } from '../helpers/cli.js';
+import { runBin, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/vcard/', import.meta.url));
 const KEY = 'bk_vcard_cli_key';
 const AGENT = 'vc';
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = useTempHome();
 
 function envFor(mock: MockServer): NodeJS.ProcessEnv {
   return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url };

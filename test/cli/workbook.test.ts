@@ -8,21 +8,15 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, killImportAtFirstCheckpoint, runBin, tempHome } from '../helpers/cli.js';
+import { BIN, killImportAtFirstCheckpoint, runBin, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const KEY = 'bk_workbook_cli_key';
 const AGENT = 'wb';
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = useTempHome();
 
 function envFor(mock: MockServer): NodeJS.ProcessEnv {
   return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url };
