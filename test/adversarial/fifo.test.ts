@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { textSink, useTempHome } from '../helpers/cli.js';
+import { envFor, textSink, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const home = useTempHome();
@@ -24,7 +24,7 @@ describe('a FIFO as input', () => {
       stdout: textSink(),
       stderr,
       stdin: Readable.from([]),
-      env: { ...home.env, CONTACTS_API_KEY: 'bk_test_fifo_12345', CONTACTS_BASE_URL: mock.url },
+      env: envFor(home, mock),
       cwd: home.dir,
       signals: signals as unknown as NonNullable<CliIo['signals']>,
     };

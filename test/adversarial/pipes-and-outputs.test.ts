@@ -12,7 +12,7 @@ import { ExitCode } from '../../src/cli/errors.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, textSink, useTempHome } from '../helpers/cli.js';
+import { BIN, envFor, textSink, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const home = useTempHome();
@@ -24,7 +24,7 @@ function ioFor(mock: MockServer, stdin: NodeJS.ReadableStream = Readable.from([]
     stdout: textSink(),
     stderr,
     stdin,
-    env: { ...home.env, CONTACTS_API_KEY: 'bk_test_pipes_12345', CONTACTS_BASE_URL: mock.url },
+    env: envFor(home, mock),
     cwd: home.dir,
     signals: signals as unknown as NonNullable<CliIo['signals']>,
   };
@@ -87,7 +87,7 @@ function runAsUser(argv: string[], mock: MockServer) {
   const asRoot = process.getuid?.() === 0;
   return new Promise<{ code: number; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], {
-      env: { ...home.env, CONTACTS_API_KEY: 'bk_test_pipes_12345', CONTACTS_BASE_URL: mock.url },
+      env: envFor(home, mock),
       cwd: home.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
