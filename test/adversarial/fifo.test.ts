@@ -5,17 +5,13 @@ import { EventEmitter } from 'node:events';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { tempHome, textSink } from '../helpers/cli.js';
+import { envFor, textSink, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 describe('a FIFO as input', () => {
   it('sends rows as they arrive, and the first Ctrl-C ends a read that waits for more', async () => {
@@ -28,7 +24,7 @@ describe('a FIFO as input', () => {
       stdout: textSink(),
       stderr,
       stdin: Readable.from([]),
-      env: { ...home.env, CONTACTS_API_KEY: 'bk_test_fifo_12345', CONTACTS_BASE_URL: mock.url },
+      env: envFor(home, mock),
       cwd: home.dir,
       signals: signals as unknown as NonNullable<CliIo['signals']>,
     };

@@ -2,21 +2,17 @@
 // keys a header cannot carry are refused with a clear message, and the mock takes only bk_ keys.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyProblem } from '../../src/api/key.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { AuthenticationError } from '../../src/client/errors.js';
 import { redactDeep, redactSecrets } from '../../src/core/redact.js';
-import { BIN, runBin, runInProcess, tempHome } from '../helpers/cli.js';
+import { BIN, runBin, runInProcess, useTempHome } from '../helpers/cli.js';
 import { api, startTestMock } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 describe('the key rule', () => {
   it('takes bk_ keys of header-safe characters only, case-sensitively', () => {

@@ -2,15 +2,11 @@
 // too) keeps its writes across a restart, a refused request allocates nothing, and a body that
 // is not UTF-8 is refused rather than stored with U+FFFD.
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { api, startTestMock, tempDir } from '../helpers/mock.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 describe('agent ids from outside', () => {
   it('__proto__ is an agent like any other, across a restart of serve --data', async () => {

@@ -7,19 +7,15 @@ import { EventEmitter } from 'node:events';
 import { chmod, mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, tempHome, textSink } from '../helpers/cli.js';
+import { BIN, envFor, textSink, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 function ioFor(mock: MockServer, stdin: NodeJS.ReadableStream = Readable.from([])) {
   const signals = new EventEmitter();
@@ -28,7 +24,7 @@ function ioFor(mock: MockServer, stdin: NodeJS.ReadableStream = Readable.from([]
     stdout: textSink(),
     stderr,
     stdin,
-    env: { ...home.env, CONTACTS_API_KEY: 'bk_test_pipes_12345', CONTACTS_BASE_URL: mock.url },
+    env: envFor(home, mock),
     cwd: home.dir,
     signals: signals as unknown as NonNullable<CliIo['signals']>,
   };
@@ -91,7 +87,7 @@ function runAsUser(argv: string[], mock: MockServer) {
   const asRoot = process.getuid?.() === 0;
   return new Promise<{ code: number; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], {
-      env: { ...home.env, CONTACTS_API_KEY: 'bk_test_pipes_12345', CONTACTS_BASE_URL: mock.url },
+      env: envFor(home, mock),
       cwd: home.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),

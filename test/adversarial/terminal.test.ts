@@ -2,20 +2,16 @@
 // obeyed, in tables, notes, warnings and errors; JSON and CSV data stay exact.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { visible } from '../../src/cli/output/visible.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 
 const EVIL = 'Evil\u001b]0;PWNED\u0007\u001b[2J\u009b31m\r\u202e';
 // Anything a terminal obeys: C0 controls but the line feed, DEL, C1, and bidi overrides.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_RE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const cli = (argv: string[], tty = true) =>
   runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir, tty });

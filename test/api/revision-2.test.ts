@@ -3,21 +3,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATIONS, PATH_TEMPLATES, paths } from '../../src/api/index.js';
 import { buildOpenApiDocument } from '../../src/api/openapi.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { BadRequestError, NotFoundError } from '../../src/client/errors.js';
 import { createMockHandlers } from '../../src/mock/msw.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
 import { AGENT, api, startTestMock, TEST_KEY } from '../helpers/mock.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 describe('1. stripe_accounts', () => {
   it('is stored, returned ([] when none), replaced as a whole, and cleared by [] or null', async () => {
@@ -200,12 +196,7 @@ describe('2. unknown fields dropped and reported', () => {
     expect(seen).toEqual([['company']]);
     await client.close();
 
-    const env = {
-      ...home.env,
-      CONTACTS_API_KEY: TEST_KEY,
-      CONTACTS_BASE_URL: mock.url,
-      CONTACTS_AGENT: AGENT,
-    };
+    const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
     const r = await runInProcess(['upsert', '--data', '{"external_id":"w","company":"Acme"}'], {
       env,
       cwd: home.dir,
@@ -242,12 +233,7 @@ describe('2. unknown fields dropped and reported', () => {
 describe('3. number attributes', () => {
   it('upsert and update --attr store the number the service requires', async () => {
     const mock = await startTestMock();
-    const env = {
-      ...home.env,
-      CONTACTS_API_KEY: TEST_KEY,
-      CONTACTS_BASE_URL: mock.url,
-      CONTACTS_AGENT: AGENT,
-    };
+    const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
     const cli = (argv: string[]) => runInProcess(argv, { env, cwd: home.dir });
     await cli(['attrs', 'define', 'seats', '--type', 'number']);
     expect((await cli(['upsert', '-e', 'n1', '--attr', 'seats=3'])).code).toBe(0);
@@ -263,12 +249,7 @@ describe('3. number attributes', () => {
     const mock = await startTestMock();
     await api(mock.url).post(paths.attributes(AGENT), { name: 'seats', type: 'number' });
     await writeFile(join(home.dir, 'n.csv'), 'external_id,seats\nn1,7\nn2, 8.5 \n');
-    const env = {
-      ...home.env,
-      CONTACTS_API_KEY: TEST_KEY,
-      CONTACTS_BASE_URL: mock.url,
-      CONTACTS_AGENT: AGENT,
-    };
+    const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
     const r = await runInProcess(['import', 'n.csv'], { env, cwd: home.dir });
     expect(r.code, r.stderr).toBe(0);
     const seats = mock.store.contacts(AGENT).map((c) => c.custom_attributes.seats as number);
@@ -286,7 +267,7 @@ describe('4. agents and quota', () => {
       expect(res.body).toEqual({ message: 'Chatbot not found' });
     }
     expect((await client.get(paths.contacts('known'))).status).toBe(200);
-    const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url };
+    const env = envFor(home, mock);
     const r = await runInProcess(['list', '--agent', 'ghost'], { env, cwd: home.dir });
     expect(r.code).toBe(ExitCode.NOT_FOUND);
     expect(r.stderr).toMatch(/error: Chatbot not found \(HTTP 404, request req_\w+\)/);
@@ -313,12 +294,7 @@ describe('4. agents and quota', () => {
     const over = new ContactsClient({ baseUrl: mock.url, apiKey: TEST_KEY, agentId: AGENT });
     const error = await over.contacts.upsert({ external_id: 'q3' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
-    const env = {
-      ...home.env,
-      CONTACTS_API_KEY: TEST_KEY,
-      CONTACTS_BASE_URL: mock.url,
-      CONTACTS_AGENT: AGENT,
-    };
+    const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
     const r = await runInProcess(['upsert', '-e', 'q3'], { env, cwd: home.dir });
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toMatch(/Maximum contacts limit reached/);
@@ -332,12 +308,7 @@ describe('4. the quota through the importer', () => {
       const mock = await startTestMock({ maxContacts: 3 });
       const rows = Array.from({ length: 6 }, (_, i) => `q${i},N${i}`).join('\n');
       await writeFile(join(home.dir, 'q.csv'), `external_id,name\n${rows}\n`);
-      const env = {
-        ...home.env,
-        CONTACTS_API_KEY: TEST_KEY,
-        CONTACTS_BASE_URL: mock.url,
-        CONTACTS_AGENT: AGENT,
-      };
+      const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
       const r = await runInProcess(['import', 'q.csv', '--batch-size', batch, '--concurrency', '1'], {
         env,
         cwd: home.dir,

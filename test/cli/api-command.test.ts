@@ -1,19 +1,15 @@
 // `contacts api`: any request with the configured key, base URL, retries and redaction.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
 import { type Step, startScriptedServer } from '../helpers/scripted-server.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 async function setup() {
   const mock = await startTestMock({ keys: [TEST_KEY] });
-  const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url, CONTACTS_AGENT: AGENT };
+  const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
   const cli = (argv: string[], stdin?: string) => runInProcess(argv, { env, cwd: home.dir, stdin });
   return { mock, cli };
 }

@@ -2,18 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { askForApiKey } from '../../src/cli/commands/auth.js';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 import { startProxy } from '../helpers/proxy.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const KEY = 'bk_live_login_check_1234';
 const login = (argv: string[], env: NodeJS.ProcessEnv = {}) =>

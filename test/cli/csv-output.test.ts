@@ -2,14 +2,10 @@
 // spreadsheet formulas unless --raw, and attribute columns follow definition order everywhere.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const cli = (argv: string[]) => runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir });
 

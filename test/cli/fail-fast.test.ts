@@ -1,18 +1,14 @@
 // A server that is down or mistyped fails a command in about a second, not fifty; --max-retries
 // and --timeout tune the rest.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { APIConnectionError } from '../../src/client/errors.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { refusedPort } from '../helpers/refused-port.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const KEY = 'bk_live_fail_fast_1234';
 

@@ -5,28 +5,24 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'libsql';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { startMockServer } from '../../src/mock/server.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
-import { BIN, type CliResult, runBin, tempHome } from '../helpers/cli.js';
+import { BIN, type CliResult, runBin, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'bk_live_flow_secret_9876';
-let home: Awaited<ReturnType<typeof tempHome>>;
+const home = useTempHome();
 const outputs: CliResult[] = [];
 
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(async () => {
+afterEach(() => {
   // Whatever a test ran, the key must not have been printed.
   for (const r of outputs.splice(0)) {
     expect(r.stdout).not.toContain(KEY);
     expect(r.stderr).not.toContain(KEY);
   }
-  await home.cleanup();
 });
 
 async function cli(argv: string[], extra: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) {

@@ -13,7 +13,7 @@ import {
   summaryRecord,
 } from '../../src/cli/output/import-report.js';
 import type { ImportReport } from '../../src/importer/pipeline.js';
-import { tempHome } from '../helpers/cli.js';
+import { useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const event = (
@@ -122,67 +122,63 @@ describe('the closing sentence', () => {
 });
 
 describe('Ctrl-C during an import on a terminal', () => {
+  const home = useTempHome();
   it('ends with the summary and the --resume hint, in-process, through the CLI io', async () => {
-    const home = await tempHome();
-    try {
-      const mock = await startTestMock({ faults: { latencyMs: 20 } });
-      const file = join(home.dir, 'big.csv');
-      let text = 'external_id,name\n';
-      for (let i = 0; i < 5000; i++) text += `u${i},Name ${i}\n`;
-      await writeFile(file, text);
-      const signals = new EventEmitter();
-      const capture = (tty: boolean) => {
-        // What ora needs of a terminal, as no-ops: the text written is what the test reads.
-        const stream = Object.assign(new PassThrough(), {
-          isTTY: tty,
-          columns: 100,
-          text: '',
-          cursorTo: () => true,
-          moveCursor: () => true,
-          clearLine: () => true,
-        });
-        stream.on('data', (c: Buffer) => {
-          stream.text += c.toString();
-        });
-        return stream;
-      };
-      const stdout = capture(true);
-      const stderr = capture(true);
-      const io: CliIo = {
-        stdout,
-        stderr,
-        stdin: Readable.from([]),
-        env: {
-          ...home.env,
-          CONTACTS_API_KEY: 'bk_test_interrupt_1234',
-          CONTACTS_BASE_URL: mock.url,
-          NO_COLOR: '1',
-        },
-        cwd: home.dir,
-        signals: signals as unknown as NonNullable<CliIo['signals']>,
-      };
-      // Press Ctrl-C once the first rows have landed: the mock has answered some requests.
-      const pressed = new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          if (mock.requests.length > 20) {
-            clearInterval(timer);
-            signals.emit('SIGINT');
-            resolve();
-          }
-        }, 5);
+    const mock = await startTestMock({ faults: { latencyMs: 20 } });
+    const file = join(home.dir, 'big.csv');
+    let text = 'external_id,name\n';
+    for (let i = 0; i < 5000; i++) text += `u${i},Name ${i}\n`;
+    await writeFile(file, text);
+    const signals = new EventEmitter();
+    const capture = (tty: boolean) => {
+      // What ora needs of a terminal, as no-ops: the text written is what the test reads.
+      const stream = Object.assign(new PassThrough(), {
+        isTTY: tty,
+        columns: 100,
+        text: '',
+        cursorTo: () => true,
+        moveCursor: () => true,
+        clearLine: () => true,
       });
-      const code = await run(['import', file, '--agent', 'a1', '--batch-size', '1'], io);
-      await pressed;
-      expect(code).toBe(130);
-      expect(stderr.text).toMatch(/warning: Interrupted: letting the requests in flight finish/);
-      expect(stderr.text).not.toMatch(/warning: \n/);
-      expect(stderr.text).toMatch(/Interrupted after [\d.]+s: \d+ of the \d+ rows read had landed/);
-      expect(stderr.text).toMatch(/warning: Run the same command with --resume to send the rest\./);
-      // On a terminal the sentence is the summary; no second copy as a table.
-      expect(stdout.text).toBe('');
-      expect(signals.listenerCount('SIGINT')).toBe(0);
-    } finally {
-      await home.cleanup();
-    }
+      stream.on('data', (c: Buffer) => {
+        stream.text += c.toString();
+      });
+      return stream;
+    };
+    const stdout = capture(true);
+    const stderr = capture(true);
+    const io: CliIo = {
+      stdout,
+      stderr,
+      stdin: Readable.from([]),
+      env: {
+        ...home.env,
+        CONTACTS_API_KEY: 'bk_test_interrupt_1234',
+        CONTACTS_BASE_URL: mock.url,
+        NO_COLOR: '1',
+      },
+      cwd: home.dir,
+      signals: signals as unknown as NonNullable<CliIo['signals']>,
+    };
+    // Press Ctrl-C once the first rows have landed: the mock has answered some requests.
+    const pressed = new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (mock.requests.length > 20) {
+          clearInterval(timer);
+          signals.emit('SIGINT');
+          resolve();
+        }
+      }, 5);
+    });
+    const code = await run(['import', file, '--agent', 'a1', '--batch-size', '1'], io);
+    await pressed;
+    expect(code).toBe(130);
+    expect(stderr.text).toMatch(/warning: Interrupted: letting the requests in flight finish/);
+    expect(stderr.text).not.toMatch(/warning: \n/);
+    expect(stderr.text).toMatch(/Interrupted after [\d.]+s: \d+ of the \d+ rows read had landed/);
+    expect(stderr.text).toMatch(/warning: Run the same command with --resume to send the rest\./);
+    // On a terminal the sentence is the summary; no second copy as a table.
+    expect(stdout.text).toBe('');
+    expect(signals.listenerCount('SIGINT')).toBe(0);
   });
 });

@@ -3,17 +3,13 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
 import { startProxy } from '../helpers/proxy.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const cli = (argv: string[], env: NodeJS.ProcessEnv = {}, options: { stdin?: string; tty?: boolean } = {}) =>
   runInProcess(argv, { env: { ...home.env, ...env }, cwd: home.dir, ...options });

@@ -2,17 +2,13 @@
 // CLI as a user would (the server a real child process, the commands through run()).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { BIN, runInProcess, tempHome } from '../helpers/cli.js';
+import { BIN, runInProcess, useTempHome } from '../helpers/cli.js';
 
 const KEY = 'bk_serve_revision_two_1234';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 /** Starts `contacts serve --mock <args>` on a free port; stopped when the test ends. */
 async function serve(

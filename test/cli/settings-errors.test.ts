@@ -1,14 +1,10 @@
 // What a new user hits first: no base URL, a mistyped profile. Each is said plainly, at once,
 // with the documented exit code and a hint that is a command to run.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const KEY = 'bk_live_settings_1234';
 const cli = (argv: string[], env: NodeJS.ProcessEnv = {}, stdin?: string) =>

@@ -1,14 +1,10 @@
 // The small things a new user trips on: aliases, the field's own name as a flag, help for a
 // mistyped command, "did you mean", a 404 hint about the right thing, colour only on a terminal.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const cli = (argv: string[], options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}) =>
   runInProcess(argv, { env: { ...home.env, ...options.env }, cwd: home.dir, tty: options.tty });

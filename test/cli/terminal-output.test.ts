@@ -1,13 +1,9 @@
 // What a person at a terminal sees: tables that fit, an empty list said in words, and a
 // pagination hint that is a whole command to paste.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const cli = (argv: string[], tty = false, columns?: number) =>
   runInProcess(argv, { env: home.env, cwd: home.dir, tty, columns });

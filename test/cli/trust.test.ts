@@ -1,16 +1,12 @@
 // Issue 21 (trust), the CLI's side: numbers never changed silently on the way in.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { startTestMock, TEST_KEY } from '../helpers/mock.js';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(() => home.cleanup());
+const home = useTempHome();
 
 const cli = (argv: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) =>
   runInProcess(argv, { env: { ...home.env, ...options.env }, cwd: home.dir, stdin: options.stdin });

@@ -3,26 +3,15 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { runBin, tempHome } from '../helpers/cli.js';
+import { envFor, runBin, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/vcard/', import.meta.url));
-const KEY = 'bk_vcard_cli_key';
 const AGENT = 'vc';
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
-
-function envFor(mock: MockServer): NodeJS.ProcessEnv {
-  return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url };
-}
+const home = useTempHome();
 
 const fields = (mock: MockServer) =>
   Object.fromEntries(
@@ -34,7 +23,7 @@ const fields = (mock: MockServer) =>
 async function importFixture(mock: MockServer, name: string, as = name) {
   const file = join(home.dir, as);
   await copyFile(join(FIXTURES, name), file);
-  return runBin(['import', file, '--agent', AGENT, '-o', 'json'], { env: envFor(mock), cwd: home.dir });
+  return runBin(['import', file, '--agent', AGENT, '-o', 'json'], { env: envFor(home, mock), cwd: home.dir });
 }
 
 describe('importing vCard files', () => {
@@ -89,7 +78,10 @@ describe('importing vCard files', () => {
     const text = await readFile(join(FIXTURES, 'apple-3.0.vcf'), 'utf8');
     const { writeFile } = await import('node:fs/promises');
     await writeFile(cut, text.slice(0, text.lastIndexOf('END:VCARD')));
-    const broken = await runBin(['import', cut, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    const broken = await runBin(['import', cut, '--agent', AGENT], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
     expect(broken.code).not.toBe(ExitCode.OK);
     const beginOfLast = text.split('\r\n').lastIndexOf('BEGIN:VCARD') + 1;
     expect(broken.stderr).toContain(`cut.vcf: line ${beginOfLast}: the file ends inside this card`);
@@ -115,7 +107,7 @@ describe('importing vCard files', () => {
       ].join('\r\n')}\r\n`,
     );
     const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
@@ -134,7 +126,7 @@ describe('importing vCard files', () => {
     expect(row).toMatch(/^bob@example\.com,,020 7946 0100,,\d+,/);
     await writeFile(fixesPath, fixes.replace('020 7946 0100', '+44 20 7946 0100'));
     const back = await runBin(['import', fixesPath, '--agent', AGENT, '-o', 'json'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(back.code, back.stderr).toBe(ExitCode.OK);

@@ -8,25 +8,14 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, killImportAtFirstCheckpoint, runBin, tempHome } from '../helpers/cli.js';
+import { BIN, envFor, killImportAtFirstCheckpoint, runBin, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
-const KEY = 'bk_workbook_cli_key';
 const AGENT = 'wb';
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
-
-function envFor(mock: MockServer): NodeJS.ProcessEnv {
-  return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url };
-}
+const home = useTempHome();
 
 const byId = (mock: MockServer) =>
   Object.fromEntries(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
@@ -128,7 +117,7 @@ describe('importing an .xlsx workbook', () => {
     const file = join(home.dir, 'crm.xlsx');
     await crmWorkbook(file);
     const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
@@ -154,13 +143,13 @@ describe('importing an .xlsx workbook', () => {
     const file = join(home.dir, 'crm.xlsx');
     await crmWorkbook(file);
     const r = await runBin(['import', file, '--agent', AGENT, '--sheet', 'notes', '-o', 'json'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
     expect(Object.keys(byId(mock))).toEqual(['should-not-import']);
     const missing = await runBin(['import', file, '--agent', AGENT, '--sheet', 'Leads'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(missing.code).toBe(ExitCode.USAGE);
@@ -177,7 +166,7 @@ describe('importing an .xlsx workbook', () => {
     // would land and their plan go to the fixes file), the one without lands.
     mock.store.defineAttribute(AGENT, { name: 'plan', type: 'number' });
     const r = await runBin(['import', renamed, '--agent', AGENT, '--strict', '-o', 'json'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(r.code).toBe(ExitCode.PARTIAL);
@@ -222,7 +211,7 @@ describe('importing an .xlsx workbook', () => {
     const args = ['--agent', AGENT, '--batch-size', '1', '--concurrency', '4'];
 
     const signal = await killImportAtFirstCheckpoint(file, args, {
-      env: { ...envFor(mock), CONTACTS_BASE_URL: gate.url },
+      env: { ...envFor(home, mock), CONTACTS_BASE_URL: gate.url },
       cwd: home.dir,
     });
     expect(signal).toBe('SIGKILL');
@@ -233,7 +222,7 @@ describe('importing an .xlsx workbook', () => {
 
     const postsBefore = posts;
     const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
@@ -255,14 +244,14 @@ describe('importing an .xlsx workbook', () => {
     const mock = await startTestMock();
     const csv = join(home.dir, 'really.xlsx');
     await writeFile(csv, 'external_id,name\n1,a\n');
-    const r = await runBin(['import', csv, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    const r = await runBin(['import', csv, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toContain('really.xlsx: not a readable .xlsx workbook: it is not a zip archive');
     const full = join(home.dir, 'crm.xlsx');
     await crmWorkbook(full);
     const cut = join(home.dir, 'cut.xlsx');
     await writeFile(cut, (await readFile(full)).subarray(0, 2000));
-    const c = await runBin(['import', cut, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    const c = await runBin(['import', cut, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
     expect(c.code).toBe(ExitCode.USAGE);
     expect(c.stderr).toContain('cut.xlsx: not a readable .xlsx workbook');
     expect(mock.store.contacts(AGENT)).toHaveLength(0);
@@ -272,7 +261,7 @@ describe('importing an .xlsx workbook', () => {
     const mock = await startTestMock();
     const file = join(home.dir, 'old.xls');
     await writeFile(file, Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
-    const r = await runBin(['import', file, '--agent', AGENT], { env: envFor(mock), cwd: home.dir });
+    const r = await runBin(['import', file, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toContain(
       'Excel 97-2003 workbook (.xls): open it in a spreadsheet and save it as .xlsx',
@@ -319,20 +308,28 @@ describe('workbooks through pipes', () => {
     await mkdir(tmp);
     const r = await runWithFiles(
       ['import', '-', '--agent', AGENT, '-o', 'json'],
-      { ...envFor(mock), TMPDIR: tmp },
+      { ...envFor(home, mock), TMPDIR: tmp },
       file,
     );
     expect(r.code, r.stderr).toBe(ExitCode.OK);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, created: 3 });
     expect(await readdir(tmp)).toEqual([]);
     const out = join(home.dir, 'piped.xlsx');
-    const e = await runWithFiles(['export', '--agent', AGENT, '-o', 'xlsx'], envFor(mock), undefined, out);
+    const e = await runWithFiles(
+      ['export', '--agent', AGENT, '-o', 'xlsx'],
+      envFor(home, mock),
+      undefined,
+      out,
+    );
     expect(e.code, e.stderr).toBe(ExitCode.OK);
     const wb = new Workbook();
     await wb.xlsx.readFile(out);
     expect(wb.worksheets[0]!.rowCount).toBe(4);
     // Other commands print text: a workbook is refused there.
-    const list = await runBin(['list', '--agent', AGENT, '-o', 'xlsx'], { env: envFor(mock), cwd: home.dir });
+    const list = await runBin(['list', '--agent', AGENT, '-o', 'xlsx'], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
     expect(list.code).toBe(ExitCode.USAGE);
     expect(list.stderr).toContain('-o xlsx writes a workbook: only export and template write one');
   });
@@ -355,7 +352,10 @@ describe('export --out x.xlsx', () => {
       custom_attributes: { signed_up: '2023-11-12T17:59:00.000Z', vip: false },
     });
     const out = join(home.dir, 'contacts.xlsx');
-    const r = await runBin(['export', '--agent', AGENT, '--out', out], { env: envFor(mock), cwd: home.dir });
+    const r = await runBin(['export', '--agent', AGENT, '--out', out], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
 
     const wb = new Workbook();
@@ -387,7 +387,7 @@ describe('export --out x.xlsx', () => {
     expect(sheet.getRow(3).getCell(col('attr.signed_up')).value).toEqual(new Date('2023-11-12T17:59:00Z'));
 
     const back = await runBin(['import', out, '--agent', AGENT, '--dry-run', '-o', 'json'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(back.code, back.stderr).toBe(ExitCode.OK);
@@ -407,7 +407,10 @@ describe('export --out x.xlsx', () => {
       [['--out', 'x.pdf'], 'cannot tell which format to write to x.pdf'],
       [['-o', 'csv', '--out', 'x.xlsx'], '--out x.xlsx names xlsx but -o asks for csv'],
     ] as const) {
-      const r = await runBin(['export', '--agent', AGENT, ...args], { env: envFor(mock), cwd: home.dir });
+      const r = await runBin(['export', '--agent', AGENT, ...args], {
+        env: envFor(home, mock),
+        cwd: home.dir,
+      });
       expect(r.code).toBe(ExitCode.USAGE);
       expect(r.stderr).toContain(says);
     }
@@ -419,7 +422,7 @@ describe('export --out x.xlsx', () => {
     defineAttributes(mock);
     const file = join(home.dir, 'template.xlsx');
     const r = await runBin(['template', '--agent', AGENT, '--out', file], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
@@ -450,7 +453,7 @@ describe('export --out x.xlsx', () => {
     sheet.getCell('F2').numFmt = 'yyyy-mm-dd';
     await wb.xlsx.writeFile(file);
     const imported = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
-      env: envFor(mock),
+      env: envFor(home, mock),
       cwd: home.dir,
     });
     expect(imported.code, imported.stderr).toBe(ExitCode.OK);

@@ -4,7 +4,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bypasses, proxyFor, proxyFromEnv, redactProxy } from '../../src/client/proxy.js';
 import { ContactsClient } from '../../src/index.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
+import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
 
 /** The mock's URL under a name that is not this machine: only the test proxy can reach it. */
@@ -48,11 +48,10 @@ describe('the client through a proxy', () => {
 });
 
 describe('the CLI through a proxy', () => {
+  const home = useTempHome();
   it.each([['HTTP_PROXY'], ['http_proxy']])(
     'honours %s, sends the credentials to the proxy and --debug names it with them redacted',
     async (variable) => {
-      const home = await tempHome();
-      onTestFinished(() => home.cleanup());
       const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
       const proxy = await startProxy();
       const withCredentials = proxy.url.replace('http://', 'http://proxyuser:s3cr3t@');
@@ -79,8 +78,6 @@ describe('the CLI through a proxy', () => {
   );
 
   it('a loopback base URL goes direct with HTTP_PROXY set and no NO_PROXY; the embedded mock too', async () => {
-    const home = await tempHome();
-    onTestFinished(() => home.cleanup());
     const mock = await startTestMock({ keys: [TEST_KEY], allowedHosts: ['contacts.test'] });
     const proxy = await startProxy();
     const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, HTTP_PROXY: proxy.url };
@@ -98,14 +95,12 @@ describe('the CLI through a proxy', () => {
 });
 
 describe('proxy settings that cannot be used', () => {
-  const run = async (env: NodeJS.ProcessEnv) => {
-    const home = await tempHome();
-    onTestFinished(() => home.cleanup());
-    return runInProcess(['list', '--agent', AGENT], {
+  const home = useTempHome();
+  const run = async (env: NodeJS.ProcessEnv) =>
+    runInProcess(['list', '--agent', AGENT], {
       env: { ...home.env, CONTACTS_API_KEY: TEST_KEY, ...env },
       cwd: home.dir,
     });
-  };
 
   it('a socks5:// proxy is a configuration error (exit 2) naming the variable', async () => {
     const r = await run({ CONTACTS_BASE_URL: 'https://contacts.test', https_proxy: 'socks5://u:pw@p:1080' });
@@ -144,9 +139,8 @@ describe('proxy settings that cannot be used', () => {
 });
 
 describe('a forward proxy that wants credentials', () => {
+  const home = useTempHome();
   it('answers 407 to an http:// request: not retried, and the error names the proxy', async () => {
-    const home = await tempHome();
-    onTestFinished(() => home.cleanup());
     const proxy = await startScriptedServer([{ status: 407, headers: { 'proxy-authenticate': 'Basic' } }]);
     onTestFinished(() => proxy.close());
     const r = await runInProcess(['list', '--agent', AGENT], {

@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { TEST_KEY } from './mock.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/contacts.js', import.meta.url));
 
@@ -29,6 +31,51 @@ export async function tempHome(): Promise<{ dir: string; env: NodeJS.ProcessEnv;
     NO_COLOR: '1',
   };
   return { dir, env, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The current test's home: read `dir` and `env` inside a test or hook, never at collection time. */
+export interface TestHome {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/**
+ * A fresh tempHome() for every test of the calling file (or describe block), removed after it.
+ * Call it at module or describe level: it registers the beforeEach/afterEach hooks itself.
+ */
+export function useTempHome(): TestHome {
+  let current: Awaited<ReturnType<typeof tempHome>> | undefined;
+  beforeEach(async () => {
+    current = await tempHome();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  const now = () => {
+    if (!current) throw new Error('useTempHome(): the home exists only while a test runs');
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get env() {
+      return now().env;
+    },
+  };
+}
+
+/**
+ * The environment of a CLI run in `home` against `mock` with TEST_KEY; `extra` adds to it or
+ * overrides it (another key, an agent, a proxy).
+ */
+export function envFor(
+  home: Pick<TestHome, 'env'>,
+  mock: { url: string },
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url, ...extra };
 }
 
 class Capture extends PassThrough {

@@ -9,7 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { paths } from '../../src/api/index.js';
 import { type ServeMockOptions, serveMock } from '../../src/cli/output/serve-mock.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
-import { BIN, runBin, tempHome } from '../helpers/cli.js';
+import { BIN, runBin, useTempHome } from '../helpers/cli.js';
 import { AGENT, api, tempDir } from '../helpers/mock.js';
 
 class Capture extends PassThrough {
@@ -121,6 +121,8 @@ describe('serveMock', () => {
 });
 
 describe('contacts serve --mock: where the data lives', () => {
+  const home = useTempHome();
+
   /** `contacts serve --mock ARGS` in `cwd` until its first line; the URL and its description. */
   async function started(cwd: string, env: NodeJS.ProcessEnv, args: string[] = []) {
     const child = spawn(process.execPath, [BIN, 'serve', '--mock', '--port', '0', ...args], {
@@ -154,8 +156,6 @@ describe('contacts serve --mock: where the data lives', () => {
   }
 
   it("serves the embedded --mock's database by default and says where it is; --in-memory keeps nothing", async () => {
-    const home = await tempHome();
-    onTestFinished(() => home.cleanup());
     const server = await started(home.dir, home.env);
     expect(server.described).toContain(
       `data: ${join(home.dir, '.contacts-mock', 'mock.db')} (SQLite, shared with contacts --mock here)`,
@@ -184,8 +184,6 @@ describe('contacts serve --mock: where the data lives', () => {
   });
 
   it('refuses a --cors value that is not an origin and an --allow-host value that is not a name', async () => {
-    const home = await tempHome();
-    onTestFinished(() => home.cleanup());
     const cors = await runBin(['serve', '--mock', '--cors', 'localhost:3000/app'], {
       env: home.env,
       cwd: home.dir,
