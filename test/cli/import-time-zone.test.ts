@@ -5,8 +5,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/server.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
-import { startTestMock, TEST_KEY } from '../helpers/mock.js';
+import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
+import { startTestMock } from '../helpers/mock.js';
 
 const AGENT = 'tz';
 // HubSpot's contacts export header (test/fixtures/exports/EVIDENCE.md), a summer and a winter row.
@@ -20,25 +20,18 @@ const NOTE =
   'Column "Create Date" has date-times without a zone (2024-07-15 09:30): they are read as UTC. ' +
   'If the export wrote them in another zone, pass it, e.g. --time-zone America/New_York.';
 
-let home: Awaited<ReturnType<typeof tempHome>>;
+const home = useTempHome();
 let mock: MockServer;
 beforeEach(async () => {
-  home = await tempHome();
   mock = await startTestMock();
   mock.store.defineAttribute(AGENT, { name: 'create_date', type: 'date' });
   await writeFile(join(home.dir, 'hubspot.csv'), `${HUBSPOT}\n`);
 });
 afterEach(async () => {
   await mock.close();
-  await home.cleanup();
 });
 
-const env = (extra: NodeJS.ProcessEnv = {}) => ({
-  ...home.env,
-  CONTACTS_API_KEY: TEST_KEY,
-  CONTACTS_BASE_URL: mock.url,
-  ...extra,
-});
+const env = (extra: NodeJS.ProcessEnv = {}) => envFor(home, mock, extra);
 const importHubspot = (args: string[], extra?: NodeJS.ProcessEnv) =>
   runInProcess(['import', 'hubspot.csv', '--agent', AGENT, ...args], { env: env(extra), cwd: home.dir });
 const stored = () =>

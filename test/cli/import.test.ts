@@ -4,25 +4,16 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, killImportAtFirstCheckpoint, runBin, tempHome } from '../helpers/cli.js';
+import { BIN, killImportAtFirstCheckpoint, envFor as mockEnv, runBin, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
-const KEY = 'bk_import_cli_key';
 const AGENT = 'imp';
-let home: Awaited<ReturnType<typeof tempHome>>;
-beforeEach(async () => {
-  home = await tempHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = useTempHome();
 
-function envFor(mock: MockServer): NodeJS.ProcessEnv {
-  return { ...home.env, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: mock.url, CONTACTS_AGENT: AGENT };
-}
+const envFor = (mock: MockServer) => mockEnv(home, mock, { CONTACTS_AGENT: AGENT });
 
 async function bigCsv(rows: number): Promise<string> {
   const lines = ['external_id,name,seats'];
