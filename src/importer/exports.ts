@@ -203,6 +203,24 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     country: ['Country'],
   },
   {
+    // The Contacts.csv of Freshsales' account data export (Admin Settings > Export data): sentence
+    // case labels, `Emails` holding every address of the contact, phones written `'+1...`.
+    id: 'freshsales',
+    label: 'Freshsales (Freshworks CRM) contacts export',
+    signatures: [
+      ['Id', 'Emails', 'Sales owner'],
+      ['Id', 'Work email', 'Sales owner'],
+    ],
+    key: ['Id'],
+    first: ['First name'],
+    last: ['Last name'],
+    email: ['Emails', 'Work email'],
+    // The one public reader of this file takes the mobile number first, the work number after it.
+    phone: ['Mobile', 'Work'],
+    country: ['Country'],
+    multiValue: [';'],
+  },
+  {
     id: 'klaviyo',
     label: 'Klaviyo profiles export',
     signatures: [['Email', 'Klaviyo ID']],
