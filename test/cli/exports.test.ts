@@ -223,6 +223,31 @@ describe('a JSON export (Zendesk users, one object a line)', () => {
     ]);
   });
 
+  it('template --from offers its mapping file, which imports the same contacts', async () => {
+    const input = join(home.dir, 'zendesk-users.json');
+    await copyFile(new URL('zendesk-users.json', FIXTURES), input);
+    const t = await runInProcess(['template', '--from', input, '--agent', AGENT], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stderr).toMatch(/^Recognised the Zendesk users export \(JSON\): id -> external_id/);
+    const map = JSON.parse(t.stdout);
+    expect(map).toMatchObject({ email: 'email', phone: 'phonenumber', id: 'external_id', external_id: '-' });
+    await writeFile(join(home.dir, 'z-map.json'), t.stdout);
+    const r = await runInProcess(
+      ['import', input, '--agent', AGENT, '--map-file', 'z-map.json', '-o', 'json'],
+      {
+        env: env(),
+        cwd: home.dir,
+      },
+    );
+    const want = expected['zendesk-users.json']!;
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: want.land.length, rejected: 0 });
+    const stored = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+    for (const row of want.land) expect(stored.get(row.external_id)).toMatchObject({ email: row.email });
+  });
+
   it("names a custom field after the record's own key of that name by its path", async () => {
     await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'tier', type: 'text' });
     const user = {
