@@ -35,6 +35,14 @@ export interface ExportProfile {
    * only for an export that writes one order whatever the user's locale.
    */
   dateOrder?: DateOrder;
+  /**
+   * The export is JSON, one object a line: the first object's keys are its header (and only a
+   * JSON file is matched against it). Values become cells: `null` no value, arrays joined by `, `.
+   */
+  json?: {
+    /** Keys whose object holds fields of their own (custom fields): each becomes a column by its name. */
+    nested: readonly string[];
+  };
 }
 
 export const EXPORT_PROFILES: readonly ExportProfile[] = [
@@ -203,6 +211,41 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     country: ['Country'],
   },
   {
+    // The Contacts.csv of Freshsales' account data export (Admin Settings > Export data): sentence
+    // case labels, `Emails` holding every address of the contact, phones written `'+1...`.
+    id: 'freshsales',
+    label: 'Freshsales (Freshworks CRM) contacts export',
+    signatures: [
+      ['Id', 'Emails', 'Sales owner'],
+      ['Id', 'Work email', 'Sales owner'],
+    ],
+    key: ['Id'],
+    first: ['First name'],
+    last: ['Last name'],
+    email: ['Emails', 'Work email'],
+    // The one public reader of this file takes the mobile number first, the work number after it.
+    phone: ['Mobile', 'Work'],
+    country: ['Country'],
+    multiValue: [';'],
+  },
+  {
+    // Zendesk Support's JSON export of users: one user object a line, as the Users API writes it.
+    // Zendesk's own numeric id keys the contact: `external_id` (the account's own id) is often
+    // null; --map external_id=external_id chooses it.
+    id: 'zendesk',
+    label: 'Zendesk users export (JSON)',
+    signatures: [
+      ['id', 'email', 'role', 'user_fields'],
+      ['id', 'email', 'role', 'ticket_restriction'],
+    ],
+    key: ['id'],
+    name: ['name'],
+    email: ['email'],
+    phone: ['phone'],
+    country: [],
+    json: { nested: ['user_fields'] },
+  },
+  {
     id: 'klaviyo',
     label: 'Klaviyo profiles export',
     signatures: [['Email', 'Klaviyo ID']],
@@ -215,10 +258,15 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
   },
 ];
 
-/** The export whose signature the header carries (the first that matches), or undefined. */
-export function recogniseExport(header: readonly string[]): ExportProfile | undefined {
+/**
+ * The export whose signature the header carries (the first that matches), or undefined. A JSON
+ * export's header is its first object's keys: `json` matches only the exports written as JSON.
+ */
+export function recogniseExport(header: readonly string[], json = false): ExportProfile | undefined {
   const present = new Set(header.map(normalizeHeader));
-  return EXPORT_PROFILES.find((profile) =>
-    profile.signatures.some((signature) => signature.every((h) => present.has(normalizeHeader(h)))),
+  return EXPORT_PROFILES.find(
+    (profile) =>
+      (profile.json !== undefined) === json &&
+      profile.signatures.some((signature) => signature.every((h) => present.has(normalizeHeader(h)))),
   );
 }

@@ -3,6 +3,7 @@
 export * from './checkpoint.js';
 export * from './errors.js';
 export * from './format.js';
+export { readAsExportTable } from './json-export.js';
 export * from './mapping.js';
 export * from './rejects.js';
 export * from './results.js';

@@ -213,6 +213,8 @@ export interface ResolveMappingOptions {
   /** The agent's custom attribute definitions (archived ones too). */
   definitions: Iterable<AttributeDefinition>;
   overrides?: MapOverride[];
+  /** The export, when the caller recognised it already (a JSON export, by its first object's keys). */
+  profile?: ExportProfile | undefined;
 }
 
 /**
@@ -229,6 +231,7 @@ export function resolveMapping({
   header,
   definitions,
   overrides = [],
+  profile = recogniseExport(header),
 }: ResolveMappingOptions): ColumnMapping {
   const defs = [...definitions];
   const columns: ColumnTarget[][] = header.map(() => []);
@@ -305,7 +308,6 @@ export function resolveMapping({
     }
   });
 
-  const profile = recogniseExport(header);
   if (profile) claimProfile(profile, find, claim, header, normalized, ordered);
 
   // Synonyms by rank, so `External ID` beats an earlier `ID` column.

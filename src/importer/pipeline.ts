@@ -8,6 +8,7 @@ import { canonicalTimeZone } from '../util/time-zone.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
 import { type CsvDelimiter, type ImportFormat, isTabular } from './format.js';
+import { readAsExportTable } from './json-export.js';
 import {
   type ColumnMapping,
   describeMapping,
@@ -343,11 +344,18 @@ async function prepare(
   if (source.format === 'vcard' && options.maps?.length) {
     throw new ImportError('--map applies to columns; a vCard file fills the fields from its own properties');
   }
-  if (isTabular(source.format)) {
-    mapping = resolveMapping({ header: source.header ?? [], definitions, overrides: options.maps });
+  // A JSON export the table knows (Zendesk's users) is read as one: its keys are columns.
+  const jsonExport = isTabular(source.format) ? undefined : await readAsExportTable(source);
+  if (isTabular(source.format) || jsonExport) {
+    mapping = resolveMapping({
+      header: source.header ?? [],
+      definitions,
+      overrides: options.maps,
+      profile: jsonExport,
+    });
   } else if (options.maps?.length) {
     throw new ImportError(
-      '--map applies to CSV and workbook columns; JSON and NDJSON records use the contract field names',
+      '--map applies to CSV and workbook columns (and a recognised JSON export); JSON and NDJSON records use the contract field names',
     );
   }
   const evidence = new FileEvidence(mapping, definitions, {

@@ -126,7 +126,17 @@ describe('real exports import with no flags but the agent', () => {
       });
       expect(r.code).toBe(want.reject.length > 0 ? 8 : 0);
 
-      if (want.fixes.length > 0) {
+      if (want.fixes.length > 0 && summary.fixes_file.endsWith('.ndjson')) {
+        // A JSON export's fixes are JSON records by the contract's names, values as written.
+        const text = await readFile(summary.fixes_file, 'utf8');
+        const fixes = text
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(fixes.map((f) => [f._line, f.external_id, f.phonenumber])).toEqual(
+          want.fixes.map((f) => [f.line, f.external_id, f.value]),
+        );
+      } else if (want.fixes.length > 0) {
         const fixes: Record<string, string>[] = parse(await readFile(summary.fixes_file, 'utf8'), {
           columns: true,
           bom: true,
@@ -181,6 +191,84 @@ describe('template --from', () => {
     const stored = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
     for (const row of want.land)
       expect(stored.get(row.external_id)).toMatchObject({ phonenumber: row.phonenumber });
+  });
+});
+
+describe('a JSON export (Zendesk users, one object a line)', () => {
+  const env = () => ({ ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url });
+
+  it("takes --map like a CSV export: the account's own external_id as the key", async () => {
+    const input = join(home.dir, 'zendesk-users.json');
+    await copyFile(new URL('zendesk-users.json', FIXTURES), input);
+    const r = await runInProcess(
+      ['import', input, '--agent', AGENT, '--map', 'external_id=external_id', '-o', 'json'],
+      { env: env(), cwd: home.dir },
+    );
+    // Only Oliver has one; the others are rejected for the missing key, their lines kept as JSON.
+    expect(r.code).toBe(8);
+    expect(mock.store.contacts(AGENT).map((c) => [c.external_id, c.email])).toEqual([
+      ['crm-0042', 'oliver.bennett@example.org'],
+    ]);
+    const summary = JSON.parse(r.stdout);
+    const rejected = (await readFile(summary.rejects_file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rejected.map((x) => [x._line, x.id])).toEqual([
+      [1, 381626101],
+      [3, 381626103],
+      [4, 381626104],
+      [5, 381626105],
+      [6, 381626106],
+    ]);
+  });
+
+  it('template --from offers its mapping file, which imports the same contacts', async () => {
+    const input = join(home.dir, 'zendesk-users.json');
+    await copyFile(new URL('zendesk-users.json', FIXTURES), input);
+    const t = await runInProcess(['template', '--from', input, '--agent', AGENT], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stderr).toMatch(/^Recognised the Zendesk users export \(JSON\): id -> external_id/);
+    const map = JSON.parse(t.stdout);
+    expect(map).toMatchObject({ email: 'email', phone: 'phonenumber', id: 'external_id', external_id: '-' });
+    await writeFile(join(home.dir, 'z-map.json'), t.stdout);
+    const r = await runInProcess(
+      ['import', input, '--agent', AGENT, '--map-file', 'z-map.json', '-o', 'json'],
+      {
+        env: env(),
+        cwd: home.dir,
+      },
+    );
+    const want = expected['zendesk-users.json']!;
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: want.land.length, rejected: 0 });
+    const stored = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+    for (const row of want.land) expect(stored.get(row.external_id)).toMatchObject({ email: row.email });
+  });
+
+  it("names a custom field after the record's own key of that name by its path", async () => {
+    await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'tier', type: 'text' });
+    const user = {
+      id: 7,
+      name: 'Ann Lee',
+      email: 'ann@example.com',
+      role: 'end-user',
+      notes: 'top-level notes',
+      tags: ['a', 'b'],
+      user_fields: { notes: 'a custom field', tier: 'gold' },
+    };
+    await writeFile(join(home.dir, 'u.json'), `${JSON.stringify(user)}\n`);
+    const r = await runInProcess(['import', 'u.json', '--agent', AGENT, '--dry-run'], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'Recognised the Zendesk users export (JSON): id -> external_id; name -> name; email -> email; tier -> attr.tier',
+    );
+    expect(r.stderr).toContain('notes, tags, user_fields.notes');
   });
 });
 

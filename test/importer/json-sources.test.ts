@@ -74,12 +74,23 @@ describe('JSON array source', () => {
       name: 'SourceParseError',
       reason: 'unexpected end of input: the array is not closed',
     });
-    await expect(
-      readAll(await fixture('o.json', '{"external_id": "1"}\n{"external_id": "2"}\n')),
-    ).rejects.toThrow(
+    // An object spread over lines is neither an array nor one object a line.
+    await expect(readAll(await fixture('o.json', '{\n  "external_id": "1"\n}\n'))).rejects.toThrow(
       'expected a JSON array of contacts, found an object (for one object per line, use the ndjson format)',
     );
     await expect(readAll(await fixture('e.json', '  \n'))).rejects.toBeInstanceOf(ImportError);
+  });
+
+  it('reads a .json file of one object a line as NDJSON (Zendesk names its JSON export so)', async () => {
+    const path = await fixture('export-2024-03-05-1420.json', '{"id": 1}\n{"id": 2}\n');
+    const source = await openSource(path);
+    expect(source.format).toBe('ndjson');
+    const records: Record<string, unknown>[] = [];
+    for await (const r of source.records) records.push(r.record);
+    expect(records).toEqual([{ id: 1 }, { id: 2 }]);
+    // Without a line break too; --format json still asks for an array.
+    expect((await openSource(await fixture('one.json', '{"id": 1}'))).format).toBe('ndjson');
+    await expect(readAll(path, { format: 'json' })).rejects.toThrow('expected a JSON array of contacts');
   });
 
   it('counts the elements of the array', async () => {

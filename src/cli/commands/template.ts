@@ -113,12 +113,14 @@ async function mappingFile(ctx: CommandContext, file: string) {
     if (error instanceof importer.ImportError) throw new UsageError(error.message, { cause: error });
     throw error;
   }
+  // A JSON export the importer knows (Zendesk's users) has columns too: its first object's keys.
+  const jsonExport = source.header ? undefined : await importer.readAsExportTable(source);
   source.close();
   if (!source.header)
     throw new UsageError(`${file}: a mapping file is for CSV columns; JSON records use the field names`);
   let mapping: ReturnType<typeof importer.resolveMapping>;
   try {
-    mapping = importer.resolveMapping({ header: source.header, definitions });
+    mapping = importer.resolveMapping({ header: source.header, definitions, profile: jsonExport });
   } catch (error) {
     if (error instanceof importer.ImportError) throw new UsageError(error.message, { cause: error });
     throw error;

@@ -37,7 +37,10 @@ export interface OpenSourceOptions extends InputOptions {
 export async function openSource(input: string, options: OpenSourceOptions = {}): Promise<ImportSource> {
   const named = formatFromName(input, options.format);
   const opened = await openInput(input, options);
-  const format = named ?? sniffFormat(opened.sampleText);
+  let format = named ?? sniffFormat(opened.sampleText);
+  // A `.json` file of one object a line (Zendesk's JSON export is one) is NDJSON, not an array.
+  if (format === 'json' && options.format === undefined && firstLineIsObject(opened.sampleText))
+    format = 'ndjson';
   if (options.sheet !== undefined && format !== 'xlsx') {
     opened.destroy();
     throw new ImportError(`--sheet applies to .xlsx workbooks; ${opened.name} is read as ${format}`);
@@ -68,6 +71,20 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
   }
   source.consumed = opened.consumed;
   return source;
+}
+
+/** The first line of the text is a whole JSON object: the file holds one object a line. */
+function firstLineIsObject(sample: string): boolean {
+  const text = sample.replace(/^\uFEFF/, '').trimStart();
+  if (!text.startsWith('{')) return false;
+  const end = text.indexOf('\n');
+  try {
+    // No line break in the sample: a one-line file parses whole, a longer line does not.
+    const value: unknown = JSON.parse(end === -1 ? text : text.slice(0, end));
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Every byte of a file, counted and hashed as `consumed` is. */

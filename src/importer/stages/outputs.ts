@@ -121,7 +121,8 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
         // Read back like the rejects: CSV rows (with a .tsv's own delimiter), whatever the input was.
         format: isTabular(source.format) ? 'csv' : source.format,
         delimiter: source.delimiter,
-        mapping: options.mapping,
+        // A JSON export's fixes are JSON records by the contract's names, which import as they are.
+        mapping: isTabular(source.format) ? options.mapping : undefined,
         bom: source.bom,
         input: kind === 'stdin' ? undefined : input,
       })
