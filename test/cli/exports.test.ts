@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/server.js';
-import { runInProcess, tempHome } from '../helpers/cli.js';
-import { api, startTestMock, TEST_KEY } from '../helpers/mock.js';
+import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
+import { api, startTestMock } from '../helpers/mock.js';
 
 const FIXTURES = new URL('../fixtures/exports/', import.meta.url);
 const AGENT = 'exports';
@@ -54,15 +54,13 @@ function stored(value: string | boolean): string | boolean {
 /** A value as CSV files this tool writes hold it: a leading `+` gets a `'` against formulas. */
 const neutralised = (value: string) => (/^[=+\-@]/.test(value) ? `'${value}` : value);
 
-let home: Awaited<ReturnType<typeof tempHome>>;
+const home = useTempHome();
 let mock: MockServer;
 beforeEach(async () => {
-  home = await tempHome();
   mock = await startTestMock();
 });
 afterEach(async () => {
   await mock.close();
-  await home.cleanup();
 });
 
 describe('real exports import with no flags but the agent', () => {
@@ -84,7 +82,7 @@ describe('real exports import with no flags but the agent', () => {
       const input = join(home.dir, file);
       await copyFile(new URL(file, FIXTURES), input);
       const r = await runInProcess(['import', input, '--agent', AGENT, '-o', 'json'], {
-        env: { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url },
+        env: envFor(home, mock),
         cwd: home.dir,
       });
       const summary = JSON.parse(r.stdout);
@@ -163,7 +161,7 @@ describe('template --from', () => {
   it('offers the mapping file of a recognised export, which imports the same contacts', async () => {
     const input = join(home.dir, 'outlook.csv');
     await copyFile(new URL('outlook.csv', FIXTURES), input);
-    const env = { ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url };
+    const env = envFor(home, mock);
     const t = await runInProcess(['template', '--from', input, '--agent', AGENT], { env, cwd: home.dir });
     expect(t.code, t.stderr).toBe(0);
     const map = JSON.parse(t.stdout);
@@ -195,7 +193,7 @@ describe('template --from', () => {
 });
 
 describe('a JSON export (Zendesk users, one object a line)', () => {
-  const env = () => ({ ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url });
+  const env = () => envFor(home, mock);
 
   it("takes --map like a CSV export: the account's own external_id as the key", async () => {
     const input = join(home.dir, 'zendesk-users.json');
@@ -273,7 +271,7 @@ describe('a JSON export (Zendesk users, one object a line)', () => {
 });
 
 describe('what the import says before it starts', () => {
-  const env = () => ({ ...home.env, CONTACTS_API_KEY: TEST_KEY, CONTACTS_BASE_URL: mock.url });
+  const env = () => envFor(home, mock);
 
   it('stops on a date column its values leave ambiguous, naming the column, an example and the flag', async () => {
     await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'joined', type: 'date' });
