@@ -218,6 +218,8 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     signatures: [
       ['Id', 'Emails', 'Sales owner'],
       ['Id', 'Work email', 'Sales owner'],
+      // Without the owner (a column people drop before they move): `Emails`, plural, still tells.
+      ['Id', 'Last name', 'Emails'],
     ],
     key: ['Id'],
     first: ['First name'],
@@ -235,7 +237,7 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     id: 'zendesk',
     label: 'Zendesk users export (JSON)',
     signatures: [
-      ['id', 'email', 'role', 'user_fields'],
+      ['id', 'email', 'user_fields'],
       ['id', 'email', 'role', 'ticket_restriction'],
     ],
     key: ['id'],
@@ -269,4 +271,27 @@ export function recogniseExport(header: readonly string[], json = false): Export
       (profile.json !== undefined) === json &&
       profile.signatures.some((signature) => signature.every((h) => present.has(normalizeHeader(h)))),
   );
+}
+
+/**
+ * For a header no export matched: the one a signature of three or more columns lacks a single
+ * column of (an export someone trimmed or renamed a column in), as a line that says so. Read by
+ * the generic names instead, such a file can lose the columns only the export's table knows.
+ */
+export function nearlyRecognised(header: readonly string[], json = false): string | undefined {
+  const present = new Set(header.map(normalizeHeader));
+  for (const profile of EXPORT_PROFILES) {
+    if ((profile.json !== undefined) !== json) continue;
+    for (const signature of profile.signatures) {
+      const missing = signature.filter((h) => !present.has(normalizeHeader(h)));
+      if (signature.length >= 3 && missing.length === 1) {
+        return (
+          `The ${json ? 'first record' : 'header'} looks like a ${profile.label} but has no "${missing[0]}" ` +
+          `${json ? 'key' : 'column'}, so it is read by the generic column names: check the Columns line, ` +
+          'or use --map (docs/import.md lists what each export is recognised by)'
+        );
+      }
+    }
+  }
+  return undefined;
 }

@@ -2,7 +2,7 @@
 // object's keys are its header and each object's values its cells, so its columns map, its phones
 // are placed and its dates read exactly as a CSV export's are. Other JSON keeps the contract's
 // field names.
-import { type ExportProfile, recogniseExport } from './exports.js';
+import { type ExportProfile, nearlyRecognised, recogniseExport } from './exports.js';
 import type { Cell, ImportSource, SourceRecord } from './sources/types.js';
 
 interface Column {
@@ -24,6 +24,12 @@ export async function readAsExportTable(source: ImportSource): Promise<ExportPro
   const profile = object && recogniseExport(Object.keys(object), true);
   const columns = object && profile?.json ? tableColumns(object, profile.json.nested) : undefined;
   if (columns) source.header = columns.map((c) => c.header);
+  const near = object && !profile ? nearlyRecognised(Object.keys(object), true) : undefined;
+  if (near) {
+    // Pushed, not replaced: the source adds to its own list as it reads.
+    source.notes ??= [];
+    source.notes.push(near);
+  }
   source.records = chain(first, records, columns);
   return columns ? profile : undefined;
 }

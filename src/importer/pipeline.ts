@@ -7,6 +7,7 @@ import type { ContactsClient } from '../client/client.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
+import { nearlyRecognised } from './exports.js';
 import { type CsvDelimiter, type ImportFormat, isTabular } from './format.js';
 import { readAsExportTable } from './json-export.js';
 import {
@@ -353,6 +354,12 @@ async function prepare(
       overrides: options.maps,
       profile: jsonExport,
     });
+    const near = mapping.system || options.maps?.length ? undefined : nearlyRecognised(source.header ?? []);
+    if (near) {
+      // Pushed, not replaced: the source adds to its own list as it reads.
+      source.notes ??= [];
+      source.notes.push(near);
+    }
   } else if (options.maps?.length) {
     throw new ImportError(
       '--map applies to CSV and workbook columns (and a recognised JSON export); JSON and NDJSON records use the contract field names',

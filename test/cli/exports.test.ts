@@ -273,6 +273,42 @@ describe('a JSON export (Zendesk users, one object a line)', () => {
 describe('what the import says before it starts', () => {
   const env = () => envFor(home, mock);
 
+  it('recognises a Freshsales export without its owner column, and names the column a near miss lacks', async () => {
+    await writeFile(
+      join(home.dir, 'Contacts.csv'),
+      'Id,First name,Last name,Emails,Work,Mobile,Owner\n7,Ann,Lee,ann@example.com;a2@example.com,+1 415 555 0132,,x\n',
+    );
+    const fresh = await runInProcess(['import', 'Contacts.csv', '--agent', AGENT], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toContain('Recognised the Freshsales (Freshworks CRM) contacts export');
+    expect(mock.store.contacts(AGENT).map((c) => [c.external_id, c.email, c.phonenumber])).toEqual([
+      ['7', 'ann@example.com', '+14155550132'],
+    ]);
+
+    // HubSpot's header without `Last Name`: read by the generic names, and the import says why.
+    await writeFile(join(home.dir, 'hubspot.csv'), 'Record ID,First Name,Email\n1,Ann,ann@example.com\n');
+    const near = await runInProcess(['import', 'hubspot.csv', '--agent', AGENT, '--dry-run'], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(near.code, near.stderr).toBe(0);
+    expect(near.stderr).toContain(
+      'The header looks like a HubSpot contacts export but has no "Last Name" column, so it is read by the generic column names',
+    );
+  });
+
+  it('docs/import.md lists what each export is recognised by, as the table has it', async () => {
+    const { EXPORT_PROFILES } = await import('../../src/importer/exports.js');
+    const docs = await readFile(new URL('../../docs/import.md', import.meta.url), 'utf8');
+    for (const profile of EXPORT_PROFILES) {
+      const sets = profile.signatures.map((set) => set.map((h) => `\`${h}\``).join(' + ')).join('; or ');
+      expect(docs).toContain(`| ${profile.label.replace(/ export$/, '')} | ${sets} |`);
+    }
+  });
+
   it('stops on a date column its values leave ambiguous, naming the column, an example and the flag', async () => {
     await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'joined', type: 'date' });
     await writeFile(join(home.dir, 'dates.csv'), 'id,Joined\nu1,3/4/2024\nu2,5/6/2024\n');
