@@ -3,7 +3,7 @@
 
 import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
 import { didYouMean } from '../util/suggest.js';
-import { timeZoneName } from '../util/time-zone.js';
+import { canonicalTimeZone, timeZoneName, zoneOffset } from '../util/time-zone.js';
 import { ConfigError } from './errors.js';
 import { OUTPUT_FLAG_CHOICES, OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
@@ -308,7 +308,19 @@ export function validateCountry(value: string, from = 'default-country'): string
  */
 export function validateTimeZone(value: string, from = 'time-zone'): string {
   const zone = timeZoneName(value);
-  if (zone !== undefined) return zone;
+  if (zone !== undefined) {
+    const fixed = fixedAbbreviation(value.trim());
+    if (!fixed) return zone;
+    throw new ConfigError(
+      'invalid',
+      `Invalid time zone from ${from}: ${value.trim()} is a fixed offset of ${fixed.offset} all year, with no daylight saving time`,
+      {
+        hint:
+          `Name the place, whose zone knows its daylight saving time: --time-zone ${fixed.place}` +
+          `${fixed.place === fixed.canonical ? '' : `, or --time-zone ${fixed.canonical} for ${fixed.offset} all year`}.`,
+      },
+    );
+  }
   const offset = /^[+-]\d/.test(value.trim());
   throw new ConfigError(
     'invalid',
@@ -319,6 +331,24 @@ export function validateTimeZone(value: string, from = 'time-zone'): string {
         : 'Use an IANA time zone name, e.g. --time-zone America/New_York, Europe/London or UTC.',
     },
   );
+}
+
+/** The places people mean by the abbreviations that name fixed offsets. */
+const ABBREVIATED_PLACES: Record<string, string> = { EST: 'America/New_York', MST: 'America/Denver' };
+
+/**
+ * `EST`, `MST`, `HST`: abbreviations Intl takes as zones of one offset all year (`EST` is
+ * Panama's), which a user who types `EST` for US Eastern time does not mean; UTC and GMT pass.
+ */
+function fixedAbbreviation(name: string): { offset: string; place: string; canonical: string } | undefined {
+  if (!/^[A-Za-z]{3,4}$/.test(name) || /^(utc|gmt|uct|zulu)$/i.test(name)) return undefined;
+  const year = new Date().getUTCFullYear();
+  const offsets = [0, 6].map((month) => zoneOffset(Date.UTC(year, month, 15), name));
+  if (offsets[0] !== offsets[1]) return undefined;
+  const minutes = Math.abs(offsets[0]!) / 60_000;
+  const offset = `${offsets[0]! < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  const canonical = canonicalTimeZone(name) ?? name;
+  return { offset, place: ABBREVIATED_PLACES[name.toUpperCase()] ?? canonical, canonical };
 }
 
 /** Retries per request: a whole number from 0 to 20. */

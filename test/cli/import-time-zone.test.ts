@@ -98,6 +98,14 @@ describe('import --time-zone', () => {
     const offset = await importHubspot(['--time-zone', '+05:00']);
     expect(offset.code).toBe(2);
     expect(offset.stderr).toContain('Invalid time zone from --time-zone: +05:00');
+    // `EST` is a zone to Intl, but one of -05:00 all year: not what someone typing it for US
+    // Eastern time means, whose summer rows would land an hour off.
+    const est = await importHubspot(['--time-zone', 'EST']);
+    expect(est.code).toBe(2);
+    expect(est.stderr).toContain(
+      'Invalid time zone from --time-zone: EST is a fixed offset of -05:00 all year, with no daylight saving time',
+    );
+    expect(est.stderr).toContain('--time-zone America/New_York');
     expect(mock.store.contacts(AGENT)).toEqual([]);
   });
 
