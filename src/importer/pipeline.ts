@@ -163,6 +163,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     dryRun,
   });
   const notes = source.notes ?? [];
+  const checkpoint = outputs?.checkpoint;
+  if (options.resume && checkpoint && !checkpoint.resumed) {
+    // Said, so a finished import or a mistyped path is not sent again in full without a word.
+    notes.push(
+      `--resume: no unfinished import of ${source.name} to resume (no ${checkpoint.path}): importing every row`,
+    );
+  }
   let notesSaid = notes.length;
   emit({
     type: 'start',
@@ -199,7 +206,6 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   }
   tally.watch(() => sink.link);
   const planner = new RowPlanner({ serialize: !dryRun });
-  const checkpoint = outputs?.checkpoint;
   const lookAlikes = new LookAlikeIds();
 
   // Ctrl-C: reading stops at once (readRecords), and so does sending, also once reading is done

@@ -340,6 +340,19 @@ describe('what the import says before it starts', () => {
     ]);
   });
 
+  it('says when --resume finds nothing to resume, before sending every row', async () => {
+    await writeFile(join(home.dir, 'done.csv'), 'id,name\nu1,Ann\n');
+    const r = await runInProcess(['import', 'done.csv', '--agent', AGENT, '--resume'], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /--resume: no unfinished import of \S*done\.csv to resume \(no \S*done\.csv\.import-checkpoint\.json\): importing every row/,
+    );
+    expect(mock.store.contacts(AGENT)).toHaveLength(1);
+  });
+
   it('says an unfinished import of the file was found, and how to resume one, before starting over', async () => {
     const input = join(home.dir, 'again.csv');
     await writeFile(input, 'id,name\nu1,Ann\nu2,Bob\n');
