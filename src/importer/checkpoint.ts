@@ -37,8 +37,6 @@ const CheckpointFileSchema = z.object({
   }),
   agentId: z.string(),
   settings: z.string(),
-  /** The zone date-times without one were read in; absent: UTC (and every checkpoint before it). */
-  timeZone: z.string().optional(),
   landed: z.object({
     /** Every row up to this one has landed (0: none yet). */
     through: z.number().int().nonnegative(),
@@ -64,13 +62,11 @@ export interface CheckpointOptions {
    * Without it the checkpoint holds no content hash and a resume checks only the size.
    */
   consumed?: { snapshot(): Consumed } | undefined;
-  /** Whatever else must match on resume (format, column mapping...), compared verbatim. */
-  settings?: string | undefined;
   /**
-   * The zone date-times without one are read in (default UTC): a resume in another zone would
-   * store the rest of the file's times hours apart from those landed, so it is refused.
+   * Whatever else must match on resume: an `importSettings()` record (format, column mapping,
+   * the options that change what a row becomes), or any text, compared verbatim.
    */
-  timeZone?: string | undefined;
+  settings?: string | undefined;
   /** Marks are written at most this long after they are made; 0 writes only on `flush()`. Default 1000. */
   flushIntervalMs?: number | undefined;
   /**
@@ -108,7 +104,6 @@ export class ImportCheckpoint {
   #consumedBefore: Consumed;
   #agentId: string;
   #settings: string;
-  readonly #timeZone: string | undefined;
   #ranges: [number, number][];
   #dirty = false;
   #ended = false;
@@ -130,7 +125,6 @@ export class ImportCheckpoint {
     consumedBefore: Consumed;
     agentId: string;
     settings: string;
-    timeZone: string | undefined;
     ranges: [number, number][];
     intervalMs: number;
     beforeWrite: (() => Promise<void>) | undefined;
@@ -144,7 +138,6 @@ export class ImportCheckpoint {
     this.#consumedBefore = init.consumedBefore;
     this.#agentId = init.agentId;
     this.#settings = init.settings;
-    this.#timeZone = init.timeZone;
     this.#ranges = init.ranges;
     this.#intervalMs = init.intervalMs;
     this.#beforeWrite = init.beforeWrite;
@@ -168,8 +161,6 @@ export class ImportCheckpoint {
       consumed: options.consumed,
       agentId: options.agentId,
       settings,
-      // UTC is written as no zone, so a checkpoint matches whether or not --time-zone UTC was said.
-      timeZone: sameTimeZone(options.timeZone, undefined) ? undefined : options.timeZone,
       intervalMs: options.flushIntervalMs ?? 1000,
       beforeWrite: options.beforeWrite,
       now: options.now ?? Date.now,
@@ -195,13 +186,6 @@ export class ImportCheckpoint {
       throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
     }
     const reasons = await mismatches(saved, options.input, identity, options.agentId, settings);
-    if (!sameTimeZone(saved.timeZone, base.timeZone)) {
-      const zone = saved.timeZone ?? 'UTC';
-      reasons.push(
-        `the run resumed read date-times without a zone as ${zone}, this run as ${base.timeZone ?? 'UTC'}: ` +
-          `resume with --time-zone ${zone}`,
-      );
-    }
     if (reasons.length > 0) throw new CheckpointMismatchError(path, reasons);
     const ranges: [number, number][] = saved.landed.through > 0 ? [[1, saved.landed.through]] : [];
     for (const range of saved.landed.ranges) insertRange(ranges, range[0], range[1]);
@@ -315,7 +299,6 @@ export class ImportCheckpoint {
       input: { ...this.#identity, consumed },
       agentId: this.#agentId,
       settings: this.#settings,
-      ...(this.#timeZone === undefined ? {} : { timeZone: this.#timeZone }),
       landed: { through, ranges: through > 0 ? this.#ranges.slice(1) : this.#ranges },
       updatedAt: new Date().toISOString(),
     } satisfies CheckpointFile)}\n`;
@@ -390,44 +373,100 @@ async function mismatches(
   } else if ((await hashPrefix(input, consumed.bytes)) !== consumed.sha256) {
     reasons.push(`its first ${consumed.bytes} bytes, read by the run resumed, changed`);
   }
-  if (saved.settings !== settings)
-    reasons.push(`the import options (${changedSettings(saved.settings, settings)}) changed`);
+  reasons.push(...settingsChanges(saved.settings, settings));
   return reasons;
 }
 
-/** What an import's settings record calls each option it keeps, for the reason a resume is refused. */
+/** What must match on resume besides the file and the agent. */
+export interface ImportSettings {
+  format: string;
+  delimiter?: string | undefined;
+  sheet?: string | undefined;
+  mapping?: unknown;
+  /** The options that change what a row becomes; unset ones are written as null. */
+  defaultCountry?: string | undefined;
+  dateOrder?: string | undefined;
+  /** The zone date-times without one are read in; unset (UTC) is null. */
+  timeZone?: string | undefined;
+}
+
+/** The settings record a checkpoint keeps (JSON), for `CheckpointOptions.settings`. */
+export function importSettings(settings: ImportSettings): string {
+  return JSON.stringify({
+    format: settings.format,
+    delimiter: settings.delimiter,
+    sheet: settings.sheet,
+    mapping: settings.mapping,
+    defaultCountry: settings.defaultCountry ?? null,
+    dateOrder: settings.dateOrder ?? null,
+    timeZone:
+      settings.timeZone === undefined || sameTimeZone(settings.timeZone, undefined)
+        ? null
+        : settings.timeZone,
+  });
+}
+
+/** The reading options a resume must share, by their flags. */
+const OPTION_FLAGS: Record<string, string> = {
+  defaultCountry: '--default-country',
+  dateOrder: '--date-order',
+  timeZone: '--time-zone',
+};
 const SETTING_NAMES: Record<string, string> = {
   format: 'format',
   delimiter: 'delimiter',
   sheet: 'sheet',
   mapping: 'column mapping',
-  defaultCountry: '--default-country',
-  dateOrder: '--date-order',
 };
 
-/** The options two settings records (JSON objects; absent keys are unset) differ in. */
-function changedSettings(saved: string, now: string): string {
-  const read = (text: string): Record<string, unknown> | undefined => {
-    try {
-      const value: unknown = JSON.parse(text);
-      return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-    } catch {
-      return undefined;
+/**
+ * Why a resume with these settings is refused: each reading option that differs, by its flag
+ * and how to resume; then the rest (format, mapping...) in one line. A record without an option
+ * (a checkpoint from before it was kept) does not compare it, except the zone: before there
+ * was one, times were read as UTC.
+ */
+function settingsChanges(saved: string, now: string): string[] {
+  if (saved === now) return [];
+  const a = settingsRecord(saved);
+  const b = settingsRecord(now);
+  if (!a || !b) return ['the import options (format or column mapping) changed'];
+  const reasons: string[] = [];
+  const others: string[] = [];
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const was = a[key] ?? null;
+    const is = b[key] ?? null;
+    const flag = OPTION_FLAGS[key];
+    if (flag === undefined) {
+      if (JSON.stringify(was) !== JSON.stringify(is)) others.push(SETTING_NAMES[key] ?? key);
+    } else if (key === 'timeZone') {
+      if (!sameTimeZone(text(was), text(is))) {
+        const zone = text(was) ?? 'UTC';
+        reasons.push(
+          `the run resumed read date-times without a zone as ${zone}, this run as ${text(is) ?? 'UTC'}: ` +
+            `resume with --time-zone ${zone}`,
+        );
+      }
+    } else if (key in a && was !== is) {
+      reasons.push(
+        was === null
+          ? `the run resumed had no ${flag}, this run has ${String(is)}: resume without ${flag}`
+          : `the run resumed had ${flag} ${String(was)}, this run ${is === null ? 'none' : `has ${String(is)}`}: resume with ${flag} ${String(was)}`,
+      );
     }
-  };
-  const a = read(saved);
-  const b = read(now);
-  if (!a || !b) return 'format or column mapping';
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
-    (key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]),
-  );
-  const shown = (value: unknown) =>
-    value === undefined ? 'none' : typeof value === 'string' ? value : '...';
-  return keys
-    .map((key) =>
-      key === 'defaultCountry' || key === 'dateOrder'
-        ? `${SETTING_NAMES[key]} ${shown(a[key])}, now ${shown(b[key])}`
-        : (SETTING_NAMES[key] ?? key),
-    )
-    .join('; ');
+  }
+  if (others.length > 0) reasons.push(`the import options (${others.join(', ')}) changed`);
+  return reasons;
 }
+
+function settingsRecord(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -45,8 +45,8 @@ export class CheckpointMismatchError extends ImportError {
   readonly reasons: string[];
   constructor(path: string, reasons: string[]) {
     super(
-      `The checkpoint ${path} does not belong to this import (${reasons.join('; ')}). ` +
-        'Run without --resume to start over.',
+      `The checkpoint ${path} cannot be resumed by this run (${reasons.join('; ')}). ` +
+        'Run without --resume to start over instead.',
     );
     this.path = path;
     this.reasons = reasons;

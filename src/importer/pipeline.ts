@@ -190,8 +190,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     notes: notes.slice(),
     checkpointDiscarded: outputs?.checkpoint?.discarded ?? false,
     emptyStrings: options.emptyStrings ?? false,
-    // Only columns are read in it: JSON records carry the contract's own ISO date-times.
-    timeZone: mapping ? options.timeZone : undefined,
+    timeZone: prepared.timeZone,
   });
 
   let sink: ImportSink;
@@ -346,6 +345,8 @@ async function prepare(
   outputs: ImportOutputs | undefined;
   total: number | undefined;
   mapping: ColumnMapping | undefined;
+  /** The zone this file's date-times without one are read in, when it has such columns. */
+  timeZone: string | undefined;
 }> {
   let mapping: ColumnMapping | undefined;
   if (source.format === 'vcard' && options.maps?.length) {
@@ -371,10 +372,20 @@ async function prepare(
       '--map applies to CSV and workbook columns (and a recognised JSON export); JSON and NDJSON records use the contract field names',
     );
   }
+  // The zone applies to date columns only: not to JSON records (the contract's own ISO
+  // date-times), nor to this tool's own export (its times are UTC), nor to a file without dates.
+  const dateAttributes = new Set(definitions.filter((d) => d.type === 'date').map((d) => d.name));
+  const readsDates =
+    mapping !== undefined &&
+    !mapping.exact &&
+    mapping.columns.some((targets) =>
+      targets.some((t) => t.kind === 'attribute' && dateAttributes.has(t.name)),
+    );
+  const timeZone = readsDates ? options.timeZone : undefined;
   const evidence = new FileEvidence(mapping, definitions, {
     dateOrder: options.dateOrder,
     // Given a zone, even UTC, the user has said what such times are.
-    onLocalTime: options.timeZone === undefined ? onLocalTime : undefined,
+    onLocalTime: readsDates && options.timeZone === undefined ? onLocalTime : undefined,
   });
   const validate = createRowValidator({
     definitions,
@@ -383,7 +394,7 @@ async function prepare(
     evidence,
     strict: options.strict,
     emptyStrings: options.emptyStrings,
-    timeZone: options.timeZone,
+    timeZone,
   });
   // A count is a pass of its own over the input: only a regular file can be read twice.
   const total = options.countTotal
@@ -403,11 +414,11 @@ async function prepare(
         fixesPath: options.fixesPath,
         strict: options.strict,
         resultsPath: options.resultsPath,
-        timeZone: options.timeZone,
+        timeZone,
         defaultCountry: options.defaultCountry,
         dateOrder: options.dateOrder,
       });
-  return { validate, evidence, outputs, total, mapping };
+  return { validate, evidence, outputs, total, mapping, timeZone };
 }
 
 async function createSink(

@@ -66,6 +66,41 @@ describe('import --time-zone', () => {
     });
   });
 
+  it("leaves this tool's own export alone: its times are UTC already, in CSV and in .xlsx", async () => {
+    expect((await importHubspot([])).code).toBe(0);
+    const before = stored();
+    for (const file of ['back.csv', 'back.xlsx']) {
+      const exported = await runInProcess(['export', '--agent', AGENT, '--out', file], {
+        env: env(),
+        cwd: home.dir,
+      });
+      expect(exported.code, exported.stderr).toBe(0);
+      const again = await runInProcess(
+        ['import', file, '--agent', AGENT, '--time-zone', 'America/New_York'],
+        {
+          env: env(),
+          cwd: home.dir,
+        },
+      );
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).not.toContain('without a zone');
+      expect(stored()).toEqual(before);
+    }
+  });
+
+  it('says nothing of zones for a file without date columns', async () => {
+    await writeFile(join(home.dir, 'plain.csv'), 'id,name\nu1,Ann\n');
+    const r = await runInProcess(
+      ['import', 'plain.csv', '--agent', AGENT, '--time-zone', 'America/New_York'],
+      {
+        env: env(),
+        cwd: home.dir,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('zone');
+  });
+
   it('a dry run says the same, and writes nothing', async () => {
     const r = await importHubspot(['--dry-run']);
     expect(r.code, r.stderr).toBe(0);

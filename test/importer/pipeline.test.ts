@@ -565,7 +565,10 @@ describe('a resume with other reading options', () => {
       }),
     ).rejects.toMatchObject({
       name: 'CheckpointMismatchError',
-      reasons: ['the import options (--default-country GB, now US; --date-order none, now dmy) changed'],
+      reasons: [
+        'the run resumed had --default-country GB, this run has US: resume with --default-country GB',
+        'the run resumed had no --date-order, this run has dmy: resume without --date-order',
+      ],
     });
     const second = await runImport({
       client,

@@ -4,7 +4,7 @@
 // the first reject with half the rows sent.
 
 import { outputPathProblem } from '../../util/output-path.js';
-import { defaultCheckpointPath, ImportCheckpoint } from '../checkpoint.js';
+import { defaultCheckpointPath, ImportCheckpoint, importSettings } from '../checkpoint.js';
 import { ImportError } from '../errors.js';
 import { FixesWriter } from '../fixes.js';
 import { defaultFixesPath, defaultRejectsPath, isTabular } from '../format.js';
@@ -85,15 +85,14 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
         agentId: options.agentId,
         resume: options.resume,
         consumed: source.consumed,
-        timeZone: options.timeZone,
-        settings: JSON.stringify({
+        settings: importSettings({
           format: source.format,
           delimiter: source.delimiter,
           sheet: source.sheet,
           mapping: options.mapping && describeMapping(options.mapping),
-          // Unset ones are left out, so a checkpoint written before they were kept still matches.
           defaultCountry: options.defaultCountry,
           dateOrder: options.dateOrder,
+          timeZone: options.timeZone,
         }),
         // What the checkpoint claims must already be in the results file (the service, the
         // embedded mock too, commits a write before it answers).
