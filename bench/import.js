@@ -7,7 +7,7 @@
 //        node bench/import.js --compare ../other-checkout [--rounds 5] [--rows 100000]
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -16,7 +16,7 @@ import { measureChild } from './lib/measure.js';
 const KEY = 'bk_bench_key';
 const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
 // The mock on CPU 0 and the importer on CPU 1, so neither takes the other's core.
-const PIN = existsSync('/usr/bin/taskset');
+const PIN = existsSync('/usr/bin/taskset') && availableParallelism() >= 2;
 
 // ---- child: the mock, in its own process so it never shares an event loop with the load -------
 
@@ -130,7 +130,8 @@ async function parent() {
   const concurrency = Number(values.concurrency);
   const dir = mkdtempSync(join(tmpdir(), 'contacts-import-bench-'));
   const worker = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: 'inherit' });
-  if (PIN) execFileSync('taskset', ['-cp', '0', String(worker.pid)], { stdio: 'ignore' });
+  // -a: every thread of the mock's process, whenever Node started it.
+  if (PIN) execFileSync('taskset', ['-a', '-cp', '0', String(worker.pid)], { stdio: 'ignore' });
   try {
     const { url } = await new Promise((resolve) => worker.once('message', resolve));
     const file = join(dir, 'contacts.csv');
@@ -200,7 +201,11 @@ async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
     ['single rows', ['--concurrency', String(concurrency)]],
     ['batches of 500', ['--concurrency', String(concurrency), '--batch-size', '500']],
   ];
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
   console.log(
     `${rows}-row CSV, concurrency ${concurrency}, ${rounds} rounds, node ${process.version}` +
       `${PIN ? ', mock on CPU 0, importer on CPU 1' : ''}`,
