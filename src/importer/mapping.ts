@@ -472,7 +472,7 @@ export function summarizeMapping(mapping: ColumnMapping): string {
     }
   });
   const list = (cols: number[], joiner = ', ') => cols.map(name).join(joiner);
-  if (mapping.keyFromEmail) parts.push(`no id column: external_id = ${mapping.keyFromEmail}`);
+  if (mapping.keyFromEmail) parts.push(`no id column: external_id = ${mapping.keyFromEmail}, in lower case`);
   else if (byTarget.has('external_id')) parts.push(`${list(byTarget.get('external_id')!)} -> external_id`);
   if (byTarget.has('name')) parts.push(`${list(byTarget.get('name')!)} -> name`);
   else {

@@ -515,7 +515,9 @@ class ColumnReader {
     if (mapping.keyFromEmail !== undefined) {
       if (!email)
         return `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
-      candidate.external_id = email.text;
+      // In lower case, as the service compares emails: `Ann@x` and `ann@x` in one file, or in
+      // this export and the next, are one contact, not a second one refused for its email.
+      candidate.external_id = email.text.toLowerCase();
     }
     // Every value of every phone cell, in order: the first usable one is placed.
     const phones = this.#first(mapping.phoneColumns, cells, true);

@@ -340,6 +340,24 @@ describe('what the import says before it starts', () => {
     ]);
   });
 
+  it('keys a file without an id column by the email in lower case: one contact for Ann@ and ann@', async () => {
+    await writeFile(
+      join(home.dir, 'people.csv'),
+      'Email,First Name,Last Name\nMaria@Example.com,Maria,Ng\nbob@example.com,Bob,Ray\nmaria@example.com,Maria,Ng-Lee\n',
+    );
+    const r = await runInProcess(['import', 'people.csv', '--agent', AGENT, '-o', 'json'], {
+      env: env(),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('no id column: external_id = Email, in lower case');
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, rejected: 0 });
+    expect(mock.store.contacts(AGENT).map((c) => [c.external_id, c.email, c.name])).toEqual([
+      ['maria@example.com', 'maria@example.com', 'Maria Ng-Lee'],
+      ['bob@example.com', 'bob@example.com', 'Bob Ray'],
+    ]);
+  });
+
   it('says when --resume finds nothing to resume, before sending every row', async () => {
     await writeFile(join(home.dir, 'done.csv'), 'id,name\nu1,Ann\n');
     const r = await runInProcess(['import', 'done.csv', '--agent', AGENT, '--resume'], {

@@ -76,7 +76,7 @@ describe('resolveMapping', () => {
     const mapping = map(['Name', 'E-mail 1 - Value']);
     expect(mapping.keyFromEmail).toBe('E-mail 1 - Value');
     expect(summarizeMapping(mapping)).toBe(
-      'Columns: no id column: external_id = E-mail 1 - Value; Name -> name; E-mail 1 - Value -> email',
+      'Columns: no id column: external_id = E-mail 1 - Value, in lower case; Name -> name; E-mail 1 - Value -> email',
     );
   });
 

@@ -203,7 +203,7 @@ export async function createProgress(
           if (e.summary) ctx.io.note(e.summary);
           // The summary names the key itself when it has one line for the mapping.
           if (e.keyFromEmail && !e.summary?.includes('no id column:'))
-            ctx.io.note(`no id column: external_id = ${e.keyFromEmail}`);
+            ctx.io.note(`no id column: external_id = ${e.keyFromEmail}, in lower case`);
           for (const note of e.notes) ctx.io.note(note);
           if (e.format === 'csv') {
             ctx.io.note(
