@@ -61,7 +61,7 @@ describe('vCard source', () => {
       ].join('\r\n'),
     );
     expect(source.notes).toEqual([
-      'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one).',
+      'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
     ]);
     expect(rows[0]).toEqual({
       line: 1,

@@ -62,7 +62,7 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
   const noteKey = (card: Card) => {
     if (keyedByEmail || card.uid !== undefined) return;
     keyedByEmail = true;
-    notes.push('Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one).');
+    notes.push('Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.');
   };
   noteKey(first.value);
 
@@ -91,7 +91,7 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
 
 function toRecord(card: Card, row: number): SourceRecord {
   const email = pick(card.emails)?.value;
-  const id = card.uid ?? email;
+  const id = card.uid ?? email?.toLowerCase();
   const raw: Cell[] = [
     id,
     card.fn ?? nameFromN(card.n),
