@@ -62,7 +62,9 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
   const noteKey = (card: Card) => {
     if (keyedByEmail || card.uid !== undefined) return;
     keyedByEmail = true;
-    notes.push('Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.');
+    notes.push(
+      'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
+    );
   };
   noteKey(first.value);
 
