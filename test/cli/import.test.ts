@@ -39,6 +39,9 @@ describe('contacts import', () => {
     expect(r.code).toBe(ExitCode.PARTIAL);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 1, updated: 0, rejected: 1 });
     expect(r.stderr).toContain('Ignoring columns that map to no field: Notes');
+    expect(r.stderr).toContain(
+      'To import a column, define the attribute it fills first, e.g. contacts attrs define notes --type text',
+    );
     expect(r.stderr).toContain('Rejected rows: in.rejects.csv');
     expect(await readFile(join(home.dir, 'in.rejects.csv'), 'utf8')).toContain(
       'c2;nope;x;3;email: Invalid email',

@@ -173,6 +173,19 @@ export function unmappedWarning(unmapped: readonly string[]): string {
     : `Ignoring columns that map to no field: ${named}`;
 }
 
+/**
+ * How to keep an ignored column: a column fills the attribute of its name (`Create Date` fills
+ * `create_date`), once the agent defines one. Undefined when the first name makes no attribute.
+ */
+export function keepColumnHint(unmapped: readonly string[]): string | undefined {
+  const name = unmapped[0]
+    ?.toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!name || !/^[a-z]/.test(name)) return undefined;
+  return `To import a column, define the attribute it fills first, e.g. contacts attrs define ${name} --type text (or number, boolean, date)`;
+}
+
 /** Notices said one by one; past these, only that there are more. */
 const MAX_NOTICES = 10;
 
@@ -214,7 +227,11 @@ export async function createProgress(
           }
           if (e.timeZone)
             ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
-          if (e.unmapped.length > 0) ctx.io.warn(unmappedWarning(e.unmapped));
+          if (e.unmapped.length > 0) {
+            ctx.io.warn(unmappedWarning(e.unmapped));
+            const hint = keepColumnHint(e.unmapped);
+            if (hint) ctx.io.note(hint);
+          }
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
           if (e.checkpointDiscarded) {
             ctx.io.warn(
