@@ -125,7 +125,16 @@ export function readDate(
     const offset = zone === undefined || zone === 'UTC' || zone === 'GMT' || zone === 'Z' ? 'Z' : zone;
     const fraction = m[7] ? `.${m[7].slice(0, 3).padEnd(3, '0')}` : '';
     const iso = `${m[1]}-${m[2]}-${m[3]}T${m[4]!.padStart(2, '0')}:${m[5]}:${m[6] ?? '00'}${fraction}${offset}`;
-    return dateTime(iso, Number(m[1]), Number(m[2]), Number(m[3]), zone === undefined ? timeZone : undefined);
+    const read = dateTime(
+      iso,
+      Number(m[1]),
+      Number(m[2]),
+      Number(m[3]),
+      zone === undefined ? timeZone : undefined,
+    );
+    // Digits past the millisecond go on to the contract, which stores to the millisecond and
+    // says so (as it does for a date-time written in its own form).
+    return read && m[7] && m[7].length > 3 ? `${read.slice(0, -1)}${m[7].slice(3)}Z` : read;
   }
   m = SLASH_RE.exec(text);
   if (m) {

@@ -79,6 +79,18 @@ describe('what an import says of a file', () => {
       /warning: line 2: seen: 2024-05-31T10:00:00.123456789Z is stored to the millisecond, as 2024-05-31T10:00:00.123Z/,
     );
     expect(r.stderr).not.toMatch(/line 3:/);
+    // A vendor's form (a space, no zone) too, read in a time zone or not.
+    await writeFile(join(home.dir, 'v.csv'), 'external_id,seen\nv,2024-05-31 10:00:00.123456\n');
+    for (const [zone, stored] of [
+      [[], '2024-05-31T10:00:00.123Z'],
+      [['--time-zone', 'America/New_York'], '2024-05-31T14:00:00.123Z'],
+    ] as const) {
+      const v = await cli(['--mock', 'import', 'v.csv', ...zone]);
+      expect(v.code, v.stderr).toBe(0);
+      expect(v.stderr).toContain(
+        `warning: line 2: seen: ${stored.slice(0, -1)}456Z is stored to the millisecond, as ${stored}`,
+      );
+    }
   });
 
   it('names the first few of 20,000 unknown columns and counts the rest', async () => {
