@@ -45,6 +45,24 @@ async function setup(faults?: Parameters<typeof startTestMock>[0]) {
 const byKey = (mock: MockServer) => new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
 
 /** A CSV of `n` rows; every 7th row repeats an earlier id, so duplicates meet concurrency. */
+/** Runs an import that is stopped (as Ctrl-C stops one) once the mock has taken `batches` writes. */
+async function stoppedImport(
+  mock: Awaited<ReturnType<typeof setup>>['mock'],
+  batches: number,
+  options: Omit<Parameters<typeof runImport>[0], 'signal'>,
+) {
+  const controller = new AbortController();
+  let taken = 0;
+  const unsubscribe = mock.store.onChange(() => {
+    if (++taken === batches) controller.abort();
+  });
+  try {
+    return await runImport({ ...options, signal: controller.signal });
+  } finally {
+    unsubscribe();
+  }
+}
+
 function csvRows(n: number): { text: string; last: Map<string, { name: string; seats: string }> } {
   const last = new Map<string, { name: string; seats: string }>();
   const lines = ['External ID,Name,Email,seats'];
@@ -446,20 +464,13 @@ describe('runImport', () => {
     const { text, last } = csvRows(200);
     const file = join(dir, 'stop.csv');
     await writeFile(file, text);
-    const controller = new AbortController();
-    let batches = 0;
-    const unsubscribe = mock.store.onChange(() => {
-      if (++batches === 5) controller.abort();
-    });
-    const first = await runImport({
+    const first = await stoppedImport(mock, 5, {
       client,
       agentId: AGENT,
       input: file,
       concurrency: 2,
       batchSize: 10,
-      signal: controller.signal,
     });
-    unsubscribe();
     expect(first.interrupted).toBe(true);
     // Rows read but not yet sent at the signal are not sent: a resume does.
     expect(first.created + first.updated).toBeLessThan(200);
@@ -487,22 +498,15 @@ describe('date-times without a zone', () => {
     );
     const file = join(dir, 'zoned.csv');
     await writeFile(file, `id,created\n${rows.join('\n')}\n`);
-    const controller = new AbortController();
-    let batches = 0;
-    const unsubscribe = mock.store.onChange(() => {
-      if (++batches === 2) controller.abort();
-    });
     const zone = 'America/New_York';
-    const first = await runImport({
+    const first = await stoppedImport(mock, 2, {
       client,
       agentId: AGENT,
       input: file,
       batchSize: 10,
       concurrency: 1,
       timeZone: zone,
-      signal: controller.signal,
     });
-    unsubscribe();
     expect(first.interrupted).toBe(true);
 
     await expect(runImport({ client, agentId: AGENT, input: file, resume: true })).rejects.toMatchObject({
@@ -537,21 +541,14 @@ describe('a resume with other reading options', () => {
     const rows = Array.from({ length: 60 }, (_, i) => `u${i + 1},020 7946 ${String(i).padStart(4, '0')}`);
     const file = join(dir, 'national.csv');
     await writeFile(file, `id,phonenumber\n${rows.join('\n')}\n`);
-    const controller = new AbortController();
-    let batches = 0;
-    const unsubscribe = mock.store.onChange(() => {
-      if (++batches === 2) controller.abort();
-    });
-    const first = await runImport({
+    const first = await stoppedImport(mock, 2, {
       client,
       agentId: AGENT,
       input: file,
       batchSize: 10,
       concurrency: 1,
       defaultCountry: 'GB',
-      signal: controller.signal,
     });
-    unsubscribe();
     expect(first.interrupted).toBe(true);
 
     await expect(
