@@ -56,6 +56,8 @@ const neutralised = (value: string) => (/^[=+\-@]/.test(value) ? `'${value}` : v
 
 const home = useTempHome();
 let mock: MockServer;
+/** `contacts ARGV` in the test's home, against its mock. */
+const run = (argv: string[]) => runInProcess(argv, { env: envFor(home, mock), cwd: home.dir });
 beforeEach(async () => {
   mock = await startTestMock();
 });
@@ -81,10 +83,7 @@ describe('real exports import with no flags but the agent', () => {
       }
       const input = join(home.dir, file);
       await copyFile(new URL(file, FIXTURES), input);
-      const r = await runInProcess(['import', input, '--agent', AGENT, '-o', 'json'], {
-        env: envFor(home, mock),
-        cwd: home.dir,
-      });
+      const r = await run(['import', input, '--agent', AGENT, '-o', 'json']);
       const summary = JSON.parse(r.stdout);
 
       // The first line names the export (a key from the email says so too).
@@ -193,15 +192,19 @@ describe('template --from', () => {
 });
 
 describe('a JSON export (Zendesk users, one object a line)', () => {
-  const env = () => envFor(home, mock);
-
   it("takes --map like a CSV export: the account's own external_id as the key", async () => {
     const input = join(home.dir, 'zendesk-users.json');
     await copyFile(new URL('zendesk-users.json', FIXTURES), input);
-    const r = await runInProcess(
-      ['import', input, '--agent', AGENT, '--map', 'external_id=external_id', '-o', 'json'],
-      { env: env(), cwd: home.dir },
-    );
+    const r = await run([
+      'import',
+      input,
+      '--agent',
+      AGENT,
+      '--map',
+      'external_id=external_id',
+      '-o',
+      'json',
+    ]);
     // Only Oliver has one; the others are rejected for the missing key, their lines kept as JSON.
     expect(r.code).toBe(8);
     expect(mock.store.contacts(AGENT).map((c) => [c.external_id, c.email])).toEqual([
@@ -224,22 +227,13 @@ describe('a JSON export (Zendesk users, one object a line)', () => {
   it('template --from offers its mapping file, which imports the same contacts', async () => {
     const input = join(home.dir, 'zendesk-users.json');
     await copyFile(new URL('zendesk-users.json', FIXTURES), input);
-    const t = await runInProcess(['template', '--from', input, '--agent', AGENT], {
-      env: env(),
-      cwd: home.dir,
-    });
+    const t = await run(['template', '--from', input, '--agent', AGENT]);
     expect(t.code, t.stderr).toBe(0);
     expect(t.stderr).toMatch(/^Recognised the Zendesk users export \(JSON\): id -> external_id/);
     const map = JSON.parse(t.stdout);
     expect(map).toMatchObject({ email: 'email', phone: 'phonenumber', id: 'external_id', external_id: '-' });
     await writeFile(join(home.dir, 'z-map.json'), t.stdout);
-    const r = await runInProcess(
-      ['import', input, '--agent', AGENT, '--map-file', 'z-map.json', '-o', 'json'],
-      {
-        env: env(),
-        cwd: home.dir,
-      },
-    );
+    const r = await run(['import', input, '--agent', AGENT, '--map-file', 'z-map.json', '-o', 'json']);
     const want = expected['zendesk-users.json']!;
     expect(JSON.parse(r.stdout)).toMatchObject({ created: want.land.length, rejected: 0 });
     const stored = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
@@ -258,10 +252,7 @@ describe('a JSON export (Zendesk users, one object a line)', () => {
       user_fields: { notes: 'a custom field', tier: 'gold' },
     };
     await writeFile(join(home.dir, 'u.json'), `${JSON.stringify(user)}\n`);
-    const r = await runInProcess(['import', 'u.json', '--agent', AGENT, '--dry-run'], {
-      env: env(),
-      cwd: home.dir,
-    });
+    const r = await run(['import', 'u.json', '--agent', AGENT, '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n')[0]).toBe(
       'Recognised the Zendesk users export (JSON): id -> external_id; name -> name; email -> email; tier -> attr.tier',
@@ -271,17 +262,12 @@ describe('a JSON export (Zendesk users, one object a line)', () => {
 });
 
 describe('what the import says before it starts', () => {
-  const env = () => envFor(home, mock);
-
   it('recognises a Freshsales export without its owner column, and names the column a near miss lacks', async () => {
     await writeFile(
       join(home.dir, 'Contacts.csv'),
       'Id,First name,Last name,Emails,Work,Mobile,Owner\n7,Ann,Lee,ann@example.com;a2@example.com,+1 415 555 0132,,x\n',
     );
-    const fresh = await runInProcess(['import', 'Contacts.csv', '--agent', AGENT], {
-      env: env(),
-      cwd: home.dir,
-    });
+    const fresh = await run(['import', 'Contacts.csv', '--agent', AGENT]);
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stderr).toContain('Recognised the Freshsales (Freshworks CRM) contacts export');
     expect(mock.store.contacts(AGENT).map((c) => [c.external_id, c.email, c.phonenumber])).toEqual([
@@ -290,10 +276,7 @@ describe('what the import says before it starts', () => {
 
     // HubSpot's header without `Last Name`: read by the generic names, and the import says why.
     await writeFile(join(home.dir, 'hubspot.csv'), 'Record ID,First Name,Email\n1,Ann,ann@example.com\n');
-    const near = await runInProcess(['import', 'hubspot.csv', '--agent', AGENT, '--dry-run'], {
-      env: env(),
-      cwd: home.dir,
-    });
+    const near = await run(['import', 'hubspot.csv', '--agent', AGENT, '--dry-run']);
     expect(near.code, near.stderr).toBe(0);
     expect(near.stderr).toContain(
       'The header looks like a HubSpot contacts export but has no "Last Name" column, so it is read by the generic column names',
@@ -312,16 +295,13 @@ describe('what the import says before it starts', () => {
   it('stops on a date column its values leave ambiguous, naming the column, an example and the flag', async () => {
     await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'joined', type: 'date' });
     await writeFile(join(home.dir, 'dates.csv'), 'id,Joined\nu1,3/4/2024\nu2,5/6/2024\n');
-    const r = await runInProcess(['import', 'dates.csv', '--agent', AGENT], { env: env(), cwd: home.dir });
+    const r = await run(['import', 'dates.csv', '--agent', AGENT]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'dates.csv: column "Joined" has dates like 3/4/2024 that read both as M/D/YYYY and D/M/YYYY, and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
     );
     expect(mock.store.contacts(AGENT)).toEqual([]);
-    const dmy = await runInProcess(['import', 'dates.csv', '--agent', AGENT, '--date-order', 'dmy'], {
-      env: env(),
-      cwd: home.dir,
-    });
+    const dmy = await run(['import', 'dates.csv', '--agent', AGENT, '--date-order', 'dmy']);
     expect(dmy.code, dmy.stderr).toBe(0);
     expect(mock.store.contacts(AGENT).map((c) => c.custom_attributes.joined)).toEqual([
       '2024-04-03',
@@ -332,7 +312,7 @@ describe('what the import says before it starts', () => {
   it('decides a date column by a later value that reads one way only', async () => {
     await api(mock.url).post(`/api/v1/chatbots/${AGENT}/custom-attributes`, { name: 'joined', type: 'date' });
     await writeFile(join(home.dir, 'dates.csv'), 'id,Joined\nu1,3/4/2024\nu2,12/25/2024\n');
-    const r = await runInProcess(['import', 'dates.csv', '--agent', AGENT], { env: env(), cwd: home.dir });
+    const r = await run(['import', 'dates.csv', '--agent', AGENT]);
     expect(r.code, r.stderr).toBe(0);
     expect(mock.store.contacts(AGENT).map((c) => c.custom_attributes.joined)).toEqual([
       '2024-03-04',
@@ -345,10 +325,7 @@ describe('what the import says before it starts', () => {
       join(home.dir, 'people.csv'),
       'Email,First Name,Last Name\nMaria@Example.com,Maria,Ng\nbob@example.com,Bob,Ray\nmaria@example.com,Maria,Ng-Lee\n',
     );
-    const r = await runInProcess(['import', 'people.csv', '--agent', AGENT, '-o', 'json'], {
-      env: env(),
-      cwd: home.dir,
-    });
+    const r = await run(['import', 'people.csv', '--agent', AGENT, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('no id column: external_id = Email, in lower case');
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, rejected: 0 });
@@ -360,10 +337,7 @@ describe('what the import says before it starts', () => {
 
   it('says when --resume finds nothing to resume, before sending every row', async () => {
     await writeFile(join(home.dir, 'done.csv'), 'id,name\nu1,Ann\n');
-    const r = await runInProcess(['import', 'done.csv', '--agent', AGENT, '--resume'], {
-      env: env(),
-      cwd: home.dir,
-    });
+    const r = await run(['import', 'done.csv', '--agent', AGENT, '--resume']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
       /--resume: no unfinished import of \S*done\.csv to resume \(no \S*done\.csv\.import-checkpoint\.json\): importing every row/,
@@ -378,7 +352,7 @@ describe('what the import says before it starts', () => {
     const checkpoint = await ImportCheckpoint.open({ input, agentId: AGENT, resume: false });
     checkpoint.markLanded(1);
     await checkpoint.close();
-    const r = await runInProcess(['import', input, '--agent', AGENT], { env: env(), cwd: home.dir });
+    const r = await run(['import', input, '--agent', AGENT]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       'An earlier import of this file did not finish, and this run was not given --resume',
@@ -392,7 +366,7 @@ describe('what the import says before it starts', () => {
       join(home.dir, 'r.csv'),
       `id,email\n${Array.from({ length: 8 }, (_, i) => `u${i},bad${i}`).join('\n')}\n`,
     );
-    const r = await runInProcess(['import', 'r.csv', '--agent', AGENT], { env: env(), cwd: home.dir });
+    const r = await run(['import', 'r.csv', '--agent', AGENT]);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('Empty cells, quoted or not, leave the field as it is');
     // The first five in full, then the summary: one line per reason, with its first lines.
