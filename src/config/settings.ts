@@ -337,18 +337,20 @@ export function validateTimeZone(value: string, from = 'time-zone'): string {
 const ABBREVIATED_PLACES: Record<string, string> = { EST: 'America/New_York', MST: 'America/Denver' };
 
 /**
- * `EST`, `MST`, `HST`: abbreviations Intl takes as zones of one offset all year (`EST` is
- * Panama's), which a user who types `EST` for US Eastern time does not mean; UTC and GMT pass.
+ * `EST`, `MST`: abbreviations Intl takes as zones of one offset all year (`EST` is Panama's),
+ * which a user who types `EST` for US Eastern time does not mean.
  */
 function fixedAbbreviation(name: string): { offset: string; place: string; canonical: string } | undefined {
-  if (!/^[A-Za-z]{3,4}$/.test(name) || /^(utc|gmt|uct|zulu)$/i.test(name)) return undefined;
+  // Only those people type for a place that keeps daylight saving time (HST, PRC, ROK are the
+  // zones their users mean).
+  if (ABBREVIATED_PLACES[name.toUpperCase()] === undefined) return undefined;
   const year = new Date().getUTCFullYear();
   const offsets = [0, 6].map((month) => zoneOffset(Date.UTC(year, month, 15), name));
   if (offsets[0] !== offsets[1]) return undefined;
   const minutes = Math.abs(offsets[0]!) / 60_000;
   const offset = `${offsets[0]! < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
   const canonical = canonicalTimeZone(name) ?? name;
-  return { offset, place: ABBREVIATED_PLACES[name.toUpperCase()] ?? canonical, canonical };
+  return { offset, place: ABBREVIATED_PLACES[name.toUpperCase()]!, canonical };
 }
 
 /** Retries per request: a whole number from 0 to 20. */

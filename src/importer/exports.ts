@@ -275,23 +275,33 @@ export function recogniseExport(header: readonly string[], json = false): Export
 
 /**
  * For a header no export matched: the one a signature of three or more columns lacks a single
- * column of (an export someone trimmed or renamed a column in), as a line that says so. Read by
- * the generic names instead, such a file can lose the columns only the export's table knows.
+ * column of (an export someone trimmed or renamed a column in), as a line that says so. Only when
+ * a column that is the export's own (not a generic name such as `Email` or `ID`) is there:
+ * `Email,First Name,Last Name` is anyone's file, not a HubSpot export short of its `Record ID`.
  */
-export function nearlyRecognised(header: readonly string[], json = false): string | undefined {
+export function nearlyRecognised(
+  header: readonly string[],
+  generic: (normalised: string) => boolean,
+  json = false,
+): string | undefined {
   const present = new Set(header.map(normalizeHeader));
   for (const profile of EXPORT_PROFILES) {
     if ((profile.json !== undefined) !== json) continue;
     for (const signature of profile.signatures) {
-      const missing = signature.filter((h) => !present.has(normalizeHeader(h)));
-      if (signature.length >= 3 && missing.length === 1) {
-        return (
-          `The ${json ? 'first record' : 'header'} looks like a ${profile.label} but has no "${missing[0]}" ` +
-          `${json ? 'key' : 'column'}, so it is read by the generic column names: check the Columns line, ` +
-          'or use --map (docs/import.md lists what each export is recognised by)'
-        );
+      const names = signature.map(normalizeHeader);
+      const missing = signature.filter((_, k) => !present.has(names[k]!));
+      const own = names.some((h) => present.has(h) && !generic(h));
+      if (signature.length >= 3 && missing.length === 1 && own) {
+        return json
+          ? `The first record looks like ${article(profile.label)} ${profile.label} but has no "${missing[0]}" key, so its records are ` +
+              "read by the contract's field names (docs/import.md lists what each export is recognised by)"
+          : `The header looks like ${article(profile.label)} ${profile.label} but has no "${missing[0]}" column, so it is read by the ` +
+              'generic column names: check the Columns line, or use --map (docs/import.md lists what each ' +
+              'export is recognised by)';
       }
     }
   }
   return undefined;
 }
+
+const article = (word: string) => (/^[AEIOU]/i.test(word) ? 'an' : 'a');

@@ -2,7 +2,7 @@
 // object's keys are its header and each object's values its cells, so its columns map, its phones
 // are placed and its dates read exactly as a CSV export's are. Other JSON keeps the contract's
 // field names.
-import { type ExportProfile, nearlyRecognised, recogniseExport } from './exports.js';
+import { type ExportProfile, recogniseExport } from './exports.js';
 import type { Cell, ImportSource, SourceRecord } from './sources/types.js';
 
 interface Column {
@@ -15,23 +15,19 @@ interface Column {
 /**
  * Reads the source's first record and recognises the export by its keys. When it is one, the
  * source gets a header and every record its cells (`raw`); either way the first record is still
- * the first the source yields.
+ * the first the source yields. Returns the export (if any) and the first record's keys.
  */
-export async function readAsExportTable(source: ImportSource): Promise<ExportProfile | undefined> {
+export async function readAsExportTable(
+  source: ImportSource,
+): Promise<{ profile: ExportProfile | undefined; keys: string[] }> {
   const records = source.records[Symbol.asyncIterator]();
   const first = await records.next();
   const object = first.done || first.value.error ? undefined : first.value.record;
   const profile = object && recogniseExport(Object.keys(object), true);
   const columns = object && profile?.json ? tableColumns(object, profile.json.nested) : undefined;
   if (columns) source.header = columns.map((c) => c.header);
-  const near = object && !profile ? nearlyRecognised(Object.keys(object), true) : undefined;
-  if (near) {
-    // Pushed, not replaced: the source adds to its own list as it reads.
-    source.notes ??= [];
-    source.notes.push(near);
-  }
   source.records = chain(first, records, columns);
-  return columns ? profile : undefined;
+  return { profile: columns ? profile : undefined, keys: object ? Object.keys(object) : [] };
 }
 
 function tableColumns(object: Record<string, unknown>, nested: readonly string[]): Column[] {

@@ -111,6 +111,11 @@ export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', 
   last_name: ['lastname', 'surname', 'familyname'],
 };
 
+/** Whether a normalised header is one of the generic names (`email`, `id`, `phone`...). */
+export function isGenericHeader(normalised: string): boolean {
+  return Object.values(HEADER_SYNONYMS).some((names) => names.includes(normalised));
+}
+
 /** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
 const RECORD_FIELDS = new Set(['id', 'createdat', 'updatedat']);
 

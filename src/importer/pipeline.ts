@@ -13,6 +13,7 @@ import { readAsExportTable } from './json-export.js';
 import {
   type ColumnMapping,
   describeMapping,
+  isGenericHeader,
   type MapOverride,
   resolveMapping,
   summarizeMapping,
@@ -353,21 +354,26 @@ async function prepare(
     throw new ImportError('--map applies to columns; a vCard file fills the fields from its own properties');
   }
   // A JSON export the table knows (Zendesk's users) is read as one: its keys are columns.
-  const jsonExport = isTabular(source.format) ? undefined : await readAsExportTable(source);
-  if (isTabular(source.format) || jsonExport) {
+  const tabular = isTabular(source.format);
+  const json = tabular ? undefined : await readAsExportTable(source);
+  if (tabular || json?.profile) {
     mapping = resolveMapping({
       header: source.header ?? [],
       definitions,
       overrides: options.maps,
-      profile: jsonExport,
+      profile: json?.profile,
     });
-    const near = mapping.system || options.maps?.length ? undefined : nearlyRecognised(source.header ?? []);
+  }
+  const keys = tabular ? source.header : json?.keys;
+  if (keys && source.format !== 'vcard' && !mapping?.system && !options.maps?.length) {
+    const near = nearlyRecognised(keys, isGenericHeader, !tabular);
+    // Pushed, not replaced: the source adds to its own list as it reads.
     if (near) {
-      // Pushed, not replaced: the source adds to its own list as it reads.
       source.notes ??= [];
       source.notes.push(near);
     }
-  } else if (options.maps?.length) {
+  }
+  if (!mapping && options.maps?.length) {
     throw new ImportError(
       '--map applies to CSV and workbook columns (and a recognised JSON export); JSON and NDJSON records use the contract field names',
     );
@@ -382,6 +388,17 @@ async function prepare(
       targets.some((t) => t.kind === 'attribute' && dateAttributes.has(t.name)),
     );
   const timeZone = readsDates ? options.timeZone : undefined;
+  if (options.timeZone !== undefined && canonicalTimeZone(options.timeZone) !== 'UTC' && !readsDates) {
+    const why = mapping?.exact
+      ? 'this file is read as an export of this tool, whose date-times are UTC'
+      : mapping
+        ? undefined
+        : "JSON records carry the contract's own date-times";
+    if (why) {
+      source.notes ??= [];
+      source.notes.push(`--time-zone ${options.timeZone} is not applied: ${why}`);
+    }
+  }
   const evidence = new FileEvidence(mapping, definitions, {
     dateOrder: options.dateOrder,
     // Given a zone, even UTC, the user has said what such times are.

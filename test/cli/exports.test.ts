@@ -274,13 +274,31 @@ describe('what the import says before it starts', () => {
       ['7', 'ann@example.com', '+14155550132'],
     ]);
 
-    // HubSpot's header without `Last Name`: read by the generic names, and the import says why.
-    await writeFile(join(home.dir, 'hubspot.csv'), 'Record ID,First Name,Email\n1,Ann,ann@example.com\n');
-    const near = await run(['import', 'hubspot.csv', '--agent', AGENT, '--dry-run']);
+    // Intercom's header without `Unsubscribed from Emails`: read by the generic names, and the
+    // import says why, as `Web sessions` is Intercom's own. Generic headers alone say nothing.
+    await writeFile(join(home.dir, 'users.csv'), 'User ID,Email,Web sessions\n1,ann@example.com,3\n');
+    const near = await run(['import', 'users.csv', '--agent', AGENT, '--dry-run']);
     expect(near.code, near.stderr).toBe(0);
     expect(near.stderr).toContain(
-      'The header looks like a HubSpot contacts export but has no "Last Name" column, so it is read by the generic column names',
+      'The header looks like an Intercom users export but has no "Unsubscribed from Emails" column, so it is read by the generic column names',
     );
+    for (const header of [
+      'Email,First Name,Last Name',
+      'ID,Name,Email,Phone',
+      'Record ID,First Name,Email',
+    ]) {
+      await writeFile(join(home.dir, 'plain.csv'), `${header}\n`);
+      const plain = await run(['import', 'plain.csv', '--agent', AGENT, '--dry-run']);
+      expect(plain.stderr, header).not.toContain('looks like');
+    }
+    // Nor does this tool's own JSON export (id, email: Zendesk's generic keys).
+    await writeFile(
+      join(home.dir, 'own.json'),
+      '[{"id":"ct_1","external_id":"u1","name":"Ann","email":"ann@example.com","created_at":1,"updated_at":1}]\n',
+    );
+    const own = await run(['import', 'own.json', '--agent', AGENT, '--dry-run']);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).not.toContain('looks like');
   });
 
   it('docs/import.md lists what each export is recognised by, as the table has it', async () => {

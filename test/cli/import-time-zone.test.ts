@@ -84,6 +84,9 @@ describe('import --time-zone', () => {
       );
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).not.toContain('without a zone');
+      expect(again.stderr).toContain(
+        '--time-zone America/New_York is not applied: this file is read as an export of this tool, whose date-times are UTC',
+      );
       expect(stored()).toEqual(before);
     }
   });
@@ -141,6 +144,11 @@ describe('import --time-zone', () => {
       'Invalid time zone from --time-zone: EST is a fixed offset of -05:00 all year, with no daylight saving time',
     );
     expect(est.stderr).toContain('--time-zone America/New_York');
+    // Names whose zone is the one their users mean are taken: HST is Honolulu's, PRC China's.
+    for (const zone of ['HST', 'PRC']) {
+      const ok = await importHubspot(['--time-zone', zone, '--dry-run']);
+      expect(ok.code, ok.stderr).toBe(0);
+    }
     expect(mock.store.contacts(AGENT)).toEqual([]);
   });
 

@@ -91,6 +91,10 @@ describe('JSON array source', () => {
     // Without a line break too; --format json still asks for an array.
     expect((await openSource(await fixture('one.json', '{"id": 1}'))).format).toBe('ndjson');
     await expect(readAll(path, { format: 'json' })).rejects.toThrow('expected a JSON array of contacts');
+    // One object that wraps the records (a saved API answer) is no line of records: refused as JSON.
+    const wrapped = await fixture('users.json', '{"users": [{"id": 1}], "next_page": null, "count": 1}\n');
+    expect((await openSource(wrapped)).format).toBe('json');
+    await expect(readAll(wrapped)).rejects.toThrow('expected a JSON array of contacts, found an object');
   });
 
   it('counts the elements of the array', async () => {

@@ -44,7 +44,6 @@ async function setup(faults?: Parameters<typeof startTestMock>[0]) {
 
 const byKey = (mock: MockServer) => new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
 
-/** A CSV of `n` rows; every 7th row repeats an earlier id, so duplicates meet concurrency. */
 /** Runs an import that is stopped (as Ctrl-C stops one) once the mock has taken `batches` writes. */
 async function stoppedImport(
   mock: Awaited<ReturnType<typeof setup>>['mock'],
@@ -63,6 +62,7 @@ async function stoppedImport(
   }
 }
 
+/** A CSV of `n` rows; every 7th row repeats an earlier id, so duplicates meet concurrency. */
 function csvRows(n: number): { text: string; last: Map<string, { name: string; seats: string }> } {
   const last = new Map<string, { name: string; seats: string }>();
   const lines = ['External ID,Name,Email,seats'];

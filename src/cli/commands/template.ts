@@ -114,7 +114,7 @@ async function mappingFile(ctx: CommandContext, file: string) {
     throw error;
   }
   // A JSON export the importer knows (Zendesk's users) has columns too: its first object's keys.
-  const jsonExport = source.header ? undefined : await importer.readAsExportTable(source);
+  const jsonExport = source.header ? undefined : (await importer.readAsExportTable(source)).profile;
   source.close();
   if (!source.header)
     throw new UsageError(`${file}: a mapping file is for CSV columns; JSON records use the field names`);

@@ -1,6 +1,7 @@
 // What `contacts import` shows a person and a script: the progress line, the closing summary, the
 // summary record and `--diff`'s per-row changes. The command decides; this module renders.
 import { relative } from 'node:path';
+import { normalizeHeader } from '../../importer/mapping.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
 import { visible } from './visible.js';
@@ -178,12 +179,16 @@ export function unmappedWarning(unmapped: readonly string[]): string {
  * `create_date`), once the agent defines one. Undefined when the first name makes no attribute.
  */
 export function keepColumnHint(unmapped: readonly string[]): string | undefined {
-  const name = unmapped[0]
-    ?.toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  if (!name || !/^[a-z]/.test(name)) return undefined;
-  return `To import a column, define the attribute it fills first, e.g. contacts attrs define ${name} --type text (or number, boolean, date)`;
+  for (const column of unmapped.slice(0, MAX_NAMED_COLUMNS)) {
+    const name = column
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '');
+    // Only a name the column is matched to (`Fecha de creación` is not `fecha_de_creaci_n`).
+    if (!/^[a-z]/.test(name) || normalizeHeader(name) !== normalizeHeader(column)) continue;
+    return `To import a column, define the attribute it fills first, e.g. contacts attrs define ${name} --type text (or number, boolean, date)`;
+  }
+  return undefined;
 }
 
 /** Notices said one by one; past these, only that there are more. */

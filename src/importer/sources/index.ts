@@ -81,7 +81,12 @@ function firstLineIsObject(sample: string): boolean {
   try {
     // No line break in the sample: a one-line file parses whole, a longer line does not.
     const value: unknown = JSON.parse(end === -1 ? text : text.slice(0, end));
-    return value !== null && typeof value === 'object' && !Array.isArray(value);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    // One object that wraps the records (`{"users": [...], "count": 1}`, a saved API answer)
+    // is no line of records: read as JSON, it is refused saying so.
+    return !Object.values(value).some(
+      (v) => Array.isArray(v) && v.some((x) => x !== null && typeof x === 'object'),
+    );
   } catch {
     return false;
   }
