@@ -319,6 +319,10 @@ describe('what the import says before it starts', () => {
       'dates.csv: column "Joined" has dates like 3/4/2024 that read both as M/D/YYYY and D/M/YYYY, and no date in it decides which: pass --date-order mdy (month first) or --date-order dmy (day first)',
     );
     expect(mock.store.contacts(AGENT)).toEqual([]);
+    const dry = await run(['import', 'dates.csv', '--agent', AGENT, '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain('rows checked before the dry run stopped; nothing was written.');
+    expect(dry.stderr).not.toContain('landed');
     const dmy = await run(['import', 'dates.csv', '--agent', AGENT, '--date-order', 'dmy']);
     expect(dmy.code, dmy.stderr).toBe(0);
     expect(mock.store.contacts(AGENT).map((c) => c.custom_attributes.joined)).toEqual([

@@ -111,7 +111,9 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       // matches, and re-importing it whole is the way on (upserts land the same rows again).
       const fileProblem = err.cause instanceof importer.ImportError;
       ctx.io.failure(
-        `${landed} rows landed, ${r.rejected} rejected before the import stopped.` +
+        (r.dryRun
+          ? `${r.rows} rows checked before the dry run stopped; nothing was written.`
+          : `${landed} rows landed, ${r.rejected} rejected before the import stopped.`) +
           (fileProblem
             ? landed > 0
               ? ' Fix the file, then import it again: rows that landed are updated to the same values.'
