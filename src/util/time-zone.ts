@@ -24,11 +24,6 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/** Per zone, by day number (wall clock): the day's one offset, or null for a day near a change. */
-const steadyDays = new Map<string, Map<number, number | null>>();
-/** About 270 years of days a zone: an import's dates fit, and memory stays small. */
-const MAX_STEADY_DAYS = 100_000;
-
 /**
  * The zone's own name for `name` as Intl knows it (any case: `america/new_york` is
  * `America/New_York`; `UTC`, `Etc/UTC` and `GMT` are `UTC`), or undefined when it is no zone.
@@ -100,22 +95,6 @@ export function zoneOffset(instant: number, zone: string): number {
  * (the overlap when they fall back) is the earlier instant (01:30 EDT, not 01:30 EST).
  */
 export function zonedTimeToUtc(wall: number, zone: string): number {
-  // Most days of a zone have one offset from the day before to the day after: that offset is
-  // kept for the day, so only the days around a change pay for formatting (the costly part).
-  const day = Math.floor(wall / DAY_MS);
-  let days = steadyDays.get(zone);
-  if (!days) {
-    days = new Map();
-    steadyDays.set(zone, days);
-  }
-  let steady = days.get(day);
-  if (steady === undefined) {
-    const start = zoneOffset((day - 1) * DAY_MS, zone);
-    steady = start === zoneOffset((day + 2) * DAY_MS, zone) ? start : null;
-    if (days.size >= MAX_STEADY_DAYS) days.clear();
-    days.set(day, steady);
-  }
-  if (steady !== null) return wall - steady;
   // No zone changes its offset twice within a few days: the offsets a day either side are the
   // only ones the wall time can have.
   const before = zoneOffset(wall - DAY_MS, zone);
