@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureChild } from './lib/measure.js';
+import { ask } from './lib/worker.js';
 
 const KEY = 'bk_bench_key';
 const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
@@ -53,19 +54,6 @@ async function writeCsv(file, rows) {
   await write('External ID,Full Name,Email,Phone,plan,seats\n');
   for (let i = 1; i <= rows; i++) await write(row(i));
   await new Promise((r) => out.end(r));
-}
-
-function ask(worker, msg, type) {
-  return new Promise((resolve) => {
-    const on = (m) => {
-      if (m.type === type) {
-        worker.off('message', on);
-        resolve(m);
-      }
-    };
-    worker.on('message', on);
-    worker.send(msg);
-  });
 }
 
 /** Runs `contacts import`: wall time, peak RSS (VmHWM) and the summary it prints. */

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WorkbookWriter } from '@cj-tech-master/excelts';
 import { measureChild } from './lib/measure.js';
+import { ask } from './lib/worker.js';
 
 const KEY = 'bk_bench_key';
 const AGENT = 'bench-workbook';
@@ -54,19 +55,6 @@ async function writeWorkbook(file, rows) {
   notes.addRow(['exported for the benchmark']).commit();
   notes.commit();
   await workbook.commit();
-}
-
-function ask(worker, msg, type) {
-  return new Promise((resolve) => {
-    const on = (m) => {
-      if (m.type === type) {
-        worker.off('message', on);
-        resolve(m);
-      }
-    };
-    worker.on('message', on);
-    worker.send(msg);
-  });
 }
 
 async function main() {
