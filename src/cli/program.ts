@@ -345,8 +345,8 @@ Contacts.csv) and Klaviyo are recognised by their header and import as
 they are: the first line names the export and the mapping. Other files: columns are matched to
 fields ignoring case, spaces, _ and -, with the usual synonyms (External ID, User ID, Customer ID,
 ID; Name, Full Name, First Name + Last Name; Email, E-mail, Email Address; Phone, Phone Number,
-Mobile, Telephone, Tel: every phone column is tried in turn). Without an id column the email is
-the key. A column named after a defined custom attribute, or attr.<name>, fills that attribute.
+Mobile, Telephone, Tel: every phone column is tried in turn). Without an id column the email, in
+lower case, is the key. A column named after a defined custom attribute, or attr.<name>, fills that attribute.
 JSON and NDJSON records use the API's field names, with custom_attributes nested, except
 Zendesk's users export (one user object a line, also in a .json file): its keys are read as
 columns, user_fields as columns of their own names, keyed by Zendesk's id (--map applies).
