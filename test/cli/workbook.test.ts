@@ -104,6 +104,14 @@ async function crmWorkbook(file: string) {
   await wb.xlsx.writeFile(file);
 }
 
+/** A workbook file read back: its first sheet and that sheet's header row. */
+async function firstSheet(file: string) {
+  const wb = new Workbook();
+  await wb.xlsx.readFile(file);
+  const sheet = wb.worksheets[0]!;
+  return { wb, sheet, header: (sheet.getRow(1).values as unknown[]).slice(1) as string[] };
+}
+
 function defineAttributes(mock: MockServer) {
   mock.store.defineAttribute(AGENT, { name: 'signed_up', type: 'date' });
   mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
@@ -358,10 +366,7 @@ describe('export --out x.xlsx', () => {
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
 
-    const wb = new Workbook();
-    await wb.xlsx.readFile(out);
-    const sheet = wb.worksheets[0]!;
-    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const { sheet, header } = await firstSheet(out);
     expect(header).toEqual([
       'id',
       'external_id',
@@ -426,10 +431,7 @@ describe('export --out x.xlsx', () => {
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);
-    const wb = new Workbook();
-    await wb.xlsx.readFile(file);
-    const sheet = wb.worksheets[0]!;
-    const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+    const { wb, sheet, header } = await firstSheet(file);
     expect(header).toEqual([
       'external_id',
       'name',

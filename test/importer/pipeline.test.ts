@@ -44,6 +44,14 @@ async function setup(faults?: Parameters<typeof startTestMock>[0]) {
 
 const byKey = (mock: MockServer) => new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
 
+/** A workbook of one sheet with these rows. */
+async function writeSheet(file: string, name: string, rows: unknown[][]) {
+  const wb = new Workbook();
+  const sheet = wb.addWorksheet(name);
+  for (const row of rows) sheet.addRow(row);
+  await wb.xlsx.writeFile(file);
+}
+
 /** Runs an import that is stopped (as Ctrl-C stops one) once the mock has taken `batches` writes. */
 async function stoppedImport(
   mock: Awaited<ReturnType<typeof setup>>['mock'],
@@ -585,12 +593,11 @@ describe('fixes files of workbooks and TSV files', () => {
   it("writes an .xlsx import's fixes as CSV (external_id and the original value) that imports back", async () => {
     const { mock, client, dir } = await setup();
     const file = join(dir, 'book.xlsx');
-    const wb = new Workbook();
-    const sheet = wb.addWorksheet('Contacts');
-    sheet.addRow(['external_id', 'name', 'seats']);
-    sheet.addRow(['a', 'Ann', 'many']);
-    sheet.addRow(['b', 'Bob', 3]);
-    await wb.xlsx.writeFile(file);
+    await writeSheet(file, 'Contacts', [
+      ['external_id', 'name', 'seats'],
+      ['a', 'Ann', 'many'],
+      ['b', 'Bob', 3],
+    ]);
     const report = await runImport({ client, agentId: AGENT, input: file });
     expect(report).toMatchObject({ created: 2, rejected: 0, fixed: 1 });
     expect(report.fixesFile).toBe(join(dir, 'book.fixes.csv'));
@@ -629,16 +636,15 @@ describe('a workbook with the leftovers of a report export', () => {
   it('skips a repeated header, blank rows and a Salesforce footer: no contact made of them, none rejected', async () => {
     const { mock, client, dir } = await setup();
     const file = join(dir, 'report.xlsx');
-    const wb = new Workbook();
-    const sheet = wb.addWorksheet('Report');
-    sheet.addRow(['Contact ID', 'Full Name', 'Email']);
-    sheet.addRow(['0031', 'Ann Lee', 'ann@example.com']);
-    sheet.addRow(['Contact ID', 'Full Name', 'Email']);
-    sheet.addRow(['0032', 'Bob Ray', 'bob@example.com']);
-    sheet.addRow([]);
-    sheet.addRow(['Confidential Information - Do Not Distribute']);
-    sheet.addRow(['Copyright (c) 2000-2024 salesforce.com, inc. All rights reserved.']);
-    await wb.xlsx.writeFile(file);
+    await writeSheet(file, 'Report', [
+      ['Contact ID', 'Full Name', 'Email'],
+      ['0031', 'Ann Lee', 'ann@example.com'],
+      ['Contact ID', 'Full Name', 'Email'],
+      ['0032', 'Bob Ray', 'bob@example.com'],
+      [],
+      ['Confidential Information - Do Not Distribute'],
+      ['Copyright (c) 2000-2024 salesforce.com, inc. All rights reserved.'],
+    ]);
     const events: { type: string; message?: string }[] = [];
     const report = await runImport({ client, agentId: AGENT, input: file, onEvent: (e) => events.push(e) });
     expect(report).toMatchObject({ rows: 2, created: 2, rejected: 0, rejectsFile: null });
