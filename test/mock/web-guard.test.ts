@@ -110,44 +110,32 @@ describe('the Host check', () => {
   });
 });
 
+/** `POST /__mock/reset` to `server` with these headers (and body). */
+const reset = (server: { url: string }, headers: Record<string, string>, body?: string) =>
+  raw(server.url, 'POST', '/__mock/reset', headers, body);
+
 describe('the controls under /__mock/', () => {
   it('refuse a POST a web page could send without asking: no JSON type and no x-contacts-mock header', async () => {
     const server = await startTestMock();
     server.store.upsertContact(AGENT, { external_id: 'kept' });
     const host = `127.0.0.1:${server.port}`;
     // What a no-cors fetch or a form sends.
-    const simple = await raw(
-      server.url,
-      'POST',
-      '/__mock/reset',
-      { host, 'content-type': 'text/plain' },
-      '{}',
-    );
+    const simple = await reset(server, { host, 'content-type': 'text/plain' }, '{}');
     expect(simple.status).toBe(403);
     expect(simple.body.message).toContain(
       'needs "content-type: application/json" or an "x-contacts-mock: 1" header',
     );
-    expect((await raw(server.url, 'POST', '/__mock/reset', { host })).status).toBe(403);
+    expect((await reset(server, { host })).status).toBe(403);
     expect(server.store.count(AGENT)).toBe(1);
     // What a script, curl or a test sends.
-    expect((await raw(server.url, 'POST', '/__mock/reset', { host, 'x-contacts-mock': '1' })).status).toBe(
-      200,
-    );
+    expect((await reset(server, { host, 'x-contacts-mock': '1' })).status).toBe(200);
     server.store.upsertContact(AGENT, { external_id: 'again' });
-    const json = await raw(
-      server.url,
-      'POST',
-      '/__mock/reset',
-      { host, 'content-type': 'application/json' },
-      '{}',
-    );
+    const json = await reset(server, { host, 'content-type': 'application/json' }, '{}');
     expect(json.status).toBe(200);
     expect(server.store.count(AGENT)).toBe(0);
     // The JSON types the API itself takes (no form can send them either).
     for (const type of ['application/merge-patch+json', 'Application/JSON; charset=utf-8']) {
-      expect(
-        (await raw(server.url, 'POST', '/__mock/reset', { host, 'content-type': type }, '{}')).status,
-      ).toBe(200);
+      expect((await reset(server, { host, 'content-type': type }, '{}')).status).toBe(200);
     }
   });
 
@@ -156,26 +144,14 @@ describe('the controls under /__mock/', () => {
     const host = `127.0.0.1:${server.port}`;
     const json = { host, 'content-type': 'application/json' };
     server.store.upsertContact(AGENT, { external_id: 'kept' });
-    const foreign = await raw(
-      server.url,
-      'POST',
-      '/__mock/reset',
-      { ...json, origin: 'https://evil.example' },
-      '{}',
-    );
+    const foreign = await reset(server, { ...json, origin: 'https://evil.example' }, '{}');
     expect(foreign.status).toBe(403);
     expect(foreign.body.message).toContain('Origin: "https://evil.example"');
     expect((await raw(server.url, 'GET', '/__mock/requests', { host, origin: 'null' })).status).toBe(403);
     expect(server.store.count(AGENT)).toBe(1);
-    const own = await raw(server.url, 'POST', '/__mock/reset', { ...json, origin: `http://${host}` }, '{}');
+    const own = await reset(server, { ...json, origin: `http://${host}` }, '{}');
     expect(own.status).toBe(200);
-    const named = await raw(
-      server.url,
-      'POST',
-      '/__mock/reset',
-      { ...json, origin: 'http://localhost:3000' },
-      '{}',
-    );
+    const named = await reset(server, { ...json, origin: 'http://localhost:3000' }, '{}');
     expect(named.status).toBe(200);
     expect(named.headers['access-control-allow-origin']).toBe('http://localhost:3000');
   });
