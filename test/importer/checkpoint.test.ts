@@ -21,6 +21,20 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A fresh checkpoint of `input` that has read the whole file and marked every row landed. */
+async function landEveryRow(input: string, agentId: string) {
+  const source = await openSource(input);
+  const cp = await ImportCheckpoint.open({
+    input,
+    agentId,
+    resume: false,
+    flushIntervalMs: 0,
+    consumed: source.consumed,
+  });
+  for await (const record of source.records) cp.markLanded(record.row);
+  return cp;
+}
+
 describe('ImportCheckpoint', () => {
   it('stores landed rows as a low-water mark plus ranges, and a resumed run sees them', async () => {
     const input = await fixture('contacts.csv', 'external_id\n1\n2\n3\n4\n5\n6\n7\n');
@@ -226,16 +240,7 @@ describe('ImportCheckpoint', () => {
     // Past the first 64 KiB, which is all an earlier version compared.
     const rows = Array.from({ length: 20_000 }, (_, i) => `u${String(i).padStart(5, '0')}`);
     const input = await fixture('c.csv', `external_id\n${rows.join('\n')}\n`);
-    const source = await openSource(input);
-    const cp = await ImportCheckpoint.open({
-      input,
-      agentId: 'agent-1',
-      resume: false,
-      flushIntervalMs: 0,
-      consumed: source.consumed,
-    });
-    for await (const record of source.records) cp.markLanded(record.row);
-    await cp.flush();
+    await (await landEveryRow(input, 'agent-1')).flush();
     const rewrite = async (text: string) => {
       const before = await stat(input);
       await writeFile(input, text);
@@ -263,16 +268,7 @@ describe('ImportCheckpoint', () => {
 
   it('keeps what the resumed run had read until this run has read as far', async () => {
     const input = await fixture('c.csv', 'external_id\na\nb\nc\n');
-    const first = await openSource(input);
-    const cp = await ImportCheckpoint.open({
-      input,
-      agentId: 'a',
-      resume: false,
-      flushIntervalMs: 0,
-      consumed: first.consumed,
-    });
-    for await (const record of first.records) cp.markLanded(record.row);
-    await cp.close();
+    await (await landEveryRow(input, 'a')).close();
     const before = (await saved(input)).input.consumed;
     expect(before.bytes).toBe(18); // the whole file
 
