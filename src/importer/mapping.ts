@@ -2,9 +2,10 @@
 // `--map` overrides, resolved once from the header.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { didYouMean } from '../util/suggest.js';
+import { type ColumnRole, headerWords, inferColumns, roleByWords, samePlace } from './columns.js';
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
-import { REJECT_KEYS } from './sources/types.js';
+import { type Cell, REJECT_KEYS } from './sources/types.js';
 import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
 
 export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
@@ -44,6 +45,20 @@ export interface ColumnMapping {
   emailColumns: number[];
   /** Columns naming the row's country, in the order they are read. */
   countryColumns: number[];
+  /**
+   * By phone column: the country columns that place its national numbers, in order (the one of
+   * the same address first, `Work Phone` with `Work Country`, then the others).
+   */
+  phoneCountryColumns: Map<number, number[]>;
+  /** Columns whose role their values decided (no header word said it, or one said otherwise). */
+  byValues: number[];
+  /**
+   * What reading the columns decided that the user should hear once: a header word the values
+   * overruled, an id column that cannot key the contacts, a key taken from a unique column.
+   */
+  decisions: string[];
+  /** Columns left unread whose values look like phones, emails or countries: worth a --map. */
+  lookAlikes: { header: string; field: 'phonenumber' | 'email' | 'country' }[];
   /** The file has no id column: the email (the first email column's header) is the external_id. */
   keyFromEmail: string | undefined;
   /** How several values in one email or phone cell are separated (the first value is used). */
@@ -57,15 +72,25 @@ export interface ColumnMapping {
   exact?: boolean;
 }
 
+/** A role in the words of a sentence (`Column "Contact" holds email addresses`). */
+const ROLE_WORDS: Record<ColumnRole, string> = {
+  id: 'an id',
+  email: 'email addresses',
+  phone: 'phone numbers',
+  country: 'countries',
+  first: 'first names',
+  middle: 'middle names',
+  last: 'last names',
+  name: 'names',
+};
+
 /** Targets several columns may fill, in order: the first column with a usable value wins. */
 const ORDERED = new Set(['phonenumber', 'email', 'country']);
 
-/** Country columns without a recognised export (normalised). */
-const COUNTRY_HEADERS = ['country', 'countrycode', 'countryregion', 'countryname', 'mailingcountry'];
-
 /**
- * Header synonyms, compared after `normalizeHeader`. Earlier entries win when two columns match
- * one field (a file with both `ID` and `External ID` takes `External ID`; `ID` is then unmapped).
+ * The common names of each field, compared after `normalizeHeader`: what tells a generic header
+ * (`Email`, `ID`) from an export's own, and which column a teardown file's ids are in. Mapping an
+ * import reads columns by their words and values instead (columns.ts).
  */
 export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', readonly string[]> = {
   // HubSpot's export names its id "Record ID"; Salesforce's "Contact ID" (reports) or "Id" (Data Loader).
@@ -220,6 +245,11 @@ export interface ResolveMappingOptions {
   overrides?: MapOverride[];
   /** The export, when the caller recognised it already (a JSON export, by its first object's keys). */
   profile?: ExportProfile | undefined;
+  /**
+   * The first rows of the file as read: their values confirm or overrule what the header's words
+   * say of each column. Without them the words alone decide.
+   */
+  sample?: readonly (readonly Cell[])[] | undefined;
 }
 
 /**
@@ -237,6 +267,7 @@ export function resolveMapping({
   definitions,
   overrides = [],
   profile = recogniseExport(header),
+  sample = [],
 }: ResolveMappingOptions): ColumnMapping {
   const defs = [...definitions];
   const columns: ColumnTarget[][] = header.map(() => []);
@@ -315,31 +346,100 @@ export function resolveMapping({
 
   if (profile) claimProfile(profile, find, claim, header, normalized, ordered);
 
-  // Synonyms by rank, so `External ID` beats an earlier `ID` column.
-  for (const [target, synonyms] of Object.entries(HEADER_SYNONYMS)) {
-    // A recognised export's table (or --map) already chose its email and phone columns.
-    if (ordered[target] && ordered[target].length > 0) continue;
-    for (const synonym of synonyms) {
-      const i = header.findIndex((_, j) => !decided[j] && normalized[j] === synonym);
-      if (i === -1) continue;
-      claim(i, toTarget(target));
-      // Every phone column, in rank order; one column for the other fields.
-      if (target !== 'phonenumber') break;
-    }
-  }
-  // The row's country only places a phone number: the column may also fill an attribute.
-  if (ordered.country!.length === 0 && !overrides.some((o) => o.targets.some((t) => t.kind === 'country'))) {
-    for (const name of COUNTRY_HEADERS) {
-      const i = normalized.indexOf(name);
-      if (i !== -1 && !ignored[i]) ordered.country!.push(i);
-    }
-  }
+  // The contract's own field names (this tool's export, a hand-made file) are what they say.
+  header.forEach((_, i) => {
+    const field = CONTACT_FIELDS.find((f) => normalizeHeader(f) === normalized[i]);
+    if (field && !decided[i]) claim(i, { kind: 'field', field });
+  });
 
+  // Every other column by its words and values. A header that is a defined attribute's name is
+  // that attribute, unless it is a common name of a field no other column fills (an attribute
+  // `mail` beside an `Email` column stays the attribute; alone, `mail` is the email).
   const activeByName = new Map(defs.filter((d) => !d.archived).map((d) => [normalizeHeader(d.name), d.name]));
+  const filled = new Set<string>([...taken, ...Object.keys(ordered).filter((k) => ordered[k]!.length > 0)]);
+  const fieldOf: Record<string, string> = {
+    id: 'external_id',
+    email: 'email',
+    phone: 'phonenumber',
+    name: 'name',
+  };
+  const attributeOnly = (i: number) => {
+    if (!activeByName.has(normalized[i]!)) return false;
+    if (!isGenericHeader(normalized[i]!)) return true;
+    const role = roleByWords(headerWords(header[i]!));
+    return (
+      typeof role !== 'string' ||
+      role === 'none' ||
+      filled.has(fieldOf[role] ?? role) ||
+      header.some((h, j) => j !== i && !decided[j] && roleByWords(headerWords(h)) === role)
+    );
+  };
+  const inferred = inferColumns(header, sample, (i) => decided[i]! || ignored[i]! || attributeOnly(i));
+  const indices = (role: ColumnRole) =>
+    inferred.columns
+      .flatMap((c, i) => (c?.role === role ? [{ i, rank: c.rank }] : []))
+      .sort((a, b) => a.rank - b.rank)
+      .map((c) => c.i);
+  if (inferred.id !== undefined) claim(inferred.id, { kind: 'field', field: 'external_id' });
+  for (const i of indices('name')) claim(i, { kind: 'field', field: 'name' });
+  for (const i of indices('first')) claim(i, { kind: 'first_name' });
+  for (const i of indices('middle')) claim(i, { kind: 'middle_name' });
+  for (const i of indices('last')) claim(i, { kind: 'last_name' });
+  for (const i of indices('email')) claim(i, { kind: 'field', field: 'email' });
+  for (const i of indices('phone')) claim(i, { kind: 'field', field: 'phonenumber' });
+  // The row's country only places a phone number: the column may also fill an attribute.
+  if (!overrides.some((o) => o.targets.some((t) => t.kind === 'country'))) {
+    for (const i of indices('country'))
+      if (!ignored[i] && !ordered.country!.includes(i)) ordered.country!.push(i);
+  }
+  const label0 = (i: number) => JSON.stringify(label(i));
+  const decisions: string[] = [];
+  const byValues: number[] = [];
+  for (const { index, header: said, values } of inferred.overruled) {
+    if (!columns[index]!.length && !ordered.country!.includes(index)) continue;
+    byValues.push(index);
+    decisions.push(
+      `Column ${label0(index)} holds ${ROLE_WORDS[values]} (by its values), though its header reads as ${ROLE_WORDS[said]}: read as ${ROLE_WORDS[values]}`,
+    );
+  }
+  inferred.columns.forEach((c, i) => {
+    if (
+      c?.by === 'values' &&
+      !byValues.includes(i) &&
+      (columns[i]!.length > 0 || ordered.country!.includes(i))
+    )
+      byValues.push(i);
+  });
+  const keyColumn = () =>
+    columns.findIndex((targets) => targets.some((t) => t.kind === 'field' && t.field === 'external_id'));
+  for (const { index, why } of inferred.notKeys) {
+    if (keyColumn() === -1 || keyColumn() !== index)
+      decisions.push(`Column ${label0(index)} is not used as the contacts' key: ${why}`);
+  }
+  if (keyColumn() === -1 && inferred.uniqueColumn !== undefined && !overrides.length) {
+    claim(inferred.uniqueColumn, { kind: 'field', field: 'external_id' });
+    const share = Math.round(inferred.emailShare * 100);
+    decisions.push(
+      `Most rows have no email (${share}% have one): external_id = ${label(inferred.uniqueColumn)}, a column filled and unique in every row`,
+    );
+  }
   header.forEach((cell, i) => {
     const name = decided[i] ? undefined : activeByName.get(normalizeHeader(cell));
     if (name) claim(i, { kind: 'attribute', name });
   });
+  const lookAlikes = inferred.lookAlikes
+    .filter(
+      ({ index }) => columns[index]!.length === 0 && !ignored[index] && !activeByName.has(normalized[index]!),
+    )
+    .map(({ index, looksLike }) => ({
+      header: label(index),
+      field: looksLike === 'phone' ? ('phonenumber' as const) : looksLike,
+    }));
+  const phoneCountryColumns = new Map<number, number[]>();
+  for (const p of ordered.phonenumber!) {
+    const same = ordered.country!.filter((c) => samePlace(inferred.columns[p], inferred.columns[c]));
+    phoneCountryColumns.set(p, [...same, ...ordered.country!.filter((c) => !same.includes(c))]);
+  }
 
   // First and last names only stand in for a missing full name.
   if (taken.has('name')) {
@@ -389,6 +489,10 @@ export function resolveMapping({
     phoneColumns: ordered.phonenumber!,
     emailColumns: ordered.email!,
     countryColumns: ordered.country!,
+    phoneCountryColumns,
+    byValues,
+    decisions,
+    lookAlikes,
     keyFromEmail,
     multiValue: [...new Set([GOOGLE_MULTI_VALUE, ...(profile?.multiValue ?? [])])],
     dateOrder: profile?.dateOrder,
@@ -552,9 +656,4 @@ function targetKey(target: ColumnTarget): string {
   if (target.kind === 'field') return target.field;
   if (target.kind === 'attribute') return `attr.${target.name}`;
   return target.kind;
-}
-
-function toTarget(key: string): ColumnTarget {
-  if (key === 'first_name' || key === 'last_name') return { kind: key };
-  return { kind: 'field', field: key as ContactField };
 }

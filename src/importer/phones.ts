@@ -2,12 +2,7 @@
 // national one in the row's own country, else the default country, else whichever of the
 // countries the file's international numbers use it is valid in. Numbers are validated
 // (libphonenumber's isValid), not just length-checked, and stored in E.164.
-import {
-  type CountryCode,
-  getCountries,
-  parsePhoneNumberWithError,
-  validatePhoneNumberLength,
-} from 'libphonenumber-js';
+import { type CountryCode, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
 
 export type PhonePlace =
   | { ok: true; e164: string; country: string | undefined }
@@ -89,28 +84,6 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   // number alike: one E.164 is one answer, whichever of them parsed it.
   const oneNumber = fits.length > 1 && fits.every((f) => f.e164 === fits[0]!.e164);
   const fit = fits.length === 1 || oneNumber ? fits[0] : asWritten.length === 1 ? asWritten[0] : undefined;
-  if (fit && candidates.from === 'file') {
-    // The file's other numbers are no proof of this one's country: a national number is placed
-    // from them only when no other country reads it, as written, as another number, or when it
-    // is written exactly in its country's national form and in no other's (`(206) 555-0100`).
-    const readings = readingsAsWritten(text);
-    const elsewhere = readings.filter((r) => r.e164 !== fit.e164);
-    const written = squashSpaces(text);
-    const exact = readings.filter((r) => r.national === written);
-    const ownForm = exact.length > 0 && exact.every((r) => r.e164 === fit.e164);
-    if (elsewhere.length > 0 && !ownForm) {
-      const others = [...new Set(elsewhere.map((r) => r.country))];
-      const shown = others.slice(0, 8).join(', ');
-      const more = others.length > 8 ? ` and ${others.length - 8} more` : '';
-      return {
-        ok: false,
-        reason:
-          `a national number of ${fit.country} (the countries of the file's international numbers and ` +
-          `country columns) but also, as written, of ${shown}${more}: write it with + and the country ` +
-          'code, give the row a country, or pass --default-country',
-      };
-    }
-  }
   if (fit) return { ok: true, e164: fit.e164, country: fit.country };
   if (parseProblem && fits.length === 0 && countries.length === 1) return { ok: false, reason: parseProblem };
   const tried = countries.join(', ');
@@ -130,41 +103,6 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     ok: false,
     reason: `valid in more than one of ${tried} (${where}): write it with + and the country code, or pass --default-country`,
   };
-}
-
-const READINGS_KEPT = 4096;
-interface Reading {
-  country: string;
-  e164: string;
-  /** The country's national form of the number (`020 7946 0958`). */
-  national: string;
-}
-const readings = new Map<string, Reading[]>();
-const squashSpaces = (text: string) => text.trim().replace(/\s+/g, ' ');
-
-/**
- * Every country that reads a national number as a valid number of its own, written as it writes
- * them (its trunk prefix). Parsing in every country is slow, so each number is read once.
- */
-function readingsAsWritten(text: string): Reading[] {
-  const key = digits(text);
-  const known = readings.get(key);
-  if (known) return known;
-  const found: Reading[] = [];
-  for (const country of getCountries()) {
-    try {
-      const parsed = parsePhoneNumberWithError(text, { defaultCountry: country });
-      const national = parsed.isValid() ? parsed.formatNational() : '';
-      if (national && digits(national) === key) {
-        found.push({ country: parsed.country ?? country, e164: parsed.number, national });
-      }
-    } catch {
-      // Not a number of that country.
-    }
-  }
-  if (readings.size >= READINGS_KEPT) readings.clear();
-  readings.set(key, found);
-  return found;
 }
 
 function describe(code: string): string {

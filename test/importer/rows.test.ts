@@ -238,15 +238,25 @@ describe("national numbers placed from the file's other numbers", () => {
   const mapping = resolveMapping({ header, definitions: DEFINITIONS });
   const row = (values: string[], line: number) => phoneRow(header, values, line);
 
-  it('sends a national number that other countries read too to the fixes file, naming them', () => {
+  it("places a national number in the one country of the file's evidence it is valid in, and counts it", () => {
+    // Countries named nowhere in the file (GB reads 020 7946 0958 too) are no candidates.
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
     const ann = validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
     expect(ann.ok && ann.input.phonenumber).toBe('+4930901820');
     const jane = validate(row(['g2', 'Jane', 'j@example.com', '020 7946 0958'], 3));
-    expect(jane.ok && jane.input).toEqual({ external_id: 'g2', name: 'Jane', email: 'j@example.com' });
-    const fix = jane.ok ? jane.fixes?.[0] : undefined;
-    expect(fix).toMatchObject({ field: 'phonenumber', value: '020 7946 0958' });
-    expect(fix?.reason).toMatch(/national number of DE .* also, as written, of .*GB/);
+    expect(jane.ok && jane.input.phonenumber).toBe('+492079460958');
+    expect(jane.ok && jane.fixes).toBeUndefined();
+    expect([...validate.notes.placedByFile]).toEqual([['DE', 1]]);
+  });
+
+  it('refuses a national number valid in two of the countries the file gives', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
+    validate(row(['g2', 'Bob', 'b@example.com', '+44 20 7946 0001'], 3));
+    const jane = validate(row(['g3', 'Jane', 'j@example.com', '020 7946 0958'], 4));
+    expect(jane.ok && jane.input.phonenumber).toBeUndefined();
+    expect(jane.ok && jane.fixes?.[0]?.reason).toMatch(/valid in more than one of DE, GB/);
+    expect(validate.notes.placedByFile.size).toBe(0);
   });
 
   it('places it when the default country decides', () => {

@@ -69,6 +69,19 @@ export function closingLines(r: ImportReport): string[] {
       `Cells with several values: ${r.multiValue.map((m) => `${m.column}: ${plural(m.cells, 'cell')}`).join(', ')}.`,
     );
   }
+  if (r.repeatedKeys > 0) {
+    lines.push(
+      `${plural(r.repeatedKeys, 'row')} had the key of an earlier row of the file: each ${r.dryRun ? 'would update' : 'updated'} that contact.`,
+    );
+  }
+  if (r.placedByFile.length > 0) {
+    const n = r.placedByFile.reduce((sum, p) => sum + p.count, 0);
+    const where = r.placedByFile.map((p) => `${p.country} ${p.count}`).join(', ');
+    lines.push(
+      `${plural(n, 'national phone number')} placed by the file's own evidence, its international numbers and country columns (${where}); ` +
+        'to choose otherwise, pass --default-country (or give the rows a country column).',
+    );
+  }
   if (r.lostCharacters.count > 0) {
     lines.push(
       `${r.lostCharacters.count} name${r.lostCharacters.count === 1 ? '' : 's'} hold "??" where the exporting system lost characters ` +
@@ -191,6 +204,25 @@ export function keepColumnHint(unmapped: readonly string[]): string | undefined 
   return undefined;
 }
 
+/**
+ * An ignored column whose values are phones, emails or countries: the fix is a --map to that
+ * field, not an attribute (`Fax` holds numbers this tool does not take as the contact's phone).
+ */
+export function lookAlikeHint(lookAlikes: readonly { header: string; field: string }[]): string | undefined {
+  const first = lookAlikes[0];
+  if (!first) return undefined;
+  const what =
+    first.field === 'phonenumber'
+      ? 'phone numbers'
+      : first.field === 'email'
+        ? 'email addresses'
+        : 'countries';
+  return (
+    `Column "${first.header}" holds ${what} but is not read as the contact's: to use it, ` +
+    `--map ${JSON.stringify(`${first.header}=${first.field}`)}`
+  );
+}
+
 /** Notices said one by one; past these, only that there are more. */
 const MAX_NOTICES = 10;
 
@@ -234,7 +266,7 @@ export async function createProgress(
             ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
           if (e.unmapped.length > 0) {
             ctx.io.warn(unmappedWarning(e.unmapped));
-            const hint = keepColumnHint(e.unmapped);
+            const hint = lookAlikeHint(e.lookAlikes) ?? keepColumnHint(e.unmapped);
             if (hint) ctx.io.note(hint);
           }
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');

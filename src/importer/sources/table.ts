@@ -33,13 +33,51 @@ export interface Table {
 
 const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
 
-/** Reads the header (the first row that is not blank); null when there is none. */
+/** Rows looked at to find the header: a preamble longer than this is read as rows. */
+const HEADER_WINDOW = 30;
+
+/**
+ * Reads the header: the row that looks like one (labels, not values) and heads the longest run
+ * of rows, so that lines before it (`Notes:` lines, a report's title, a summary section) are
+ * skipped, and said; null when there is no row at all.
+ */
 export async function readTable(options: TableOptions): Promise<Table | null> {
-  const { read, notes, widthError } = options;
-  let first: TableRow | null;
-  do first = await read();
-  while (first && isBlank(first.cells));
-  if (!first) return null;
+  const { notes, widthError } = options;
+  const window: TableRow[] = [];
+  let nonBlank = 0;
+  // A read that fails among the first rows fails again where it did, after the rows before it.
+  let failure: { error: unknown } | undefined;
+  while (nonBlank < HEADER_WINDOW) {
+    let row: TableRow | null;
+    try {
+      row = await options.read();
+    } catch (error) {
+      if (nonBlank === 0) throw error;
+      failure = { error };
+      break;
+    }
+    if (!row) break;
+    window.push(row);
+    if (!isBlank(row.cells)) nonBlank++;
+  }
+  if (nonBlank === 0) return null;
+  const at = headerRow(window);
+  const first = window[at]!;
+  const before = window.slice(0, at).filter((row) => !isBlank(row.cells));
+  if (before.length > 0) {
+    const shown = truncate(before[0]!.cells.find((c) => c?.trim())?.trim() ?? '');
+    notes.push(
+      `${before.length === 1 ? '1 line' : `${before.length} lines`} before the header (line ${first.line}) ` +
+        `${before.length === 1 ? 'is' : 'are'} not contacts (${JSON.stringify(shown)}${before.length > 1 ? ', …' : ''}): skipped`,
+    );
+  }
+  // The rows read past the header go first, then the rest of the input.
+  const replay = window.slice(at + 1);
+  const read = async () => {
+    if (replay.length > 0) return replay.shift()!;
+    if (failure) throw failure.error;
+    return options.read();
+  };
   const fullHeader = first.cells.map((cell) => cell ?? '');
   const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
   const header = kept.map((i) => fullHeader[i]!);
@@ -131,6 +169,46 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
   }
 
   return { header, records };
+}
+
+const filledCells = (cells: Cell[]) => cells.reduce((n, c) => (c?.trim() ? n + 1 : n), 0);
+const VALUE_RE = /@|^[\d\s+().,:/-]+$/;
+
+/** Labels, not values: two cells or more, none of them an email, a number or a date. */
+function looksLikeHeader(cells: Cell[], widest: number): boolean {
+  const filled = filledCells(cells);
+  if (filled < 2 || filled < widest / 2) return false;
+  return cells.every(
+    (c) => c === undefined || !VALUE_RE.test(c.trim()) || c.trim() === '' || c.trim() === '#',
+  );
+}
+
+/**
+ * Which row of the first ones is the header: the first row that looks like one and heads every
+ * row after it, up to a break (a blank row or a one-cell title, then another header: the next
+ * section of a report); else the one heading the longest run. The first row that is not blank
+ * when none looks like a header.
+ */
+function headerRow(window: readonly TableRow[]): number {
+  const widest = Math.max(...window.map((row) => filledCells(row.cells)));
+  const header = window.map((row) => looksLikeHeader(row.cells, widest));
+  const breaksAt = (j: number) =>
+    filledCells(window[j]!.cells) <= 1 &&
+    window.slice(j + 1).find((row) => filledCells(row.cells) > 1) !== undefined &&
+    header[window.findIndex((row, k) => k > j && filledCells(row.cells) > 1)]!;
+  let best = -1;
+  let bestRun = -1;
+  for (let i = 0; i < window.length; i++) {
+    if (!header[i]) continue;
+    let j = i + 1;
+    while (j < window.length && !breaksAt(j)) j++;
+    if (j === window.length) return i;
+    if (j - i > bestRun) {
+      best = i;
+      bestRun = j - i;
+    }
+  }
+  return best !== -1 ? best : window.findIndex((row) => !isBlank(row.cells));
 }
 
 const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);

@@ -50,6 +50,8 @@ export type ImportEvent =
       summary: string | undefined;
       /** The file has no id column: the email column that keys the contacts. */
       keyFromEmail: string | undefined;
+      /** Columns left unread whose values look like phones, emails or countries. */
+      lookAlikes: { header: string; field: 'phonenumber' | 'email' | 'country' }[];
       /** What reading decided on its own so far: the encoding of a non-UTF-8 file, how a vCard
        * without UID is keyed. */
       notes: string[];
@@ -110,6 +112,13 @@ export interface ImportReport {
   multiValue: { column: string; cells: number }[];
   /** Names holding a `??` run: characters the exporter lost. */
   lostCharacters: { count: number; lines: number[] };
+  /** Rows whose external_id an earlier row of the file had: each updated that contact. */
+  repeatedKeys: number;
+  /**
+   * National phone numbers placed in a country by the file's own evidence (its international
+   * numbers and country columns; no country in the row, no default country), by country.
+   */
+  placedByFile: { country: string; count: number }[];
   /** The results file, when one was asked for. */
   resultsFile: string | null;
   /** Where progress is kept while the import is unfinished (null once it completed). */
@@ -139,6 +148,7 @@ export class ImportTally {
   };
   readonly #rejectReasons = new ReasonTally();
   readonly #fixReasons = new ReasonTally();
+  #repeatedKeys = 0;
   readonly #options: TallyOptions;
   #link: () => LinkState = () => IDLE_LINK;
   #lastProgress = 0;
@@ -165,6 +175,12 @@ export class ImportTally {
   skipped(): void {
     this.stats.skipped++;
     this.progress();
+  }
+
+  /** A row with the external_id of an earlier one: counted, and said like a notice. */
+  repeatedKey(line: number, message: string): void {
+    this.#repeatedKeys++;
+    this.notice(line, message);
   }
 
   notice(line: number, message: string): void {
@@ -247,7 +263,12 @@ export class ImportTally {
   async close(
     unfinished: boolean,
     interrupted: boolean,
-    notes?: { multiValue: Map<string, number>; lostCharacters: number[]; lostCharactersCount: number },
+    notes?: {
+      multiValue: Map<string, number>;
+      lostCharacters: number[];
+      lostCharactersCount: number;
+      placedByFile: Map<string, number>;
+    },
   ): Promise<ImportReport> {
     const { outputs } = this.#options;
     const rejects = await outputs?.rejects.close();
@@ -282,6 +303,10 @@ export class ImportTally {
       fixReasons: this.#fixReasons.summary(),
       multiValue: [...(notes?.multiValue ?? [])].map(([column, cells]) => ({ column, cells })),
       lostCharacters: { count: notes?.lostCharactersCount ?? 0, lines: notes?.lostCharacters ?? [] },
+      repeatedKeys: this.#repeatedKeys,
+      placedByFile: [...(notes?.placedByFile ?? [])]
+        .map(([country, count]) => ({ country, count }))
+        .sort((a, b) => b.count - a.count || a.country.localeCompare(b.country)),
       resultsFile: outputs?.results?.path ?? null,
       checkpointFile: unfinished ? (outputs?.checkpoint?.path ?? null) : null,
     };

@@ -27,21 +27,75 @@ export interface PlannedRow {
   bytes: number;
 }
 
-export type PlanResult = { ok: true; row: PlannedRow } | { ok: false; reason: string };
+/** A row whose external_id an earlier row of the file has: it updates that contact. */
+export interface RepeatedKey {
+  /** The earlier row's line. */
+  line: number;
+  /** The earlier row's name, when this row's differs from it. */
+  otherName?: string | undefined;
+  /** The two names share no word: two people, not one who changed a name. */
+  otherPerson?: boolean;
+}
+
+export type PlanResult =
+  | { ok: true; row: PlannedRow; repeats?: RepeatedKey | undefined }
+  | { ok: false; reason: string };
 
 export interface RowPlannerOptions {
   /** Serialise each row's body (the sender needs it; the dry run does not). Default true. */
   serialize?: boolean;
   ledger?: EmailLedger;
+  /**
+   * The external_id is the email (the file has no id column): a row whose email an earlier row
+   * has, under another person's name, is another person, refused rather than merged into the first.
+   */
+  keyFromEmail?: boolean;
+  /** External_ids remembered to tell a repeated one (past it, the oldest is forgotten). */
+  maxKeys?: number;
 }
+
+/** External_ids remembered by default for repeats: as many as the email ledger keeps. */
+const DEFAULT_MAX_KEYS = 32_768;
+
+const nameWords = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+const sameName = (a: string, b: string) => nameWords(a).join(' ') === nameWords(b).join(' ');
+/** Names that share no word (`Tom Walker`, `Samuel Evans`) are two people; `Maria Ng-Lee` is still Maria Ng. */
+const otherPerson = (a: string, b: string) => {
+  const words = new Set(nameWords(a));
+  return !nameWords(b).some((w) => words.has(w));
+};
 
 export class RowPlanner {
   readonly #serialize: boolean;
   readonly #ledger: EmailLedger;
+  readonly #keyFromEmail: boolean;
+  /** External_id -> the first row that had it, and its name. Oldest first, bounded. */
+  readonly #keys = new Map<string, { line: number; name: string | undefined }>();
+  readonly #maxKeys: number;
 
   constructor(options: RowPlannerOptions = {}) {
     this.#serialize = options.serialize ?? true;
     this.#ledger = options.ledger ?? new EmailLedger();
+    this.#keyFromEmail = options.keyFromEmail ?? false;
+    this.#maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+  }
+
+  /** The earlier row of this external_id, if any; this row is remembered when it is the first. */
+  #repeat(key: string, name: string | null | undefined, line: number): RepeatedKey | undefined {
+    const earlier = this.#keys.get(key);
+    if (earlier === undefined) {
+      if (this.#keys.size >= this.#maxKeys) this.#keys.delete(this.#keys.keys().next().value as string);
+      this.#keys.set(key, { line, name: name ?? undefined });
+      return undefined;
+    }
+    if (!earlier.name || !name || sameName(earlier.name, name)) return { line: earlier.line };
+    return { line: earlier.line, otherName: earlier.name, otherPerson: otherPerson(earlier.name, name) };
   }
 
   /** In-file conflicts given up on for room (see EmailLedger). */
@@ -51,6 +105,15 @@ export class RowPlanner {
 
   plan(source: SourceRecord, input: ContactInputParsed): PlanResult {
     const key = input.external_id;
+    const repeats = this.#repeat(key, input.name, source.line);
+    if (repeats?.otherPerson && this.#keyFromEmail) {
+      return {
+        ok: false,
+        reason:
+          `email: ${input.email} is already the email of ${repeats.otherName} (line ${repeats.line}), and this row is ` +
+          `${input.name}: two people with one email are not merged (the service keeps one contact an email)`,
+      };
+    }
     const claim = this.#ledger.claim(key, input.email, source.line);
     if (!claim.ok) {
       return {
@@ -62,7 +125,8 @@ export class RowPlanner {
     }
     const lanes = [`key:${key}`];
     for (const lane of claim.emailLanes) if (!lanes.includes(lane)) lanes.push(lane);
-    if (!this.#serialize) return { ok: true, row: { source, input, key, lanes, json: '', bytes: 0 } };
+    if (!this.#serialize)
+      return { ok: true, row: { source, input, key, lanes, json: '', bytes: 0 }, repeats };
     const json = JSON.stringify(input);
     const kept: SourceRecord =
       source.raw === undefined
@@ -71,11 +135,13 @@ export class RowPlanner {
     return {
       ok: true,
       row: { source: kept, input: undefined, key, lanes, json, bytes: Buffer.byteLength(json) },
+      repeats,
     };
   }
 
   /** A row that landed in an earlier run: its email is held, whatever the file said before it. */
   landedBefore(source: SourceRecord, input: ContactInputParsed): void {
+    this.#repeat(input.external_id, input.name, source.line);
     this.#ledger.hold(input.external_id, input.email, source.line);
   }
 }

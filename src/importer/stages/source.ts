@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { ImportError } from '../errors.js';
 import { countRows, type OpenSourceOptions, openSource } from '../sources/index.js';
-import type { ImportSource, SourceRecord } from '../sources/types.js';
+import type { Cell, ImportSource, SourceRecord } from '../sources/types.js';
 
 export type InputKind =
   /** Can be read twice: counted for progress, and resumed after a crash. */
@@ -111,4 +111,50 @@ function nextOrAbort<T>(
       },
     );
   });
+}
+
+/**
+ * The first records of a table, read before its columns are mapped (their values say what each
+ * column holds), then handed on again: `source.records` yields them first, then the rest. A
+ * read that fails within them fails again at the same place, after them. At most `maxRows`
+ * records and `maxChars` characters of cells are held.
+ */
+export async function sampleRecords(
+  source: ImportSource,
+  maxRows: number,
+  maxChars: number,
+): Promise<Cell[][]> {
+  const iterator = source.records[Symbol.asyncIterator]();
+  const held: SourceRecord[] = [];
+  let chars = 0;
+  let failure: { error: unknown } | undefined;
+  let done = false;
+  try {
+    while (held.length < maxRows && chars < maxChars) {
+      const next = await iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      held.push(next.value);
+      for (const cell of next.value.raw ?? []) chars += cell?.length ?? 0;
+    }
+  } catch (error) {
+    failure = { error };
+  }
+  source.records = (async function* replay() {
+    try {
+      yield* held.splice(0);
+      if (failure) throw failure.error;
+      if (done) return;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      await iterator.return?.();
+    }
+  })();
+  return held.flatMap((record) => (record.raw && !record.error ? [record.raw] : []));
 }

@@ -1,0 +1,653 @@
+// What each column of a table holds, read the way a person reads a file they have never seen:
+// from the words of its header and from the values under it, together. A header word proposes a
+// role (`Work Phone`, `E-mail 2`, `Attendee no.`, `Home Country`); the values confirm it or
+// overrule it (a column of addresses is an email column whatever its name; `Email Opt Out` full
+// of yes/no is not). Nothing here knows a vendor: exports.ts keeps what inference cannot know.
+import { countryCode } from './countries.js';
+import type { Cell } from './sources/types.js';
+import { cellValues, cleanCell } from './values.js';
+
+export type ColumnRole = 'id' | 'email' | 'phone' | 'country' | 'first' | 'middle' | 'last' | 'name';
+
+/** One column's role, and why: its header words (confirmed by its values) or its values alone. */
+export interface InferredColumn {
+  role: ColumnRole;
+  by: 'words' | 'values';
+  /** Phones and emails: the order they are tried in (lower first). */
+  rank: number;
+  /** Work, home or other: pairs a phone with the country column of the same address. */
+  place: Place | undefined;
+}
+
+/** A column whose values look like phones, emails or countries but that is read as none. */
+export interface LookAlikeColumn {
+  index: number;
+  looksLike: 'phone' | 'email' | 'country';
+}
+
+export interface ColumnInference {
+  /** By column index. */
+  columns: (InferredColumn | undefined)[];
+  /** The id column chosen (the contact's own id), if any. */
+  id: number | undefined;
+  /** Header words said id, but the values are not one (empty or repeated): why, by column. */
+  notKeys: { index: number; why: string }[];
+  /** Header words and values disagreed, and the values decided. */
+  overruled: { index: number; header: ColumnRole; values: ColumnRole }[];
+  lookAlikes: LookAlikeColumn[];
+  /** Share of the sample's rows with an email in some email column (1 when there is no sample). */
+  emailShare: number;
+  /** A column filled and unique in every row, for a file whose rows mostly have no email. */
+  uniqueColumn: number | undefined;
+}
+
+type Place = 'work' | 'home' | 'other';
+
+/**
+ * The words of a header, in lower case, accents off: `E-mail 2` -> [email, 2], `FirstName` ->
+ * [first, name], `Attendee no.` -> [attendee, no], `Phone - home` -> [phone, home].
+ */
+export function headerWords(header: string): string[] {
+  const spaced = header
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, (_, a, b, c, d) => (a ? `${a} ${b}` : `${c} ${d}`))
+    .toLowerCase();
+  const raw = spaced.match(/[\p{L}\p{N}]+|#/gu) ?? [];
+  const words: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const word = raw[i]!;
+    // E-mail, e mail
+    if (word === 'e' && raw[i + 1] === 'mail') {
+      words.push('email');
+      i++;
+      continue;
+    }
+    words.push(...splitCompound(word));
+  }
+  return words;
+}
+
+/** Words that run together in headers (`firstname`, `emailaddress`, `mobilephonenumber`). */
+const PARTS = new Set([
+  'first',
+  'last',
+  'middle',
+  'full',
+  'given',
+  'family',
+  'display',
+  'user',
+  'nick',
+  'email',
+  'mail',
+  'phone',
+  'mobile',
+  'cell',
+  'home',
+  'work',
+  'business',
+  'office',
+  'primary',
+  'main',
+  'other',
+  'private',
+  'personal',
+  'number',
+  'country',
+  'code',
+  'region',
+  'external',
+  'contact',
+  'customer',
+  'record',
+  'member',
+  'client',
+  'person',
+  'lead',
+  'subscriber',
+  'attendee',
+  'id',
+  'name',
+  'address',
+  'tele',
+  'telephone',
+]);
+
+function splitCompound(word: string): string[] {
+  if (PARTS.has(word) || word.length < 5 || !/^[a-z]+$/.test(word)) return [word];
+  const split = (rest: string): string[] | undefined => {
+    if (rest === '') return [];
+    for (let k = rest.length; k >= 2; k--) {
+      const head = rest.slice(0, k);
+      if (!PARTS.has(head)) continue;
+      const tail = split(rest.slice(k));
+      if (tail) return [head, ...tail];
+    }
+    return undefined;
+  };
+  return split(word) ?? [word];
+}
+
+const has = (words: readonly string[], set: ReadonlySet<string>) => words.some((w) => set.has(w));
+
+const EMAIL_WORDS = new Set(['email', 'emails', 'mail', 'courriel', 'correo']);
+const PHONE_WORDS = new Set([
+  'phone',
+  'phones',
+  'telephone',
+  'tel',
+  'tele',
+  'mobile',
+  'cell',
+  'cellphone',
+  'cellular',
+  'mob',
+  'handy',
+  'telefon',
+  'telefono',
+  'telefone',
+  'whatsapp',
+  'landline',
+  'gsm',
+  'movil',
+  'celular',
+]);
+/** Numbers a phone column must not take, whatever their values look like. */
+const NOT_PHONE_WORDS = new Set(['fax', 'pager', 'telex', 'ext', 'extension']);
+const COUNTRY_WORDS = new Set(['country', 'countries', 'nation', 'pays', 'pais', 'land']);
+const STATE_WORDS = new Set(['state', 'province', 'county', 'prefecture', 'canton']);
+const ID_WORDS = new Set([
+  'id',
+  'ids',
+  'identifier',
+  'guid',
+  'uuid',
+  'uid',
+  'key',
+  'no',
+  'nr',
+  'number',
+  'num',
+  '#',
+]);
+/** Whose id, name or email a column holds when it names one of these: the contact's own. */
+const PERSON_WORDS = new Set([
+  'contact',
+  'person',
+  'people',
+  'customer',
+  'client',
+  'member',
+  'subscriber',
+  'attendee',
+  'participant',
+  'guest',
+  'registrant',
+  'user',
+  'lead',
+  'record',
+  'profile',
+  'external',
+  'supporter',
+  'donor',
+  'patient',
+  'student',
+  'employee',
+  'respondent',
+  'recipient',
+  'prospect',
+  'buyer',
+  'visitor',
+  'connection',
+]);
+/**
+ * Another thing's id, name or email (an account's, an owner's, an order's): never the contact's,
+ * even when its values would do.
+ */
+const OTHER_WORDS = new Set([
+  'account',
+  'company',
+  'organization',
+  'organisation',
+  'org',
+  'owner',
+  'deal',
+  'order',
+  'ticket',
+  'invoice',
+  'transaction',
+  'payment',
+  'parent',
+  'campaign',
+  'list',
+  'event',
+  'barcode',
+  'form',
+  'page',
+  'group',
+  'team',
+  'tenant',
+  'workspace',
+  'site',
+  'source',
+  'product',
+  'sku',
+  'item',
+  'session',
+  'manager',
+  'rep',
+  'agent',
+  'assignee',
+  'assigned',
+  'creator',
+  'created',
+  'modified',
+  'updated',
+  'by',
+  'referrer',
+  'referred',
+  'referral',
+  'invited',
+  'affiliate',
+  'partner',
+  'household',
+  'vat',
+  'tax',
+  'ssn',
+  'passport',
+  'license',
+  'licence',
+  'postal',
+  'zip',
+  'post',
+  'house',
+  'street',
+  'building',
+  'seat',
+  'batch',
+  'import',
+  'job',
+  'assistant',
+  'spouse',
+  'emergency',
+  'domain',
+  'checksum',
+  'version',
+  'social',
+  'twitter',
+  'facebook',
+  'linkedin',
+  'instagram',
+  'skype',
+  'stripe',
+  'google',
+  'message',
+  'thread',
+  'file',
+  'photo',
+  'image',
+  'url',
+]);
+/** A phone of someone else's (an owner's, an assistant's): passed over. */
+const OTHER_PHONE_WORDS = new Set([
+  'owner',
+  'manager',
+  'rep',
+  'agent',
+  'assignee',
+  'assigned',
+  'assistant',
+  'spouse',
+  'emergency',
+  'by',
+  'referrer',
+  'parent',
+]);
+const NAME_QUALIFIERS = new Set([
+  'full',
+  'display',
+  'complete',
+  'your',
+  'contact',
+  'person',
+  'customer',
+  'client',
+  'member',
+  'attendee',
+  'subscriber',
+  'participant',
+  'guest',
+  'recipient',
+  'lead',
+  'registrant',
+]);
+const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom']);
+const LAST_WORDS = new Set(['last', 'surname', 'family', 'lastname', 'nachname']);
+const MIDDLE_WORDS = new Set(['middle', 'additional']);
+const NOT_NAME_WORDS = new Set([
+  'nick',
+  'user',
+  'screen',
+  'maiden',
+  'phonetic',
+  'yomi',
+  'initial',
+  'initials',
+]);
+
+/** Dynamics 365's marker of the hidden columns that carry a row's identity. */
+const doNotModify = (words: readonly string[]) =>
+  words.includes('do') && words.includes('not') && words.includes('modify');
+
+/**
+ * How strongly an id-worded header names the contact's own id: 0 with a person's word (`Contact
+ * ID`, `Attendee no.`), 1 alone (`ID`, `#`, `GUID`), 2 after one other word (`Klaviyo ID`, a
+ * system's own name), 3 for a marked column whose values are GUIDs; undefined for anything else
+ * (`Number of visits`).
+ */
+function idTier(words: readonly string[]): number | undefined {
+  if (doNotModify(words)) return 3;
+  const rest = words.filter((w) => !ID_WORDS.has(w) && !PERSON_WORDS.has(w) && !/^\d+$/.test(w));
+  if (rest.length === 0) return has(words, PERSON_WORDS) ? 0 : 1;
+  if (rest.length === 1 && rest[0]!.length >= 3) return 2;
+  return undefined;
+}
+
+const MOBILE_WORDS = new Set([
+  'mobile',
+  'cell',
+  'cellphone',
+  'cellular',
+  'mob',
+  'handy',
+  'gsm',
+  'movil',
+  'celular',
+  'whatsapp',
+]);
+const MAIN_WORDS = new Set(['main', 'primary', 'default', 'preferred', 'direct']);
+const WORK_WORDS = new Set(['work', 'business', 'office', 'company', 'corporate', 'job']);
+const HOME_WORDS = new Set(['home', 'private', 'personal', 'residence', 'residential']);
+const OTHER_PLACE_WORDS = new Set([
+  'other',
+  'alt',
+  'alternative',
+  'alternate',
+  'secondary',
+  'additional',
+  'car',
+  'radio',
+  'second',
+]);
+
+/** What a header's words propose; `none` when they name something no contact field takes. */
+export function roleByWords(words: readonly string[]): ColumnRole | 'none' | undefined {
+  if (words.length === 0) return undefined;
+  const other = has(words, OTHER_WORDS);
+  if (has(words, NOT_PHONE_WORDS)) return 'none';
+  if (has(words, EMAIL_WORDS)) return other ? 'none' : 'email';
+  if (has(words, PHONE_WORDS)) return has(words, OTHER_PHONE_WORDS) ? 'none' : 'phone';
+  if (has(words, COUNTRY_WORDS)) return has(words, STATE_WORDS) ? 'none' : 'country';
+  if (other) return 'none';
+  if (has(words, STATE_WORDS)) return 'none';
+  if (has(words, ID_WORDS) || doNotModify(words)) return 'id';
+  if (has(words, NOT_NAME_WORDS)) return undefined;
+  if (has(words, FIRST_WORDS) && (words.includes('name') || words.length === 1)) return 'first';
+  if (has(words, LAST_WORDS) && (words.includes('name') || words.length === 1)) return 'last';
+  if (has(words, MIDDLE_WORDS) && words.includes('name')) return 'middle';
+  if (words.includes('name')) {
+    const rest = words.filter((w) => w !== 'name' && !NAME_QUALIFIERS.has(w));
+    return rest.length === 0 ? 'name' : undefined;
+  }
+  return undefined;
+}
+
+const EMAIL_RE = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]{2,}$/;
+const PHONE_RE = /^(?:tel:)?\+?[\d\s().\-/]+(?:\s*(?:x|ext\.?|#)\s*\d+)?$/i;
+const DATE_LIKE_RE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?:[ T].*)?$/;
+const GUID_RE = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i;
+const URL_RE = /^https?:\/\/\S+$/i;
+/** Several values in one cell: the first is what the row means. */
+const SEPARATORS = [' ::: ', ';', ',', '|'];
+
+function looksLikePhone(value: string): boolean {
+  if (!PHONE_RE.test(value) || DATE_LIKE_RE.test(value)) return false;
+  const digits = value.replace(/\D/g, '').length;
+  if (digits < 7 || digits > 15) return false;
+  // Written as a phone number is (a +, spaces, dashes, parentheses), or long enough to be one.
+  return /[+()\s.-]/.test(value) || digits >= 10;
+}
+
+interface ValueStats {
+  /** Cells with a value. */
+  filled: number;
+  email: number;
+  phone: number;
+  /** Phone-like values written as phones are (a +, spaces, dashes): an id's digits never are. */
+  phoneWritten: number;
+  country: number;
+  guid: number;
+  url: number;
+  /** Values with an `@`, and with three digits or more: what an email or a phone needs at least. */
+  at: number;
+  digits: number;
+  distinct: number;
+}
+
+function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueStats {
+  const stats: ValueStats = {
+    filled: 0,
+    email: 0,
+    phone: 0,
+    phoneWritten: 0,
+    country: 0,
+    guid: 0,
+    url: 0,
+    at: 0,
+    digits: 0,
+    distinct: 0,
+  };
+  const seen = new Set<string>();
+  for (const row of sample) {
+    const cell = row[index];
+    if (cell === undefined) continue;
+    const text = cleanCell(cell);
+    if (text === '') continue;
+    stats.filled++;
+    seen.add(text);
+    const first = cellValues(text, SEPARATORS)[0] ?? text;
+    if (text.includes('@')) stats.at++;
+    if (/\d\D*\d\D*\d/.test(text)) stats.digits++;
+    if (EMAIL_RE.test(first)) stats.email++;
+    else if (looksLikePhone(first) || looksLikePhone(text)) {
+      stats.phone++;
+      if (/[+()\s.-]/.test(first)) stats.phoneWritten++;
+    } else if (GUID_RE.test(text)) stats.guid++;
+    else if (URL_RE.test(text)) stats.url++;
+    else if (/^\p{L}/u.test(text) && countryCode(text) !== undefined) stats.country++;
+  }
+  stats.distinct = seen.size;
+  return stats;
+}
+
+/**
+ * Whether the values bear out what the header's words say: a few values of anything do (a typo is
+ * the row's problem, not the column's); many values none of which could be one (`Email Opt Out`
+ * of yes/no, `Phone Type` of Mobile/Home) do not.
+ */
+function confirmed(role: 'email' | 'phone' | 'country', stats: ValueStats): boolean {
+  if (stats.filled < 3) return true;
+  const share =
+    role === 'email' ? Math.max(stats.email, stats.at) : role === 'phone' ? stats.digits : stats.country;
+  return share >= stats.filled * 0.2;
+}
+
+/** What the values alone say, when they say it clearly. */
+function roleByValues(stats: ValueStats): 'email' | 'phone' | 'country' | undefined {
+  if (stats.filled === 0) return undefined;
+  // A column of one address repeated (an owner's, a sender's) is not the contacts' own.
+  const varied = stats.filled < 4 || stats.distinct >= stats.filled * 0.5;
+  if (stats.email >= stats.filled * 0.9 && varied) return 'email';
+  if (stats.phone >= stats.filled * 0.9 && stats.phoneWritten >= stats.filled * 0.3 && varied) return 'phone';
+  if (stats.country >= stats.filled * 0.95 && stats.filled >= 2) return 'country';
+  return undefined;
+}
+
+function phoneRank(words: readonly string[], index: number): number {
+  const number = Number(words.find((w) => /^\d+$/.test(w)) ?? '1');
+  const kind = has(words, MOBILE_WORDS)
+    ? 0
+    : has(words, OTHER_PLACE_WORDS) || number > 1
+      ? 4
+      : has(words, WORK_WORDS)
+        ? 2
+        : has(words, HOME_WORDS)
+          ? 3
+          : 1;
+  return kind * 10_000 + index;
+}
+
+function emailRank(words: readonly string[], index: number): number {
+  const number = Number(words.find((w) => /^\d+$/.test(w)) ?? '1');
+  const kind = has(words, MAIN_WORDS) ? 0 : has(words, OTHER_PLACE_WORDS) || number > 1 ? 2 : 1;
+  return kind * 10_000 + index;
+}
+
+function placeOf(words: readonly string[]): Place | undefined {
+  if (has(words, WORK_WORDS)) return 'work';
+  if (has(words, HOME_WORDS)) return 'home';
+  if (words.includes('other')) return 'other';
+  return undefined;
+}
+
+/**
+ * The roles of a table's columns from its header and a sample of its rows (the first rows of the
+ * file; none is fine: then the words alone decide). `skip` marks columns already decided (by
+ * `--map`, an `attr.` header or a recognised export), which are left as they are.
+ */
+export function inferColumns(
+  header: readonly string[],
+  sample: readonly (readonly Cell[])[],
+  skip: (index: number) => boolean = () => false,
+): ColumnInference {
+  const columns: (InferredColumn | undefined)[] = header.map(() => undefined);
+  const notKeys: ColumnInference['notKeys'] = [];
+  const overruled: ColumnInference['overruled'] = [];
+  const lookAlikes: LookAlikeColumn[] = [];
+  const rows = sample.length;
+  const idCandidates: { index: number; tier: number }[] = [];
+  const stats = header.map((_, i) => valueStats(sample, i));
+  const words = header.map(headerWords);
+
+  header.forEach((_, i) => {
+    if (skip(i)) return;
+    const s = stats[i]!;
+    const w = words[i]!;
+    const byWords = roleByWords(w);
+    const byValues = roleByValues(s);
+    let role: ColumnRole | undefined;
+    let by: InferredColumn['by'] = 'words';
+    switch (byWords) {
+      case 'email':
+      case 'phone':
+      case 'country':
+        // Values of another field say what the column is (`Contact` of addresses, `Mobile` of emails).
+        role = byValues && byValues !== byWords ? undefined : confirmed(byWords, s) ? byWords : undefined;
+        break;
+      case 'id': {
+        const tier = idTier(w);
+        if (tier === undefined) break;
+        const why = notAKey(s, rows, tier <= 1);
+        if (why !== undefined) {
+          if (tier <= 1) notKeys.push({ index: i, why });
+        } else if (tier < 3 || (s.guid === s.filled && s.filled > 0)) {
+          idCandidates.push({ index: i, tier });
+        }
+        return;
+      }
+      case 'first':
+      case 'middle':
+      case 'last':
+      case 'name':
+        // A name column of addresses or numbers is what its values are.
+        role = byValues ?? byWords;
+        if (byValues) overruled.push({ index: i, header: byWords, values: byValues });
+        if (byValues) by = 'values';
+        break;
+      case 'none':
+        // A state's two-letter codes read as countries (CA, DE, IN): no hint for those.
+        if (byValues && !(byValues === 'country' && has(w, STATE_WORDS)))
+          lookAlikes.push({ index: i, looksLike: byValues });
+        return;
+      default:
+        if (byValues) {
+          role = byValues;
+          by = 'values';
+        } else if (s.guid === s.filled && s.filled > 0 && notAKey(s, rows, false) === undefined) {
+          // A column of unique GUIDs is a record's id whatever its name (a CRM's hidden key).
+          idCandidates.push({ index: i, tier: 4 });
+        }
+    }
+    if (role === undefined && byWords !== undefined && byValues) {
+      // The header said one thing, the values another: the values decide.
+      role = byValues;
+      by = 'values';
+      overruled.push({ index: i, header: byWords as ColumnRole, values: byValues });
+    }
+    if (role === undefined) return;
+    columns[i] = {
+      role,
+      by,
+      rank: role === 'phone' ? phoneRank(w, i) : role === 'email' ? emailRank(w, i) : i,
+      place: placeOf(w),
+    };
+  });
+
+  idCandidates.sort((a, b) => a.tier - b.tier || a.index - b.index);
+  const id = idCandidates[0]?.index;
+  if (id !== undefined) columns[id] = { role: 'id', by: 'words', rank: id, place: undefined };
+
+  // How many rows have an email: a file that mostly has none needs another key.
+  const emailColumns = columns.flatMap((c, i) => (c?.role === 'email' ? [i] : []));
+  let withEmail = 0;
+  for (const row of sample) {
+    if (emailColumns.some((i) => stats[i] && (row[i] ?? '').includes('@'))) withEmail++;
+  }
+  const emailShare = rows === 0 ? 1 : withEmail / rows;
+  let uniqueColumn: number | undefined;
+  if (id === undefined && rows > 0 && emailShare < 0.5) {
+    uniqueColumn = header.findIndex((_, i) => {
+      if (skip(i) || columns[i]) return false;
+      const s = stats[i]!;
+      const w = words[i]!;
+      const named = w.some((x) =>
+        ['url', 'profile', 'link', 'username', 'handle', 'login', 'user'].includes(x),
+      );
+      return (named || s.url === s.filled) && s.filled === rows && s.distinct === rows;
+    });
+    if (uniqueColumn === -1) uniqueColumn = undefined;
+  }
+  return { columns, id, notKeys, overruled, lookAlikes, emailShare, uniqueColumn };
+}
+
+/**
+ * Why a column cannot key the contacts (rows without a value, or values that repeat), or
+ * undefined. A column its header names the id may repeat some (a file updating a contact twice);
+ * one only its values speak for must be unique.
+ */
+function notAKey(stats: ValueStats, rows: number, named: boolean): string | undefined {
+  if (rows === 0) return undefined;
+  const empty = rows - stats.filled;
+  if (empty > rows * 0.1 || stats.filled === 0) return `${empty} of ${rows} rows have no value in it`;
+  if (stats.distinct < stats.filled * (named ? 0.5 : 1)) {
+    return `its values repeat (${stats.filled - stats.distinct} of the first ${rows} rows repeat an earlier value)`;
+  }
+  return undefined;
+}
+
+/** Whether a phone column and a country column belong to one address (`Work Phone`, `Work Country`). */
+export function samePlace(a: InferredColumn | undefined, b: InferredColumn | undefined): boolean {
+  return a?.place !== undefined && a.place === b?.place;
+}
