@@ -45,6 +45,13 @@ describe('a file that is not text', () => {
     await expect(openSource(await fixture('photo', png), { format: 'csv' })).rejects.toThrow(NotTextError);
   });
 
+  it('still reads a long CSV with a stray NUL in a cell', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => `${i},Person ${i}`);
+    rows[5] = '5,Per\u0000son 5';
+    const file = await fixture('nul.csv', `external_id,name\n${rows.join('\n')}\n`);
+    expect(await readAll(file)).toHaveLength(2000);
+  });
+
   it('still reads a CSV whose header starts with MZ', async () => {
     const file = await fixture('mz.csv', 'MZ_id,name\n1,Ann\n');
     expect((await readAll(file)).map((r) => r.record)).toEqual([{ MZ_id: '1', name: 'Ann' }]);

@@ -70,16 +70,18 @@ export function binaryKind(sample: Buffer): string | undefined {
 }
 
 /**
- * Whether decoded text holds what no text file does: a NUL, or more than a few control
- * characters (a text file has tabs and line breaks; one stray control character is a typo).
+ * Whether decoded text holds what no text file does: NULs, or control characters beyond a
+ * text's tabs and line breaks, more than a stray one or two (a NUL pasted into a cell of a long
+ * export is a typo, not a sign of binary data).
  */
 export function looksBinary(text: string): boolean {
-  if (text.includes('\u0000')) return true;
+  let nuls = 0;
   let controls = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c && c !== 0x0b && c !== 0x1a)
+    if (c === 0) nuls++;
+    else if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c && c !== 0x0b && c !== 0x1a)
       controls++;
   }
-  return controls > 8 && controls * 100 > text.length;
+  return nuls * 1000 > text.length || (controls > 8 && controls * 100 > text.length);
 }
