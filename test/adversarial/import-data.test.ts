@@ -1,7 +1,7 @@
 // Issue "nothing lost, nothing injected", data: an import never deletes or overwrites a file it
 // did not write, reads text in its real encoding, reads back exactly what export wrote, and
 // rejects one bad record (too big, too deep) without stopping the rest.
-import { link, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
@@ -128,6 +128,25 @@ describe('encodings', () => {
     const r = await cli(['import', 'excel.csv']);
     expect(r.code, r.stderr).toBe(0);
     expect((await contacts())[0]).toMatchObject({ external_id: 'u1', name: 'Zoë Ñandú' });
+  });
+});
+
+describe('a file that is not text', () => {
+  it('refuses an image given as .csv, naming what it looks like, and writes nothing', async () => {
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      Buffer.from('IHDR'),
+    ]);
+    await writeFile(path('photo.csv'), png);
+    const r = await cli(['import', 'photo.csv']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(
+      'photo.csv is not a text file (it looks like a PNG image): ' +
+        'export the contacts as CSV, a workbook (.xlsx), vCard or JSON',
+    );
+    expect(r.stderr).not.toMatch(/UTF-16|Windows-1252/);
+    expect(await contacts()).toEqual([]);
+    expect((await readdir(home.dir)).filter((f) => f.startsWith('photo.'))).toEqual(['photo.csv']);
   });
 });
 

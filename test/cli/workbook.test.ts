@@ -248,6 +248,37 @@ describe('importing an .xlsx workbook', () => {
     ]);
   });
 
+  it("imports another program's workbook: every field of the sheet --sheet names, no word on encodings", async () => {
+    const mock = await startTestMock();
+    mock.store.defineAttribute(AGENT, { name: 'signed_up', type: 'date' });
+    mock.store.defineAttribute(AGENT, { name: 'vip', type: 'boolean' });
+    const file = join(home.dir, 'leads.xlsx');
+    // Written by openpyxl (test/fixtures/workbooks/make.sh): a Summary sheet, then Leads.
+    await copyFile(new URL('../fixtures/workbooks/openpyxl-two-sheets.xlsx', import.meta.url), file);
+    const r = await runBin(['import', file, '--agent', AGENT, '--sheet', 'Leads', '-o', 'json'], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(r.stderr).not.toMatch(/UTF-8|Windows-1252|encoding/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 4, created: 4, rejected: 0 });
+    const got = byId(mock);
+    expect(Object.keys(got).sort()).toEqual(['101', '102', '103', '104']);
+    expect(got['101']).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phonenumber: '+14155550101',
+      custom_attributes: { signed_up: '2024-03-22', vip: true },
+    });
+    expect(got['102']).toMatchObject({
+      name: 'Alan Turing',
+      email: 'alan@example.com',
+      phonenumber: '+442079460102',
+      custom_attributes: { signed_up: '2023-11-12T17:59:00.000Z', vip: false },
+    });
+    expect(got['104']).toMatchObject({ name: 'Zoë Ñandú', phonenumber: '+442079460104' });
+  });
+
   it('says what is wrong with a workbook it cannot read', async () => {
     const mock = await startTestMock();
     const csv = join(home.dir, 'really.xlsx');

@@ -9,6 +9,7 @@ import {
   sniffDelimiter,
   sniffFormat,
 } from '../format.js';
+import { NotTextError } from './binary.js';
 import { countCsvRows, countJsonRows, countNdjsonRows } from './count.js';
 import { openCsv } from './csv.js';
 import { ConsumedBytes, type InputOptions, openInput } from './input.js';
@@ -37,7 +38,16 @@ export interface OpenSourceOptions extends InputOptions {
 export async function openSource(input: string, options: OpenSourceOptions = {}): Promise<ImportSource> {
   const named = formatFromName(input, options.format);
   const opened = await openInput(input, options);
-  let format = named ?? sniffFormat(opened.sampleText);
+  const content = sniffFormat(opened.sampleText);
+  let format = named ?? content;
+  // A zip named as text (an export saved as `.csv` that is a workbook) is read as the workbook it
+  // is; any other file that is not text is refused rather than read as garbage.
+  const misnamed = content === 'xlsx' && named !== 'xlsx' && options.format === undefined;
+  if (misnamed) format = 'xlsx';
+  else if (opened.binary !== undefined && format !== 'xlsx') {
+    opened.destroy();
+    throw new NotTextError(opened.name, opened.binary);
+  }
   // A `.json` file of one object a line (Zendesk's JSON export is one) is NDJSON, not an array.
   if (format === 'json' && options.format === undefined && firstLineIsObject(opened.sampleText))
     format = 'ndjson';
@@ -52,7 +62,9 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
       // directory is at the end), so a resume checks the whole file, not a prefix.
       const { openXlsx } = await import('./xlsx.js');
       const path = opened.path;
-      source = await openXlsx(opened, { sheet: options.sheet });
+      source = await openXlsx(opened, { sheet: options.sheet, byContent: named !== 'xlsx' });
+      if (named !== undefined && named !== 'xlsx')
+        source.notes?.push(`${opened.name} is an Excel workbook (.xlsx), not ${named}: reading it as one`);
       if (path !== undefined) source.consumed = await wholeFile(path);
       return source;
     }

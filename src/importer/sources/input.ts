@@ -2,6 +2,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { ImportError } from '../errors.js';
+import { binaryKind, looksBinary } from './binary.js';
 import { firstInvalidUtf8, legacyEncoding } from './utf8.js';
 
 export interface InputOptions {
@@ -24,6 +25,11 @@ export interface OpenedInput {
   encoding: string;
   /** The input began with a byte-order mark (a rejects file keeps one, for spreadsheets). */
   bom: boolean;
+  /**
+   * What the input looks like when it is not text (`a PNG image`, `a zip archive`, as a workbook
+   * is); undefined for text. Its encoding is then not guessed (and nothing said about it).
+   */
+  binary: string | undefined;
   /**
    * What reading decided on its own, for the user (the legacy encoding a non-UTF-8 file is read
    * in); readers add to it as they go.
@@ -110,20 +116,28 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
   const sample = Buffer.concat(head);
   const found = bomEncoding(sample);
   const notes: string[] = [];
+  const kind = binaryKind(sample);
   let encoding = options.encoding ?? found;
-  if (encoding === undefined) {
-    // No BOM and no --encoding: UTF-8 unless the first bytes cannot be; then the legacy encoding
-    // they look like (Outlook and Excel on Windows write Windows-1252).
+  if (encoding === undefined && kind === undefined) {
+    // No BOM and no --encoding: UTF-8 unless the bytes say otherwise. A NUL every other byte is
+    // UTF-16 (NUL is valid UTF-8, but no UTF-8 text has it). Else, where the first bytes cannot be
+    // UTF-8, the legacy encoding they look like (Outlook and Excel on Windows write Windows-1252).
     // Only when the text before the first bad byte is plain ASCII: real UTF-8 before it means a
     // file that mixes encodings, which the UTF-8 reader refuses, naming the line.
+    const legacy = legacyEncoding(sample);
     const bad = firstInvalidUtf8(sample);
-    if (bad < sample.length && sample.subarray(0, bad).every((b) => b < 0x80)) {
-      const legacy = legacyEncoding(sample);
+    if (
+      legacy.label !== 'windows-1252' ||
+      (bad < sample.length && sample.subarray(0, bad).every((b) => b < 0x80))
+    ) {
       encoding = legacy.label;
       notes.push(`${name} is not UTF-8: reading it as ${legacy.name} (--encoding overrides)`);
-    } else encoding = 'utf-8';
+    }
   }
+  encoding ??= 'utf-8';
   const sampleText = new TextDecoder(encoding).decode(sample);
+  const binary = kind ?? (looksBinary(sampleText) ? 'binary data' : undefined);
+  if (binary !== undefined) notes.length = 0;
   return {
     name,
     path: path === '-' ? undefined : path,
@@ -132,6 +146,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
     encoding,
     notes,
     bom: found !== undefined,
+    binary,
     chunks: chunks(),
     consumed,
     destroy: () => stream.destroy?.(),

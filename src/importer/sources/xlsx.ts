@@ -2,21 +2,28 @@
 // later non-blank row a record, every cell as a person sees it. The zip is read as a stream
 // (excelts' WorkbookReader), one row at a time, its parts fed in the order the reader needs them
 // (see `wholeWorkbook`), so no sheet is ever held in memory or set aside in a temporary file.
-import { createReadStream, createWriteStream, rmSync } from 'node:fs';
-import { mkdtemp, open } from 'node:fs/promises';
+import { createWriteStream, rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WorkbookReader } from '@cj-tech-master/excelts';
 import { ImportError, SourceParseError } from '../errors.js';
+import { NotTextError } from './binary.js';
 import type { OpenedInput } from './input.js';
 import { readTable, type TableRow } from './table.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
+import { openWorkbookPackage, WorkbookPackageError } from './xlsx-package.js';
 
 export interface XlsxOptions {
   /** The sheet to read, by its tab name; default the first sheet of the workbook. */
   sheet?: string | undefined;
+  /**
+   * The input was taken for a workbook by its first bytes (a zip), not by its name or `--format`:
+   * a zip that holds no workbook is then refused as a file that is not text.
+   */
+  byContent?: boolean | undefined;
 }
 
 type SheetReader = AsyncIterable<WorkbookRow> & { name: string; id: number | string };
@@ -36,7 +43,7 @@ interface WorkbookCell {
 export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): Promise<ImportSource> {
   let whole: Awaited<ReturnType<typeof wholeWorkbook>>;
   try {
-    whole = await wholeWorkbook(input);
+    whole = await wholeWorkbook(input, options.byContent === true);
   } catch (error) {
     input.destroy();
     throw error;
@@ -86,14 +93,14 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     for (;;) {
       const sheet = await nextSheet();
       if (!sheet) {
-        const names = workbookSheets(reader);
+        const names = workbookSheets(reader, whole.worksheetIds);
         throw new ImportError(
           options.sheet === undefined
             ? `${input.name}: the workbook has no sheet`
             : `${input.name}: the workbook has no sheet "${options.sheet}" (sheets: ${names.join(', ') || 'none'})`,
         );
       }
-      if (isWanted(sheet, reader, options.sheet)) {
+      if (isWanted(sheet, workbookSheets(reader, whole.worksheetIds), options.sheet)) {
         sheetName = sheet.name;
         rows = sheet[Symbol.asyncIterator]();
         break;
@@ -160,31 +167,17 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   };
 }
 
-/** End of central directory: the record every zip archive ends with (and a comment of up to 64 KiB). */
-const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
-const EOCD_REACH = 22 + 0xffff;
-
-/** The parts the sheets need, streamed first so that no sheet waits for them (in a temporary file). */
-const FIRST_PARTS = [
-  'xl/_rels/workbook.xml.rels',
-  'xl/workbook.xml',
-  'xl/styles.xml',
-  'xl/sharedStrings.xml',
-];
-const WORKSHEET_RE = /^xl\/worksheets\/sheet\d+\.xml$/;
-const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024;
-
 /**
- * The workbook's bytes, arranged for a streaming read. Excel stores the shared strings after the
- * sheets, so a reader in file order must set a sheet aside until it has them; instead the zip's
- * directory (at its end) is read and the entries are streamed in the order the reader needs:
- * the workbook, its relations, styles and shared strings, then the sheets. Everything else
- * (pictures, drawings, printer settings) is never read. Stdin is first copied to a temporary file.
- * A workbook cut short (no directory at its end) is refused here.
+ * The workbook's bytes, arranged for a streaming read (see `openWorkbookPackage`): the workbook,
+ * its relationships, styles and shared strings, then the sheets, whatever order the writer stored
+ * them in (Excel stores the shared strings after the sheets, which a reader in file order would
+ * have to set aside). Stdin is first copied to a temporary file, as a zip's directory is at its
+ * end. A workbook cut short (no directory at its end) is refused here.
  */
 async function wholeWorkbook(
   input: OpenedInput,
-): Promise<{ stream: Readable; sharedStrings: boolean; cleanup(): void }> {
+  byContent: boolean,
+): Promise<{ stream: Readable; sharedStrings: boolean; worksheetIds: Set<string>; cleanup(): void }> {
   const fail = (reason: string) => new ImportError(`${input.name}: not a readable .xlsx workbook: ${reason}`);
   const head = input.sample;
   if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) {
@@ -193,8 +186,11 @@ async function wholeWorkbook(
     );
   }
   if (!(head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04)) {
+    const kind = input.binary;
     throw fail(
-      'it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then pass --format csv)',
+      kind
+        ? `it is not a zip archive, as every .xlsx is: it looks like ${kind}`
+        : 'it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then pass --format csv)',
     );
   }
   let path = input.path;
@@ -213,102 +209,16 @@ async function wholeWorkbook(
   }
   input.destroy();
   try {
-    const entries = await zipDirectory(path, fail);
-    const byName = new Map(entries.map((e) => [e.name, e]));
-    const directory = entries.at(-1)!.end;
-    const chosen = [
-      ...FIRST_PARTS.flatMap((name) => byName.get(name) ?? []),
-      ...entries.filter((e) => WORKSHEET_RE.test(e.name)),
-      // The directory closes the stream as it closes the file: an entry whose size is given
-      // after its data is found to end where the next header (or the directory) begins.
-      { name: '', start: directory, end: Number.POSITIVE_INFINITY },
-    ];
-    const file = path;
-    async function* bytes(): AsyncGenerator<Buffer> {
-      for (const entry of chosen) {
-        if (entry.end <= entry.start) continue;
-        const range = Number.isFinite(entry.end)
-          ? { start: entry.start, end: entry.end - 1 }
-          : { start: entry.start };
-        yield* createReadStream(file, range);
-      }
-    }
-    return {
-      stream: Readable.from(evenChunks(bytes())),
-      sharedStrings: byName.has('xl/sharedStrings.xml'),
-      cleanup,
-    };
+    return { ...(await openWorkbookPackage(path)), cleanup };
   } catch (error) {
     cleanup();
-    throw error;
-  }
-}
-
-const CHUNK_BYTES = 64 * 1024;
-
-/**
- * The bytes in chunks of one size, as a file is read. Chunks that end exactly where an entry ends
- * make excelts' unzip miss the entry's data descriptor and fail (FILE_ENDED).
- */
-async function* evenChunks(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let held: Buffer[] = [];
-  let size = 0;
-  for await (const piece of pieces) {
-    held.push(piece);
-    size += piece.length;
-    if (size < CHUNK_BYTES) continue;
-    let all = Buffer.concat(held, size);
-    while (all.length >= CHUNK_BYTES) {
-      yield all.subarray(0, CHUNK_BYTES);
-      all = all.subarray(CHUNK_BYTES);
-    }
-    held = [all];
-    size = all.length;
-  }
-  if (size > 0) yield Buffer.concat(held, size);
-}
-
-interface ZipEntry {
-  name: string;
-  /** Where its local header starts, and where the next entry (or the directory) starts. */
-  start: number;
-  end: number;
-}
-
-/** The entries listed in the zip's central directory, in file order. */
-async function zipDirectory(path: string, fail: (reason: string) => Error): Promise<ZipEntry[]> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const tail = Buffer.alloc(Math.min(size, EOCD_REACH));
-    await handle.read(tail, 0, tail.length, size - tail.length);
-    const at = tail.lastIndexOf(EOCD);
-    if (at === -1 || at + 22 > tail.length) throw fail('the file ends early (is it cut short?)');
-    const count = tail.readUInt16LE(at + 10);
-    const directorySize = tail.readUInt32LE(at + 12);
-    const directoryStart = tail.readUInt32LE(at + 16);
-    if (directoryStart === 0xffffffff || count === 0xffff)
-      throw fail('a zip64 archive (over 4 GB): save it as CSV');
-    if (directorySize > MAX_DIRECTORY_BYTES || directoryStart + directorySize > size) {
-      throw fail('its zip directory is damaged (is the file cut short?)');
-    }
-    const directory = Buffer.alloc(directorySize);
-    await handle.read(directory, 0, directorySize, directoryStart);
-    const found: { name: string; start: number }[] = [];
-    for (let p = 0; p + 46 <= directory.length && found.length < count; ) {
-      if (directory.readUInt32LE(p) !== 0x02014b50) throw fail('its zip directory is damaged');
-      const nameLength = directory.readUInt16LE(p + 28);
-      const extraLength = directory.readUInt16LE(p + 30);
-      const commentLength = directory.readUInt16LE(p + 32);
-      const start = directory.readUInt32LE(p + 42);
-      found.push({ name: directory.toString('utf8', p + 46, p + 46 + nameLength), start });
-      p += 46 + nameLength + extraLength + commentLength;
-    }
-    if (found.length === 0) throw fail('the zip archive is empty');
-    found.sort((x, y) => x.start - y.start);
-    return found.map((e, i) => ({ ...e, end: found[i + 1]?.start ?? directoryStart }));
-  } finally {
-    await handle.close();
+    if (!(error instanceof WorkbookPackageError)) throw error;
+    if (error.reason === 'not-a-workbook' && byContent) throw new NotTextError(input.name, error.looksLike!);
+    throw fail(
+      error.reason === 'not-a-workbook'
+        ? `${error.message}; it looks like ${error.looksLike}`
+        : error.message,
+    );
   }
 }
 
@@ -320,20 +230,23 @@ function whyUnreadable(error: unknown): string {
   return message;
 }
 
-/** The tab names in the workbook's order, once its workbook part has been read. */
-function workbookSheets(reader: WorkbookReader): string[] {
-  const model = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model;
-  return (model?.sheets ?? []).map((s) => s.name);
+/**
+ * The names of the sheets that hold rows (not chart sheets) in the workbook's tab order, once
+ * its workbook part has been read.
+ */
+function workbookSheets(reader: WorkbookReader, worksheetIds: Set<string>): string[] {
+  const model = (reader as unknown as { model?: { sheets?: { name: string; rId?: string }[] } }).model;
+  return (model?.sheets ?? [])
+    .filter((s) => s.rId === undefined || worksheetIds.has(s.rId))
+    .map((s) => s.name);
 }
 
-function isWanted(sheet: SheetReader, reader: WorkbookReader, wanted: string | undefined): boolean {
+function isWanted(sheet: SheetReader, names: string[], wanted: string | undefined): boolean {
   if (wanted !== undefined) {
     if (sheet.name === wanted) return true;
     // A name typed in another case finds the sheet when no sheet has exactly that name.
-    const names = workbookSheets(reader);
     return !names.includes(wanted) && sheet.name.toLowerCase() === wanted.toLowerCase();
   }
-  const names = workbookSheets(reader);
   return names.length === 0 || sheet.name === names[0];
 }
 
