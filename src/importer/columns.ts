@@ -116,7 +116,7 @@ const PARTS = new Set([
 ]);
 
 function splitCompound(word: string): string[] {
-  if (PARTS.has(word) || word.length < 5 || !/^[a-z]+$/.test(word)) return [word];
+  if (PARTS.has(word) || word.length < 5 || !/^\p{L}+$/u.test(word)) return [word];
   const split = (rest: string): string[] | undefined => {
     if (rest === '') return [];
     for (let k = rest.length; k >= 2; k--) {
@@ -127,7 +127,9 @@ function splitCompound(word: string): string[] {
     }
     return undefined;
   };
-  return split(word) ?? [word];
+  // `Kundennummer`, `Mitgliedsnummer`: a thing's number in one word.
+  const number = /^(\p{L}{3,})(nummer|number)$/u.exec(word);
+  return split(word) ?? (number ? [number[1]!, 'number'] : [word]);
 }
 
 const has = (words: readonly string[], set: ReadonlySet<string>) => words.some((w) => set.has(w));

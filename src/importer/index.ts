@@ -9,3 +9,4 @@ export * from './rejects.js';
 export * from './results.js';
 export * from './rows.js';
 export * from './sources/index.js';
+export { sampleRecords } from './stages/source.js';

@@ -571,7 +571,8 @@ export function describeMapping(mapping: ColumnMapping): string[] {
  * recognised, and what fills each field (`Phone, Mobile -> phonenumber` in the order tried).
  */
 export function summarizeMapping(mapping: ColumnMapping): string {
-  const name = (i: number) => mapping.header[i]!.trim() || `(column ${i + 1})`;
+  const name = (i: number) =>
+    (mapping.header[i]!.trim() || `(column ${i + 1})`) + (mapping.byValues.includes(i) ? ' (by its values)' : '');
   const parts: string[] = [];
   const byTarget = new Map<string, number[]>();
   mapping.columns.forEach((targets, i) => {

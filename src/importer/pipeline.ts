@@ -27,7 +27,15 @@ import { type ImportEvent, type ImportReport, ImportTally } from './stages/repor
 import { RowPlanner } from './stages/row-planner.js';
 import { SendSink } from './stages/send-sink.js';
 import type { ImportSink } from './stages/sink.js';
-import { countForProgress, inputKind, openInputSource, readRecords, sampleRecords } from './stages/source.js';
+import {
+  countForProgress,
+  inputKind,
+  openInputSource,
+  readRecords,
+  SAMPLE_MAX_CHARS,
+  SAMPLE_ROWS,
+  sampleRecords,
+} from './stages/source.js';
 import type { DateOrder } from './values.js';
 
 export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
@@ -40,14 +48,14 @@ export const DEFAULT_IMPORT_RETRIES = 10;
 export const DEFAULT_BATCH_SIZE = 1000;
 
 /** Rows read before the first is validated, to learn what the file says of itself. */
-const LOOK_AHEAD_ROWS = 1000;
+const LOOK_AHEAD_ROWS = SAMPLE_ROWS;
 /** How far reading ahead goes on while a date column's order is still open. */
 const LOOK_AHEAD_MAX_ROWS = 100_000;
 /**
  * The record text held ahead at most, whatever the row count: wide rows must not hold the file
  * in memory. Past it, a column still undecided stops the import (as at the row bound).
  */
-export const LOOK_AHEAD_MAX_CHARS = 16 * 1024 * 1024;
+export const LOOK_AHEAD_MAX_CHARS = SAMPLE_MAX_CHARS;
 
 export interface ImportOptions {
   client: ContactsClient;
@@ -152,7 +160,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     // column holds, with the header's words.
     const sample =
       source.format === 'csv' || source.format === 'xlsx'
-        ? await sampleRecords(source, LOOK_AHEAD_ROWS, LOOK_AHEAD_MAX_CHARS)
+        ? await sampleRecords(source)
         : undefined;
     prepared = await prepare(options, source, sample, kind, definitions, dryRun, (header, example) =>
       emit({ type: 'note', message: localTimeNote(header, example) }),
@@ -278,6 +286,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       );
     }
     aheadChars = 0;
+    for (const message of evidence.decisions()) emit({ type: 'note', message });
     for (const held of ahead!.splice(0)) {
       if (sink.failure || tally.writeFailure) break;
       const sending = handle(held);

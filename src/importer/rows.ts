@@ -294,6 +294,8 @@ export class FileEvidence {
     order: DateOrder | undefined;
     either?: string;
     conflict?: string;
+    /** The value that decided the order, when the column's values did. */
+    decidedBy?: string;
   }[];
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
@@ -334,12 +336,15 @@ export class FileEvidence {
       const cell = raw[column.index];
       if (!cell) continue;
       if (this.#onLocalTime) this.dateValue(column.index, cleanCell(cell));
-      if (column.order && !column.either) continue;
+      if (column.order && (column.either || !column.decidedBy)) continue;
       const order = slashDateOrder(cleanCell(cell));
       if (order === 'either') column.either ??= cleanCell(cell);
       else if (order) {
         if (column.order && column.order !== order) column.conflict ??= cleanCell(cell);
-        column.order ??= order;
+        if (!column.order) {
+          column.order = order;
+          column.decidedBy = cleanCell(cell);
+        }
       }
     }
     for (const i of this.#phoneColumns) {
@@ -364,6 +369,22 @@ export class FileEvidence {
     if (this.#fallbackOrder) return undefined;
     const column = this.#dateColumns.find((c) => c.order === undefined && c.either !== undefined);
     return column && { header: column.header, example: column.either! };
+  }
+
+  /**
+   * What the values decided of the date columns, said once: the order of a column whose slash
+   * dates were open until one value read one way only (`31/05/2024`).
+   */
+  decisions(): string[] {
+    return this.#dateColumns.flatMap((c) =>
+      c.decidedBy && c.either
+        ? [
+            `Column "${c.header}" has dates like ${c.either} that read both ways; ${c.decidedBy} reads only as ` +
+              `${c.order === 'dmy' ? 'D/M/YYYY (day first)' : 'M/D/YYYY (month first)'}, so the whole column is read so` +
+              ' (--date-order chooses otherwise)',
+          ]
+        : [],
+    );
   }
 
   /** Whether any date column is still open (looking further ahead may decide it). */

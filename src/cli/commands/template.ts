@@ -115,12 +115,14 @@ async function mappingFile(ctx: CommandContext, file: string) {
   }
   // A JSON export the importer knows (Zendesk's users) has columns too: its first object's keys.
   const jsonExport = source.header ? undefined : (await importer.readAsExportTable(source)).profile;
+  // The first rows too, as an import reads them: their values say what each column holds.
+  const sample = source.format === 'csv' || source.format === 'xlsx' ? await importer.sampleRecords(source) : [];
   source.close();
   if (!source.header)
     throw new UsageError(`${file}: a mapping file is for CSV columns; JSON records use the field names`);
   let mapping: ReturnType<typeof importer.resolveMapping>;
   try {
-    mapping = importer.resolveMapping({ header: source.header, definitions, profile: jsonExport });
+    mapping = importer.resolveMapping({ header: source.header, definitions, profile: jsonExport, sample });
   } catch (error) {
     if (error instanceof importer.ImportError) throw new UsageError(error.message, { cause: error });
     throw error;

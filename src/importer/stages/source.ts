@@ -113,6 +113,11 @@ function nextOrAbort<T>(
   });
 }
 
+/** Rows of a table read before its columns are mapped, at most. */
+export const SAMPLE_ROWS = 1000;
+/** The cell text those rows hold at most: wide rows must not hold the file in memory. */
+export const SAMPLE_MAX_CHARS = 16 * 1024 * 1024;
+
 /**
  * The first records of a table, read before its columns are mapped (their values say what each
  * column holds), then handed on again: `source.records` yields them first, then the rest. A
@@ -121,8 +126,8 @@ function nextOrAbort<T>(
  */
 export async function sampleRecords(
   source: ImportSource,
-  maxRows: number,
-  maxChars: number,
+  maxRows = SAMPLE_ROWS,
+  maxChars = SAMPLE_MAX_CHARS,
 ): Promise<Cell[][]> {
   const iterator = source.records[Symbol.asyncIterator]();
   const held: SourceRecord[] = [];

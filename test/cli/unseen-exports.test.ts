@@ -1,0 +1,96 @@
+// Exports of systems the importer names nowhere (test/fixtures/unseen, with their evidence),
+// imported as a new user would: no flags but the agent. Each clean row lands under the file's own
+// id (or its email, or the column a file without emails is keyed by), with its name, its email and
+// a phone from whichever column holds one; lines before the header are not rows.
+import { copyFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/mock/server.js';
+import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
+import { startTestMock } from '../helpers/mock.js';
+
+const FIXTURES = new URL('../fixtures/unseen/', import.meta.url);
+const AGENT = 'unseen';
+
+interface Expected {
+  system: string;
+  /** The file's own id column, or null: keyed by the first email column, in lower case. */
+  key: string | null;
+  name: string[];
+  email: string[];
+  phones: string[];
+  preamble_lines: number;
+  rows: number;
+}
+
+const expected: Record<string, Expected> = JSON.parse(
+  await readFile(new URL('expected.json', FIXTURES), 'utf8'),
+);
+const csvFiles = Object.entries(expected).filter(([file]) => file.endsWith('.csv'));
+
+const home = useTempHome();
+let mock: MockServer;
+beforeEach(async () => {
+  mock = await startTestMock();
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const digits = (phone: string | null | undefined) => (phone ?? '').replace(/\D/g, '').replace(/^0+/, '');
+
+describe('exports of systems named nowhere in the importer, with no flags but the agent', () => {
+  it('has the fixtures it names', () => {
+    expect(csvFiles.length).toBeGreaterThanOrEqual(8);
+  });
+
+  for (const [file, want] of csvFiles) {
+    it(`${file} (${want.system})`, async () => {
+      const input = join(home.dir, file);
+      await copyFile(new URL(encodeURIComponent(file), FIXTURES), input);
+      const r = await runInProcess(['import', input, '--agent', AGENT, '-o', 'json'], {
+        env: envFor(home, mock),
+        cwd: home.dir,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      if (want.preamble_lines > 0) expect(r.stderr).toMatch(/lines? before the header \(line \d+\)/);
+
+      // The file as a person reads it: the header after the preamble, blank lines left out.
+      const text = (await readFile(input, 'utf8')).replace(/^\uFEFF/, '');
+      const body = text.split(/\r?\n/).slice(want.preamble_lines).join('\n');
+      const rows: Record<string, string>[] = parse(body, {
+        columns: true,
+        skip_empty_lines: true,
+        relax_column_count: true,
+      });
+      expect(rows).toHaveLength(want.rows);
+
+      const contacts = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+      const keys = new Set<string>();
+      for (const row of rows) {
+        const key = want.key ? row[want.key]!.trim() : row[want.email[0]!]!.trim().toLowerCase();
+        keys.add(key);
+        const contact = contacts.get(key);
+        expect(contact, `${key}`).toBeDefined();
+        const name = want.name
+          .map((c) => row[c]?.trim())
+          .filter(Boolean)
+          .join(' ');
+        if (name) expect(contact!.name).toBe(name);
+        const email = want.email.map((c) => row[c]?.trim()).find(Boolean);
+        if (email) expect(contact!.email?.toLowerCase()).toBe(email.toLowerCase());
+        const phone = want.phones.map((c) => row[c]?.trim()).find((p) => p && p !== '--');
+        // A later row of the same key may carry another number: the last row of a key decides.
+        const last = rows
+          .filter((x) => (want.key ? x[want.key]!.trim() : x[want.email[0]!]!.trim().toLowerCase()) === key)
+          .at(-1)!;
+        const lastPhone = want.phones.map((c) => last[c]?.trim()).find((p) => p && p !== '--');
+        if (phone && lastPhone === phone)
+          expect(digits(contact!.phonenumber)).toMatch(new RegExp(`${digits(phone).slice(-9)}$`));
+      }
+      // Nothing else: no preamble line became a contact.
+      expect(contacts.size).toBe(keys.size);
+    });
+  }
+});

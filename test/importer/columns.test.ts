@@ -1,0 +1,181 @@
+// Column roles from header words and values together: what a person reading an unknown export
+// would make of each column.
+import { describe, expect, it } from 'vitest';
+import { headerWords, inferColumns } from '../../src/importer/columns.js';
+import type { Cell } from '../../src/importer/sources/types.js';
+
+/** The role of each column, by header, for a header and rows. */
+function roles(header: string[], rows: Cell[][] = []): Record<string, string | undefined> {
+  const { columns, id } = inferColumns(header, rows);
+  return Object.fromEntries(header.map((h, i) => [h, i === id ? 'id' : columns[i]?.role]));
+}
+
+describe('headerWords', () => {
+  it('splits headers into words the way they are written in any style', () => {
+    expect(headerWords('E-mail 2')).toEqual(['email', '2']);
+    expect(headerWords('FirstName')).toEqual(['first', 'name']);
+    expect(headerWords('firstname')).toEqual(['first', 'name']);
+    expect(headerWords('emailaddress')).toEqual(['email', 'address']);
+    expect(headerWords('Phone1')).toEqual(['phone', '1']);
+    expect(headerWords('Person - Email - Work')).toEqual(['person', 'email', 'work']);
+    expect(headerWords('Attendee #')).toEqual(['attendee', '#']);
+    expect(headerWords('Téléphone')).toEqual(['telephone']);
+    expect(headerWords('Kundennummer')).toEqual(['kunden', 'number']);
+  });
+});
+
+describe('inferColumns: header words', () => {
+  it('reads emails, phones, countries, names and ids in their common forms', () => {
+    expect(
+      roles([
+        'Email 1',
+        'Work Email',
+        'Phone 1',
+        'Cell',
+        'Phone - home',
+        'Telephone',
+        'Home Country',
+        'Country/Region',
+        'Given Name',
+        'Surname',
+        'Attendee no.',
+      ]),
+    ).toEqual({
+      'Email 1': 'email',
+      'Work Email': 'email',
+      'Phone 1': 'phone',
+      Cell: 'phone',
+      'Phone - home': 'phone',
+      Telephone: 'phone',
+      'Home Country': 'country',
+      'Country/Region': 'country',
+      'Given Name': 'first',
+      Surname: 'last',
+      'Attendee no.': 'id',
+    });
+  });
+
+  it("leaves another thing's id, name, email or phone alone", () => {
+    expect(
+      roles([
+        'Account ID',
+        'Company Name',
+        'Owner Email',
+        'Assistant Phone',
+        'Fax',
+        'State',
+        'Order #',
+        'ID',
+      ]),
+    ).toEqual({
+      'Account ID': undefined,
+      'Company Name': undefined,
+      'Owner Email': undefined,
+      'Assistant Phone': undefined,
+      Fax: undefined,
+      State: undefined,
+      'Order #': undefined,
+      ID: 'id',
+    });
+  });
+
+  it('orders phones mobile, main, work, home, other, and emails main first', () => {
+    const header = ['Other Phone', 'Home Phone', 'Work Phone', 'Phone', 'Mobile', 'Email 2', 'Email'];
+    const { columns } = inferColumns(header, []);
+    const order = (role: string) =>
+      header
+        .map((h, i) => ({ h, c: columns[i] }))
+        .filter((x) => x.c?.role === role)
+        .sort((a, b) => a.c!.rank - b.c!.rank)
+        .map((x) => x.h);
+    expect(order('phone')).toEqual(['Mobile', 'Phone', 'Work Phone', 'Home Phone', 'Other Phone']);
+    expect(order('email')).toEqual(['Email', 'Email 2']);
+  });
+
+  it('prefers a person id to a bare one, and a bare one to a system-named one', () => {
+    expect(inferColumns(['ID', 'Contact ID', 'Name'], []).id).toBe(1);
+    expect(inferColumns(['Klaviyo ID', 'ID'], []).id).toBe(1);
+    expect(inferColumns(['Klaviyo ID', 'Email'], []).id).toBe(0);
+  });
+});
+
+describe('inferColumns: values', () => {
+  const rows: Cell[][] = [
+    ['a@example.com', '+44 20 7946 0001', 'United Kingdom', 'yes', '5f0c7a3e-1b2d-4c5e-8f90-a1b2c3d4e5f6'],
+    ['b@example.com', '(415) 555-0102', 'USA', 'no', '0d9c8b7a-6f5e-4d3c-2b1a-0f9e8d7c6b5a'],
+    ['c@example.com', '020 7946 0003', 'GB', 'no', '11111111-2222-3333-4444-555555555555'],
+  ];
+
+  it('takes a column of emails, phones or countries for what it holds, whatever its name', () => {
+    const inference = inferColumns(
+      ['Contact', 'Reach me at', 'Where', 'Opted in', '(Do Not Modify) Contact'],
+      rows,
+    );
+    expect(inference.columns.map((c) => c?.role)).toEqual(['email', 'phone', 'country', undefined, 'id']);
+    expect(inference.columns[0]?.by).toBe('values');
+    expect(inference.id).toBe(4);
+  });
+
+  it('lets values overrule a header word, and says which', () => {
+    const inference = inferColumns(
+      ['Name', 'Email Opt Out'],
+      [
+        ['a@example.com', 'yes'],
+        ['b@example.com', 'no'],
+        ['c@example.com', 'no'],
+      ],
+    );
+    expect(inference.columns.map((c) => c?.role)).toEqual(['email', undefined]);
+    expect(inference.overruled).toEqual([{ index: 0, header: 'name', values: 'email' }]);
+  });
+
+  it('keeps a header word over a few values that are wrong (a typo is the row’s problem)', () => {
+    const inference = inferColumns(['email'], [['nope'], ['']]);
+    expect(inference.columns[0]?.role).toBe('email');
+  });
+
+  it('takes an id column only when it is filled and its values do not mostly repeat', () => {
+    const sparse = inferColumns(
+      ['ID', 'Email'],
+      [
+        ['1', 'a@example.com'],
+        ['', 'b@example.com'],
+        ['', 'c@example.com'],
+      ],
+    );
+    expect(sparse.id).toBeUndefined();
+    expect(sparse.notKeys).toEqual([{ index: 0, why: '2 of 3 rows have no value in it' }]);
+    // A file that updates one contact twice still has its id column.
+    const twice = inferColumns(['ID'], [['1'], ['2'], ['1'], ['3']]);
+    expect(twice.id).toBe(0);
+  });
+
+  it('keys a file whose rows mostly have no email by a column filled and unique in every row', () => {
+    const inference = inferColumns(
+      ['First Name', 'URL', 'Email Address', 'Company'],
+      [
+        ['Ann', 'https://www.linkedin.com/in/ann', '', 'Acme'],
+        ['Bo', 'https://www.linkedin.com/in/bo', 'bo@example.com', 'Acme'],
+        ['Cy', 'https://www.linkedin.com/in/cy', '', 'Initech'],
+      ],
+    );
+    expect(inference.id).toBeUndefined();
+    expect(inference.uniqueColumn).toBe(1);
+  });
+
+  it('points at ignored columns whose values look like phones (a fax), not at a state of two-letter codes', () => {
+    const inference = inferColumns(
+      ['Fax', 'State'],
+      [
+        ['+1 415 555 0199', 'CA'],
+        ['+1 415 555 0198', 'DE'],
+      ],
+    );
+    expect(inference.lookAlikes).toEqual([{ index: 0, looksLike: 'phone' }]);
+  });
+
+  it('does not take a column of numeric ids for phones', () => {
+    const inference = inferColumns(['Ref'], [['51000000582'], ['51000000583'], ['51000000584']]);
+    expect(inference.columns[0]).toBeUndefined();
+  });
+});
