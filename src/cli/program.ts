@@ -339,26 +339,28 @@ function importOptions(cmd: SubCommand) {
     .addHelpText(
       'after',
       `
-The exports of HubSpot, Salesforce (reports and Data Loader), Mailchimp, Google Contacts,
-Outlook, Shopify, Stripe, Pipedrive, Zoho CRM, Intercom, Freshsales (its data export's
-Contacts.csv) and Klaviyo are recognised by their header and import as
-they are: the first line names the export and the mapping. Other files: columns are matched to
-fields ignoring case, spaces, _ and -, with the usual synonyms (External ID, User ID, Customer ID,
-ID; Name, Full Name, First Name + Last Name; Email, E-mail, Email Address; Phone, Phone Number,
-Mobile, Telephone, Tel: every phone column is tried in turn). Without an id column the email, in
-lower case, is the key. A column named after a defined custom attribute, or attr.<name>, fills that attribute.
+Any export imports as it is: each column is read by the words of its header and by its values
+(the first 1,000 rows), so Email 1, Work Email, Phone - home, Mobile, Home Country, Attendee no.
+or a column that simply holds emails are found whatever system wrote them; the first line says
+what each column fills. Lines before the header (notes, a report's title) are skipped. The key is
+the file's own id column; without one the email, in lower case; where most rows have no email, a
+column filled and unique in every row (a profile URL). Every phone column is tried in turn
+(mobile, main, work, home, other). Some exports are also known by name (HubSpot, Salesforce,
+Mailchimp, Google Contacts, Outlook, Shopify, Stripe, Pipedrive, Zoho CRM, Intercom, Freshsales,
+Klaviyo). A column named after a defined custom attribute, or attr.<name>, fills that attribute.
 JSON and NDJSON records use the API's field names, with custom_attributes nested, except
 Zendesk's users export (one user object a line, also in a .json file): its keys are read as
 columns, user_fields as columns of their own names, keyed by Zendesk's id (--map applies).
 
-An .xlsx workbook is read like CSV: the first sheet (or --sheet), its first non-blank row the
+An .xlsx workbook is read like CSV: the first sheet (or --sheet), from the row that looks like a
 header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
 their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row per card: UID to
 external_id (else the email), FN (else N) to name, the preferred EMAIL, and the preferred or
 mobile TEL. Rejected rows of either are written as CSV.
 
-A national phone number is placed in the row's country column, else --default-country, else the
-one country of the file's international numbers it is valid in. A phone or attribute value that
+A national phone number is placed in its row's country (its own address's first), else
+--default-country, else the one country it is valid in of those the file's international numbers
+and country columns name. A phone or attribute value that
 cannot be read goes to the fixes file and the contact lands without it (--strict rejects the row).
 A date-time without a zone (HubSpot's 2024-03-22 17:59, Salesforce's 9/20/2022 3:04 PM) is read
 in --time-zone's wall clock, daylight saving included, and stored in UTC; without it, as UTC.
