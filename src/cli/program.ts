@@ -328,6 +328,12 @@ function importOptions(cmd: SubCommand) {
       'a quoted empty cell ("") is the empty string and clears a name or text attribute (default: every empty cell means "not given")',
     )
     .option('--resume', 'skip the rows an interrupted run of the same file already landed')
+    .addOption(
+      new Option(
+        '--restart',
+        'start over from the first row, discarding the checkpoint of an interrupted run of the same file (without --resume or --restart, such a run refuses)',
+      ).conflicts('resume'),
+    )
     .option(
       '--dry-run',
       'check every row against the directory and report what would be created, updated or left unchanged; write nothing',
@@ -374,6 +380,7 @@ Examples:
   $ contacts import hubspot-contacts.csv --time-zone America/New_York
   $ contacts import "All Contacts.vcf"
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
+  $ contacts import big.csv --restart          # the same, but from the first row again
   $ cat contacts.ndjson | contacts import - --format ndjson`,
     );
 }

@@ -239,10 +239,9 @@ export async function createProgress(
           }
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
           if (e.checkpointDiscarded) {
-            ctx.io.warn(
-              'An earlier import of this file did not finish, and this run was not given --resume: its checkpoint is set ' +
-                'aside and the import starts over from the first row (rows it landed are updated to the same values). ' +
-                'To continue an unfinished import, run the same command with --resume.',
+            ctx.io.note(
+              '--restart: the checkpoint of the unfinished import of this file is discarded and the import starts ' +
+                'over from the first row (rows it landed are updated to the same values).',
             );
           }
           break;
