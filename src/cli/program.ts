@@ -283,7 +283,7 @@ function importOptions(cmd: SubCommand) {
     )
     .option(
       '--map <header=field>',
-      'map a column: external_id, name, first_name, last_name, email, phonenumber, country, attr.<name>, or - to ignore (repeatable; several phonenumber columns are tried in the order given)',
+      'map a column: external_id, name, first_name, last_name, email, phonenumber (or phone), country, attr.<name>, or - to ignore (repeatable; several phonenumber columns are tried in the order given)',
       collect,
     )
     .option(
