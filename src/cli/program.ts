@@ -360,8 +360,9 @@ columns, user_fields as columns of their own names, keyed by Zendesk's id (--map
 An .xlsx workbook is read like CSV: the first sheet (or --sheet), its first non-blank row the
 header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
 their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row per card: UID to
-external_id (else the email), FN (else N) to name, the preferred EMAIL, and the preferred or
-mobile TEL. Rejected rows of either are written as CSV.
+external_id (else the email), FN (else N) to name, the preferred EMAIL, the preferred or
+mobile TEL, and ORG to a custom attribute company if the agent defines one. Rejected rows of
+either are written as CSV.
 
 A national phone number is placed in the row's country column, else --default-country, else the
 one country of the file's international numbers it is valid in. A phone or attribute value that

@@ -232,7 +232,15 @@ export async function createProgress(
           }
           if (e.timeZone)
             ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
-          if (e.unmapped.length > 0) {
+          if (e.format === 'vcard') {
+            // A vCard's one column that may map to nothing: ORG, kept only in a `company` attribute.
+            ctx.io.note(
+              e.unmapped.includes('company')
+                ? 'ORG (the organisation) is not imported: the agent has no custom attribute company to keep it in ' +
+                    '(contacts attrs define company --type text).'
+                : 'ORG (the organisation) -> attr.company',
+            );
+          } else if (e.unmapped.length > 0) {
             ctx.io.warn(unmappedWarning(e.unmapped));
             const hint = keepColumnHint(e.unmapped);
             if (hint) ctx.io.note(hint);
