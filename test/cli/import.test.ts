@@ -1,5 +1,6 @@
 // `contacts import` and `contacts export` as a user runs them: a real child process against the
-// mock on port 0, including a kill -9 mid-import and a resume that sends only the rest.
+// mock on port 0, including a kill -9 mid-import and a resume that sends only the rest (in this
+// process where only what is said and sent matters: an unfinished import refused, resumed, restarted).
 import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
