@@ -22,7 +22,7 @@ import {
 } from '../client/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { redactSecrets } from '../core/redact.js';
-import { ImportError } from '../importer/errors.js';
+import { CheckpointMismatchError, ImportError, UnfinishedImportError } from '../importer/errors.js';
 import { MockDataFileError, SeedError } from '../mock/errors.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { ExitCode } from './exit-codes.js';
@@ -171,6 +171,22 @@ function describe(error: unknown): Described {
   }
   if (error instanceof APIUserAbortError || isAbortError(error)) {
     return { code: ExitCode.INTERRUPTED, message: 'Interrupted' };
+  }
+  if (error instanceof UnfinishedImportError) {
+    return {
+      code: ExitCode.USAGE,
+      message: error.message,
+      hint:
+        'Run the same command with --resume to send only the rows that have not landed, ' +
+        "or with --restart to start over from the first row (discarding the unfinished import's checkpoint).",
+    };
+  }
+  if (error instanceof CheckpointMismatchError) {
+    return {
+      code: ExitCode.USAGE,
+      message: error.message,
+      hint: 'To start over from the first row instead, run the same command with --restart in place of --resume (the checkpoint is discarded).',
+    };
   }
   // The user's file or options, not a bug: a bad --map, an unreadable or malformed input.
   if (error instanceof ImportError) return { code: ExitCode.USAGE, message: error.message };

@@ -283,7 +283,7 @@ function importOptions(cmd: SubCommand) {
     )
     .option(
       '--map <header=field>',
-      'map a column: external_id, name, first_name, last_name, email, phonenumber, country, attr.<name>, or - to ignore (repeatable; several phonenumber columns are tried in the order given)',
+      'map a column: external_id, name, first_name, last_name, email, phonenumber (or phone), country, attr.<name>, or - to ignore (repeatable; several phonenumber columns are tried in the order given)',
       collect,
     )
     .option(
@@ -328,6 +328,12 @@ function importOptions(cmd: SubCommand) {
       'a quoted empty cell ("") is the empty string and clears a name or text attribute (default: every empty cell means "not given")',
     )
     .option('--resume', 'skip the rows an interrupted run of the same file already landed')
+    .addOption(
+      new Option(
+        '--restart',
+        'start over from the first row, discarding the checkpoint of an interrupted run of the same file (without --resume or --restart, such a run refuses)',
+      ).conflicts('resume'),
+    )
     .option(
       '--dry-run',
       'check every row against the directory and report what would be created, updated or left unchanged; write nothing',
@@ -355,8 +361,9 @@ columns, user_fields as columns of their own names, keyed by Zendesk's id (--map
 An .xlsx workbook is read like CSV: the first sheet (or --sheet), from the row that looks like a
 header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
 their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row per card: UID to
-external_id (else the email), FN (else N) to name, the preferred EMAIL, and the preferred or
-mobile TEL. Rejected rows of either are written as CSV.
+external_id (else the email), FN (else N) to name, the preferred EMAIL, the preferred or
+mobile TEL, and ORG to a custom attribute company if the agent defines one. Rejected rows of
+either are written as CSV.
 
 A national phone number is placed in its row's country (its own address's first), else
 --default-country, else the one country it is valid in of those the file's international numbers
@@ -376,6 +383,7 @@ Examples:
   $ contacts import hubspot-contacts.csv --time-zone America/New_York
   $ contacts import "All Contacts.vcf"
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
+  $ contacts import big.csv --restart          # the same, but from the first row again
   $ cat contacts.ndjson | contacts import - --format ndjson`,
     );
 }

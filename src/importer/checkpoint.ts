@@ -21,7 +21,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { sameTimeZone } from '../util/time-zone.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
-import { CheckpointMismatchError, ImportError } from './errors.js';
+import { CheckpointMismatchError, ImportError, UnfinishedImportError } from './errors.js';
 
 const VERSION = 2;
 
@@ -53,8 +53,13 @@ export interface CheckpointOptions {
   /** The input file (stdin cannot be resumed: it cannot be read again). */
   input: string;
   agentId: string;
-  /** Load the existing checkpoint (and check it belongs to this input); else start afresh. */
+  /** Load the existing checkpoint (and check it belongs to this input). */
   resume: boolean;
+  /**
+   * Remove an existing checkpoint and start afresh. Without it or `resume`, an existing
+   * checkpoint refuses the run (UnfinishedImportError) and is left as it is.
+   */
+  restart?: boolean | undefined;
   /** Default: `<input>.import-checkpoint.json`. */
   path?: string | undefined;
   /**
@@ -95,7 +100,7 @@ export class ImportCheckpoint {
   readonly path: string;
   /** True when an earlier checkpoint was loaded (`resume` and one existed). */
   readonly resumed: boolean;
-  /** True when a checkpoint of an earlier, unfinished run was found and discarded (no `resume`). */
+  /** True when a checkpoint of an earlier, unfinished run was found and discarded (`restart`). */
   readonly discarded: boolean;
 
   #identity: InputIdentity;
@@ -147,11 +152,13 @@ export class ImportCheckpoint {
   /**
    * Open the checkpoint of `input`. With `resume`, an existing checkpoint is loaded if it was
    * written for the same file (its size, and the bytes read then), agent and settings, else this throws a
-   * CheckpointMismatchError; a missing one just starts afresh. Without `resume`, an existing one
-   * is removed.
+   * CheckpointMismatchError; a missing one just starts afresh. With `restart`, an existing one
+   * is removed; with neither, an existing one throws an UnfinishedImportError and is kept.
    */
   static async open(options: CheckpointOptions): Promise<ImportCheckpoint> {
     if (options.input === '-') throw new ImportError('An import from stdin cannot be resumed');
+    if (options.resume && options.restart)
+      throw new ImportError('An import either resumes or restarts, not both');
     const path = options.path ?? defaultCheckpointPath(options.input);
     const identity = await identify(options.input);
     const settings = options.settings ?? '';
@@ -174,17 +181,26 @@ export class ImportCheckpoint {
     }
     const fresh = { ...base, consumedBefore: NOTHING_READ, ranges: [] };
     if (text === null) return new ImportCheckpoint({ ...fresh, resumed: false, discarded: false });
-    if (!options.resume) {
+    if (options.restart) {
       await rm(path, { force: true });
       return new ImportCheckpoint({ ...fresh, resumed: false, discarded: true });
     }
 
-    let saved: CheckpointFile;
+    let saved: CheckpointFile | undefined;
     try {
       saved = CheckpointFileSchema.parse(JSON.parse(text));
     } catch {
-      throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
+      saved = undefined;
     }
+    if (!options.resume) {
+      // Never thrown away unasked: the rows it holds are what a resume would not send again.
+      throw new UnfinishedImportError({
+        path,
+        input: options.input,
+        ...(saved && { landed: landedCount(saved), updatedAt: saved.updatedAt }),
+      });
+    }
+    if (!saved) throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
     const reasons = await mismatches(saved, options.input, identity, options.agentId, settings);
     if (reasons.length > 0) throw new CheckpointMismatchError(path, reasons);
     const ranges: [number, number][] = saved.landed.through > 0 ? [[1, saved.landed.through]] : [];
@@ -310,6 +326,13 @@ export class ImportCheckpoint {
       throw error;
     }
   }
+}
+
+/** How many rows a saved checkpoint counts as landed. */
+function landedCount(saved: CheckpointFile): number {
+  let n = saved.landed.through;
+  for (const [from, to] of saved.landed.ranges) n += to - from + 1;
+  return n;
 }
 
 /** Insert [from, to] into sorted, disjoint, non-adjacent ranges, merging neighbours. */

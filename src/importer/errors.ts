@@ -38,17 +38,48 @@ export class MappingError extends ImportError {
   }
 }
 
-/** `--resume` against a checkpoint written for another file, another version of it, or another agent. */
+/**
+ * A resume against a checkpoint written for another file, another version of it, or another agent.
+ * The way on is to restart (the `restart` option): the caller words it.
+ */
 export class CheckpointMismatchError extends ImportError {
   override name = 'CheckpointMismatchError';
+  readonly code = 'checkpoint_mismatch';
   readonly path: string;
   readonly reasons: string[];
   constructor(path: string, reasons: string[]) {
-    super(
-      `The checkpoint ${path} cannot be resumed by this run (${reasons.join('; ')}). ` +
-        'Run without --resume to start over instead.',
-    );
+    super(`The checkpoint ${path} cannot be resumed by this run (${reasons.join('; ')})`);
     this.path = path;
     this.reasons = reasons;
+  }
+}
+
+/**
+ * The input has the checkpoint of an import that did not finish, and the run was told neither to
+ * resume it nor to restart: nothing was written or sent, the checkpoint is as it was. The caller
+ * words the two ways on (the `resume` and `restart` options).
+ */
+export class UnfinishedImportError extends ImportError {
+  override name = 'UnfinishedImportError';
+  readonly code = 'unfinished_import';
+  /** The checkpoint file. */
+  readonly path: string;
+  readonly input: string;
+  /** Rows the unfinished import landed, when its checkpoint could be read. */
+  readonly landed: number | undefined;
+  /** When its checkpoint was last written (ISO 8601), when it could be read. */
+  readonly updatedAt: string | undefined;
+  constructor(init: { path: string; input: string; landed?: number; updatedAt?: string }) {
+    const landed =
+      init.landed === undefined ? '' : `, ${init.landed} ${init.landed === 1 ? 'row' : 'rows'} landed`;
+    const when = init.updatedAt === undefined ? '' : `, last at ${init.updatedAt}`;
+    super(
+      `An earlier import of ${init.input} did not finish (checkpoint ${init.path}${landed}${when}): ` +
+        'resume it or restart from the first row',
+    );
+    this.path = init.path;
+    this.input = init.input;
+    this.landed = init.landed;
+    this.updatedAt = init.updatedAt;
   }
 }

@@ -222,6 +222,8 @@ function parseTargets(text: string, where: string): ColumnTarget[] {
 }
 
 function parseTarget(target: string, where: string): ColumnTarget {
+  // The name `update --phone` gives it.
+  if (target === 'phone') return { kind: 'field', field: 'phonenumber' };
   if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
     return { kind: 'field', field: target as ContactField };
   }

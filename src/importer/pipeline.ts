@@ -95,6 +95,12 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Skip the rows an earlier, interrupted run of the same file landed. */
   resume?: boolean;
+  /**
+   * Discard the checkpoint of an earlier, unfinished run of the same file and import every row.
+   * Without it or `resume`, such a checkpoint refuses the run (UnfinishedImportError): nothing is
+   * sent or written, the checkpoint is kept. A dry run neither refuses nor touches it.
+   */
+  restart?: boolean;
   rejectsPath?: string;
   /** One record per landed row (line, external_id, id, action), CSV or NDJSON by extension. */
   resultsPath?: string;
@@ -454,6 +460,7 @@ async function prepare(
         source,
         agentId: options.agentId,
         resume: options.resume ?? false,
+        restart: options.restart ?? false,
         mapping,
         cwd: options.cwd,
         rejectsPath: options.rejectsPath,

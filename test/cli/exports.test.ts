@@ -367,22 +367,6 @@ describe('what the import says before it starts', () => {
     expect(mock.store.contacts(AGENT)).toHaveLength(1);
   });
 
-  it('says an unfinished import of the file was found, and how to resume one, before starting over', async () => {
-    const input = join(home.dir, 'again.csv');
-    await writeFile(input, 'id,name\nu1,Ann\nu2,Bob\n');
-    const { ImportCheckpoint } = await import('../../src/importer/checkpoint.js');
-    const checkpoint = await ImportCheckpoint.open({ input, agentId: AGENT, resume: false });
-    checkpoint.markLanded(1);
-    await checkpoint.close();
-    const r = await run(['import', input, '--agent', AGENT]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(
-      'An earlier import of this file did not finish, and this run was not given --resume',
-    );
-    expect(r.stderr).toContain('run the same command with --resume');
-    expect(r.stderr.indexOf('did not finish')).toBeLessThan(r.stderr.search(/(Imported|Read) 2 rows/));
-  });
-
   it('says that empty cells leave fields alone, and summarises rejects by reason', async () => {
     await writeFile(
       join(home.dir, 'r.csv'),

@@ -80,6 +80,16 @@ describe('saved mappings', () => {
     expect(r.stderr).not.toMatch(/Ignoring columns/);
   });
 
+  it('phone names phonenumber, in --map and in a map file', async () => {
+    await writeFile(file('de.csv'), 'Kundennummer,Telefon,Handy\nk1,+49 30 901820,\nk2,,+49 30 901821\n');
+    await writeFile(file('de-map.json'), JSON.stringify({ Kundennummer: 'external_id', Handy: 'phone' }));
+    const r = await cli(['import', 'de.csv', '--map-file', 'de-map.json', '--map', 'Telefon=phone']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Telefon -> phonenumber');
+    expect((await contact('k1')).phonenumber).toBe('+4930901820');
+    expect((await contact('k2')).phonenumber).toBe('+4930901821');
+  });
+
   it('a broken map file is a usage error naming it', async () => {
     await writeFile(file('crm.csv'), 'Client Ref\nc1\n');
     await writeFile(file('bad.json'), '["Client Ref"]');

@@ -1,14 +1,24 @@
 // `contacts import` and `contacts export` as a user runs them: a real child process against the
-// mock on port 0, including a kill -9 mid-import and a resume that sends only the rest.
+// mock on port 0, including a kill -9 mid-import and a resume that sends only the rest (in this
+// process where only what is said and sent matters: an unfinished import refused, resumed, restarted).
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
+import { ContactsClient } from '../../src/client/client.js';
+import { runImport } from '../../src/importer/pipeline.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, killImportAtFirstCheckpoint, envFor as mockEnv, runBin, useTempHome } from '../helpers/cli.js';
-import { startTestMock } from '../helpers/mock.js';
+import {
+  BIN,
+  killImportAtFirstCheckpoint,
+  envFor as mockEnv,
+  runBin,
+  runInProcess,
+  useTempHome,
+} from '../helpers/cli.js';
+import { startTestMock, TEST_KEY } from '../helpers/mock.js';
 
 const AGENT = 'imp';
 const home = useTempHome();
@@ -279,5 +289,116 @@ describe('contacts export', () => {
     const tsv = await runBin(['export', '--out', 'x.tsv'], { env: envFor(mock), cwd: home.dir });
     expect(tsv.code).toBe(ExitCode.USAGE);
     expect(tsv.stderr).toContain('not TSV');
+  });
+});
+
+describe('an unfinished import of the same file', () => {
+  /**
+   * `u.csv` (four rows) imported one row a request into `mock`, and stopped (as Ctrl-C stops it)
+   * once two have landed: its checkpoint is kept.
+   */
+  async function unfinished(mock: MockServer) {
+    const file = join(home.dir, 'u.csv');
+    await writeFile(file, 'id,name\nu1,Ann\nu2,Bob\nu3,Cy\nu4,Di\n');
+    const client = new ContactsClient({ baseUrl: mock.url, apiKey: TEST_KEY, agentId: AGENT });
+    onTestFinished(() => client.close());
+    const controller = new AbortController();
+    let writes = 0;
+    const unsubscribe = mock.store.onChange(() => {
+      if (++writes === 2) controller.abort();
+    });
+    const report = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      batchSize: 1,
+      concurrency: 1,
+      signal: controller.signal,
+    });
+    unsubscribe();
+    expect(report.interrupted).toBe(true);
+    const checkpoint = await readFile(`${file}.import-checkpoint.json`, 'utf8');
+    expect(JSON.parse(checkpoint).landed).toEqual({ through: 2, ranges: [] });
+    return { file, checkpoint };
+  }
+  const posts = (mock: MockServer) => mock.requests.filter((r) => r.method === 'POST').length;
+  const ids = (mock: MockServer) => mock.store.contacts(AGENT).map((c) => c.external_id);
+
+  it('is refused without --resume or --restart: nothing sent or written, the checkpoint kept', async () => {
+    const mock = await startTestMock();
+    const { file, checkpoint } = await unfinished(mock);
+    const before = await readdir(home.dir);
+    const sent = posts(mock);
+    const r = await runInProcess(['import', file], { env: envFor(mock), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(
+      `error: An earlier import of ${file} did not finish (checkpoint ${file}.import-checkpoint.json, 2 rows landed, last at `,
+    );
+    expect(r.stderr).toContain(
+      'hint: Run the same command with --resume to send only the rows that have not landed, ' +
+        "or with --restart to start over from the first row (discarding the unfinished import's checkpoint).",
+    );
+    expect(posts(mock)).toBe(sent);
+    expect(await readdir(home.dir)).toEqual(before);
+    expect(await readFile(`${file}.import-checkpoint.json`, 'utf8')).toBe(checkpoint);
+
+    // A dry run neither refuses nor touches it.
+    const dry = await runInProcess(['import', file, '--dry-run'], { env: envFor(mock), cwd: home.dir });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('Checked 4 rows');
+    expect(await readFile(`${file}.import-checkpoint.json`, 'utf8')).toBe(checkpoint);
+  });
+
+  it('--resume sends only what has not landed', async () => {
+    const mock = await startTestMock();
+    const { file } = await unfinished(mock);
+    const sent = posts(mock);
+    const r = await runInProcess(['import', file, '--resume', '--batch-size', '1'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('2 landed in an earlier run');
+    expect(posts(mock) - sent).toBe(2);
+    expect(ids(mock)).toEqual(['u1', 'u2', 'u3', 'u4']);
+    expect(await readdir(home.dir)).not.toContain('u.csv.import-checkpoint.json');
+  });
+
+  it('--restart discards the checkpoint, says so, and imports every row', async () => {
+    const mock = await startTestMock();
+    const { file } = await unfinished(mock);
+    const sent = posts(mock);
+    const r = await runInProcess(['import', file, '--restart', '--batch-size', '1'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const said = r.stderr.indexOf(
+      '--restart: the checkpoint of the unfinished import of this file is discarded',
+    );
+    expect(said).toBeGreaterThanOrEqual(0);
+    expect(said).toBeLessThan(r.stderr.search(/Imported 4 rows/));
+    expect(posts(mock) - sent).toBe(4);
+    expect(ids(mock)).toEqual(['u1', 'u2', 'u3', 'u4']);
+    expect(await readdir(home.dir)).not.toContain('u.csv.import-checkpoint.json');
+
+    // With no unfinished import, --restart is just an import.
+    const again = await runInProcess(['import', file, '--restart'], { env: envFor(mock), cwd: home.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('discarded');
+  });
+
+  it('--resume and --restart together are refused', async () => {
+    const mock = await startTestMock();
+    const { file, checkpoint } = await unfinished(mock);
+    const sent = posts(mock);
+    const r = await runInProcess(['import', file, '--resume', '--restart'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain("option '--restart' cannot be used with option '--resume'");
+    expect(posts(mock)).toBe(sent);
+    expect(await readFile(`${file}.import-checkpoint.json`, 'utf8')).toBe(checkpoint);
   });
 });

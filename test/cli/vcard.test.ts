@@ -3,6 +3,7 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
@@ -135,6 +136,74 @@ describe('importing vCard files', () => {
       email: 'bob@example.com',
       phonenumber: '+442079460100',
     });
+  });
+
+  it("iPhone 3.0: ORG fills a company attribute; a card taking another card's email is rejected naming it", async () => {
+    const mock = await startTestMock();
+    mock.store.defineAttribute(AGENT, { name: 'company', type: 'text' });
+    const r = await importFixture(mock, 'iphone-3.0.vcf');
+    expect(r.code, r.stderr).toBe(ExitCode.PARTIAL);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, created: 2, rejected: 1 });
+    expect(r.stderr).toContain('ORG (the organisation) -> attr.company');
+    const byKey = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+    expect(byKey.get('0D9D1F5B-9A7E-4C3B-8E2A-6F1C2B3A4D5E')).toMatchObject({
+      name: 'Ann Lee',
+      email: 'ann@example.com',
+      phonenumber: '+14155550132',
+      custom_attributes: { company: 'Lee, Park & Co.' },
+    });
+    expect(byKey.get('5C2E8B1A-3F4D-4E6A-9B7C-0A1B2C3D4E5F')).toMatchObject({
+      name: 'Chidi Okafor',
+      phonenumber: '+2348031234567',
+      custom_attributes: { company: 'Smith; Sons Ltd' },
+    });
+    const reason =
+      'email: ANN@example.com is already the email of Ann Lee (line 1; another external_id: the service refuses two contacts with one email)';
+    expect(r.stderr).toContain(`line 26: rejected: ${reason}`);
+    const rejects = parse(await readFile(join(home.dir, 'iphone-3.0.rejects.csv')), {
+      bom: true,
+      columns: true,
+    });
+    expect(rejects).toEqual([
+      {
+        external_id: '9F8E7D6C-5B4A-4321-8765-43210FEDCBA9',
+        name: 'Annie Lee',
+        email: 'ANN@example.com',
+        // A leading + gets a ' against spreadsheet formulas; the importer takes it off again.
+        phonenumber: "'+1 415 555 0199",
+        country: '',
+        company: '',
+        _line: '26',
+        _error: reason,
+      },
+    ]);
+  });
+
+  it('Android 2.1: TEL;CELL and quoted-printable UTF-8; ORG is not imported without a company attribute', async () => {
+    const mock = await startTestMock();
+    const r = await importFixture(mock, 'android-2.1.vcf');
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(r.stderr).toContain(
+      'ORG (the organisation) is not imported: the agent has no custom attribute company to keep it in',
+    );
+    expect(r.stderr).not.toContain('Ignoring columns');
+    expect(fields(mock)).toEqual({
+      'juergen@example.de': {
+        name: 'Jürgen Müller',
+        email: 'juergen@example.de',
+        phonenumber: '+491701234567',
+      },
+      'priya@example.in': { name: 'Priya Singh', email: 'priya@example.in', phonenumber: '+919820012345' },
+    });
+    expect(mock.store.contacts(AGENT).map((c) => c.custom_attributes)).toEqual([{}, {}]);
+
+    // Defined, the attribute takes the organisation's name, quoted-printable UTF-8 decoded.
+    mock.store.defineAttribute(AGENT, { name: 'company', type: 'text' });
+    expect((await importFixture(mock, 'android-2.1.vcf')).code).toBe(ExitCode.OK);
+    expect(mock.store.contacts(AGENT).map((c) => c.custom_attributes)).toEqual([
+      { company: 'Bäckerei Müller' },
+      {},
+    ]);
   });
 
   it('completes the new formats and flags in the shell scripts', async () => {

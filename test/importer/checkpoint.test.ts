@@ -2,16 +2,21 @@ import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultCheckpointPath, ImportCheckpoint, importSettings } from '../../src/importer/checkpoint.js';
-import { CheckpointMismatchError } from '../../src/importer/errors.js';
+import { CheckpointMismatchError, UnfinishedImportError } from '../../src/importer/errors.js';
 import { ResultsWriter } from '../../src/importer/results.js';
 import { openSource } from '../../src/importer/sources/index.js';
 import { fixture } from './helpers.js';
 
-const open = (input: string, resume: boolean, extra: { agentId?: string; settings?: string } = {}) =>
+const open = (
+  input: string,
+  resume: boolean,
+  extra: { agentId?: string; settings?: string; restart?: boolean } = {},
+) =>
   ImportCheckpoint.open({
     input,
     agentId: extra.agentId ?? 'agent-1',
     resume,
+    restart: extra.restart,
     settings: extra.settings,
     flushIntervalMs: 0,
   });
@@ -144,16 +149,52 @@ describe('ImportCheckpoint', () => {
     expect((await saved(input)).landed.through).toBe(2);
   });
 
-  it('starts afresh when asked to resume with no checkpoint, and discards one when not resuming', async () => {
-    const input = await fixture('c.csv', 'external_id\n1\n');
+  it('starts afresh when asked to resume with no checkpoint, and discards one only when restarting', async () => {
+    const input = await fixture('c.csv', 'external_id\n1\n2\n3\n');
     const fresh = await open(input, true);
     expect([fresh.resumed, fresh.hasLanded(1)]).toEqual([false, false]);
     fresh.markLanded(1);
+    fresh.markLanded(3);
     await fresh.flush();
+    const before = await readFile(defaultCheckpointPath(input), 'utf8');
 
-    const over = await open(input, false);
+    // Neither resume nor restart: refused, the checkpoint left as it was.
+    const error = await open(input, false).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnfinishedImportError);
+    expect(error).toMatchObject({
+      code: 'unfinished_import',
+      path: defaultCheckpointPath(input),
+      input,
+      landed: 2,
+      updatedAt: JSON.parse(before).updatedAt,
+    });
+    expect(await readFile(defaultCheckpointPath(input), 'utf8')).toBe(before);
+
+    // Both: refused too, before anything is read or removed.
+    await expect(open(input, true, { restart: true })).rejects.toThrow('either resumes or restarts');
+    expect(await readFile(defaultCheckpointPath(input), 'utf8')).toBe(before);
+
+    const over = await open(input, false, { restart: true });
     expect([over.resumed, over.discarded, over.hasLanded(1)]).toEqual([false, true, false]);
     expect(await readdir(dirname(input))).toEqual(['c.csv']);
+
+    // Restarting with no checkpoint discards nothing.
+    const again = await open(input, false, { restart: true });
+    expect([again.resumed, again.discarded]).toEqual([false, false]);
+  });
+
+  it('refuses a checkpoint it cannot read unless restarting, without counting its rows', async () => {
+    const input = await fixture('c.csv', 'external_id\n1\n');
+    await writeFile(defaultCheckpointPath(input), '{"version": 1}\n');
+    await expect(open(input, false)).rejects.toMatchObject({
+      name: 'UnfinishedImportError',
+      landed: undefined,
+    });
+    await expect(open(input, true)).rejects.toMatchObject({
+      name: 'CheckpointMismatchError',
+      reasons: ['it is not a checkpoint this version can read'],
+    });
+    expect((await open(input, false, { restart: true })).discarded).toBe(true);
   });
 
   it('refuses to resume for another agent, other settings, or a changed file', async () => {
@@ -200,11 +241,12 @@ describe('ImportCheckpoint', () => {
 
   it('refuses to resume in another time zone; no zone and UTC are one, and so are a zone and its link', async () => {
     const input = await fixture('tz.csv', 'external_id\n1\n2\n');
-    const withZone = (timeZone: string | undefined, resume: boolean) =>
+    const withZone = (timeZone: string | undefined, resume: boolean, restart = false) =>
       ImportCheckpoint.open({
         input,
         agentId: 'agent-1',
         resume,
+        restart,
         flushIntervalMs: 0,
         settings: importSettings({ format: 'csv', timeZone }),
       });
@@ -225,7 +267,7 @@ describe('ImportCheckpoint', () => {
     expect((await withZone('US/Eastern', true)).resumed).toBe(true);
 
     // UTC is written as no zone: a checkpoint of a run without --time-zone resumes with UTC.
-    const utc = await withZone('UTC', false);
+    const utc = await withZone('UTC', false, true);
     utc.markLanded(1);
     await utc.flush();
     expect(await savedZone()).toBeNull();
@@ -256,7 +298,9 @@ describe('ImportCheckpoint', () => {
     expect((error as CheckpointMismatchError).reasons).toEqual([
       `its first ${original.length} bytes, read by the run resumed, changed`,
     ]);
-    expect((error as Error).message).toContain('Run without --resume to start over');
+    // The caller words the way on (--restart): the importer gives the code and the reasons.
+    expect((error as CheckpointMismatchError).code).toBe('checkpoint_mismatch');
+    expect((error as Error).message).not.toContain('--');
 
     await rewrite(`${original}u20000\n`);
     await expect(open(input, true)).rejects.toMatchObject({

@@ -5,6 +5,7 @@ import {
   combineMaps,
   describeMapping,
   normalizeHeader,
+  parseMapFile,
   parseMapOption,
   resolveMapping,
   summarizeMapping,
@@ -205,6 +206,16 @@ describe('parseMapOption', () => {
         { kind: 'field', field: 'email' },
       ],
     });
+  });
+
+  it('takes phone for phonenumber, as update --phone does, in flags and map files alike', () => {
+    const phone = [{ kind: 'field', field: 'phonenumber' }];
+    expect(parseMapOption('Telefon=phone')).toEqual({ header: 'Telefon', targets: phone });
+    expect(parseMapOption('Telefon=phonenumber')).toEqual({ header: 'Telefon', targets: phone });
+    expect(parseMapFile('{"Handy": "phone", "Tel": "phone,attr.phone"}', 'm.json')).toEqual([
+      { header: 'Handy', targets: phone },
+      { header: 'Tel', targets: [...phone, { kind: 'attribute', name: 'phone' }] },
+    ]);
   });
 
   it('rejects an unknown field and a malformed option', () => {

@@ -9,7 +9,12 @@ import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContactsClient } from '../../src/client/client.js';
 import { parseMapOption } from '../../src/importer/mapping.js';
-import { ImportStoppedError, LOOK_AHEAD_MAX_CHARS, runImport } from '../../src/importer/pipeline.js';
+import {
+  type ImportEvent,
+  ImportStoppedError,
+  LOOK_AHEAD_MAX_CHARS,
+  runImport,
+} from '../../src/importer/pipeline.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { startTestMock } from '../helpers/mock.js';
 import { tempDir } from './helpers.js';
@@ -491,6 +496,46 @@ describe('runImport', () => {
     expect(second.skipped).toBe(landedBefore);
     expect(second.created + second.updated + second.skipped).toBe(200);
     expect(mock.requests.filter((r) => r.method === 'POST').length - postsBefore).toBe(200 - landedBefore);
+    expect(existsSync(first.checkpointFile!)).toBe(false);
+    expectDirectoryEquals(mock, last);
+  });
+});
+
+describe('an unfinished import of the same file', () => {
+  it('refuses a run told neither to resume nor to restart; restart discards the checkpoint', async () => {
+    const { mock, client, dir } = await setup();
+    const { text, last } = csvRows(50);
+    const file = join(dir, 'again.csv');
+    await writeFile(file, text);
+    const first = await stoppedImport(mock, 2, { client, agentId: AGENT, input: file, batchSize: 5 });
+    expect(first.interrupted).toBe(true);
+    const checkpoint = await readFile(first.checkpointFile!, 'utf8');
+    const landed = first.created + first.updated;
+
+    const posts = () => mock.requests.filter((r) => r.method === 'POST').length;
+    const sent = posts();
+    await expect(runImport({ client, agentId: AGENT, input: file })).rejects.toMatchObject({
+      name: 'UnfinishedImportError',
+      code: 'unfinished_import',
+      path: first.checkpointFile,
+      landed,
+    });
+    expect(posts()).toBe(sent);
+    expect(await readFile(first.checkpointFile!, 'utf8')).toBe(checkpoint);
+    // A dry run neither refuses nor touches it.
+    expect((await runImport({ client, agentId: AGENT, input: file, dryRun: true })).rows).toBe(50);
+    expect(await readFile(first.checkpointFile!, 'utf8')).toBe(checkpoint);
+
+    const events: ImportEvent[] = [];
+    const second = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      restart: true,
+      onEvent: (e) => events.push(e),
+    });
+    expect(events.find((e) => e.type === 'start')).toMatchObject({ checkpointDiscarded: true });
+    expect([second.skipped, second.created + second.updated]).toEqual([0, 50]);
     expect(existsSync(first.checkpointFile!)).toBe(false);
     expectDirectoryEquals(mock, last);
   });

@@ -11,6 +11,15 @@ async function read(text: string | Buffer, options: { encoding?: string } = {}) 
   return { source, rows };
 }
 
+/** The records as the source yields them, whole. */
+async function records(text: string) {
+  const stdin = Readable.from([Buffer.from(text)]);
+  const source = await openSource('-', { stdin, format: 'vcf' });
+  const rows = [];
+  for await (const r of source.records) rows.push(r);
+  return rows;
+}
+
 describe('vCard source', () => {
   it('reads 4.0: PREF=1 wins over order, tel: URIs, urn:uuid UIDs, escapes', async () => {
     const { source, rows } = await read(
@@ -27,7 +36,7 @@ describe('vCard source', () => {
         '',
       ].join('\n'),
     );
-    expect(source.header).toEqual(['external_id', 'name', 'email', 'phonenumber', 'country']);
+    expect(source.header).toEqual(['external_id', 'name', 'email', 'phonenumber', 'country', 'company']);
     expect(rows).toEqual([
       {
         line: 1,
@@ -36,6 +45,7 @@ describe('vCard source', () => {
           'Doe, Jane',
           'jane@example.com',
           '+44-7700-900123',
+          undefined,
           undefined,
         ],
         error: undefined,
@@ -65,7 +75,14 @@ describe('vCard source', () => {
     ]);
     expect(rows[0]).toEqual({
       line: 1,
-      raw: ['first@example.com', 'Dr. Alan Mathison Turing', 'first@example.com', '+44 1', undefined],
+      raw: [
+        'first@example.com',
+        'Dr. Alan Mathison Turing',
+        'first@example.com',
+        '+44 1',
+        undefined,
+        undefined,
+      ],
       error: undefined,
     });
     expect(rows[1]).toMatchObject({
@@ -86,10 +103,61 @@ describe('vCard source', () => {
     const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');
     const text = `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p1\r\nPHOTO;ENCODING=b;TYPE=JPEG:${base64}\r\n${photo}\r\nFN:After Photo\r\nEND:VCARD\r\n`;
     const { rows } = await read(text);
-    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', undefined, undefined, undefined]);
+    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', undefined, undefined, undefined, undefined]);
     // One line of 4 MB (a 4.0 data: URI, unfolded) is dropped as it streams.
     const long = `BEGIN:VCARD\nVERSION:4.0\nUID:p2\nPHOTO:data:image/jpeg;base64,${'B'.repeat(4 * 1024 * 1024)}\nFN:Long\nEND:VCARD\n`;
-    expect((await read(long)).rows[0]?.raw).toEqual(['p2', 'Long', undefined, undefined, undefined]);
+    expect((await read(long)).rows[0]?.raw).toEqual([
+      'p2',
+      'Long',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("reads ORG's first component as company, escapes and quoted-printable undone", async () => {
+    const { rows } = await read(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:o1',
+        'ORG:Lee\\, Park & Co.;Sales;',
+        'ORG:Second Org',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:o2',
+        'ORG:Smith\\; Sons Ltd',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:2.1',
+        'UID:o3',
+        'ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:B=C3=A4ckerei M=C3=BCller;Filiale Mitte',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:o4',
+        'ORG:;Only a unit',
+        'END:VCARD',
+        '',
+      ].join('\r\n'),
+    );
+    expect(rows.map((r) => r.raw?.[5])).toEqual([
+      'Lee, Park & Co.',
+      'Smith; Sons Ltd',
+      'Bäckerei Müller',
+      undefined,
+    ]);
+  });
+
+  it("titles each record with the card's name, for messages that name the card", async () => {
+    const cards = await records(
+      'BEGIN:VCARD\nVERSION:3.0\nUID:a\nFN:Ann Lee\nEND:VCARD\n' +
+        'BEGIN:VCARD\nVERSION:3.0\nUID:b\nN:Lee;Bo;;;\nEND:VCARD\n' +
+        'BEGIN:VCARD\nVERSION:3.0\nUID:c\nEND:VCARD\n',
+    );
+    expect(cards.map((r) => r.title)).toEqual(['Ann Lee', 'Bo Lee', undefined]);
   });
 
   it('names the file and line of what it cannot read', async () => {

@@ -97,6 +97,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       strict: opts.strict,
       emptyStrings: opts.emptyStrings,
       resume: opts.resume,
+      restart: opts.restart,
       dryRun: opts.dryRun,
       countTotal: true,
       signal: controller.signal,
@@ -128,6 +129,9 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
     }
+    // These two are worded with their flags where every error is (../errors.ts).
+    if (err instanceof importer.UnfinishedImportError || err instanceof importer.CheckpointMismatchError)
+      throw err;
     if (err instanceof importer.ImportError) throw new UsageError(err.message, { cause: err });
     throw err;
   } finally {

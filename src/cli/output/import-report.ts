@@ -264,17 +264,24 @@ export async function createProgress(
           }
           if (e.timeZone)
             ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
-          if (e.unmapped.length > 0) {
+          if (e.format === 'vcard') {
+            // A vCard's one column that may map to nothing: ORG, kept only in a `company` attribute.
+            ctx.io.note(
+              e.unmapped.includes('company')
+                ? 'ORG (the organisation) is not imported: the agent has no custom attribute company to keep it in ' +
+                    '(contacts attrs define company --type text).'
+                : 'ORG (the organisation) -> attr.company',
+            );
+          } else if (e.unmapped.length > 0) {
             ctx.io.warn(unmappedWarning(e.unmapped));
             const hint = lookAlikeHint(e.lookAlikes) ?? keepColumnHint(e.unmapped);
             if (hint) ctx.io.note(hint);
           }
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');
           if (e.checkpointDiscarded) {
-            ctx.io.warn(
-              'An earlier import of this file did not finish, and this run was not given --resume: its checkpoint is set ' +
-                'aside and the import starts over from the first row (rows it landed are updated to the same values). ' +
-                'To continue an unfinished import, run the same command with --resume.',
+            ctx.io.note(
+              '--restart: the checkpoint of the unfinished import of this file is discarded and the import starts ' +
+                'over from the first row (rows it landed are updated to the same values).',
             );
           }
           break;

@@ -16,6 +16,8 @@ export interface SourceRecord {
   row: number;
   /** 1-based physical line where the record starts (for a JSON array, where the element opens). */
   line: number;
+  /** What a message names the record by beside its line, where the file gives it one: a vCard's name. */
+  title?: string;
   /** The record: CSV cells by header, or a JSON object without the rejects' `_line`/`_error`. */
   record: Record<string, unknown>;
   /** CSV only: the cells as read, in header order (rejects write them back unchanged). */

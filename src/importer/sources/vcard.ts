@@ -1,6 +1,7 @@
 // vCard files (2.1, 3.0, 4.0; one or many cards) read as rows of the contact fields: each card
-// becomes external_id (UID, else the email), name (FN, else N), email and phonenumber, mapped and
-// checked like a CSV row. Read byte by byte a line at a time, so a property's CHARSET can decode
+// becomes external_id (UID, else the email), name (FN, else N), email, phonenumber and company
+// (ORG: a column the mapping gives to a `company` attribute when the agent defines one, as any
+// column named after an attribute), mapped and checked like a CSV row. Read byte by byte a line at a time, so a property's CHARSET can decode
 // its own bytes, and the lines of a property that is not wanted (a PHOTO's base64) are dropped
 // as they stream, never assembled.
 import { ImportError, SourceParseError } from '../errors.js';
@@ -8,10 +9,10 @@ import type { OpenedInput } from './input.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
 
 /** The columns every vCard row has, named as the importer maps them. */
-export const VCARD_COLUMNS = ['external_id', 'name', 'email', 'phonenumber', 'country'] as const;
+export const VCARD_COLUMNS = ['external_id', 'name', 'email', 'phonenumber', 'country', 'company'] as const;
 
 /** The properties read; any other is skipped with its continuation lines. */
-const WANTED = new Set(['BEGIN', 'END', 'VERSION', 'FN', 'N', 'EMAIL', 'TEL', 'UID', 'ADR']);
+const WANTED = new Set(['BEGIN', 'END', 'VERSION', 'FN', 'N', 'EMAIL', 'TEL', 'UID', 'ADR', 'ORG']);
 /** Longest property kept, in bytes (folded lines joined); a longer wanted one is an error. */
 const MAX_PROPERTY_BYTES = 1024 * 1024;
 
@@ -29,6 +30,8 @@ interface Card {
   fn?: string;
   n?: string;
   uid?: string;
+  /** ORG's first component: the organisation's name (the rest are its units). */
+  org?: string;
   emails: { value: string; pref: number }[];
   tels: { value: string; pref: number; cell: boolean }[];
   /** The country component of each ADR: the card's country, for its national TEL numbers. */
@@ -94,13 +97,8 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
 function toRecord(card: Card, row: number): SourceRecord {
   const email = pick(card.emails)?.value;
   const id = card.uid ?? email?.toLowerCase();
-  const raw: Cell[] = [
-    id,
-    card.fn ?? nameFromN(card.n),
-    email,
-    pickPhone(card.tels),
-    pick(card.countries)?.value,
-  ];
+  const name = card.fn ?? nameFromN(card.n);
+  const raw: Cell[] = [id, name, email, pickPhone(card.tels), pick(card.countries)?.value, card.org];
   const record: Record<string, unknown> = Object.create(null);
   VCARD_COLUMNS.forEach((column, i) => {
     record[column] = raw[i];
@@ -108,6 +106,8 @@ function toRecord(card: Card, row: number): SourceRecord {
   return {
     row,
     line: card.line,
+    // A conflict names the card by its name: a vCard file's lines mean little to its owner.
+    ...(name === undefined ? {} : { title: name }),
     record,
     raw,
     ...(id === undefined ? { error: 'The card has no UID and no EMAIL: nothing to key the contact by' } : {}),
@@ -187,6 +187,12 @@ async function* readCards(input: OpenedInput): AsyncGenerator<Card> {
       case 'EMAIL': {
         const value = unescapeText(text, card.version).trim();
         if (value) card.emails.push({ value, pref: preference(property.params) });
+        break;
+      }
+      case 'ORG': {
+        // ORG is organisation;unit;...: the name, `\,` and `\;` unescaped (as ADR's parts are).
+        const org = (splitUnescaped(text, ';')[0] ?? '').trim();
+        if (org && card.org === undefined) card.org = org;
         break;
       }
       case 'ADR': {

@@ -18,8 +18,8 @@ const DEFAULT_MAX_ENTRIES = 32_768;
 export type EmailClaim =
   /** The row may go; it must not overlap in flight with other rows on these lanes. */
   | { ok: true; emailLanes: string[] }
-  /** Another external_id holds the email, since this line. */
-  | { ok: false; heldByLine: number };
+  /** Another external_id holds the email, since this line (of the record with this title, if any). */
+  | { ok: false; heldByLine: number; heldByTitle?: string };
 
 export interface EmailLedgerOptions {
   /** External_ids (with their emails) remembered at most. */
@@ -29,6 +29,8 @@ export interface EmailLedgerOptions {
 export class EmailLedger {
   /** Lower-cased email -> the line of the row that took it. */
   readonly #emails = new Map<string, number>();
+  /** Lower-cased email -> the title of the row that took it, for rows that have one (vCards). */
+  readonly #titles = new Map<string, string>();
   /** External_id -> the lower-cased email it holds, oldest claim first. */
   readonly #keys = new Map<string, string>();
   readonly #max: number;
@@ -59,7 +61,7 @@ export class EmailLedger {
    * it): a conflict, or the email lanes it touches (the email it gives up and the one it takes).
    * A conflicting row changes nothing: the service would refuse it whole.
    */
-  claim(key: string, email: string | null | undefined, line: number): EmailClaim {
+  claim(key: string, email: string | null | undefined, line: number, title?: string): EmailClaim {
     if (email === undefined) return { ok: true, emailLanes: [] };
     const held = this.#keys.get(key);
     const lanes = held === undefined ? [] : [EmailLedger.emailLane(held)];
@@ -70,9 +72,14 @@ export class EmailLedger {
     const wanted = email.toLowerCase();
     if (held === wanted) return { ok: true, emailLanes: lanes };
     const holder = this.#emails.get(wanted);
-    if (holder !== undefined) return { ok: false, heldByLine: holder };
+    if (holder !== undefined) {
+      const heldByTitle = this.#titles.get(wanted);
+      return heldByTitle === undefined
+        ? { ok: false, heldByLine: holder }
+        : { ok: false, heldByLine: holder, heldByTitle };
+    }
     if (held !== undefined) this.#release(key, held);
-    this.#take(key, wanted, line);
+    this.#take(key, wanted, line, title);
     lanes.push(EmailLedger.emailLane(wanted));
     return { ok: true, emailLanes: lanes };
   }
@@ -81,7 +88,7 @@ export class EmailLedger {
    * A row that landed in an earlier run (`--resume`): its contact holds its email whatever this
    * ledger thought, so it is recorded without a check.
    */
-  hold(key: string, email: string | null | undefined, line: number): void {
+  hold(key: string, email: string | null | undefined, line: number, title?: string): void {
     if (email === undefined) return;
     const held = this.#keys.get(key);
     if (held !== undefined) this.#release(key, held);
@@ -90,10 +97,11 @@ export class EmailLedger {
     // Another external_id was thought to hold it: its claim is dropped rather than kept as a wrong
     // owner (that external_id may lose this email's entry again later: a conflict hidden, never one made up).
     this.#emails.delete(wanted);
-    this.#take(key, wanted, line);
+    this.#titles.delete(wanted);
+    this.#take(key, wanted, line, title);
   }
 
-  #take(key: string, email: string, line: number): void {
+  #take(key: string, email: string, line: number, title: string | undefined): void {
     while (this.#keys.size >= this.#max) {
       let next = this.#oldest.next();
       if (next.done) {
@@ -105,10 +113,12 @@ export class EmailLedger {
     }
     this.#keys.set(key, email);
     this.#emails.set(email, line);
+    if (title !== undefined) this.#titles.set(email, title);
   }
 
   #release(key: string, email: string): void {
     this.#keys.delete(key);
     this.#emails.delete(email);
+    this.#titles.delete(email);
   }
 }

@@ -19,8 +19,23 @@ export function isRowRejection(error: unknown): error is APIError {
 
 /** The reason a row is rejected with: the service's issues, field by field, or its message. */
 export function rejectionReason(error: APIError): string {
-  if (error.issues.length > 0) return error.issues.map((i) => `${i.field}: ${i.message}`).join('; ');
-  return error.message.replace(/^\d{3}\s+/, '');
+  if (error.issues.length > 0)
+    return error.issues.map((i) => `${i.field}: ${i.message}${holder(error, i)}`).join('; ');
+  return error.message.replace(/^\d{3}\s+/, '') + holder(error, error.body);
+}
+
+/**
+ * The contact a 409 says holds what the row wanted (its email), where the service names it: an
+ * `external_id` or `id` beside the issue's message, or the body's. The contract's 409 names none
+ * (`Email already exists`), and then this is ''.
+ */
+function holder(error: APIError, where: unknown): string {
+  if (!(error instanceof ConflictError) || where === null || typeof where !== 'object') return '';
+  const { external_id, id } = where as Record<string, unknown>;
+  if (typeof external_id === 'string' && external_id)
+    return ` (held by the contact with external_id ${external_id})`;
+  if (typeof id === 'string' && id) return ` (held by the contact with id ${id})`;
+  return '';
 }
 
 const ITEM = /^users\.(\d+)(?:\.(.+))?$/;
@@ -37,7 +52,7 @@ export function namedItems(error: APIError, count: number): Map<number, string> 
     const index = Number(match[1]);
     if (index >= count) continue;
     const list = reasons.get(index) ?? [];
-    list.push(`${match[2] ?? 'contact'}: ${issue.message}`);
+    list.push(`${match[2] ?? 'contact'}: ${issue.message}${holder(error, issue)}`);
     reasons.set(index, list);
   }
   return new Map([...reasons].map(([index, list]) => [index, list.join('; ')]));

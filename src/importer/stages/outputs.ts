@@ -29,6 +29,8 @@ export interface OutputsOptions {
   source: ImportSource;
   agentId: string;
   resume: boolean;
+  /** Discard the checkpoint of an unfinished import of the input (else it refuses the run). */
+  restart?: boolean | undefined;
   mapping: ColumnMapping | undefined;
   cwd?: string | undefined;
   rejectsPath?: string | undefined;
@@ -84,6 +86,7 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
         input,
         agentId: options.agentId,
         resume: options.resume,
+        restart: options.restart,
         consumed: source.consumed,
         settings: importSettings({
           format: source.format,

@@ -55,7 +55,7 @@ export type ImportEvent =
       /** What reading decided on its own so far: the encoding of a non-UTF-8 file, how a vCard
        * without UID is keyed. */
       notes: string[];
-      /** A checkpoint of an unfinished run of this file was found and set aside (no --resume). */
+      /** A checkpoint of an unfinished run of this file was found and discarded (`restart`). */
       checkpointDiscarded: boolean;
       /** A quoted empty cell is the empty string (`--empty-strings`), not "not given". */
       emptyStrings: boolean;

@@ -114,13 +114,16 @@ export class RowPlanner {
           `${input.name}: two people with one email are not merged (the service keeps one contact an email)`,
       };
     }
-    const claim = this.#ledger.claim(key, input.email, source.line);
+    const claim = this.#ledger.claim(key, input.email, source.line, source.title);
     if (!claim.ok) {
       return {
         ok: false,
         reason:
-          `email: ${input.email} is already the email of line ${claim.heldByLine} ` +
-          '(another external_id; the service refuses two contacts with one email)',
+          claim.heldByTitle === undefined
+            ? `email: ${input.email} is already the email of line ${claim.heldByLine} ` +
+              '(another external_id; the service refuses two contacts with one email)'
+            : `email: ${input.email} is already the email of ${claim.heldByTitle} (line ${claim.heldByLine}; ` +
+              'another external_id: the service refuses two contacts with one email)',
       };
     }
     const lanes = [`key:${key}`];
@@ -142,6 +145,6 @@ export class RowPlanner {
   /** A row that landed in an earlier run: its email is held, whatever the file said before it. */
   landedBefore(source: SourceRecord, input: ContactInputParsed): void {
     this.#repeat(input.external_id, input.name, source.line);
-    this.#ledger.hold(input.external_id, input.email, source.line);
+    this.#ledger.hold(input.external_id, input.email, source.line, source.title);
   }
 }

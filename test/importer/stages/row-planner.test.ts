@@ -30,6 +30,32 @@ describe('in-file email conflicts', () => {
     expect(planner.plan(...row('c')).ok).toBe(true);
   });
 
+  it("names the holder by its title where the record has one (a vCard: the card's name)", () => {
+    line = 1;
+    const planner = new RowPlanner();
+    const titled = (title: string, ...args: Parameters<typeof row>): [SourceRecord, ContactInputParsed] => {
+      const [source, input] = row(...args);
+      return [{ ...source, title }, input];
+    };
+    expect(planner.plan(...titled('Ann Lee', 'a', 'ann@example.com')).ok).toBe(true); // line 2
+    expect(planner.plan(...titled('Annie Lee', 'b', 'ANN@example.com'))).toEqual({
+      ok: false,
+      reason:
+        'email: ANN@example.com is already the email of Ann Lee (line 2; another external_id: the service refuses two contacts with one email)',
+    });
+    // A row that landed in an earlier run holds its email under its own title.
+    planner.landedBefore(...titled('Bo Lee', 'c', 'bo@example.com')); // line 4
+    expect(planner.plan(...row('d', 'bo@example.com'))).toMatchObject({
+      reason: expect.stringMatching(/^email: bo@example.com is already the email of Bo Lee \(line 4; /),
+    });
+    // Given up, the title goes with the email: the next holder has none.
+    expect(planner.plan(...titled('Ann Lee', 'a', 'ann.lee@example.com')).ok).toBe(true);
+    expect(planner.plan(...row('e', 'ann@example.com')).ok).toBe(true); // line 7
+    expect(planner.plan(...row('f', 'ann@example.com'))).toMatchObject({
+      reason: expect.stringMatching(/^email: ann@example.com is already the email of line 7 \(/),
+    });
+  });
+
   it('frees an email its holder gives up, from that row on (in file order)', () => {
     line = 1;
     const planner = new RowPlanner();
