@@ -5,7 +5,7 @@
 // of yes/no is not). Nothing here knows a vendor: exports.ts keeps what inference cannot know.
 import { countryCode } from './countries.js';
 import type { Cell } from './sources/types.js';
-import { cellValues, cleanCell } from './values.js';
+import { cellValues, cleanCell, emailIn, readBoolean } from './values.js';
 
 export type ColumnRole = 'id' | 'email' | 'phone' | 'country' | 'first' | 'middle' | 'last' | 'name';
 
@@ -15,8 +15,6 @@ export interface InferredColumn {
   by: 'words' | 'values';
   /** Phones and emails: the order they are tried in (lower first). */
   rank: number;
-  /** Work, home or other: pairs a phone with the country column of the same address. */
-  place: Place | undefined;
 }
 
 /** A column whose values look like phones, emails or countries but that is read as none. */
@@ -59,8 +57,8 @@ export function headerWords(header: string): string[] {
   for (let i = 0; i < raw.length; i++) {
     const word = raw[i]!;
     // E-mail, e mail
-    if (word === 'e' && raw[i + 1] === 'mail') {
-      words.push('email');
+    if ((word === 'e' && raw[i + 1] === 'mail') || (word === 'whats' && raw[i + 1] === 'app')) {
+      words.push(word === 'e' ? 'email' : 'whatsapp');
       i++;
       continue;
     }
@@ -137,6 +135,13 @@ const has = (words: readonly string[], set: ReadonlySet<string>) => words.some((
 const EMAIL_WORDS = new Set(['email', 'emails', 'mail', 'courriel', 'correo']);
 const PHONE_WORDS = new Set([
   'phone',
+  'mobil',
+  'sms',
+  'portable',
+  'cellulare',
+  'telefoon',
+  'rufnummer',
+  'fon',
   'phones',
   'telephone',
   'tel',
@@ -158,8 +163,20 @@ const PHONE_WORDS = new Set([
 ]);
 /** Numbers a phone column must not take, whatever their values look like. */
 const NOT_PHONE_WORDS = new Set(['fax', 'pager', 'telex', 'ext', 'extension']);
-const COUNTRY_WORDS = new Set(['country', 'countries', 'nation', 'pays', 'pais', 'land']);
+const COUNTRY_WORDS = new Set(['country', 'countries', 'nation', 'pays', 'pais', 'land', 'paese']);
+/** A country that is not where the contact's phone is: of birth, a nationality, a language. */
+const NOT_COUNTRY_WORDS = new Set([
+  'birth',
+  'nationality',
+  'citizenship',
+  'language',
+  'locale',
+  'currency',
+  'origin',
+]);
 const STATE_WORDS = new Set(['state', 'province', 'county', 'prefecture', 'canton']);
+/** Words that name a person's id only beside the person's word (`Client Code`, `Codice cliente`). */
+const CODE_WORDS = new Set(['code', 'codice', 'codigo', 'ref', 'reference', 'referencia']);
 const ID_WORDS = new Set([
   'id',
   'ids',
@@ -177,6 +194,16 @@ const ID_WORDS = new Set([
 /** Whose id, name or email a column holds when it names one of these: the contact's own. */
 const PERSON_WORDS = new Set([
   'contact',
+  'kunde',
+  'kunden',
+  'mitglied',
+  'mitglieds',
+  'teilnehmer',
+  'cliente',
+  'klant',
+  'lid',
+  'socio',
+  'adherent',
   'person',
   'people',
   'customer',
@@ -200,7 +227,6 @@ const PERSON_WORDS = new Set([
   'respondent',
   'recipient',
   'prospect',
-  'buyer',
   'visitor',
   'connection',
 ]);
@@ -210,6 +236,22 @@ const PERSON_WORDS = new Set([
  */
 const OTHER_WORDS = new Set([
   'account',
+  'bestell',
+  'auftrag',
+  'rechnung',
+  'commande',
+  'pedido',
+  'ordine',
+  'factura',
+  'salesperson',
+  'responsable',
+  'guardian',
+  'reports',
+  'sender',
+  'from',
+  'reply',
+  'opportunity',
+  'ip',
   'company',
   'organization',
   'organisation',
@@ -294,6 +336,10 @@ const OTHER_WORDS = new Set([
 ]);
 /** A phone of someone else's (an owner's, an assistant's): passed over. */
 const OTHER_PHONE_WORDS = new Set([
+  'company',
+  'salesperson',
+  'responsable',
+  'guardian',
   'owner',
   'manager',
   'rep',
@@ -325,8 +371,21 @@ const NAME_QUALIFIERS = new Set([
   'lead',
   'registrant',
 ]);
-const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom']);
-const LAST_WORDS = new Set(['last', 'surname', 'family', 'lastname', 'nachname']);
+const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom', 'voornaam']);
+const LAST_WORDS = new Set([
+  'last',
+  'surname',
+  'family',
+  'lastname',
+  'nachname',
+  'apellido',
+  'apellidos',
+  'cognome',
+  'achternaam',
+  'sobrenome',
+]);
+/** `Name` in other languages: a full name alone, the first name beside a last name. */
+const NAME_WORDS = new Set(['name', 'nombre', 'nome', 'nom', 'naam', 'navn', 'namn']);
 const MIDDLE_WORDS = new Set(['middle', 'additional']);
 const NOT_NAME_WORDS = new Set([
   'nick',
@@ -351,13 +410,19 @@ const doNotModify = (words: readonly string[]) =>
  */
 function idTier(words: readonly string[]): number | undefined {
   if (doNotModify(words)) return 3;
-  const rest = words.filter((w) => !ID_WORDS.has(w) && !PERSON_WORDS.has(w) && !/^\d+$/.test(w));
+  const rest = words.filter(
+    (w) => !ID_WORDS.has(w) && !CODE_WORDS.has(w) && !PERSON_WORDS.has(w) && !/^\d+$/.test(w),
+  );
   if (rest.length === 0) return has(words, PERSON_WORDS) ? 0 : 1;
   if (rest.length === 1 && rest[0]!.length >= 3) return 2;
   return undefined;
 }
 
 const MOBILE_WORDS = new Set([
+  'mobil',
+  'sms',
+  'portable',
+  'cellulare',
   'mobile',
   'cell',
   'cellphone',
@@ -370,7 +435,7 @@ const MOBILE_WORDS = new Set([
   'whatsapp',
 ]);
 const MAIN_WORDS = new Set(['main', 'primary', 'default', 'preferred', 'direct']);
-const WORK_WORDS = new Set(['work', 'business', 'office', 'company', 'corporate', 'job']);
+const WORK_WORDS = new Set(['work', 'business', 'office', 'corporate', 'job']);
 const HOME_WORDS = new Set(['home', 'private', 'personal', 'residence', 'residential']);
 const OTHER_PLACE_WORDS = new Set([
   'other',
@@ -391,16 +456,19 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   if (has(words, NOT_PHONE_WORDS)) return 'none';
   if (has(words, EMAIL_WORDS)) return other ? 'none' : 'email';
   if (has(words, PHONE_WORDS)) return has(words, OTHER_PHONE_WORDS) ? 'none' : 'phone';
-  if (has(words, COUNTRY_WORDS)) return has(words, STATE_WORDS) ? 'none' : 'country';
+  if (has(words, COUNTRY_WORDS))
+    return has(words, STATE_WORDS) || has(words, NOT_COUNTRY_WORDS) ? 'none' : 'country';
   if (other) return 'none';
   if (has(words, STATE_WORDS)) return 'none';
   if (has(words, ID_WORDS) || doNotModify(words)) return 'id';
+  if (has(words, CODE_WORDS) && has(words, PERSON_WORDS)) return 'id';
   if (has(words, NOT_NAME_WORDS)) return undefined;
-  if (has(words, FIRST_WORDS) && (words.includes('name') || words.length === 1)) return 'first';
-  if (has(words, LAST_WORDS) && (words.includes('name') || words.length === 1)) return 'last';
-  if (has(words, MIDDLE_WORDS) && words.includes('name')) return 'middle';
-  if (words.includes('name')) {
-    const rest = words.filter((w) => w !== 'name' && !NAME_QUALIFIERS.has(w));
+  const named = has(words, NAME_WORDS);
+  if (has(words, FIRST_WORDS) && (named || words.length === 1)) return 'first';
+  if (has(words, LAST_WORDS) && (named || words.length === 1)) return 'last';
+  if (has(words, MIDDLE_WORDS) && named) return 'middle';
+  if (named) {
+    const rest = words.filter((w) => !NAME_WORDS.has(w) && !NAME_QUALIFIERS.has(w));
     return rest.length === 0 ? 'name' : undefined;
   }
   return undefined;
@@ -408,6 +476,8 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
 
 const EMAIL_RE = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]{2,}$/;
 const PHONE_RE = /^(?:tel:)?\+?[\d\s().\-/]+(?:\s*(?:x|ext\.?|#)\s*\d+)?$/i;
+/** Digits that are no phone: an IP address, a decimal (a coordinate, an amount), a ZIP+4 code. */
+const NOT_PHONE_RE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|-?\d+\.\d+|\d{5}-\d{4})$/;
 const DATE_LIKE_RE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?:[ T].*)?$/;
 const GUID_RE = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i;
 const URL_RE = /^https?:\/\/\S+$/i;
@@ -415,7 +485,7 @@ const URL_RE = /^https?:\/\/\S+$/i;
 const SEPARATORS = [' ::: ', ';', ',', '|'];
 
 function looksLikePhone(value: string): boolean {
-  if (!PHONE_RE.test(value) || DATE_LIKE_RE.test(value)) return false;
+  if (!PHONE_RE.test(value) || DATE_LIKE_RE.test(value) || NOT_PHONE_RE.test(value)) return false;
   const digits = value.replace(/\D/g, '').length;
   if (digits < 7 || digits > 15) return false;
   // Written as a phone number is (a +, spaces, dashes, parentheses), or long enough to be one.
@@ -435,6 +505,10 @@ interface ValueStats {
   /** Values with an `@`, and with three digits or more: what an email or a phone needs at least. */
   at: number;
   digits: number;
+  /** yes/no, true/false and the like: a flag's values. */
+  flags: number;
+  /** Whole numbers 1, 2, 3... in order from the first row: a row count, not an id. */
+  counting: boolean;
   distinct: number;
 }
 
@@ -449,6 +523,8 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     url: 0,
     at: 0,
     digits: 0,
+    flags: 0,
+    counting: true,
     distinct: 0,
   };
   const seen = new Set<string>();
@@ -459,7 +535,9 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     if (text === '') continue;
     stats.filled++;
     seen.add(text);
-    const first = cellValues(text, SEPARATORS)[0] ?? text;
+    if (stats.counting && text !== String(stats.filled)) stats.counting = false;
+    if (readBoolean(text) !== undefined) stats.flags++;
+    const first = emailIn(cellValues(text, SEPARATORS)[0] ?? text);
     if (text.includes('@')) stats.at++;
     if (/\d\D*\d\D*\d/.test(text)) stats.digits++;
     if (EMAIL_RE.test(first)) stats.email++;
@@ -480,7 +558,10 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
  * of yes/no, `Phone Type` of Mobile/Home) do not.
  */
 function confirmed(role: 'email' | 'phone' | 'country', stats: ValueStats): boolean {
-  if (stats.filled < 3) return true;
+  // Too few values to judge by their share: only a column of flags (or, for phones, of no
+  // digits at all) says it is not what its header says.
+  if (stats.filled === 0) return true;
+  if (stats.filled < 3) return stats.flags < stats.filled && (role !== 'phone' || stats.digits > 0);
   const share =
     role === 'email' ? Math.max(stats.email, stats.at) : role === 'phone' ? stats.digits : stats.country;
   return share >= stats.filled * 0.2;
@@ -501,23 +582,54 @@ function phoneRank(words: readonly string[], index: number): number {
   const number = Number(words.find((w) => /^\d+$/.test(w)) ?? '1');
   const kind = has(words, MOBILE_WORDS)
     ? 0
-    : has(words, OTHER_PLACE_WORDS) || number > 1
-      ? 4
-      : has(words, WORK_WORDS)
-        ? 2
-        : has(words, HOME_WORDS)
-          ? 3
-          : 1;
+    : has(words, MAIN_WORDS)
+      ? 1
+      : has(words, OTHER_PLACE_WORDS) || number > 1
+        ? 4
+        : has(words, WORK_WORDS)
+          ? 2
+          : has(words, HOME_WORDS)
+            ? 3
+            : 1;
   return kind * 10_000 + index;
 }
+
+/** Words an email column of the contact's own may have beside the email word. */
+const EMAIL_QUALIFIERS = new Set([
+  'address',
+  'addr',
+  'value',
+  'adresse',
+  'direccion',
+  'indirizzo',
+  'electronico',
+  'electronique',
+  'elettronica',
+  ...MAIN_WORDS,
+  ...WORK_WORDS,
+  ...HOME_WORDS,
+  ...OTHER_PLACE_WORDS,
+  ...PERSON_WORDS,
+]);
+
+/** The contact's own address by its words (`E-mail 2`, `Work Email`), not a buyer's or a guardian's. */
+const ownEmail = (words: readonly string[]) =>
+  words.every((w) => EMAIL_WORDS.has(w) || EMAIL_QUALIFIERS.has(w) || /^\d+$/.test(w));
 
 function emailRank(words: readonly string[], index: number): number {
   const number = Number(words.find((w) => /^\d+$/.test(w)) ?? '1');
-  const kind = has(words, MAIN_WORDS) ? 0 : has(words, OTHER_PLACE_WORDS) || number > 1 ? 2 : 1;
+  const kind = !ownEmail(words)
+    ? 3
+    : has(words, MAIN_WORDS)
+      ? 0
+      : has(words, OTHER_PLACE_WORDS) || number > 1
+        ? 2
+        : 1;
   return kind * 10_000 + index;
 }
 
-function placeOf(words: readonly string[]): Place | undefined {
+/** Work, home or other: pairs a phone with the country column of the same address. */
+export function placeOf(words: readonly string[]): Place | undefined {
   if (has(words, WORK_WORDS)) return 'work';
   if (has(words, HOME_WORDS)) return 'home';
   if (words.includes('other')) return 'other';
@@ -533,6 +645,8 @@ export function inferColumns(
   header: readonly string[],
   sample: readonly (readonly Cell[])[],
   skip: (index: number) => boolean = () => false,
+  /** Email columns decided before (the contract's own `email`): rows with one count as having one. */
+  emailsDecided: readonly number[] = [],
 ): ColumnInference {
   const columns: (InferredColumn | undefined)[] = header.map(() => undefined);
   const notKeys: ColumnInference['notKeys'] = [];
@@ -560,7 +674,10 @@ export function inferColumns(
         break;
       case 'id': {
         const tier = idTier(w);
-        if (tier === undefined) break;
+        // `Contact number`, `Mobilnummer` of phone numbers: the values say what the number is.
+        if (tier === undefined || byValues === 'phone' || byValues === 'email') break;
+        // `#`, `No.` counting 1, 2, 3 down the rows number the rows, not the contacts.
+        if (s.counting && s.filled > 1 && !has(w, PERSON_WORDS) && !w.includes('id')) return;
         const why = notAKey(s, rows, tier <= 1);
         if (why !== undefined) {
           if (tier <= 1) notKeys.push({ index: i, why });
@@ -602,20 +719,36 @@ export function inferColumns(
     columns[i] = {
       role,
       by,
-      rank: role === 'phone' ? phoneRank(w, i) : role === 'email' ? emailRank(w, i) : i,
-      place: placeOf(w),
+      // A country its header names comes before one only its values do.
+      rank:
+        role === 'phone'
+          ? phoneRank(w, i)
+          : role === 'email'
+            ? emailRank(w, i)
+            : i + (by === 'values' ? 10_000 : 0),
     };
   });
 
+  // An email column with words of someone else's (`Buyer Email`, `Email du responsable`) is a
+  // fallback for no row: beside the contact's own, it is left unread and pointed at.
+  const emails = columns.flatMap((c, i) => (c?.role === 'email' ? [i] : []));
+  if (emailsDecided.length > 0 || emails.some((i) => ownEmail(words[i]!))) {
+    for (const i of emails) {
+      if (ownEmail(words[i]!)) continue;
+      columns[i] = undefined;
+      lookAlikes.push({ index: i, looksLike: 'email' });
+    }
+  }
+
   idCandidates.sort((a, b) => a.tier - b.tier || a.index - b.index);
   const id = idCandidates[0]?.index;
-  if (id !== undefined) columns[id] = { role: 'id', by: 'words', rank: id, place: undefined };
+  if (id !== undefined) columns[id] = { role: 'id', by: 'words', rank: id };
 
   // How many rows have an email: a file that mostly has none needs another key.
-  const emailColumns = columns.flatMap((c, i) => (c?.role === 'email' ? [i] : []));
+  const emailColumns = [...emailsDecided, ...columns.flatMap((c, i) => (c?.role === 'email' ? [i] : []))];
   let withEmail = 0;
   for (const row of sample) {
-    if (emailColumns.some((i) => stats[i] && (row[i] ?? '').includes('@'))) withEmail++;
+    if (emailColumns.some((i) => EMAIL_RE.test(emailIn(cleanCell(row[i] ?? ''))))) withEmail++;
   }
   const emailShare = rows === 0 ? 1 : withEmail / rows;
   let uniqueColumn: number | undefined;
@@ -647,9 +780,4 @@ function notAKey(stats: ValueStats, rows: number, named: boolean): string | unde
     return `its values repeat (${stats.filled - stats.distinct} of the first ${rows} rows repeat an earlier value)`;
   }
   return undefined;
-}
-
-/** Whether a phone column and a country column belong to one address (`Work Phone`, `Work Country`). */
-export function samePlace(a: InferredColumn | undefined, b: InferredColumn | undefined): boolean {
-  return a?.place !== undefined && a.place === b?.place;
 }

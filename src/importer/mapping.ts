@@ -2,7 +2,7 @@
 // `--map` overrides, resolved once from the header.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { didYouMean } from '../util/suggest.js';
-import { type ColumnRole, headerWords, inferColumns, roleByWords, samePlace } from './columns.js';
+import { type ColumnRole, headerWords, inferColumns, placeOf, roleByWords } from './columns.js';
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
 import { type Cell, REJECT_KEYS } from './sources/types.js';
@@ -58,7 +58,7 @@ export interface ColumnMapping {
    */
   decisions: string[];
   /** Columns left unread whose values look like phones, emails or countries: worth a --map. */
-  lookAlikes: { header: string; field: 'phonenumber' | 'email' | 'country' }[];
+  lookAlikes: { header: string; field: 'phonenumber' | 'email' | 'country'; with: string[] }[];
   /** The file has no id column: the email (the first email column's header) is the external_id. */
   keyFromEmail: string | undefined;
   /** How several values in one email or phone cell are separated (the first value is used). */
@@ -88,57 +88,12 @@ const ROLE_WORDS: Record<ColumnRole, string> = {
 const ORDERED = new Set(['phonenumber', 'email', 'country']);
 
 /**
- * The common names of each field, compared after `normalizeHeader`: what tells a generic header
- * (`Email`, `ID`) from an export's own, and which column a teardown file's ids are in. Mapping an
- * import reads columns by their words and values instead (columns.ts).
+ * Whether a header is a common name of a field (`Email`, `ID`, `Work Phone`): what tells it from a
+ * column that is one export's own (`Record ID`, `EUID`) and no sign of that export.
  */
-export const HEADER_SYNONYMS: Record<ContactField | 'first_name' | 'last_name', readonly string[]> = {
-  // HubSpot's export names its id "Record ID"; Salesforce's "Contact ID" (reports) or "Id" (Data Loader).
-  external_id: [
-    'externalid',
-    'userid',
-    'customerid',
-    'contactid',
-    'recordid',
-    'clientid',
-    'memberid',
-    'uid',
-    'id',
-  ],
-  name: ['name', 'fullname', 'contactname', 'displayname', 'customername'],
-  // Google Contacts: "E-mail 1 - Value"; Outlook: "E-mail Address"; Mailchimp: "Email Address".
-  email: ['email', 'emailaddress', 'email1value', 'email1address', 'primaryemail', 'mail', 'mailaddress'],
-  // Google Contacts: "Phone 1 - Value"; Outlook: "Mobile Phone", "Primary Phone", "Business
-  // Phone", "Home Phone"; HubSpot: "Phone Number", "Mobile Phone Number"; Salesforce: "Mobile".
-  // Every phone column found fills phonenumber, tried in this order: the main phone, then mobile,
-  // then the others.
-  phonenumber: [
-    'phonenumber',
-    'phone',
-    'phone1value',
-    'phoneno',
-    'mobile',
-    'mobilenumber',
-    'mobilephone',
-    'mobilephonenumber',
-    'primaryphone',
-    'cell',
-    'cellphone',
-    'telephone',
-    'telephonenumber',
-    'tel',
-    'businessphone',
-    'homephone',
-  ],
-  // A JSON array as text, as export writes it.
-  stripe_accounts: ['stripeaccounts'],
-  first_name: ['firstname', 'givenname', 'forename'],
-  last_name: ['lastname', 'surname', 'familyname'],
-};
-
-/** Whether a normalised header is one of the generic names (`email`, `id`, `phone`...). */
-export function isGenericHeader(normalised: string): boolean {
-  return Object.values(HEADER_SYNONYMS).some((names) => names.includes(normalised));
+export function isGenericHeader(header: string): boolean {
+  const role = roleByWords(headerWords(header));
+  return role !== undefined && role !== 'none';
 }
 
 /** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
@@ -348,9 +303,10 @@ export function resolveMapping({
 
   if (profile) claimProfile(profile, find, claim, header, normalized, ordered);
 
-  // The contract's own field names (this tool's export, a hand-made file) are what they say.
+  // The contract's own field names (this tool's export, a hand-made file) are what they say;
+  // `name` is read with the other name columns (beside a `last_name` it is the first name).
   header.forEach((_, i) => {
-    const field = CONTACT_FIELDS.find((f) => normalizeHeader(f) === normalized[i]);
+    const field = CONTACT_FIELDS.find((f) => f !== 'name' && normalizeHeader(f) === normalized[i]);
     if (field && !decided[i]) claim(i, { kind: 'field', field });
   });
 
@@ -367,7 +323,7 @@ export function resolveMapping({
   };
   const attributeOnly = (i: number) => {
     if (!activeByName.has(normalized[i]!)) return false;
-    if (!isGenericHeader(normalized[i]!)) return true;
+    if (!isGenericHeader(header[i]!)) return true;
     const role = roleByWords(headerWords(header[i]!));
     return (
       typeof role !== 'string' ||
@@ -376,19 +332,39 @@ export function resolveMapping({
       header.some((h, j) => j !== i && !decided[j] && roleByWords(headerWords(h)) === role)
     );
   };
-  const inferred = inferColumns(header, sample, (i) => decided[i]! || ignored[i]! || attributeOnly(i));
+  // A recognised export's own email and phone columns are its whole list: a column it does not
+  // name is not one of them (Mailchimp's OPTIN_IP is no phone).
+  const exportChose = {
+    email: profile !== undefined && ordered.email!.length > 0,
+    phone: profile !== undefined && ordered.phonenumber!.length > 0,
+  };
+  const inferred = inferColumns(
+    header,
+    sample,
+    (i) => decided[i]! || ignored[i]! || attributeOnly(i),
+    ordered.email!,
+  );
   const indices = (role: ColumnRole) =>
     inferred.columns
       .flatMap((c, i) => (c?.role === role ? [{ i, rank: c.rank }] : []))
       .sort((a, b) => a.rank - b.rank)
       .map((c) => c.i);
   if (inferred.id !== undefined) claim(inferred.id, { kind: 'field', field: 'external_id' });
-  for (const i of indices('name')) claim(i, { kind: 'field', field: 'name' });
-  for (const i of indices('first')) claim(i, { kind: 'first_name' });
+  // `Name` beside a last name and no first name is the first name (`Nombre` + `Apellidos`,
+  // MailerLite's `name` + `last_name`); beside a first name and no last name, the last (`Prénom` + `Nom`).
+  const [names, firsts, lasts] = [indices('name'), indices('first'), indices('last')];
+  const nameIs: ColumnTarget =
+    firsts.length === 0 && lasts.length > 0
+      ? { kind: 'first_name' }
+      : lasts.length === 0 && firsts.length > 0
+        ? { kind: 'last_name' }
+        : { kind: 'field', field: 'name' };
+  for (const i of names) claim(i, nameIs);
+  for (const i of firsts) claim(i, { kind: 'first_name' });
   for (const i of indices('middle')) claim(i, { kind: 'middle_name' });
-  for (const i of indices('last')) claim(i, { kind: 'last_name' });
-  for (const i of indices('email')) claim(i, { kind: 'field', field: 'email' });
-  for (const i of indices('phone')) claim(i, { kind: 'field', field: 'phonenumber' });
+  for (const i of lasts) claim(i, { kind: 'last_name' });
+  if (!exportChose.email) for (const i of indices('email')) claim(i, { kind: 'field', field: 'email' });
+  if (!exportChose.phone) for (const i of indices('phone')) claim(i, { kind: 'field', field: 'phonenumber' });
   // The row's country only places a phone number: the column may also fill an attribute.
   if (!overrides.some((o) => o.targets.some((t) => t.kind === 'country'))) {
     for (const i of indices('country'))
@@ -414,11 +390,14 @@ export function resolveMapping({
   });
   const keyColumn = () =>
     columns.findIndex((targets) => targets.some((t) => t.kind === 'field' && t.field === 'external_id'));
-  for (const { index, why } of inferred.notKeys) {
-    if (keyColumn() === -1 || keyColumn() !== index)
-      decisions.push(`Column ${label0(index)} is not used as the contacts' key: ${why}`);
+  const notKeys = inferred.notKeys.filter(({ index }) => keyColumn() !== index);
+  for (const { index, why } of notKeys) {
+    decisions.push(`Column ${label0(index)} is not used as the contacts' key: ${why}`);
   }
-  if (keyColumn() === -1 && inferred.uniqueColumn !== undefined && !overrides.length) {
+  const mapsKey = overrides.some((o) =>
+    o.targets.some((t) => t.kind === 'field' && (t.field === 'external_id' || t.field === 'email')),
+  );
+  if (keyColumn() === -1 && inferred.uniqueColumn !== undefined && !mapsKey) {
     claim(inferred.uniqueColumn, { kind: 'field', field: 'external_id' });
     const share = Math.round(inferred.emailShare * 100);
     decisions.push(
@@ -433,13 +412,24 @@ export function resolveMapping({
     .filter(
       ({ index }) => columns[index]!.length === 0 && !ignored[index] && !activeByName.has(normalized[index]!),
     )
-    .map(({ index, looksLike }) => ({
-      header: label(index),
-      field: looksLike === 'phone' ? ('phonenumber' as const) : looksLike,
-    }));
+    .map(({ index, looksLike }) => {
+      const field = looksLike === 'phone' ? ('phonenumber' as const) : looksLike;
+      // A --map for a field replaces its automatic columns: the hint names those too, in order.
+      const now =
+        field === 'phonenumber'
+          ? ordered.phonenumber!
+          : field === 'email'
+            ? ordered.email!
+            : ordered.country!;
+      return { header: label(index), field, with: now.map(label) };
+    });
+  // Each phone's country columns, its own address's first (`Work Phone` with `Work Country`),
+  // however the columns were decided.
+  const placeAt = (i: number) => placeOf(headerWords(header[i]!));
   const phoneCountryColumns = new Map<number, number[]>();
   for (const p of ordered.phonenumber!) {
-    const same = ordered.country!.filter((c) => samePlace(inferred.columns[p], inferred.columns[c]));
+    const place = placeAt(p);
+    const same = place ? ordered.country!.filter((c) => placeAt(c) === place) : [];
     phoneCountryColumns.set(p, [...same, ...ordered.country!.filter((c) => !same.includes(c))]);
   }
 
@@ -458,10 +448,10 @@ export function resolveMapping({
   if (!columns.some((targets) => fills(targets, 'external_id'))) {
     const emailColumn = ordered.email![0];
     if (emailColumn === undefined) {
+      const why = notKeys.map(({ index, why }) => `; ${label(index)} cannot: ${why}`).join('');
       throw new MappingError(
-        `No column maps to external_id, and no email column can stand in for it (columns: ${header.map((_, j) => label(j)).join(', ')}). ` +
-          'Name one with --map "<column>=external_id" (a column can fill two fields: --map "Email=external_id,email"); ' +
-          'recognised headers: External ID, User ID, Customer ID, Contact ID, Record ID, ID.',
+        `No column maps to external_id, and no email column can stand in for it (columns: ${header.map((_, j) => label(j)).join(', ')})${why}. ` +
+          'Name one with --map "<column>=external_id" (a column can fill two fields: --map "Email=external_id,email").',
       );
     }
     keyFromEmail = label(emailColumn);
@@ -574,7 +564,8 @@ export function describeMapping(mapping: ColumnMapping): string[] {
  */
 export function summarizeMapping(mapping: ColumnMapping): string {
   const name = (i: number) =>
-    (mapping.header[i]!.trim() || `(column ${i + 1})`) + (mapping.byValues.includes(i) ? ' (by its values)' : '');
+    (mapping.header[i]!.trim() || `(column ${i + 1})`) +
+    (mapping.byValues.includes(i) ? ' (by its values)' : '');
   const parts: string[] = [];
   const byTarget = new Map<string, number[]>();
   mapping.columns.forEach((targets, i) => {

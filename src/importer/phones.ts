@@ -31,7 +31,8 @@ export function internationalCountry(text: string): string | undefined {
   }
 }
 
-function isInternational(text: string): boolean {
+/** Written with its country code: `+44 ...`, or `0044 ...` as dialled from Europe. */
+export function isInternational(text: string): boolean {
   const c = text.charCodeAt(0);
   return c === 0x2b /* + */ || (c === 0x30 && text.charCodeAt(1) === 0x30 && /^00[1-9]/.test(text));
 }
@@ -80,6 +81,19 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     }
   }
   const asWritten = fits.filter((f) => f.written);
+  // A number with its country code but no `+` (a spreadsheet drops it, SMS tools leave it out):
+  // `4915112345678`, `33612345678`. Eleven digits or more without a trunk 0 read so when they
+  // make a valid number; shorter ones only when no candidate reads them as written.
+  const bare = text.replace(/[\s().-]/g, '');
+  if (/^[1-9]\d{9,14}$/.test(bare) && (bare.length >= 11 || asWritten.length === 0)) {
+    const international = withCountryCode(bare);
+    if (
+      international &&
+      (bare.length >= 11 || countries.includes(international.country ?? '') || fits.length === 0)
+    ) {
+      return { ok: true, e164: international.e164, country: international.country };
+    }
+  }
   // Countries that share a calling code (US and CA, GB and its Crown Dependencies) read one
   // number alike: one E.164 is one answer, whichever of them parsed it.
   const oneNumber = fits.length > 1 && fits.every((f) => f.e164 === fits[0]!.e164);
@@ -103,6 +117,15 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     ok: false,
     reason: `valid in more than one of ${tried} (${where}): write it with + and the country code, or pass --default-country`,
   };
+}
+
+function withCountryCode(digits: string): { e164: string; country: string | undefined } | undefined {
+  try {
+    const parsed = parsePhoneNumberWithError(`+${digits}`);
+    return parsed.isValid() ? { e164: parsed.number, country: parsed.country } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function describe(code: string): string {

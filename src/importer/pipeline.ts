@@ -165,9 +165,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     // A table's first rows are read before its columns are mapped: their values say what each
     // column holds, with the header's words.
     const sample =
-      source.format === 'csv' || source.format === 'xlsx'
-        ? await sampleRecords(source)
-        : undefined;
+      source.format === 'csv' || source.format === 'xlsx' ? await sampleRecords(source) : undefined;
     prepared = await prepare(options, source, sample, kind, definitions, dryRun, (header, example) =>
       emit({ type: 'note', message: localTimeNote(header, example) }),
     );
@@ -267,7 +265,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       const { line, otherName } = planned.repeats;
       tally.repeatedKey(
         record.line,
-        `has the key of line ${line} (external_id ${planned.row.key}): it updates that contact` +
+        `has the key of line ${line} (external_id ${planned.row.key}): it ${dryRun ? 'would update' : 'updates'} that contact` +
           (otherName
             ? `, whose name there is ${JSON.stringify(otherName)} and here ${JSON.stringify(result.input.name)}`
             : ''),

@@ -8,12 +8,19 @@ import { MAX_JSON_DEPTH } from '../api/limits.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
 import { countryCode } from './countries.js';
 import type { ColumnMapping, ColumnTarget } from './mapping.js';
-import { internationalCountry, type PhoneCandidates, type PhonePlace, placePhone } from './phones.js';
+import {
+  internationalCountry,
+  isInternational,
+  type PhoneCandidates,
+  type PhonePlace,
+  placePhone,
+} from './phones.js';
 import type { Cell, SourceRecord } from './sources/types.js';
 import {
   cellValues,
   cleanCell,
   type DateOrder,
+  emailIn,
   firstValue,
   isLocalDateTime,
   LOST_CHARACTERS_RE,
@@ -174,7 +181,7 @@ export function createRowValidator({
             passedOver = `phonenumber: ${phones[0]!.text} not used (${placed.reason}); ${phone.text} used instead`;
           }
           placed = result;
-          if (result.country && phone.text.startsWith('+')) evidence.addCountry(result.country);
+          if (result.country && isInternational(phone.text)) evidence.addCountry(result.country);
           else if (result.country && candidates.from === 'file') {
             notes.placedByFile.set(result.country, (notes.placedByFile.get(result.country) ?? 0) + 1);
           }
@@ -543,6 +550,7 @@ class ColumnReader {
     // The first value of the first email cell, unless it is no address and a later one of the
     // same cell is (`bad ::: ann@x`).
     const emails = this.#first(mapping.emailColumns, cells);
+    for (const e of emails) e.text = emailIn(e.text);
     const email =
       emails.find((e) => e.raw === emails[0]?.raw && EmailSchema.safeParse(e.text).success) ?? emails[0];
     if (email) candidate.email = email.text;
@@ -556,7 +564,7 @@ class ColumnReader {
     // Every value of every phone cell, in order: the first usable one is placed, in the country
     // of its own address where the file pairs them, else the row's first country.
     const phones = this.#first(mapping.phoneColumns, cells);
-    if (phones.length > 0 && mapping.countryColumns.length > 0) {
+    if (mapping.countryColumns.length > 0) {
       const codes = new Map<number, { code: string; column: string } | undefined>();
       const countryOf = (i: number) => {
         if (!codes.has(i)) {
@@ -567,6 +575,8 @@ class ColumnReader {
         }
         return codes.get(i);
       };
+      // The row's first country is the file's evidence, whether or not the row has a phone.
+      for (const i of mapping.countryColumns) if (countryOf(i)) break;
       for (const phone of phones) {
         for (const i of mapping.phoneCountryColumns.get(phone.column) ?? mapping.countryColumns) {
           phone.country = countryOf(i);

@@ -40,6 +40,21 @@ export function firstValue(value: string, separators: readonly string[]): { valu
   return { value, count: 1 };
 }
 
+/**
+ * The address in an email cell as mail programs write one: `Ada Lovelace <ada@example.com>`,
+ * `mailto:ada@example.com`, or the first of `ada@example.com; ada.alt@example.com`. Anything else
+ * as it is (the contract's check says what is wrong with it).
+ */
+export function emailIn(text: string): string {
+  if (!text.includes('@') || !/[<;,(]|^mailto:/i.test(text)) return text;
+  // `ada@example.com (Ada Lovelace)`, the older form
+  const commented = /^(\S+@\S+)\s*\([^()]*\)$/.exec(text);
+  if (commented) return commented[1]!;
+  const angled = /<([^<>\s]+@[^<>\s]+)>/.exec(text);
+  const value = angled ? angled[1]! : (text.split(/\s*[;,]\s*/).find((part) => part.includes('@')) ?? text);
+  return value.replace(/^mailto:/i, '');
+}
+
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on', 'checked']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'off', 'unchecked']);
 

@@ -147,8 +147,15 @@ function seedError(where: string, error: unknown): Error {
 
 /** A file of contacts through the importer's readers, its attributes defined from their values. */
 async function readRecords(file: string, agent: string): Promise<AgentSeed> {
-  const { openSource, resolveMapping, createRowValidator, HEADER_SYNONYMS, normalizeHeader, REJECT_KEYS } =
-    await import('../importer/index.js');
+  const { openSource, resolveMapping, createRowValidator, REJECT_KEYS } = await import(
+    '../importer/index.js'
+  );
+  const { headerWords, roleByWords } = await import('../importer/columns.js');
+  // A column a contact field takes is no attribute; a country column (it only places phones) is.
+  const fieldColumn = (header: string) => {
+    const role = roleByWords(headerWords(header));
+    return role !== undefined && role !== 'none' && role !== 'country';
+  };
   const source = await openSource(file);
   const records = [];
   for await (const record of source.records) records.push(record);
@@ -164,15 +171,13 @@ async function readRecords(file: string, agent: string): Promise<AgentSeed> {
   let mapping: ReturnType<typeof resolveMapping> | undefined;
   const overrides: { header: string; targets: { kind: 'attribute'; name: string }[] }[] = [];
   if (source.header) {
-    const synonyms = new Set(Object.values(HEADER_SYNONYMS).flat());
     const columns = new Map<number, string>();
     source.header.forEach((cell, i) => {
       const header = cell.trim();
       if (!header || header === REJECT_KEYS.line || header === REJECT_KEYS.error) return;
       const prefixed = /^(attr|custom_attributes)\./i.test(header);
       // An export's own record fields (id, created_at, updated_at) are the service's, not data.
-      if (!prefixed && (synonyms.has(normalizeHeader(header)) || RESERVED_ATTRIBUTE_NAMES.has(header)))
-        return;
+      if (!prefixed && (fieldColumn(header) || RESERVED_ATTRIBUTE_NAMES.has(header))) return;
       const name = attributeName(header.replace(/^(attr|custom_attributes)\./i, ''));
       if (name === undefined || values.has(name)) {
         throw new SeedError(

@@ -6,9 +6,10 @@ import { NotSent, paced } from '../bulk/paced.js';
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
 import { NotFoundError } from '../client/errors.js';
+import { headerWords, roleByWords } from '../importer/columns.js';
 import { ImportError } from '../importer/errors.js';
 import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from '../importer/format.js';
-import { HEADER_SYNONYMS, normalizeHeader, resolveMapping } from '../importer/mapping.js';
+import { resolveMapping } from '../importer/mapping.js';
 import { openSource } from '../importer/sources/index.js';
 import { type OpenedInput, openInput } from '../importer/sources/input.js';
 import { decodeText } from '../importer/sources/text.js';
@@ -46,8 +47,8 @@ export async function readTeardownIds(
 
 function headerNamesAnId(sample: string): boolean {
   const firstLine = sample.split(/\r?\n/, 1)[0] ?? '';
-  const cells = firstLine.split(sniffDelimiter(firstLine)).map(normalizeHeader);
-  return cells.some((c) => HEADER_SYNONYMS.external_id.includes(c));
+  const cells = firstLine.split(sniffDelimiter(firstLine));
+  return cells.some((c) => roleByWords(headerWords(c.replace(/^"|"$/g, ''))) === 'id');
 }
 
 async function structuredFromOpened(opened: OpenedInput): Promise<TeardownId[]> {

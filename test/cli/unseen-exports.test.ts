@@ -2,7 +2,7 @@
 // imported as a new user would: no flags but the agent. Each clean row lands under the file's own
 // id (or its email, or the column a file without emails is keyed by), with its name, its email and
 // a phone from whichever column holds one; lines before the header are not rows.
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,4 +93,42 @@ describe('exports of systems named nowhere in the importer, with no flags but th
       expect(contacts.size).toBe(keys.size);
     });
   }
+});
+
+describe('what an import decided, said once', () => {
+  it('says what the values decided, the repeated keys, the numbers the file placed and the --map a fax needs', async () => {
+    const input = join(home.dir, 'kunden.csv');
+    await writeFile(
+      input,
+      [
+        'Kundennummer,Kontakt,Vorname,Nachname,Telefon,Mobil,Fax,Land',
+        'K-1,anna@example.de,Anna,Schmidt,030 1234567,,030 1234568,Deutschland',
+        'K-2,ben@example.com,Ben,Lee,+1 415 555 0102,,,',
+        'K-3,cy@example.com,Cy,Ray,(415) 555-0103,,,',
+        'K-1,anna@example.de,Anna,Schmidt-Berg,030 1234567,,,Deutschland',
+      ].join('\n'),
+    );
+    const r = await runInProcess(['import', input, '--agent', AGENT], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe(
+      'Columns: Kundennummer -> external_id; Vorname + Nachname -> name; Kontakt (by its values) -> email; ' +
+        'Mobil, Telefon -> phonenumber (first usable); Land -> phone country',
+    );
+    expect(lines).toContain(
+      'Column "Fax" holds phone numbers but is not read as the contact\'s: to use it, ' +
+        '--map "Mobil=phonenumber" --map "Telefon=phonenumber" --map "Fax=phonenumber"',
+    );
+    expect(lines).toContain(
+      'warning: line 5: has the key of line 2 (external_id K-1): it updates that contact, whose name there is "Anna Schmidt" and here "Anna Schmidt-Berg"',
+    );
+    expect(lines).toContain('1 row had the key of an earlier row of the file: each updated that contact.');
+    expect(r.stderr).toMatch(/1 national phone number placed by the file's own evidence.*\(US 1\)/);
+    const contacts = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+    expect(contacts.get('K-1')).toMatchObject({ name: 'Anna Schmidt-Berg', phonenumber: '+49301234567' });
+    expect(contacts.get('K-3')?.phonenumber).toBe('+14155550103');
+  });
 });

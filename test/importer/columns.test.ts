@@ -179,3 +179,88 @@ describe('inferColumns: values', () => {
     expect(inference.columns[0]).toBeUndefined();
   });
 });
+
+describe('inferColumns: what a new user met', () => {
+  it('reads a "number" of phone values as the phone, not the id', () => {
+    const inference = inferColumns(
+      ['Name', 'Contact number', 'Mitgliedsnummer'],
+      [
+        ['Ada', '+44 20 7946 0958', 'M-1'],
+        ['Bob', '(415) 555-0132', 'M-2'],
+        ['Cy', '+41 44 123 45 67', 'M-3'],
+      ],
+    );
+    expect(inference.columns[1]?.role).toBe('phone');
+    expect(inference.id).toBe(2);
+  });
+
+  it('does not key contacts by a column that counts the rows', () => {
+    const inference = inferColumns(
+      ['#', 'Name', 'Email'],
+      [
+        ['1', 'Ada', 'a@example.com'],
+        ['2', 'Bob', 'b@example.com'],
+        ['3', 'Cy', 'c@example.com'],
+      ],
+    );
+    expect(inference.id).toBeUndefined();
+  });
+
+  it("leaves a buyer's, a salesperson's or a guardian's email beside the contact's own unread, and points at it", () => {
+    const inference = inferColumns(['Buyer Email', 'Email', 'Salesperson/Email', 'Home E-mail'], []);
+    expect(inference.columns.map((c) => c?.role)).toEqual([undefined, 'email', undefined, 'email']);
+    // The buyer's column is an email column by its words, so it is pointed at; another person's.
+    expect(inference.lookAlikes.map((l) => l.index)).toEqual([0]);
+  });
+
+  it('reads names, ids and phones in other languages', () => {
+    expect(
+      roles(['Nombre', 'Apellidos', 'Kundennummer', 'Bestellnummer', 'Mobil', 'Pays', 'Code client']),
+    ).toEqual({
+      Nombre: 'name',
+      Apellidos: 'last',
+      Kundennummer: 'id',
+      Bestellnummer: undefined,
+      Mobil: 'phone',
+      Pays: 'country',
+      'Code client': undefined,
+    });
+  });
+
+  it('takes no IP address, coordinate or ZIP+4 for a phone, and no country of birth for the country', () => {
+    const inference = inferColumns(
+      ['IP', 'Longitude', 'ZIP', 'Country of Birth', 'Nationality'],
+      [
+        ['192.168.10.20', '-122.4194', '94103-1234', 'India', 'DE'],
+        ['10.0.0.1', '151.2093', '10001-0001', 'Kenya', 'FR'],
+        ['172.16.0.9', '2.3522', '60601-4321', 'Peru', 'IT'],
+      ],
+    );
+    expect(inference.columns.map((c) => c?.role)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'country',
+    ]);
+  });
+
+  it('judges a header by its few values only when they could not be one (flags, no digits)', () => {
+    const few = inferColumns(['Email Opt Out', 'Phone Type', 'Phone'], [['yes', 'Mobile', '']]);
+    expect(few.columns.map((c) => c?.role)).toEqual([undefined, undefined, 'phone']);
+  });
+
+  it('counts rows with an email in columns decided before it, so a plain Email column keeps the key', () => {
+    const inference = inferColumns(
+      ['Name', 'Email', 'Website'],
+      [
+        ['Ada', 'a@example.com', 'https://a.example'],
+        ['Bob', 'b@example.com', 'https://b.example'],
+      ],
+      (i) => i === 1,
+      [1],
+    );
+    expect(inference.emailShare).toBe(1);
+    expect(inference.uniqueColumn).toBeUndefined();
+  });
+});

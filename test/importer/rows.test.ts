@@ -415,3 +415,54 @@ describe('JSON rows', () => {
     expect(reason(jsonRow(source))).toBe('Invalid JSON: x');
   });
 });
+
+describe('values as other programs write them', () => {
+  const header = ['id', 'name', 'email', 'phone', 'country'];
+  const mapping = resolveMapping({ header, definitions: DEFINITIONS });
+  const row = (values: string[], line: number) => phoneRow(header, values, line);
+
+  it('takes the address out of the forms mail programs write', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    const emails = [
+      'Ada Lovelace <ada@example.com>',
+      '"Smith, Bob" <bob@example.org>',
+      'mailto:cy@example.com',
+      'dan@example.com; dan.alt@example.com',
+      'eve@example.com (Eve)',
+    ].map((email, i) => {
+      const r = validate(row([`k${i}`, 'X', email, '', ''], i + 2));
+      return r.ok ? r.input.email : r.reason;
+    });
+    expect(emails).toEqual([
+      'ada@example.com',
+      'bob@example.org',
+      'cy@example.com',
+      'dan@example.com',
+      'eve@example.com',
+    ]);
+    // An address with a space in it is no address: not cut down to a part that is one.
+    const bad = validate(row(['k9', 'X', 'jane doe@example.com', '', ''], 9));
+    expect(bad.ok).toBe(false);
+  });
+
+  it('reads a number with its country code but no + as international, never adding a second code', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    const phone = (text: string, country: string, line: number) => {
+      const r = validate(row([`p${line}`, 'X', '', text, country], line));
+      return r.ok ? r.input.phonenumber : r.reason;
+    };
+    expect(phone('4915112345678', 'Germany', 2)).toBe('+4915112345678');
+    expect(phone('33612345678', 'Germany', 3)).toBe('+33612345678');
+    expect(phone('14155550132', 'Germany', 4)).toBe('+14155550132');
+    // Ten digits without a trunk 0 are a national number with its 0 dropped, as spreadsheets do.
+    expect(phone('2079460018', 'United Kingdom', 5)).toBe('+442079460018');
+    expect(phone('4155550133', 'USA', 6)).toBe('+14155550133');
+  });
+
+  it('counts a number written 0044 as international, not as placed by the file', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    const r = validate(row(['i1', 'X', '', '0044 20 7946 0959', ''], 2));
+    expect(r.ok && r.input.phonenumber).toBe('+442079460959');
+    expect(validate.notes.placedByFile.size).toBe(0);
+  });
+});

@@ -116,10 +116,15 @@ async function mappingFile(ctx: CommandContext, file: string) {
   // A JSON export the importer knows (Zendesk's users) has columns too: its first object's keys.
   const jsonExport = source.header ? undefined : (await importer.readAsExportTable(source)).profile;
   // The first rows too, as an import reads them: their values say what each column holds.
-  const sample = source.format === 'csv' || source.format === 'xlsx' ? await importer.sampleRecords(source) : [];
+  const sample =
+    source.format === 'csv' || source.format === 'xlsx' ? await importer.sampleRecords(source) : [];
   source.close();
   if (!source.header)
     throw new UsageError(`${file}: a mapping file is for CSV columns; JSON records use the field names`);
+  if (source.format === 'vcard')
+    throw new UsageError(
+      `${file}: a vCard's fields come from its own properties (UID, FN, EMAIL, TEL): it imports without a mapping file`,
+    );
   let mapping: ReturnType<typeof importer.resolveMapping>;
   try {
     mapping = importer.resolveMapping({ header: source.header, definitions, profile: jsonExport, sample });
@@ -131,9 +136,10 @@ async function mappingFile(ctx: CommandContext, file: string) {
   const put = (i: number) => {
     const header = mapping.header[i]!.trim();
     if (!header || entries.some(([h]) => h === header)) return;
-    const targets = mapping.columns[i]!.map((t) =>
-      t.kind === 'field' ? t.field : t.kind === 'attribute' ? `attr.${t.name}` : t.kind,
-    );
+    // A key taken from the email is the import's own rule (in lower case), not a mapping.
+    const targets = mapping.columns[i]!.filter(
+      (t) => !(mapping.keyFromEmail !== undefined && t.kind === 'field' && t.field === 'external_id'),
+    ).map((t) => (t.kind === 'field' ? t.field : t.kind === 'attribute' ? `attr.${t.name}` : t.kind));
     if (mapping.countryColumns.includes(i) && !targets.includes('country')) targets.push('country');
     entries.push([header, targets.length > 0 ? targets.join(',') : '-']);
   };
@@ -142,5 +148,6 @@ async function mappingFile(ctx: CommandContext, file: string) {
   for (let i = 0; i < mapping.header.length; i++) put(i);
   ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
   ctx.io.note(importer.summarizeMapping(mapping));
+  for (const decision of mapping.decisions) ctx.io.note(decision);
   ctx.io.note(`Edit it if need be, then: contacts import ${file} --map-file <this file> --agent ${agentId}`);
 }

@@ -208,7 +208,9 @@ export function keepColumnHint(unmapped: readonly string[]): string | undefined 
  * An ignored column whose values are phones, emails or countries: the fix is a --map to that
  * field, not an attribute (`Fax` holds numbers this tool does not take as the contact's phone).
  */
-export function lookAlikeHint(lookAlikes: readonly { header: string; field: string }[]): string | undefined {
+export function lookAlikeHint(
+  lookAlikes: readonly { header: string; field: string; with: readonly string[] }[],
+): string | undefined {
   const first = lookAlikes[0];
   if (!first) return undefined;
   const what =
@@ -217,10 +219,9 @@ export function lookAlikeHint(lookAlikes: readonly { header: string; field: stri
       : first.field === 'email'
         ? 'email addresses'
         : 'countries';
-  return (
-    `Column "${first.header}" holds ${what} but is not read as the contact's: to use it, ` +
-    `--map ${JSON.stringify(`${first.header}=${first.field}`)}`
-  );
+  // A --map for the field replaces the columns found for it: they are named too, in their order.
+  const maps = [...first.with, first.header].map((h) => `--map ${JSON.stringify(`${h}=${first.field}`)}`);
+  return `Column "${first.header}" holds ${what} but is not read as the contact's: to use it, ${maps.join(' ')}`;
 }
 
 /** Notices said one by one; past these, only that there are more. */

@@ -51,7 +51,7 @@ export type ImportEvent =
       /** The file has no id column: the email column that keys the contacts. */
       keyFromEmail: string | undefined;
       /** Columns left unread whose values look like phones, emails or countries. */
-      lookAlikes: { header: string; field: 'phonenumber' | 'email' | 'country' }[];
+      lookAlikes: { header: string; field: 'phonenumber' | 'email' | 'country'; with: string[] }[];
       /** What reading decided on its own so far: the encoding of a non-UTF-8 file, how a vCard
        * without UID is keyed. */
       notes: string[];

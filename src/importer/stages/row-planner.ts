@@ -86,16 +86,19 @@ export class RowPlanner {
     this.#maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
   }
 
-  /** The earlier row of this external_id, if any; this row is remembered when it is the first. */
-  #repeat(key: string, name: string | null | undefined, line: number): RepeatedKey | undefined {
+  /** The earlier row of this external_id that was accepted, if any. */
+  #repeat(key: string, name: string | null | undefined): RepeatedKey | undefined {
     const earlier = this.#keys.get(key);
-    if (earlier === undefined) {
-      if (this.#keys.size >= this.#maxKeys) this.#keys.delete(this.#keys.keys().next().value as string);
-      this.#keys.set(key, { line, name: name ?? undefined });
-      return undefined;
-    }
+    if (earlier === undefined) return undefined;
     if (!earlier.name || !name || sameName(earlier.name, name)) return { line: earlier.line };
     return { line: earlier.line, otherName: earlier.name, otherPerson: otherPerson(earlier.name, name) };
+  }
+
+  /** An accepted row's key, remembered for the rows after it (the first row of a key only). */
+  #remember(key: string, name: string | null | undefined, line: number): void {
+    if (this.#keys.has(key)) return;
+    if (this.#keys.size >= this.#maxKeys) this.#keys.delete(this.#keys.keys().next().value as string);
+    this.#keys.set(key, { line, name: name ?? undefined });
   }
 
   /** In-file conflicts given up on for room (see EmailLedger). */
@@ -105,7 +108,7 @@ export class RowPlanner {
 
   plan(source: SourceRecord, input: ContactInputParsed): PlanResult {
     const key = input.external_id;
-    const repeats = this.#repeat(key, input.name, source.line);
+    const repeats = this.#repeat(key, input.name);
     if (repeats?.otherPerson && this.#keyFromEmail) {
       return {
         ok: false,
@@ -126,6 +129,7 @@ export class RowPlanner {
               'another external_id: the service refuses two contacts with one email)',
       };
     }
+    this.#remember(key, input.name, source.line);
     const lanes = [`key:${key}`];
     for (const lane of claim.emailLanes) if (!lanes.includes(lane)) lanes.push(lane);
     if (!this.#serialize)
@@ -144,7 +148,7 @@ export class RowPlanner {
 
   /** A row that landed in an earlier run: its email is held, whatever the file said before it. */
   landedBefore(source: SourceRecord, input: ContactInputParsed): void {
-    this.#repeat(input.external_id, input.name, source.line);
+    this.#remember(input.external_id, input.name, source.line);
     this.#ledger.hold(input.external_id, input.email, source.line, source.title);
   }
 }

@@ -175,3 +175,52 @@ describe('lanes', () => {
     expect(q.ready + q.waiting).toBe(0);
   });
 });
+
+describe('rows with the key of an earlier row', () => {
+  const named = (external_id: string, name: string, email?: string): [SourceRecord, ContactInputParsed] => {
+    line++;
+    const input = { external_id, name, ...(email ? { email } : {}) } as ContactInputParsed;
+    return [{ row: line - 1, line, record: {} }, input];
+  };
+
+  it('says which earlier line a repeated key updates, with both names when they differ', () => {
+    line = 1;
+    const planner = new RowPlanner();
+    expect(planner.plan(...named('k1', 'Maria Ng'))).toMatchObject({ ok: true, repeats: undefined });
+    expect(planner.plan(...named('k1', 'maria  ng'))).toMatchObject({ ok: true, repeats: { line: 2 } });
+    const renamed = planner.plan(...named('k1', 'Maria Ng-Lee'));
+    expect(renamed).toMatchObject({
+      ok: true,
+      repeats: { line: 2, otherName: 'Maria Ng', otherPerson: false },
+    });
+  });
+
+  it('refuses, under an email key, a row that names another person, and remembers no refused row', () => {
+    line = 1;
+    const planner = new RowPlanner({ keyFromEmail: true });
+    expect(planner.plan(...named('tom@example.com', 'Tom Walker', 'tom@example.com')).ok).toBe(true);
+    const other = planner.plan(...named('tom@example.com', 'Samuel Evans', 'Tom@Example.com'));
+    expect(other).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^email: Tom@Example.com is already the email of Tom Walker \(line 2\)/),
+    });
+    // With an id key, the same row would update the contact, warned.
+    line = 1;
+    const byId = new RowPlanner();
+    byId.plan(...named('7', 'Tom Walker'));
+    expect(byId.plan(...named('7', 'Samuel Evans'))).toMatchObject({
+      ok: true,
+      repeats: { otherPerson: true },
+    });
+  });
+
+  it('forgets the oldest key past its bound', () => {
+    line = 1;
+    const planner = new RowPlanner({ maxKeys: 2 });
+    planner.plan(...named('a', 'A'));
+    planner.plan(...named('b', 'B'));
+    planner.plan(...named('c', 'C'));
+    expect(planner.plan(...named('a', 'A'))).toMatchObject({ ok: true, repeats: undefined });
+    expect(planner.plan(...named('c', 'C'))).toMatchObject({ ok: true, repeats: { line: 4 } });
+  });
+});
