@@ -77,6 +77,7 @@ export class RowPlanner {
   readonly #keyFromEmail: boolean;
   /** External_id -> the first row that had it, and its name. Oldest first, bounded. */
   readonly #keys = new Map<string, { line: number; name: string | undefined }>();
+  #oldest = this.#keys.keys();
   readonly #maxKeys: number;
 
   constructor(options: RowPlannerOptions = {}) {
@@ -97,7 +98,16 @@ export class RowPlanner {
   /** An accepted row's key, remembered for the rows after it (the first row of a key only). */
   #remember(key: string, name: string | null | undefined, line: number): void {
     if (this.#keys.has(key)) return;
-    if (this.#keys.size >= this.#maxKeys) this.#keys.delete(this.#keys.keys().next().value as string);
+    if (this.#keys.size >= this.#maxKeys) {
+      // From where the last eviction stopped: a new iterator would walk every entry deleted since
+      // the map last compacted, at each row.
+      let next = this.#oldest.next();
+      if (next.done) {
+        this.#oldest = this.#keys.keys();
+        next = this.#oldest.next();
+      }
+      this.#keys.delete(next.value as string);
+    }
     this.#keys.set(key, { line, name: name ?? undefined });
   }
 
