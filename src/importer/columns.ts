@@ -133,12 +133,26 @@ function splitCompound(word: string): string[] {
 const has = (words: readonly string[], set: ReadonlySet<string>) => words.some((w) => set.has(w));
 
 const EMAIL_WORDS = new Set(['email', 'emails', 'mail', 'courriel', 'correo']);
-const PHONE_WORDS = new Set([
-  'phone',
+/** Words of a mobile number: tried first. */
+const MOBILE_WORDS = new Set([
   'mobil',
   'sms',
   'portable',
   'cellulare',
+  'mobile',
+  'cell',
+  'cellphone',
+  'cellular',
+  'mob',
+  'handy',
+  'gsm',
+  'movil',
+  'celular',
+  'whatsapp',
+]);
+const PHONE_WORDS = new Set([
+  ...MOBILE_WORDS,
+  'phone',
   'telefoon',
   'rufnummer',
   'fon',
@@ -146,20 +160,10 @@ const PHONE_WORDS = new Set([
   'telephone',
   'tel',
   'tele',
-  'mobile',
-  'cell',
-  'cellphone',
-  'cellular',
-  'mob',
-  'handy',
   'telefon',
   'telefono',
   'telefone',
-  'whatsapp',
   'landline',
-  'gsm',
-  'movil',
-  'celular',
 ]);
 /** Numbers a phone column must not take, whatever their values look like. */
 const NOT_PHONE_WORDS = new Set(['fax', 'pager', 'telex', 'ext', 'extension']);
@@ -353,24 +357,8 @@ const OTHER_PHONE_WORDS = new Set([
   'referrer',
   'parent',
 ]);
-const NAME_QUALIFIERS = new Set([
-  'full',
-  'display',
-  'complete',
-  'your',
-  'contact',
-  'person',
-  'customer',
-  'client',
-  'member',
-  'attendee',
-  'subscriber',
-  'participant',
-  'guest',
-  'recipient',
-  'lead',
-  'registrant',
-]);
+/** Words beside `name` that keep it the contact's full name (`Full Name`, `Attendee Name`). */
+const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS]);
 const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom', 'voornaam']);
 const LAST_WORDS = new Set([
   'last',
@@ -418,22 +406,6 @@ function idTier(words: readonly string[]): number | undefined {
   return undefined;
 }
 
-const MOBILE_WORDS = new Set([
-  'mobil',
-  'sms',
-  'portable',
-  'cellulare',
-  'mobile',
-  'cell',
-  'cellphone',
-  'cellular',
-  'mob',
-  'handy',
-  'gsm',
-  'movil',
-  'celular',
-  'whatsapp',
-]);
 const MAIN_WORDS = new Set(['main', 'primary', 'default', 'preferred', 'direct']);
 const WORK_WORDS = new Set(['work', 'business', 'office', 'corporate', 'job']);
 const HOME_WORDS = new Set(['home', 'private', 'personal', 'residence', 'residential']);
