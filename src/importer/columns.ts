@@ -198,6 +198,7 @@ const ID_WORDS = new Set([
 /** Whose id, name or email a column holds when it names one of these: the contact's own. */
 const PERSON_WORDS = new Set([
   'contact',
+  'invitee',
   'kunde',
   'kunden',
   'mitglied',
@@ -240,6 +241,10 @@ const PERSON_WORDS = new Set([
  */
 const OTHER_WORDS = new Set([
   'account',
+  'host',
+  'organizer',
+  'organiser',
+  'inviter',
   'bestell',
   'auftrag',
   'rechnung',
@@ -566,8 +571,25 @@ function phoneRank(words: readonly string[], index: number): number {
   return kind * 10_000 + index;
 }
 
+/** Words a header of one field's words alone may have beside them (`E-mail 1 - Value`, `Phone No.`). */
+const PLAIN_WORDS = new Set(['number', 'no', 'nr', '#', 'code', 'value', 'name', 'region']);
+const plainHeader = (words: readonly string[]) =>
+  words.every(
+    (w) =>
+      EMAIL_WORDS.has(w) ||
+      PHONE_WORDS.has(w) ||
+      COUNTRY_WORDS.has(w) ||
+      EMAIL_QUALIFIERS.has(w) ||
+      PLAIN_WORDS.has(w) ||
+      /^\d+$/.test(w),
+  );
+
+/** A column with no value in the first rows is tried after those with values. */
+const EMPTY_LAST = 100_000;
+
 /** Words an email column of the contact's own may have beside the email word. */
 const EMAIL_QUALIFIERS = new Set([
+  'your',
   'address',
   'addr',
   'value',
@@ -641,8 +663,16 @@ export function inferColumns(
       case 'email':
       case 'phone':
       case 'country':
-        // Values of another field say what the column is (`Contact` of addresses, `Mobile` of emails).
-        role = byValues && byValues !== byWords ? undefined : confirmed(byWords, s) ? byWords : undefined;
+        // Values of another field say what the column is (`Contact` of addresses, `Mobile` of
+        // emails). A header of the role's words alone (`Email`, `Phone 2`) keeps its role over
+        // values that are merely wrong, which the rows then answer for; one with other words
+        // (`Email Opt Out`, `Phone Type`) is what its values bear out.
+        role =
+          byValues && byValues !== byWords
+            ? undefined
+            : (plainHeader(w) && s.flags < s.filled * 0.8) || confirmed(byWords, s)
+              ? byWords
+              : undefined;
         break;
       case 'id': {
         const tier = idTier(w);
@@ -694,9 +724,9 @@ export function inferColumns(
       // A country its header names comes before one only its values do.
       rank:
         role === 'phone'
-          ? phoneRank(w, i)
+          ? phoneRank(w, i) + (s.filled === 0 ? EMPTY_LAST : 0)
           : role === 'email'
-            ? emailRank(w, i)
+            ? emailRank(w, i) + (s.filled === 0 ? EMPTY_LAST : 0)
             : i + (by === 'values' ? 10_000 : 0),
     };
   });
@@ -708,7 +738,7 @@ export function inferColumns(
     for (const i of emails) {
       if (ownEmail(words[i]!)) continue;
       columns[i] = undefined;
-      lookAlikes.push({ index: i, looksLike: 'email' });
+      if (roleByValues(stats[i]!) === 'email') lookAlikes.push({ index: i, looksLike: 'email' });
     }
   }
 
@@ -726,7 +756,11 @@ export function inferColumns(
   let uniqueColumn: number | undefined;
   if (id === undefined && rows > 0 && emailShare < 0.5) {
     uniqueColumn = header.findIndex((_, i) => {
-      if (skip(i) || columns[i]) return false;
+      if (skip(i)) return false;
+      // A phone book: the number, where no row has an email.
+      if (columns[i]?.role === 'phone')
+        return withEmail === 0 && stats[i]!.filled === rows && stats[i]!.distinct === rows;
+      if (columns[i]) return false;
       const s = stats[i]!;
       const w = words[i]!;
       const named = w.some((x) =>

@@ -303,10 +303,16 @@ export function resolveMapping({
 
   if (profile) claimProfile(profile, find, claim, header, normalized, ordered);
 
-  // The contract's own field names (this tool's export, a hand-made file) are what they say;
-  // `name` is read with the other name columns (beside a `last_name` it is the first name).
+  // The contract's own field names are what they say, but `name` is read with the other name
+  // columns (beside a `last_name` it is the first name) and a header that only resembles one
+  // (`Phone Number`) with the other columns of its kind (a `Mobile` is tried before it).
   header.forEach((_, i) => {
-    const field = CONTACT_FIELDS.find((f) => f !== 'name' && normalizeHeader(f) === normalized[i]);
+    // The contract's names as written (`email`, not `E-mail`), and its id in any form.
+    const field = CONTACT_FIELDS.find((f) =>
+      f === 'external_id' || f === 'stripe_accounts'
+        ? normalizeHeader(f) === normalized[i]
+        : f !== 'name' && header[i]!.trim().toLowerCase() === f,
+    );
     if (field && !decided[i]) claim(i, { kind: 'field', field });
   });
 

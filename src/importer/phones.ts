@@ -82,14 +82,16 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   }
   const asWritten = fits.filter((f) => f.written);
   // A number with its country code but no `+` (a spreadsheet drops it, SMS tools leave it out):
-  // `4915112345678`, `33612345678`. Eleven digits or more without a trunk 0 read so when they
-  // make a valid number; shorter ones only when no candidate reads them as written.
+  // `4915112345678`, `33612345678`. Read so when the country it names is a candidate; else, when
+  // no candidate reads it as its own national number (`8 (495) 123-45-67` is Russian, written
+  // as Russians do), when it is too long for a national number or no candidate reads it at all.
   const bare = text.replace(/[\s().-]/g, '');
-  if (/^[1-9]\d{9,14}$/.test(bare) && (bare.length >= 11 || asWritten.length === 0)) {
+  if (/^[1-9]\d{9,14}$/.test(bare)) {
     const international = withCountryCode(bare);
     if (
       international &&
-      (bare.length >= 11 || countries.includes(international.country ?? '') || fits.length === 0)
+      (countries.includes(international.country ?? '') ||
+        (asWritten.length === 0 && (bare.length >= 11 || fits.length === 0)))
     ) {
       return { ok: true, e164: international.e164, country: international.country };
     }

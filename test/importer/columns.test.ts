@@ -207,10 +207,12 @@ describe('inferColumns: what a new user met', () => {
   });
 
   it("leaves a buyer's, a salesperson's or a guardian's email beside the contact's own unread, and points at it", () => {
-    const inference = inferColumns(['Buyer Email', 'Email', 'Salesperson/Email', 'Home E-mail'], []);
+    const inference = inferColumns(
+      ['Buyer Email', 'Email', 'Salesperson/Email', 'Home E-mail'],
+      [['buyer@example.com', 'ann@example.com', 'sam@ourco.example', '']],
+    );
     expect(inference.columns.map((c) => c?.role)).toEqual([undefined, 'email', undefined, 'email']);
-    // The buyer's column is an email column by its words, so it is pointed at; another person's.
-    expect(inference.lookAlikes.map((l) => l.index)).toEqual([0]);
+    expect(inference.lookAlikes.map((l) => l.index)).toEqual([2, 0]);
   });
 
   it('reads names, ids and phones in other languages', () => {

@@ -289,7 +289,8 @@ describe('a main phone passed over for a later one', () => {
     const mapping = resolveMapping({ header, definitions: DEFINITIONS });
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping, defaultCountry: 'US' });
     const result = validate(
-      phoneRow(header, ['m1', 'Max', 'm@example.com', '555-0106', '+1 415 555 0132'], 2),
+      // The mobile is tried first.
+      phoneRow(header, ['m1', 'Max', 'm@example.com', '+1 415 555 0132', '555-0106'], 2),
     );
     expect(result.ok && result.input.phonenumber).toBe('+14155550132');
     expect(result.ok && result.notice).toMatch(
@@ -453,10 +454,13 @@ describe('values as other programs write them', () => {
     };
     expect(phone('4915112345678', 'Germany', 2)).toBe('+4915112345678');
     expect(phone('33612345678', 'Germany', 3)).toBe('+33612345678');
-    expect(phone('14155550132', 'Germany', 4)).toBe('+14155550132');
+    expect(phone('+1 415 555 0100', '', 8)).toBe('+14155550100');
+    expect(phone('14155550132', '', 4)).toBe('+14155550132'); // the file now names US and DE
     // Ten digits without a trunk 0 are a national number with its 0 dropped, as spreadsheets do.
     expect(phone('2079460018', 'United Kingdom', 5)).toBe('+442079460018');
     expect(phone('4155550133', 'USA', 6)).toBe('+14155550133');
+    // A national number as its country writes it stays national: 8 is Russia's trunk prefix.
+    expect(phone('8 (495) 123-45-67', 'Russia', 7)).toBe('+74951234567');
   });
 
   it('counts a number written 0044 as international, not as placed by the file', () => {
