@@ -184,7 +184,7 @@ describe('importing vCard files', () => {
     const r = await importFixture(mock, 'android-2.1.vcf');
     expect(r.code, r.stderr).toBe(ExitCode.OK);
     expect(r.stderr).toContain(
-      'ORG (the organisation) is not imported: the agent has no custom attribute company to keep it in',
+      "A card's ORG (its organisation), where it has one, is not imported: the agent has no custom attribute company to keep it in",
     );
     expect(r.stderr).not.toContain('Ignoring columns');
     expect(fields(mock)).toEqual({

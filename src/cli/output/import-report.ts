@@ -269,7 +269,7 @@ export async function createProgress(
             // A vCard's one column that may map to nothing: ORG, kept only in a `company` attribute.
             ctx.io.note(
               e.unmapped.includes('company')
-                ? 'ORG (the organisation) is not imported: the agent has no custom attribute company to keep it in ' +
+                ? "A card's ORG (its organisation), where it has one, is not imported: the agent has no custom attribute company to keep it in " +
                     '(contacts attrs define company --type text).'
                 : 'ORG (the organisation) -> attr.company',
             );
