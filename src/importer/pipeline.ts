@@ -201,7 +201,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     // A vCard's columns are the importer's own: say how the cards are read instead.
     summary:
       source.format === 'vcard'
-        ? 'Reading vCards: UID -> external_id (else the preferred EMAIL); FN, else N -> name; ' +
+        ? 'Reading vCards: UID -> external_id (else the preferred EMAIL, else the TEL); FN, else N -> name; ' +
           'EMAIL (preferred) -> email; TEL (preferred, else mobile, else first) -> phonenumber; ' +
           'ADR country -> phone country'
         : mapping && summarizeMapping(mapping),

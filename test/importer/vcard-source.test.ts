@@ -68,10 +68,17 @@ describe('vCard source', () => {
         'VERSION:3.0',
         'FN:Nobody',
         'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:2.1',
+        'FN:Mum',
+        'TEL;CELL:+1 (415) 555-0101',
+        'END:VCARD',
       ].join('\r\n'),
     );
     expect(source.notes).toEqual([
       'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
+      "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
+        'external_id = TEL (the one imported), its digits and leading + as written.',
     ]);
     expect(rows[0]).toEqual({
       line: 1,
@@ -87,8 +94,10 @@ describe('vCard source', () => {
     });
     expect(rows[1]).toMatchObject({
       line: 9,
-      error: 'The card has no UID and no EMAIL: nothing to key the contact by',
+      error: 'The card has no UID, EMAIL or TEL: nothing to key the contact by',
     });
+    expect(rows[2]?.raw?.slice(0, 4)).toEqual(['+14155550101', 'Mum', undefined, '+1 (415) 555-0101']);
+    expect(rows[2]?.error).toBeUndefined();
   });
 
   it("takes an iPhone's number as the mobile one", async () => {

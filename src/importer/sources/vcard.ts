@@ -60,14 +60,24 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
     throw new ImportError(`${input.name}: the file holds no vCard (no BEGIN:VCARD line)`);
   }
   const notes: string[] = [];
-  // Said once, when the first card without a UID is met (the first card, or any later one).
+  // Said once each, when the first card without a UID (and then without an EMAIL) is met.
   let keyedByEmail = false;
+  let keyedByPhone = false;
   const noteKey = (card: Card) => {
-    if (keyedByEmail || card.uid !== undefined) return;
-    keyedByEmail = true;
-    notes.push(
-      'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
-    );
+    if (card.uid !== undefined) return;
+    if (!keyedByEmail) {
+      keyedByEmail = true;
+      notes.push(
+        'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
+      );
+    }
+    if (!keyedByPhone && card.emails.length === 0 && phoneKey(pickPhone(card.tels)) !== undefined) {
+      keyedByPhone = true;
+      notes.push(
+        "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
+          'external_id = TEL (the one imported), its digits and leading + as written.',
+      );
+    }
   };
   noteKey(first.value);
 
@@ -96,7 +106,7 @@ export async function openVcard(input: OpenedInput): Promise<ImportSource> {
 
 function toRecord(card: Card, row: number): SourceRecord {
   const email = pick(card.emails)?.value;
-  const id = card.uid ?? email?.toLowerCase();
+  const id = card.uid ?? email?.toLowerCase() ?? phoneKey(pickPhone(card.tels));
   const name = card.fn ?? nameFromN(card.n);
   const raw: Cell[] = [id, name, email, pickPhone(card.tels), pick(card.countries)?.value, card.org];
   const record: Record<string, unknown> = Object.create(null);
@@ -110,8 +120,21 @@ function toRecord(card: Card, row: number): SourceRecord {
     ...(name === undefined ? {} : { title: name }),
     record,
     raw,
-    ...(id === undefined ? { error: 'The card has no UID and no EMAIL: nothing to key the contact by' } : {}),
+    ...(id === undefined
+      ? { error: 'The card has no UID, EMAIL or TEL: nothing to key the contact by' }
+      : {}),
   };
+}
+
+/**
+ * A number as a key: its digits and a leading `+` (`+1 (415) 555-0101` -> `+14155550101`), the
+ * same however the card spaced it. Too few digits to be a number: none.
+ */
+function phoneKey(tel: string | undefined): string | undefined {
+  if (tel === undefined) return undefined;
+  const digits = tel.replace(/\D/g, '');
+  if (digits.length < 5) return undefined;
+  return (tel.trim().startsWith('+') ? '+' : '') + digits;
 }
 
 /** The preferred value: the lowest PREF (1 is most preferred), else the first. */
