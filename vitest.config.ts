@@ -10,5 +10,6 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default', new SummaryReporter()],
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/support/data-dir.ts'],
   },
 });

@@ -214,6 +214,13 @@ export class ImportCheckpoint {
     });
   }
 
+  /** Rows landed so far, in this run and the one resumed. */
+  get landedCount(): number {
+    let n = 0;
+    for (const [from, to] of this.#ranges) n += to - from + 1;
+    return n;
+  }
+
   /** Every row through this one has landed. */
   get landedThrough(): number {
     const first = this.#ranges[0];

@@ -2,8 +2,12 @@
 // landed) -> validate (./rows.ts) -> plan (./stages/row-planner.ts: lanes, in-file email conflicts) ->
 // a sink (./stages/send-sink.ts, or ./stages/dry-run-sink.ts) -> report (./stages/report.ts).
 // Every row either lands (and is checkpointed) or goes to the rejects file with its reason.
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
+import { type UndoChoice, UndoRecorder } from '../undo/recorder.js';
+import { undoDir } from '../util/data-dir.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
@@ -113,6 +117,17 @@ export interface ImportOptions {
   onEvent?: (event: ImportEvent) => void;
   /** Milliseconds between progress events. */
   progressIntervalMs?: number;
+  /**
+   * What the import records so that `undoImport()` can take it back (its report's `undo`):
+   * 'auto' (default) the state before of every contact it changes, when reading those costs no
+   * more requests than the import sends (else only what it creates, and it says so); 'full'
+   * always; 'off' nothing.
+   */
+  undo?: UndoChoice;
+  /** Where undo records are kept; default the tool's data directory (`dataDir()`). */
+  undoDir?: string;
+  /** The service as the undo record names it (an undo elsewhere is refused); default the base URL. */
+  service?: string;
 }
 
 /** An import that stopped on an error it cannot isolate to a row (auth, service down, network). */
@@ -216,7 +231,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   let sink: ImportSink;
   try {
-    sink = await createSink(options, kind, newestBefore, maxRetries, total, emit, (outcome) =>
+    sink = await createSink(options, kind, newestBefore, maxRetries, total, emit, outputs, (outcome) =>
       tally.outcome(outcome),
     );
   } catch (error) {
@@ -480,20 +495,43 @@ async function createSink(
   maxRetries: number,
   total: number | undefined,
   emit: (event: ImportEvent) => void,
+  outputs: ImportOutputs | undefined,
   onOutcome: ConstructorParameters<typeof DryRunSink>[1],
 ): Promise<ImportSink> {
   const { client, agentId } = options;
-  if (newestBefore === undefined) {
+  if (newestBefore === undefined || outputs === undefined) {
     // Which external_ids exist now, and which the file has created so far.
     const planner = new DryRunPlanner(client, agentId, maxRetries);
     await planner.start(total);
     return new DryRunSink(planner, onOutcome);
   }
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const choice = options.undo ?? 'auto';
+  if (choice !== 'off') {
+    const resultsPath = outputs.results?.path;
+    const recorder = await UndoRecorder.start({
+      client,
+      agentId,
+      maxRetries,
+      dir: options.undoDir ?? undoDir(process.env),
+      service: options.service ?? client.baseUrl,
+      input: kind === 'stdin' ? '-' : resolve(options.cwd ?? process.cwd(), options.input),
+      results: resultsPath ? await realpath(resolve(options.cwd ?? process.cwd(), resultsPath)) : null,
+      choice,
+      rows: total === undefined ? undefined : total - (outputs.checkpoint?.landedCount ?? 0),
+      batchSize,
+      resume: outputs.checkpoint?.resumed ?? false,
+    });
+    outputs.undo = recorder;
+    if (recorder.note) emit({ type: 'note', message: recorder.note });
+  }
+  const recorder = outputs.undo;
   return new SendSink({
     client,
     agentId,
     maxRetries,
-    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    beforeSend: recorder && ((rows) => recorder.beforeSend(rows)),
+    batchSize,
     scheduler: new Scheduler({ max: options.concurrency ?? DEFAULT_CONCURRENCY }),
     mayPause: kind !== 'file',
     onOutcome,

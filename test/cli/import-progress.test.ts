@@ -72,6 +72,7 @@ describe('the closing sentence', () => {
     rows: 70553,
     repeatedKeys: 0,
     placedByFile: [],
+    undo: null,
     created: 70000,
     updated: 500,
     rejected: 3,

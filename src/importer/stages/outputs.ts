@@ -3,6 +3,7 @@
 // rejects path in a missing directory stops the import at once with a message naming it, not at
 // the first reject with half the rows sent.
 
+import type { UndoRecorder } from '../../undo/recorder.js';
 import { outputPathProblem } from '../../util/output-path.js';
 import { defaultCheckpointPath, ImportCheckpoint, importSettings } from '../checkpoint.js';
 import { ImportError } from '../errors.js';
@@ -21,6 +22,8 @@ export interface ImportOutputs {
   /** The fields left out of contacts that landed; with `strict`, none (such rows are rejects). */
   fixes: FixesWriter | undefined;
   results: ResultsWriter | undefined;
+  /** The undo record, once the import has read what it needs (set by the pipeline). */
+  undo?: UndoRecorder | undefined;
 }
 
 export interface OutputsOptions {
@@ -81,6 +84,7 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   }
 
   let results: ResultsWriter | undefined;
+  const outputs = {} as ImportOutputs;
   const checkpoint = checkpointPath
     ? await ImportCheckpoint.open({
         input,
@@ -97,9 +101,10 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
           dateOrder: options.dateOrder,
           timeZone: options.timeZone,
         }),
-        // What the checkpoint claims must already be in the results file (the service, the
-        // embedded mock too, commits a write before it answers).
+        // What the checkpoint claims must already be in the results file and the undo record
+        // (the service, the embedded mock too, commits a write before it answers).
         beforeWrite: async () => {
+          outputs.undo?.flush();
           await results?.flush();
         },
       })
@@ -129,5 +134,5 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
         input: kind === 'stdin' ? undefined : input,
       })
     : undefined;
-  return { checkpoint, rejects, fixes, results };
+  return Object.assign(outputs, { checkpoint, rejects, fixes, results });
 }

@@ -4,6 +4,7 @@
 // from replaying an older row over a newer one.
 
 import type { ContactInputParsed } from '../../api/contact.js';
+import type { UndoRef } from '../../undo/recorder.js';
 import type { RowPlan } from '../dry-run-plan.js';
 import type { ImportFormat } from '../format.js';
 import type { FieldProblem } from '../rows.js';
@@ -123,6 +124,8 @@ export interface ImportReport {
   resultsFile: string | null;
   /** Where progress is kept while the import is unfinished (null once it completed). */
   checkpointFile: string | null;
+  /** What `undoImport()` takes back (null: a dry run, `undo: 'off'`, or nothing written). */
+  undo: UndoRef | null;
 }
 
 const IDLE_LINK: LinkState = { inFlight: 0, limit: 0, requests: 0, throttled: 0 };
@@ -224,10 +227,12 @@ export class ImportTally {
           id: contact.id,
           action,
         });
+        this.#options.outputs?.undo?.landed(row.key, action, contact);
         this.#options.outputs?.checkpoint?.markLanded(row.source.row);
         break;
       }
       case 'rejected':
+        this.#options.outputs?.undo?.rejected(outcome.row.key);
         this.reject(outcome.row.source, outcome.reason);
         return;
       case 'planned': {
@@ -274,6 +279,7 @@ export class ImportTally {
     const rejects = await outputs?.rejects.close();
     const fixes = await outputs?.fixes?.close();
     await outputs?.results?.close();
+    const undo = outputs?.undo?.end(!unfinished) ?? null;
     if (outputs?.checkpoint) {
       if (unfinished) await outputs.checkpoint.close();
       else await outputs.checkpoint.complete();
@@ -309,6 +315,7 @@ export class ImportTally {
         .sort((a, b) => b.count - a.count || a.country.localeCompare(b.country)),
       resultsFile: outputs?.results?.path ?? null,
       checkpointFile: unfinished ? (outputs?.checkpoint?.path ?? null) : null,
+      undo,
     };
   }
 }

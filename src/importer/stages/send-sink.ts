@@ -54,6 +54,8 @@ export interface SendSinkOptions {
    * cut by what the file holds alone, never by how fast it was read. Default true.
    */
   mayPause?: boolean;
+  /** Before rows are sent (the undo record reads and keeps what they will change). */
+  beforeSend?: ((rows: PlannedRow[]) => Promise<void>) | undefined;
   maxBatchBytes?: number;
   maxHeldRows?: number;
   maxHeldBytes?: number;
@@ -238,9 +240,10 @@ export class SendSink implements ImportSink {
 
   #launch(rows: PlannedRow[], paceTicket: number): void {
     this.#o.scheduler.acquire();
-    const task: Promise<void> = (
-      this.#batchForm ? this.#sendBatch(rows, paceTicket) : this.#sendOne(rows[0]!, paceTicket)
-    )
+    const send = () =>
+      this.#batchForm ? this.#sendBatch(rows, paceTicket) : this.#sendOne(rows[0]!, paceTicket);
+    const { beforeSend } = this.#o;
+    const task: Promise<void> = (beforeSend ? beforeSend(rows).then(send) : send())
       .catch((error: unknown) => {
         this.#failure ??= { error };
       })

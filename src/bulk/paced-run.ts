@@ -1,0 +1,79 @@
+// One request per item, under the bulk commands' scheduler (./scheduler.ts): at most `concurrency`
+// in flight (fewer while the service asks for less), every attempt paced and its answer reported.
+// What teardown and undo send; the import's batches have their own sink (importer/stages).
+import type { RequestOptions } from '../client/resources/core.js';
+import { NotSent, paced } from './paced.js';
+import { Scheduler } from './scheduler.js';
+
+/** Requests in flight at most, by default: as an import sends. */
+export const DEFAULT_CONCURRENCY = 8;
+/** Retries per request (5xx, 429, connection failures) before the run stops. */
+export const DEFAULT_RETRIES = 10;
+
+/** What `send` passes to the client call of its item. */
+export type PacedRequest = Pick<RequestOptions, 'maxRetries' | 'beforeAttempt' | 'onAttempt'>;
+
+export interface PacedRunOptions {
+  concurrency?: number | undefined;
+  maxRetries?: number | undefined;
+  /** Stops taking items; those in flight finish. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface PacedRunResult {
+  /** Items whose request was sent (its outcome is `send`'s to record). */
+  sent: number;
+  /** The signal stopped the run before every item was sent. */
+  interrupted: boolean;
+}
+
+/**
+ * Runs `send(item, request)` for each item in order. `send` records its item's outcome (a 404 or a
+ * refusal about that one item is its business); what it throws stops the run: no item starts
+ * after it, those in flight finish, and the first error is thrown again.
+ */
+export async function runPaced<T>(
+  items: Iterable<T> | AsyncIterable<T>,
+  send: (item: T, request: PacedRequest) => Promise<void>,
+  options: PacedRunOptions = {},
+): Promise<PacedRunResult> {
+  const scheduler = new Scheduler({ max: options.concurrency ?? DEFAULT_CONCURRENCY });
+  const active = new Set<Promise<void>>();
+  let slotFreed: (() => void) | undefined;
+  let fatal: { error: unknown } | undefined;
+  let sent = 0;
+  let unsent = false;
+  const stopped = () => Boolean(options.signal?.aborted) || fatal !== undefined;
+  for await (const item of items) {
+    while (!scheduler.canStart && !stopped()) await new Promise<void>((resolve) => (slotFreed = resolve));
+    if (stopped()) {
+      unsent = true;
+      break;
+    }
+    scheduler.acquire();
+    let ticket: number | undefined;
+    const request: PacedRequest = {
+      maxRetries: options.maxRetries ?? DEFAULT_RETRIES,
+      beforeAttempt: async (attempt) => {
+        // A first attempt is not sent once the run is stopped; a retry finishes what it began.
+        ticket = await paced(scheduler, () => attempt === 1 && stopped());
+        if (attempt === 1) sent++;
+      },
+      onAttempt: (event) => scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now()),
+    };
+    const task = send(item, request)
+      .catch((error: unknown) => {
+        if (error instanceof NotSent) unsent = true;
+        else fatal ??= { error };
+      })
+      .finally(() => {
+        scheduler.release();
+        active.delete(task);
+        slotFreed?.();
+      });
+    active.add(task);
+  }
+  await Promise.all(active);
+  if (fatal) throw fatal.error;
+  return { sent, interrupted: unsent && Boolean(options.signal?.aborted) };
+}

@@ -1,0 +1,530 @@
+// An import's undo record: one SQLite file per import in the tool's data directory
+// (undo/<agent>/<id>.db), holding for every contact the import wrote its state before (read before
+// the first write to it) and after (as the service answered the last), so that an undo can delete
+// what it created and restore what it changed. The last RECORDS_KEPT imports of each agent are kept.
+//
+// Written so that no interruption leaves it claiming less than the service holds: the state before
+// is committed before the import writes, and so is each row's intent (its input) before it is
+// sent; its answer replaces the intent once it comes. A resumed import goes on in the same record.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'libsql';
+import { ContactsError } from '../core/error.js';
+import { type ContactState, canonical } from './state.js';
+
+/** Imports kept per agent: the oldest give way. */
+export const RECORDS_KEPT = 20;
+const SCHEMA_VERSION = 1;
+/** `PRAGMA application_id`: marks a file as an undo record ("CtUn"). */
+const APPLICATION_ID = 0x4374556e;
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+-- The state of each contact before the import first wrote it; state NULL: it did not exist. A
+-- contact a listing did not find did not exist either (see landed.prior_read).
+CREATE TABLE prior (external_id TEXT PRIMARY KEY, state TEXT) STRICT;
+-- Every contact the import wrote, in the order it first did.
+CREATE TABLE landed (
+  seq INTEGER PRIMARY KEY,
+  external_id TEXT NOT NULL UNIQUE,
+  -- The service's id and what it said the first write did: NULL until an answer came.
+  id TEXT,
+  action TEXT,
+  -- The state the last answer gave.
+  after TEXT,
+  -- The input of the write sent and not answered yet (JSON).
+  intent TEXT,
+  -- 1: the run that first wrote it read the directory before (prior holds its state, or it did not exist).
+  prior_read INTEGER NOT NULL
+) STRICT;
+`;
+
+export type RecordStatus = 'running' | 'stopped' | 'finished';
+
+export interface UndoRecordMeta {
+  id: string;
+  agentId: string;
+  /** The service written to: its base URL, or `mock:<file>` for the embedded mock. */
+  service: string;
+  /** The input's absolute path, or `-` for stdin. */
+  input: string;
+  /** The results file's real path, when one was written. */
+  results: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  status: RecordStatus;
+  /** False when the import did not read the states before (small file, large directory). */
+  full: boolean;
+  created: number;
+  updated: number;
+  /** When an undo took it back whole (every contact done or kept). */
+  undoneAt: string | null;
+}
+
+export interface UndoRecordSummary extends UndoRecordMeta {
+  path: string;
+}
+
+/** A contact the import wrote, with what the record knows of it. */
+export interface RecordedContact {
+  /** Its place in the order the import first wrote them. */
+  seq: number;
+  external_id: string;
+  id: string | null;
+  /** What the service said the first write did (null: never answered). */
+  action: 'created' | 'updated' | null;
+  /** Whether its state before was read: `before` is then that state, null when it did not exist. */
+  priorRead: boolean;
+  before: ContactState | null;
+  after: ContactState | null;
+  /** The input of a write never answered (JSON text). */
+  intent: string | null;
+}
+
+export class UndoRecordError extends ContactsError {
+  override name = 'UndoRecordError';
+}
+
+/** The record files of one agent, oldest first (their names sort by time). */
+function recordFiles(dir: string, agentId: string): string[] {
+  const agentDir = join(dir, agentDirName(agentId));
+  try {
+    return readdirSync(agentDir)
+      .filter((f) => f.endsWith('.db'))
+      .sort()
+      .map((f) => join(agentDir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** Every agent's records directory under `dir`. */
+function agentDirs(dir: string): string[] {
+  try {
+    return readdirSync(join(dir)).map((d) => join(dir, d));
+  } catch {
+    return [];
+  }
+}
+
+/** An agent id as a directory name: any id, no path in it. */
+function agentDirName(agentId: string): string {
+  return encodeURIComponent(agentId).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length));
+}
+
+/** The undo records kept for `agentId` (every agent when undefined), newest first. */
+export async function listUndoRecords(dir: string, agentId?: string): Promise<UndoRecordSummary[]> {
+  const files =
+    agentId === undefined
+      ? agentDirs(dir).flatMap((d) =>
+          readdirSync(d)
+            .filter((f) => f.endsWith('.db'))
+            .map((f) => join(d, f)),
+        )
+      : recordFiles(dir, agentId);
+  const found: UndoRecordSummary[] = [];
+  for (const file of files) {
+    let record: UndoRecord | undefined;
+    try {
+      record = await UndoRecord.open(file);
+      found.push({ ...record.meta(), path: file });
+    } catch {
+      // Being written by another process's first transaction, or not ours: not listed.
+    } finally {
+      record?.close();
+    }
+  }
+  return found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/** Removes a record's file and SQLite's files beside it. */
+function removeRecord(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+}
+
+export class UndoRecord {
+  readonly path: string;
+  readonly #db: Database.Database;
+  #meta: UndoRecordMeta;
+  readonly #stmt: ReturnType<typeof statements>;
+  #pending: (() => void)[] = [];
+  #commitQueued = false;
+
+  private constructor(path: string, db: Database.Database, meta: UndoRecordMeta) {
+    this.path = path;
+    this.#db = db;
+    this.#meta = meta;
+    this.#stmt = statements(db);
+  }
+
+  /** A new record for one import; the oldest of the agent's past RECORDS_KEPT are removed. */
+  static async create(
+    dir: string,
+    init: Omit<
+      UndoRecordMeta,
+      'id' | 'startedAt' | 'finishedAt' | 'status' | 'created' | 'updated' | 'undoneAt'
+    >,
+  ): Promise<UndoRecord> {
+    const agentDir = join(dir, agentDirName(init.agentId));
+    mkdirSync(agentDir, { recursive: true, mode: DIR_MODE });
+    // Ours alone: it holds the contacts' data.
+    for (const d of [dir, agentDir]) if ((statSync(d).mode & 0o077) !== 0) chmodSync(d, DIR_MODE);
+    const now = new Date();
+    const id = `${now
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.(\d+)Z$/, '$1')}-${randomBytes(2).toString('hex')}`;
+    const path = join(agentDir, `${id}.db`);
+    const { default: Database } = await import('libsql');
+    const db = new Database(path);
+    chmodSync(path, FILE_MODE);
+    const meta: UndoRecordMeta = {
+      ...init,
+      id,
+      startedAt: now.toISOString(),
+      finishedAt: null,
+      status: 'running',
+      created: 0,
+      updated: 0,
+      undoneAt: null,
+    };
+    try {
+      prepare(db);
+      db.exec('BEGIN');
+      db.exec(SCHEMA);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+      for (const [key, value] of Object.entries(meta)) put.run(key, JSON.stringify(value));
+      db.exec('COMMIT');
+    } catch (error) {
+      db.close();
+      removeRecord(path);
+      throw error;
+    }
+    const files = recordFiles(dir, init.agentId);
+    for (const old of files.slice(0, Math.max(0, files.length - RECORDS_KEPT))) removeRecord(old);
+    return new UndoRecord(path, db, meta);
+  }
+
+  static async open(path: string): Promise<UndoRecord> {
+    const { default: Database } = await import('libsql');
+    let db: Database.Database;
+    try {
+      db = new Database(path, { fileMustExist: true });
+    } catch (error) {
+      throw new UndoRecordError(`Cannot open the undo record ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    try {
+      const value = (sql: string) => (db.prepare(sql).raw().get() as [unknown] | undefined)?.[0];
+      if (value('PRAGMA application_id') !== APPLICATION_ID)
+        throw new UndoRecordError(`${path} is not an undo record of contacts-cli`);
+      const version = value('PRAGMA user_version');
+      if (version !== SCHEMA_VERSION)
+        throw new UndoRecordError(
+          `${path} is an undo record of another version of contacts-cli (${String(version)})`,
+        );
+      prepare(db);
+      const meta = Object.fromEntries(
+        (db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [
+          k,
+          JSON.parse(v),
+        ]),
+      ) as UndoRecordMeta;
+      return new UndoRecord(path, db, meta);
+    } catch (error) {
+      db.close();
+      if (error instanceof UndoRecordError) throw error;
+      throw new UndoRecordError(`Cannot read the undo record ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** The newest unfinished record of `input` for this agent and service: what a resume goes on in. */
+  static async unfinished(
+    dir: string,
+    of: { agentId: string; service: string; input: string },
+  ): Promise<UndoRecord | undefined> {
+    for (const summary of await listUndoRecords(dir, of.agentId)) {
+      if (summary.status === 'finished' || summary.service !== of.service || summary.input !== of.input)
+        continue;
+      return UndoRecord.open(summary.path);
+    }
+    return undefined;
+  }
+
+  meta(): UndoRecordMeta {
+    return { ...this.#meta };
+  }
+
+  setMeta(changes: Partial<UndoRecordMeta>): void {
+    const put = this.#db.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
+    this.#transaction(() => {
+      for (const [key, value] of Object.entries(changes)) put.run(key, JSON.stringify(value));
+    });
+    this.#meta = { ...this.#meta, ...changes };
+  }
+
+  /**
+   * The directory as listed now becomes the state before of every contact not written yet (those
+   * written keep theirs): one transaction, committed before the import writes.
+   */
+  async replacePrior(
+    pages: AsyncIterable<readonly { external_id: string; state: ContactState }[]>,
+  ): Promise<void> {
+    const s = this.#stmt;
+    this.#db.exec('BEGIN');
+    try {
+      s.dropUnwrittenPrior.run();
+      for await (const page of pages)
+        for (const c of page) s.priorIfUnwritten.run(c.external_id, canonical(c.state));
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** Of these external_ids, those not written yet by this import (the rest of `written`). */
+  unwritten(ids: readonly string[]): string[] {
+    return ids.filter((id) => this.#stmt.written.get(id) === undefined);
+  }
+
+  /**
+   * Before rows are sent: the states before of contacts not written yet (`states`; null: none
+   * there), and each row's intent. Committed before it returns.
+   */
+  intend(
+    rows: readonly { key: string; json: string }[],
+    states: ReadonlyMap<string, ContactState | null> | undefined,
+    priorRead: boolean,
+  ): void {
+    this.#flushPending();
+    const s = this.#stmt;
+    this.#transaction(() => {
+      if (states) for (const [id, state] of states) s.priorIfUnwritten.run(id, state && canonical(state));
+      for (const row of rows) s.intend.run(row.key, row.json, priorRead ? 1 : 0);
+    });
+  }
+
+  /** A row's answer: the contact as the service holds it now. Committed with the others of its tick. */
+  landed(key: string, id: string, action: 'created' | 'updated', after: ContactState): void {
+    this.#queue(() => this.#stmt.landed.run(id, action, canonical(after), key));
+  }
+
+  /** The service refused a row: it wrote nothing, so nothing of it is to be undone. */
+  rejected(key: string): void {
+    this.#queue(() => {
+      this.#stmt.forgetUnanswered.run(key);
+      this.#stmt.dropIntent.run(key);
+    });
+  }
+
+  /** A write, committed with the others made in the same tick (one batch's answers). */
+  #queue(write: () => void): void {
+    this.#pending.push(write);
+    if (this.#commitQueued) return;
+    this.#commitQueued = true;
+    queueMicrotask(() => this.#flushPending());
+  }
+
+  /** Commits the answers recorded so far. */
+  flush(): void {
+    this.#flushPending();
+  }
+
+  #flushPending(): void {
+    this.#commitQueued = false;
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending;
+    this.#pending = [];
+    this.#transaction(() => {
+      for (const run of pending) run();
+    });
+  }
+
+  /** Contacts written, counted by what their first write did. */
+  counts(): { created: number; updated: number; written: number } {
+    const row = this.#stmt.counts.get() as {
+      created: number | null;
+      updated: number | null;
+      written: number;
+    };
+    return { created: row.created ?? 0, updated: row.updated ?? 0, written: row.written };
+  }
+
+  /** Contacts written, `limit` at most, after the one whose `seq` is `after` (0: from the first). */
+  contacts(after: number, limit: number): RecordedContact[] {
+    const rows = this.#stmt.contacts.all(after, limit) as {
+      seq: number;
+      external_id: string;
+      id: string | null;
+      action: string | null;
+      after: string | null;
+      intent: string | null;
+      prior_read: number;
+      before: string | null;
+    }[];
+    return rows.map((r) => ({
+      seq: r.seq,
+      external_id: r.external_id,
+      id: r.id,
+      action: r.action === 'created' || r.action === 'updated' ? r.action : null,
+      priorRead: r.prior_read === 1,
+      before: r.before === null ? null : (JSON.parse(r.before) as ContactState),
+      after: r.after === null ? null : (JSON.parse(r.after) as ContactState),
+      intent: r.intent,
+    }));
+  }
+
+  /**
+   * Keeps the directory as listed now, for `heldNow()`: the contacts the import wrote only, in a
+   * temporary table (on disk when large: memory stays bounded).
+   */
+  async holdNow(
+    pages: AsyncIterable<readonly { external_id: string; id: string; state: ContactState }[]>,
+  ): Promise<void> {
+    this.#db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS now_held (external_id TEXT PRIMARY KEY, id TEXT NOT NULL, state TEXT NOT NULL)',
+    );
+    this.#db.exec('DELETE FROM now_held');
+    const put = this.#db.prepare(
+      `INSERT OR REPLACE INTO now_held (external_id, id, state) SELECT ?1, ?2, ?3
+         WHERE EXISTS (SELECT 1 FROM landed WHERE external_id = ?1)`,
+    );
+    for await (const page of pages) {
+      this.#transaction(() => {
+        for (const c of page) put.run(c.external_id, c.id, canonical(c.state));
+      });
+    }
+  }
+
+  /** What `holdNow()` kept of these external_ids (absent: no such contact then). */
+  heldNow(ids: readonly string[]): Map<string, { id: string; state: ContactState }> {
+    const get = this.#db.prepare('SELECT id, state FROM now_held WHERE external_id = ?');
+    const found = new Map<string, { id: string; state: ContactState }>();
+    for (const external of ids) {
+      const row = get.get(external) as { id: string; state: string } | undefined;
+      if (row) found.set(external, { id: row.id, state: JSON.parse(row.state) as ContactState });
+    }
+    return found;
+  }
+
+  /** Adds to a temporary list (see `listed()`): what an undo plans, kept off the heap. */
+  list(items: readonly unknown[]): void {
+    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS list (seq INTEGER PRIMARY KEY, item TEXT NOT NULL)');
+    const put = this.#db.prepare('INSERT INTO list (item) VALUES (?)');
+    this.#transaction(() => {
+      for (const item of items) put.run(JSON.stringify(item));
+    });
+  }
+
+  /** What `list()` kept, in order, `size` at a time. */
+  *listed<T>(size = 1000): Generator<T> {
+    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS list (seq INTEGER PRIMARY KEY, item TEXT NOT NULL)');
+    const page = this.#db.prepare('SELECT seq, item FROM list WHERE seq > ? ORDER BY seq LIMIT ?');
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after, size) as { seq: number; item: string }[];
+      if (rows.length === 0) return;
+      for (const row of rows) yield JSON.parse(row.item) as T;
+      after = rows.at(-1)!.seq;
+    }
+  }
+
+  /** Of these external_ids, those the import wrote. */
+  written(ids: readonly string[]): string[] {
+    return ids.filter((id) => this.#stmt.written.get(id) !== undefined);
+  }
+
+  /**
+   * The import has ended (`finished`: every row has its outcome): counts kept for the list, and
+   * states of contacts it never wrote dropped. A record of an import that wrote nothing is removed
+   * (returns false): there is nothing to undo.
+   */
+  end(status: RecordStatus): boolean {
+    this.#flushPending();
+    const { created, updated, written } = this.counts();
+    if (written === 0) {
+      this.close();
+      removeRecord(this.path);
+      return false;
+    }
+    if (status === 'finished') this.#stmt.dropUnwrittenPrior.run();
+    this.setMeta({ status, created, updated, finishedAt: new Date().toISOString() });
+    return true;
+  }
+
+  close(): void {
+    if (!this.#db.open) return;
+    try {
+      this.#flushPending();
+      // libsql 0.5's close() may not fold the WAL back (libsql-js #228): done here.
+      this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Another connection reads it: it or the next opener checkpoints.
+    }
+    this.#db.close();
+  }
+
+  #transaction(fn: () => void): void {
+    this.#db.exec('BEGIN');
+    try {
+      fn();
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
+
+function prepare(db: Database.Database): void {
+  // WAL with synchronous=NORMAL: a commit survives the process being killed, at no sync per commit.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+}
+
+function statements(db: Database.Database) {
+  return {
+    dropUnwrittenPrior: db.prepare(
+      'DELETE FROM prior WHERE external_id NOT IN (SELECT external_id FROM landed)',
+    ),
+    priorIfUnwritten: db.prepare(
+      `INSERT INTO prior (external_id, state) SELECT ?1, ?2
+         WHERE NOT EXISTS (SELECT 1 FROM landed WHERE external_id = ?1)
+       ON CONFLICT (external_id) DO UPDATE SET state = excluded.state`,
+    ),
+    written: db.prepare('SELECT 1 FROM landed WHERE external_id = ?').raw(),
+    intend: db.prepare(
+      `INSERT INTO landed (external_id, intent, prior_read) VALUES (?1, ?2, ?3)
+       ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent`,
+    ),
+    landed: db.prepare(
+      'UPDATE landed SET id = ?1, action = coalesce(action, ?2), after = ?3, intent = NULL WHERE external_id = ?4',
+    ),
+    forgetUnanswered: db.prepare('DELETE FROM landed WHERE external_id = ? AND id IS NULL'),
+    dropIntent: db.prepare('UPDATE landed SET intent = NULL WHERE external_id = ?'),
+    counts: db.prepare(
+      `SELECT
+         sum(l.id IS NOT NULL AND CASE WHEN l.prior_read = 1 THEN p.state IS NULL ELSE l.action = 'created' END) AS created,
+         sum(l.id IS NOT NULL AND CASE WHEN l.prior_read = 1 THEN p.state IS NOT NULL ELSE l.action = 'updated' END) AS updated,
+         count(*) AS written
+       FROM landed l LEFT JOIN prior p USING (external_id)
+       WHERE l.id IS NOT NULL OR l.intent IS NOT NULL`,
+    ),
+    contacts: db.prepare(
+      `SELECT l.seq, l.external_id, l.id, l.action, l.after, l.intent, l.prior_read, p.state AS before
+       FROM landed l LEFT JOIN prior p USING (external_id) WHERE l.seq > ? ORDER BY l.seq LIMIT ?`,
+    ),
+  };
+}

@@ -1,0 +1,149 @@
+// The import's side of an undo: before it writes, the state of what it will change is read (the
+// directory listed in pages of a thousand, or the file's own ids asked for, whichever takes fewer
+// requests) and kept in the undo record with every answer. When reading would cost more requests
+// than the import itself sends (a small file into a large directory), only what the import
+// creates is recorded, and it says so; `full` reads anyway.
+import type { Contact } from '../api/contact.js';
+import { DirectoryReader, READS_IN_FLIGHT } from '../bulk/directory.js';
+import type { ContactsClient } from '../client/client.js';
+import { UndoRecord } from './record.js';
+import { type ContactState, stateOf } from './state.js';
+
+/** 'auto': the states before when reading them is cheap; 'full': always; 'off': no record. */
+export type UndoChoice = 'auto' | 'full' | 'off';
+
+/** Where an import's undo record is, for `undoImport()` and the CLI. */
+export interface UndoRef {
+  id: string;
+  path: string;
+  /** False: only what the import created can be taken back (its updates' states before were not read). */
+  full: boolean;
+}
+
+export interface RecorderOptions {
+  client: ContactsClient;
+  agentId: string;
+  maxRetries: number;
+  /** The undo records' directory. */
+  dir: string;
+  service: string;
+  /** The input's absolute path, or `-`. */
+  input: string;
+  results: string | null;
+  choice: 'auto' | 'full';
+  /** Rows the import will send, when known. */
+  rows: number | undefined;
+  batchSize: number;
+  /** A resumed import goes on in the record of the run it resumes. */
+  resume: boolean;
+}
+
+export class UndoRecorder {
+  readonly record: UndoRecord;
+  /** Whether the states before are read (else only what the import creates can be undone). */
+  readonly full: boolean;
+  /** Said before the import starts when it is not `full`. */
+  readonly note: string | undefined;
+  readonly #reader: DirectoryReader;
+  /** The directory was listed: every state before is in the record already. */
+  readonly #listed: boolean;
+
+  private constructor(init: {
+    record: UndoRecord;
+    full: boolean;
+    note: string | undefined;
+    reader: DirectoryReader;
+    listed: boolean;
+  }) {
+    this.record = init.record;
+    this.full = init.full;
+    this.note = init.note;
+    this.#reader = init.reader;
+    this.#listed = init.listed;
+  }
+
+  static async start(o: RecorderOptions): Promise<UndoRecorder> {
+    const reader = await DirectoryReader.open({
+      client: o.client,
+      agentId: o.agentId,
+      maxRetries: o.maxRetries,
+    });
+    const importRequests = o.rows === undefined ? undefined : Math.max(1, Math.ceil(o.rows / o.batchSize));
+    const list = o.rows === undefined || reader.listingIsCheaper(o.rows);
+    const readRequests = list ? reader.pages : (o.rows ?? 0);
+    // Reads in flight together cost one round trip: up to that many are free whatever the import.
+    const budget = Math.max(importRequests ?? 0, READS_IN_FLIGHT);
+    const full = o.choice === 'full' || readRequests <= budget;
+    let note: string | undefined;
+    if (!full) {
+      const why =
+        importRequests === undefined
+          ? `the input's size is not known, and reading the ${reader.total} contacts of agent ${o.agentId} first takes ${readRequests} requests`
+          : `reading the state of ${list ? `the ${reader.total} contacts of agent ${o.agentId}` : `the ${o.rows} contacts it names`} first would take ${readRequests} requests, more than the import's ${importRequests}`;
+      note = `Recording only the contacts this import creates (undo deletes them; it cannot restore the ones it updates): ${why}. --undoable records those too.`;
+    }
+    const init = {
+      agentId: o.agentId,
+      service: o.service,
+      input: o.input,
+      results: o.results,
+      full,
+    };
+    const record =
+      (o.resume ? await UndoRecord.unfinished(o.dir, init) : undefined) ??
+      (await UndoRecord.create(o.dir, init));
+    try {
+      // One run that did not read them leaves the whole import partly restorable.
+      if (!full && record.meta().full) record.setMeta({ full: false });
+      if (full && list) {
+        await record.replacePrior(
+          (async function* () {
+            for await (const page of reader.list())
+              yield page.map((c) => ({ external_id: c.external_id, state: stateOf(c) }));
+          })(),
+        );
+      }
+      if (o.resume) record.setMeta({ status: 'running' });
+    } catch (error) {
+      record.close();
+      throw error;
+    }
+    return new UndoRecorder({ record, full, note, reader, listed: full && list });
+  }
+
+  get ref(): UndoRef {
+    return { id: this.record.meta().id, path: this.record.path, full: this.record.meta().full };
+  }
+
+  /** Before rows are sent: the states before of those not read yet, and their intents, committed. */
+  async beforeSend(rows: readonly { key: string; json: string }[]): Promise<void> {
+    let states: Map<string, ContactState | null> | undefined;
+    if (this.full && !this.#listed) {
+      const unread = this.record.unwritten([...new Set(rows.map((r) => r.key))]);
+      states = new Map();
+      for (const [id, c] of await this.#reader.fetch(unread)) states.set(id, c && stateOf(c));
+    }
+    this.record.intend(rows, states, this.full);
+  }
+
+  landed(key: string, action: 'created' | 'updated', contact: Contact): void {
+    this.record.landed(key, contact.id, action, stateOf(contact));
+  }
+
+  /** The service refused the row: it wrote nothing. */
+  rejected(key: string): void {
+    this.record.rejected(key);
+  }
+
+  flush(): void {
+    this.record.flush();
+  }
+
+  /** Closes the record; null when the import wrote nothing (no record is kept). */
+  end(finished: boolean): UndoRef | null {
+    const ref = this.ref;
+    const kept = this.record.end(finished ? 'finished' : 'stopped');
+    this.record.close();
+    return kept ? ref : null;
+  }
+}

@@ -1,0 +1,334 @@
+// Taking an import back from its undo record (./record.ts): contacts it created are deleted,
+// contacts it updated are restored to their state before (fields empty then emptied again), and a
+// contact changed since the import (its state is not the one the import left) is kept as it is
+// and listed with the fields that differ, never overwritten. The plan is made from the contacts as
+// they are now, so an undo run twice, or after an interruption, finds done what is done.
+import type { Contact, ContactInputParsed } from '../api/contact.js';
+import { DirectoryReader } from '../bulk/directory.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, runPaced } from '../bulk/paced-run.js';
+import type { ContactsClient } from '../client/client.js';
+import { AgentNotFoundError, ConflictError, NotFoundError } from '../client/errors.js';
+import { ContactsError } from '../core/error.js';
+import { listUndoRecords, type RecordedContact, UndoRecord, type UndoRecordSummary } from './record.js';
+import type { UndoRef } from './recorder.js';
+import { applyInput, type ContactState, type FieldChanges, fieldChanges, patchOf, stateOf } from './state.js';
+
+/** Why a contact is kept as it is. */
+export type KeptReason =
+  /** Its fields are not those the import left. */
+  | 'changed'
+  /** Deleted since the import (it existed before it). */
+  | 'deleted'
+  /** Deleted and made again since: another contact under the same external_id. */
+  | 'remade'
+  /** Updated by an import that did not read the states before (created contacts only were recorded). */
+  | 'not-recorded'
+  /** Its write was never answered and what the service holds is not what it would have made. */
+  | 'unanswered';
+
+export type UndoStep =
+  | { action: 'delete'; external_id: string; id: string }
+  /** `changes`: each field as it is now, and as it is restored. */
+  | { action: 'restore'; external_id: string; id: string; changes: FieldChanges }
+  /** `changes`: each field as the import left it, and as it is now. */
+  | { action: 'kept'; external_id: string; id: string | null; reason: KeptReason; changes: FieldChanges };
+
+export type UndoEvent =
+  | { type: 'start'; record: UndoRecordSummary; contacts: number }
+  /** What is to be done (or kept) for one contact; nothing to do is not told. */
+  | { type: 'step'; step: UndoStep }
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'failed'; external_id: string; reason: string };
+
+export interface UndoReport {
+  record: UndoRecordSummary;
+  dryRun: boolean;
+  /** Contacts the import wrote. */
+  contacts: number;
+  /** Planned: contacts to delete and to restore. */
+  toDelete: number;
+  toRestore: number;
+  deleted: number;
+  restored: number;
+  /** Gone, or back as they were, already: nothing to do. */
+  alreadyDone: number;
+  kept: number;
+  failed: number;
+  failures: { external_id: string; reason: string }[];
+  interrupted: boolean;
+  durationMs: number;
+}
+
+export interface UndoOptions {
+  client: ContactsClient;
+  agentId: string;
+  /** The import's `report.undo`, or the path of its record. */
+  record: UndoRef | string;
+  /** The service this run writes to; the record's must be the same. Default: the client's base URL. */
+  service?: string;
+  /** Plan only: read, tell every step, write nothing. */
+  dryRun?: boolean;
+  /** Called once the plan is made, before anything is written: false writes nothing. */
+  confirm?: (plan: {
+    toDelete: number;
+    toRestore: number;
+    kept: number;
+    record: UndoRecordSummary;
+  }) => Promise<boolean> | boolean;
+  concurrency?: number;
+  maxRetries?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: UndoEvent) => void;
+}
+
+/** The record cannot be used here: another agent, another service, no such import. */
+export class UndoRefusedError extends ContactsError {
+  override name = 'UndoRefusedError';
+}
+
+/** An undo that stopped on an error not about one contact (the key, the service, the network). */
+export class UndoStoppedError extends ContactsError {
+  override name = 'UndoStoppedError';
+  readonly report: UndoReport;
+  constructor(cause: unknown, report: UndoReport) {
+    super(`Undo stopped: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.report = report;
+  }
+}
+
+const CHUNK = 1000;
+
+/** The record `contacts undo` takes: the import whose results file is `results`, or the newest. */
+export async function findUndoRecord(
+  dir: string,
+  of: { agentId: string; service: string; results?: string; id?: string },
+): Promise<UndoRecordSummary | undefined> {
+  const all = await listUndoRecords(
+    dir,
+    of.results === undefined && of.id === undefined ? of.agentId : undefined,
+  );
+  if (of.id !== undefined) return all.find((r) => r.id === of.id);
+  if (of.results !== undefined) return all.find((r) => r.results === of.results);
+  return all.find((r) => r.service === of.service);
+}
+
+export async function undoImport(options: UndoOptions): Promise<UndoReport> {
+  const { client, agentId } = options;
+  const emit = options.onEvent ?? (() => {});
+  const maxRetries = options.maxRetries ?? DEFAULT_RETRIES;
+  const path = typeof options.record === 'string' ? options.record : options.record.path;
+  const record = await UndoRecord.open(path);
+  try {
+    const meta = { ...record.meta(), path };
+    const service = options.service ?? client.baseUrl;
+    if (meta.agentId !== agentId) {
+      throw new UndoRefusedError(
+        `The import ${meta.id} was made for agent ${meta.agentId}, not ${agentId}: undo it with that agent`,
+      );
+    }
+    if (meta.service !== service) {
+      throw new UndoRefusedError(
+        `The import ${meta.id} was made against ${meta.service}, not ${service}: undo it against that service`,
+      );
+    }
+    const started = Date.now();
+    const { written } = record.counts();
+    const report: UndoReport = {
+      record: meta,
+      dryRun: options.dryRun ?? false,
+      contacts: written,
+      toDelete: 0,
+      toRestore: 0,
+      deleted: 0,
+      restored: 0,
+      alreadyDone: 0,
+      kept: 0,
+      failed: 0,
+      failures: [],
+      interrupted: false,
+      durationMs: 0,
+    };
+    emit({ type: 'start', record: meta, contacts: written });
+
+    // The plan, from the contacts as they are now: the directory listed when that takes fewer
+    // requests than asking for each, else asked in chunks.
+    const reader = await DirectoryReader.open({ client, agentId, maxRetries });
+    const listed = reader.listingIsCheaper(written);
+    if (listed) {
+      await record.holdNow(
+        (async function* () {
+          for await (const page of reader.list())
+            yield page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) }));
+        })(),
+      );
+    }
+    for (let after = 0; ; ) {
+      const chunk = record.contacts(after, CHUNK);
+      if (chunk.length === 0) break;
+      after = chunk.at(-1)!.seq;
+      if (options.signal?.aborted) {
+        report.interrupted = true;
+        return finish(report, started);
+      }
+      const ids = chunk.map((c) => c.external_id);
+      const now = listed ? record.heldNow(ids) : fetched(await reader.fetch(ids));
+      const steps: UndoStep[] = [];
+      for (const c of chunk) {
+        const step = stepFor(c, now.get(c.external_id));
+        if (!step) {
+          report.alreadyDone++;
+          continue;
+        }
+        if (step.action === 'delete') report.toDelete++;
+        else if (step.action === 'restore') report.toRestore++;
+        else report.kept++;
+        emit({ type: 'step', step });
+        if (step.action !== 'kept') steps.push(step);
+      }
+      if (!report.dryRun) record.list(steps);
+    }
+    if (report.dryRun || report.toDelete + report.toRestore === 0) {
+      if (!report.dryRun && report.interrupted === false) markUndone(record);
+      return finish(report, started);
+    }
+    const go = options.confirm
+      ? await options.confirm({
+          toDelete: report.toDelete,
+          toRestore: report.toRestore,
+          kept: report.kept,
+          record: meta,
+        })
+      : true;
+    if (!go) return finish({ ...report, dryRun: true }, started);
+
+    // Deletes first: they free the emails restored contacts may take back. A restore refused
+    // because another contact holds its email is tried again once the rest is done.
+    const total = report.toDelete + report.toRestore;
+    const conflicts: Extract<UndoStep, { action: 'restore' }>[] = [];
+    const run = async (steps: Iterable<UndoStep>, last: boolean) =>
+      runPaced(
+        steps,
+        async (step, request) => {
+          try {
+            if (step.action === 'delete') {
+              try {
+                await client.contacts.delete(step.id, { ...request, agentId });
+                report.deleted++;
+              } catch (error) {
+                if (!(error instanceof NotFoundError) || isAgentError(error)) throw error;
+                report.alreadyDone++;
+              }
+            } else if (step.action === 'restore') {
+              await client.contacts.update(step.id, patchOf(step.changes), { ...request, agentId });
+              report.restored++;
+            }
+          } catch (error) {
+            if (!isAboutTheContact(error)) throw error;
+            if (!last && step.action === 'restore' && error instanceof ConflictError) {
+              conflicts.push(step);
+              return;
+            }
+            const reason = (error as Error).message;
+            report.failed++;
+            report.failures.push({ external_id: step.external_id, reason });
+            emit({ type: 'failed', external_id: step.external_id, reason });
+          } finally {
+            emit({ type: 'progress', done: report.deleted + report.restored + report.failed, total });
+          }
+        },
+        { concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, maxRetries, signal: options.signal },
+      );
+    try {
+      const first = await run(record.listed<UndoStep>(), false);
+      const again = first.interrupted ? first : await run(conflicts, true);
+      report.interrupted = first.interrupted || again.interrupted;
+    } catch (error) {
+      throw new UndoStoppedError(error, finish(report, started));
+    }
+    if (!report.interrupted && report.failed === 0) markUndone(record);
+    return finish(report, started);
+  } finally {
+    record.close();
+  }
+}
+
+function finish(report: UndoReport, started: number): UndoReport {
+  report.durationMs = Date.now() - started;
+  return report;
+}
+
+function markUndone(record: UndoRecord): void {
+  if (record.meta().undoneAt === null) record.setMeta({ undoneAt: new Date().toISOString() });
+}
+
+function fetched(found: Map<string, Contact | null>): Map<string, { id: string; state: ContactState }> {
+  const now = new Map<string, { id: string; state: ContactState }>();
+  for (const [external, c] of found) if (c) now.set(external, { id: c.id, state: stateOf(c) });
+  return now;
+}
+
+/** What undoing one contact takes, from what the record holds and what the service holds now. */
+export function stepFor(
+  c: RecordedContact,
+  now: { id: string; state: ContactState } | undefined,
+): UndoStep | null {
+  const created = c.priorRead ? c.before === null : c.action === 'created';
+  // What the import left: its last answer, else (a write never answered) what the write would make.
+  let left = c.after;
+  if (left === null && c.intent !== null && (c.priorRead || created)) {
+    left = applyInput(c.priorRead ? c.before : null, JSON.parse(c.intent) as ContactInputParsed);
+  }
+  const id = now?.id ?? c.id;
+  if (!created && !c.priorRead) {
+    if (now === undefined) return null;
+    return { action: 'kept', external_id: c.external_id, id, reason: 'not-recorded', changes: {} };
+  }
+  if (now === undefined) {
+    if (created) return null;
+    return {
+      action: 'kept',
+      external_id: c.external_id,
+      id,
+      reason: 'deleted',
+      changes: fieldChanges(left, null),
+    };
+  }
+  if (c.id !== null && now.id !== c.id) {
+    return { action: 'kept', external_id: c.external_id, id: now.id, reason: 'remade', changes: {} };
+  }
+  const sinceImport = left === null ? null : fieldChanges(left, now.state);
+  if (created) {
+    if (sinceImport && Object.keys(sinceImport).length === 0)
+      return { action: 'delete', external_id: c.external_id, id: now.id };
+    return keptStep(c, now.id, sinceImport);
+  }
+  const toBefore = fieldChanges(now.state, c.before);
+  if (Object.keys(toBefore).length === 0) return null;
+  if (sinceImport && Object.keys(sinceImport).length === 0)
+    return { action: 'restore', external_id: c.external_id, id: now.id, changes: toBefore };
+  return keptStep(c, now.id, sinceImport);
+}
+
+function keptStep(c: RecordedContact, id: string, changes: FieldChanges | null): UndoStep {
+  return changes
+    ? { action: 'kept', external_id: c.external_id, id, reason: 'changed', changes }
+    : { action: 'kept', external_id: c.external_id, id, reason: 'unanswered', changes: {} };
+}
+
+/** A 4xx about the contact itself (not the key, the agent, the rate): that contact fails alone. */
+function isAboutTheContact(error: unknown): boolean {
+  const status = (error as { status?: number }).status;
+  return (
+    status !== undefined &&
+    status >= 400 &&
+    status < 500 &&
+    status !== 401 &&
+    status !== 403 &&
+    status !== 429 &&
+    !isAgentError(error)
+  );
+}
+
+function isAgentError(error: unknown): boolean {
+  return error instanceof AgentNotFoundError;
+}

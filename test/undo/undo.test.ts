@@ -1,0 +1,310 @@
+// Taking an import back through the library: runImport's report carries its undo record, and
+// undoImport() deletes what it created and restores what it changed, keeping what changed since.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Contact } from '../../src/api/contact.js';
+import { ContactsClient } from '../../src/client/client.js';
+import { runImport } from '../../src/importer/pipeline.js';
+import type { MockServer } from '../../src/mock/server.js';
+import { listUndoRecords } from '../../src/undo/record.js';
+import { type UndoEvent, UndoRefusedError, undoImport } from '../../src/undo/undo.js';
+import { startTestMock, tempDir } from '../helpers/mock.js';
+
+const KEY = 'bk_undo_test_key';
+const AGENT = 'undo';
+const clients: ContactsClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+function clientFor(mock: MockServer) {
+  const client = new ContactsClient({
+    baseUrl: mock.url,
+    apiKey: KEY,
+    agentId: AGENT,
+    retry: { initialDelayMs: 5, maxDelayMs: 50, maxRetryAfterMs: 100 },
+  });
+  clients.push(client);
+  return client;
+}
+
+/** The fields an import writes, by external_id: what "the directory, field for field" compares. */
+function directory(mock: MockServer): Map<string, unknown> {
+  return new Map(
+    mock.store.contacts(AGENT).map((c: Contact) => [
+      c.external_id,
+      {
+        id: c.id,
+        name: c.name,
+        email: c.email,
+        phonenumber: c.phonenumber,
+        stripe_accounts: c.stripe_accounts,
+        custom_attributes: c.custom_attributes,
+      },
+    ]),
+  );
+}
+
+/** A mock holding 50 contacts with names, emails, phones, attributes and stripe accounts. */
+async function fiftyContacts() {
+  const mock = await startTestMock();
+  mock.store.defineAttribute(AGENT, { name: 'plan', type: 'text' });
+  mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
+  for (let i = 1; i <= 50; i++) {
+    mock.store.upsertContact(AGENT, {
+      external_id: `old-${i}`,
+      name: `Old ${i}`,
+      email: `old${i}@example.com`,
+      phonenumber: i % 2 ? `+4420794600${String(i).padStart(2, '0')}` : undefined,
+      custom_attributes: { plan: 'free', ...(i % 3 ? { seats: i } : {}) },
+      stripe_accounts: i % 5 ? [] : [{ label: 'main', stripe_id: `cus_${i}` }],
+    });
+  }
+  return mock;
+}
+
+/** 100 rows: 50 changing and clearing fields of the 50 contacts, 50 new. */
+function hundredRows(): string {
+  const rows: unknown[] = [];
+  for (let i = 1; i <= 50; i++) {
+    rows.push({
+      external_id: `old-${i}`,
+      name: `Changed ${i}`,
+      // Cleared: the undo must fill these again.
+      email: i % 4 ? null : `new${i}@example.com`,
+      phonenumber: i % 2 ? null : '+14155550123',
+      custom_attributes: { plan: i % 2 ? null : 'pro', seats: 100 + i },
+      stripe_accounts: i % 5 ? [{ label: 'new', stripe_id: `cus_new_${i}` }] : null,
+    });
+  }
+  for (let i = 1; i <= 50; i++)
+    rows.push({ external_id: `new-${i}`, name: `New ${i}`, email: `fresh${i}@example.com` });
+  return `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
+}
+
+async function importHundred(mock: MockServer, dir: string, undoDir: string, extra = {}) {
+  const input = join(dir, 'rows.ndjson');
+  await writeFile(input, hundredRows());
+  return runImport({
+    client: clientFor(mock),
+    agentId: AGENT,
+    input,
+    undoDir,
+    resultsPath: join(dir, 'results.csv'),
+    ...extra,
+  });
+}
+
+describe('undoImport', () => {
+  it('brings the directory back field for field, keeping and naming a contact edited since', async () => {
+    const mock = await fiftyContacts();
+    const dir = await tempDir();
+    const undoDir = join(dir, 'undo');
+    const before = directory(mock);
+    const report = await importHundred(mock, dir, undoDir);
+    expect(report.created).toBe(50);
+    expect(report.updated).toBe(50);
+    expect(report.undo).toMatchObject({ full: true });
+    // Edited through the API after the import: it is not the import's to undo.
+    mock.store.patchContact(AGENT, 'old-7', { name: 'Edited by hand' });
+
+    const events: UndoEvent[] = [];
+    const undone = await undoImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      record: report.undo!,
+      onEvent: (e) => events.push(e),
+    });
+    expect(undone).toMatchObject({ deleted: 50, restored: 49, kept: 1, failed: 0, interrupted: false });
+    const kept = events.flatMap((e) => (e.type === 'step' && e.step.action === 'kept' ? [e.step] : []));
+    expect(kept).toEqual([
+      expect.objectContaining({
+        external_id: 'old-7',
+        reason: 'changed',
+        changes: { name: ['Changed 7', 'Edited by hand'] },
+      }),
+    ]);
+    const after = directory(mock);
+    const edited = after.get('old-7') as { name: string };
+    expect(edited.name).toBe('Edited by hand');
+    after.delete('old-7');
+    const expected = new Map(before);
+    expected.delete('old-7');
+    expect(after).toEqual(expected);
+
+    // Twice: nothing to do.
+    const again = await undoImport({ client: clientFor(mock), agentId: AGENT, record: report.undo! });
+    expect(again).toMatchObject({ toDelete: 0, toRestore: 0, deleted: 0, restored: 0, kept: 1 });
+    const [listed] = await listUndoRecords(undoDir, AGENT);
+    expect(listed).toMatchObject({ created: 50, updated: 50, status: 'finished' });
+    expect(listed!.undoneAt).not.toBeNull();
+  });
+
+  it('plans without writing on a dry run', async () => {
+    const mock = await fiftyContacts();
+    const dir = await tempDir();
+    const report = await importHundred(mock, dir, join(dir, 'undo'));
+    const imported = directory(mock);
+    const events: UndoEvent[] = [];
+    const plan = await undoImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      record: report.undo!.path,
+      dryRun: true,
+      onEvent: (e) => events.push(e),
+    });
+    expect(plan).toMatchObject({ dryRun: true, toDelete: 50, toRestore: 50, deleted: 0, restored: 0 });
+    const restore = events.find((e) => e.type === 'step' && e.step.external_id === 'old-1');
+    expect(restore).toMatchObject({
+      step: {
+        action: 'restore',
+        changes: {
+          name: ['Changed 1', 'Old 1'],
+          email: [null, 'old1@example.com'],
+          'custom_attributes.plan': [null, 'free'],
+          'custom_attributes.seats': [101, 1],
+        },
+      },
+    });
+    expect(directory(mock)).toEqual(imported);
+  });
+
+  it('refuses a record made for another agent or another service', async () => {
+    const mock = await fiftyContacts();
+    const dir = await tempDir();
+    const report = await importHundred(mock, dir, join(dir, 'undo'));
+    const client = clientFor(mock);
+    await expect(undoImport({ client, agentId: 'someone-else', record: report.undo! })).rejects.toThrow(
+      UndoRefusedError,
+    );
+    await expect(
+      undoImport({ client, agentId: AGENT, record: report.undo!, service: 'https://api.example.com' }),
+    ).rejects.toThrow(/was made against http:\/\/127\.0\.0\.1:\d+.*not https:\/\/api\.example\.com/);
+    expect(mock.store.count(AGENT)).toBe(100);
+  });
+
+  it('is resumable: an undo stopped part way finishes on the next run', async () => {
+    const mock = await fiftyContacts();
+    const dir = await tempDir();
+    const before = directory(mock);
+    const report = await importHundred(mock, dir, join(dir, 'undo'));
+    const controller = new AbortController();
+    const first = await undoImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      record: report.undo!,
+      concurrency: 1,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'progress' && e.done === 30) controller.abort();
+      },
+    });
+    expect(first.interrupted).toBe(true);
+    expect(first.deleted + first.restored).toBeLessThan(100);
+    const second = await undoImport({ client: clientFor(mock), agentId: AGENT, record: report.undo! });
+    expect(second.interrupted).toBe(false);
+    expect(first.deleted + first.restored + second.deleted + second.restored).toBe(100);
+    expect(directory(mock)).toEqual(before);
+  });
+
+  it('goes on in one record across an interrupted import and its resume', async () => {
+    const mock = await fiftyContacts();
+    const dir = await tempDir();
+    const undoDir = join(dir, 'undo');
+    const before = directory(mock);
+    const controller = new AbortController();
+    const first = await importHundred(mock, dir, undoDir, {
+      batchSize: 10,
+      concurrency: 1,
+      signal: controller.signal,
+      onEvent: (e: { type: string; stats?: { created: number; updated: number } }) => {
+        if (e.type === 'progress' && e.stats!.created + e.stats!.updated >= 40) controller.abort();
+      },
+      progressIntervalMs: 0,
+    });
+    expect(first.interrupted).toBe(true);
+    const second = await importHundred(mock, dir, undoDir, { batchSize: 10, resume: true });
+    expect(second.interrupted).toBe(false);
+    expect(second.undo?.path).toBe(first.undo?.path);
+    expect(await listUndoRecords(undoDir, AGENT)).toHaveLength(1);
+    const undone = await undoImport({ client: clientFor(mock), agentId: AGENT, record: second.undo! });
+    expect(undone).toMatchObject({ deleted: 50, restored: 50, kept: 0 });
+    expect(directory(mock)).toEqual(before);
+  });
+
+  it('records what a small file creates when reading a large directory would cost more, and says so', async () => {
+    const mock = await startTestMock();
+    const store = mock.store;
+    const many = Array.from({ length: 1000 }, (_, i) => ({ external_id: `bulk-${i}` }));
+    for (let round = 0; round < 9; round++)
+      store.batchUpsert(AGENT, { users: many.map((c) => ({ external_id: `${c.external_id}-${round}` })) });
+    store.upsertContact(AGENT, { external_id: 'bulk-1-0', name: 'Was here' });
+    const dir = await tempDir();
+    // 20 rows, one request; reading them takes 20 requests by id, or 10 pages: more than 8 at once.
+    const input = join(dir, 'twenty.ndjson');
+    const fresh = Array.from({ length: 19 }, (_, i) =>
+      JSON.stringify({ external_id: `brand-new-${i}`, name: 'N' }),
+    );
+    await writeFile(input, `${[...fresh, '{"external_id":"bulk-1-0","name":"Changed"}'].join('\n')}\n`);
+    const notes: string[] = [];
+    const report = await runImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      input,
+      undoDir: join(dir, 'undo'),
+      countTotal: true,
+      onEvent: (e) => {
+        if (e.type === 'note') notes.push(e.message);
+      },
+    });
+    expect(report.undo).toMatchObject({ full: false });
+    expect(notes).toEqual([
+      expect.stringMatching(/^Recording only the contacts this import creates .*--undoable/),
+    ]);
+    const events: UndoEvent[] = [];
+    const undone = await undoImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      record: report.undo!,
+      onEvent: (e) => events.push(e),
+    });
+    expect(undone).toMatchObject({ deleted: 19, restored: 0, kept: 1 });
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        step: expect.objectContaining({ external_id: 'bulk-1-0', reason: 'not-recorded' }),
+      }),
+    );
+    expect(store.findContact(AGENT, 'brand-new-0')).toBeUndefined();
+    expect(store.count(AGENT)).toBe(9000);
+    expect(store.findContact(AGENT, 'bulk-1-0')?.name).toBe('Changed');
+
+    // --undoable: the state before is read whatever it costs, and restored.
+    store.patchContact(AGENT, 'bulk-1-0', { name: 'Was here' });
+    const full = await runImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      input,
+      undoDir: join(dir, 'undo'),
+      countTotal: true,
+      undo: 'full',
+    });
+    expect(full.undo).toMatchObject({ full: true });
+    await undoImport({ client: clientFor(mock), agentId: AGENT, record: full.undo! });
+    expect(store.findContact(AGENT, 'bulk-1-0')?.name).toBe('Was here');
+  });
+
+  it('keeps no record for a dry run, `undo: off`, or an import that wrote nothing', async () => {
+    const mock = await fiftyContacts();
+    const dir = await tempDir();
+    const undoDir = join(dir, 'undo');
+    expect((await importHundred(mock, dir, undoDir, { dryRun: true })).undo).toBeNull();
+    expect((await importHundred(mock, dir, undoDir, { undo: 'off' })).undo).toBeNull();
+    const input = join(dir, 'bad.ndjson');
+    await writeFile(input, '{"external_id":"x","email":"not an email"}\n');
+    const rejected = await runImport({ client: clientFor(mock), agentId: AGENT, input, undoDir });
+    expect(rejected.rejected).toBe(1);
+    expect(rejected.undo).toBeNull();
+    expect(await listUndoRecords(undoDir)).toEqual([]);
+  });
+});
