@@ -238,6 +238,16 @@ export class CommandContext {
     return words.map(shellWord).join(' ');
   }
 
+  /**
+   * The service commands write to, as an undo record names it: the base URL, or the embedded
+   * mock's database (its URL changes each run).
+   */
+  async service(): Promise<string> {
+    if (this.mockMode) return `mock:${this.mockDataFile()}`;
+    const { requireBaseUrl } = await import('../config/resolve.js');
+    return requireBaseUrl(await this.settings());
+  }
+
   /** Where the embedded mock keeps its state between commands: a SQLite database. */
   mockDataFile(): string {
     return resolve(this.cwd, this.env.CONTACTS_MOCK_DATA ?? MOCK_DATA);

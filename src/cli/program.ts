@@ -342,6 +342,15 @@ function importOptions(cmd: SubCommand) {
       '--diff',
       'with --dry-run: list each row that would change, field: old -> new (-o ndjson: one object a row)',
     )
+    .option(
+      '--undoable',
+      'record the state before of every contact the import changes, even where reading it costs more requests than the import (see contacts undo)',
+    )
+    .addOption(
+      new Option('--no-undo', 'record nothing for contacts undo (the import reads nothing first)').conflicts(
+        'undoable',
+      ),
+    )
     .addHelpText(
       'after',
       `
@@ -372,6 +381,13 @@ cannot be read goes to the fixes file and the contact lands without it (--strict
 A date-time without a zone (HubSpot's 2024-03-22 17:59, Salesforce's 9/20/2022 3:04 PM) is read
 in --time-zone's wall clock, daylight saving included, and stored in UTC; without it, as UTC.
 
+Every import can be taken back with contacts undo: before it writes, the import reads what the
+contacts it changes hold (the directory listed in pages of 1,000, or the file's ids asked for),
+and keeps that with what it wrote, for the last 20 imports of each agent. Where that reading
+would take more requests than the import itself (a small file into a very large directory), it
+says so and records only the contacts it creates; --undoable reads anyway, --no-undo records
+nothing.
+
 Exit codes: 0 every row landed (some perhaps without a field: see the fixes file), 8 some rows
 were rejected (see the rejects file), 130 interrupted.
 
@@ -384,11 +400,46 @@ Examples:
   $ contacts import "All Contacts.vcf"
   $ contacts import big.csv --resume           # after a crash or Ctrl-C
   $ contacts import big.csv --restart          # the same, but from the first row again
+  $ contacts undo                              # take the last import back
   $ cat contacts.ndjson | contacts import - --format ndjson`,
     );
 }
 
 export type ImportCommandOptions = OptionsOf<typeof importOptions>;
+
+/** `undo`'s argument and options; `UndoCommandOptions` is read from here. */
+function undoOptions(cmd: SubCommand) {
+  return cmd
+    .argument(
+      '[import]',
+      "the import to take back: its --results file, or its id from --list (default: the agent's most recent import from this machine)",
+    )
+    .addOption(agentOption())
+    .option('--list', "list the agent's imports that can be taken back: time, id, file, counts, service")
+    .option('--dry-run', 'show what would be deleted, restored and kept; change nothing')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .addHelpText(
+      'after',
+      `
+Contacts the import created are deleted; contacts it updated are restored to their state before
+it (fields that were empty emptied again). A contact changed since the import (its fields are not
+those the import left) is kept as it is and listed, with the fields that differ. Run twice, or
+after an interruption, an undo finds done what is done (exit 0). An import's record is refused
+for another agent or another service (--mock's database, or a base URL).
+
+Records are kept in the data directory (CONTACTS_DATA_DIR; else CONTACTS_CONFIG_DIR/data; else
+the platform's, e.g. ~/.local/share/contacts-nodejs), the last 20 imports per agent.
+
+Exit codes: 0 done (or nothing to do), 8 some contacts could not be restored, 130 interrupted.
+
+Examples:
+  $ contacts undo --list
+  $ contacts undo --dry-run                 # the most recent import: what would change
+  $ contacts undo results.csv --yes         # the import that wrote results.csv`,
+    );
+}
+
+export type UndoCommandOptions = OptionsOf<typeof undoOptions>;
 
 /** `serve`'s options; `ServeOptions` is read from here. */
 function serveOptions(cmd: SubCommand) {
@@ -535,6 +586,12 @@ Learn more: contacts <command> --help`,
       .command('import')
       .description('upsert every row of a CSV, Excel (.xlsx), vCard, JSON or NDJSON file by external_id'),
   ).action(lazy(io, async () => (await import('./commands/import.js')).importFile));
+
+  undoOptions(
+    program
+      .command('undo')
+      .description('take an import back: delete what it created, restore what it updated'),
+  ).action(lazy(io, async () => (await import('./commands/undo.js')).undo));
 
   program
     .command('template')

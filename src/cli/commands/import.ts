@@ -56,12 +56,14 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   const maps = importer.combineMaps(fileMaps, flagMaps);
   const encoding = opts.encoding === undefined ? undefined : importer.parseEncodingOption(opts.encoding);
   const path = file === '-' ? '-' : resolve(ctx.cwd, file);
-  const [client, agentId, outFormat, settings] = await Promise.all([
+  const [client, agentId, outFormat, settings, service] = await Promise.all([
     ctx.client(),
     ctx.agent(),
     ctx.format(),
     ctx.settings(),
+    ctx.service(),
   ]);
+  const { undoDir } = await import('../../util/data-dir.js');
 
   const controller = new AbortController();
   const diff = opts.diff ? diffWriter(ctx, outFormat) : undefined;
@@ -99,6 +101,9 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       resume: opts.resume,
       restart: opts.restart,
       dryRun: opts.dryRun,
+      undo: opts.undo === false ? 'off' : opts.undoable ? 'full' : 'auto',
+      undoDir: undoDir(ctx.env),
+      service,
       countTotal: true,
       signal: controller.signal,
       onEvent: progress.event,
@@ -151,6 +156,12 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   }
   if (report.resultsFile)
     ctx.io.note(`Results of the rows that landed: ${display(ctx, report.resultsFile)}.`);
+  if (report.undo && !report.interrupted) {
+    ctx.io.note(
+      `To take this import back: ${ctx.commandLine(['undo', ...(report.resultsFile ? [display(ctx, report.resultsFile)] : [])], { '--agent': ctx.options.agent ?? opts.agent })}` +
+        (report.undo.full ? '' : ' (it deletes the contacts created; those updated stay as they are)'),
+    );
+  }
   if (report.interrupted) {
     // Said even under --quiet: it is the one thing the user needs at this moment.
     ctx.io.failure(

@@ -1,0 +1,256 @@
+// `contacts undo [RESULTS|ID]`: takes an import back from its undo record (src/undo/), with its
+// plan on --dry-run, a question at a terminal (--yes off one), progress on stderr and the exit code
+// scripts act on (0 done or nothing to do, 8 some contacts failed, 130 interrupted).
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { UndoRecordSummary } from '../../undo/record.js';
+import type { KeptReason, UndoReport, UndoStep } from '../../undo/undo.js';
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { display } from '../output/import-report.js';
+import { writeRecord, writeRecords } from '../output/render.js';
+import { visible } from '../output/visible.js';
+import type { UndoCommandOptions } from '../program.js';
+import { confirm } from '../prompt.js';
+
+/** An import's id as `--list` shows it: its start time and four hex digits. */
+const RECORD_ID = /^\d{8}T\d{9}-[0-9a-f]{4}$/;
+
+const KEPT: Record<KeptReason, string> = {
+  changed: 'changed since the import',
+  deleted: 'deleted since the import',
+  remade: 'deleted and made again since the import',
+  'not-recorded': 'updated by the import, whose state before was not recorded',
+  unanswered: 'its write was never answered, and it does not hold what the write would have made',
+};
+
+export async function undo(ctx: CommandContext, target: string | undefined, opts: UndoCommandOptions) {
+  const [{ undoDir }, { findUndoRecord, listUndoRecords, undoImport, UndoStoppedError }] = await Promise.all([
+    import('../../util/data-dir.js'),
+    import('../../undo/undo.js').then(async (m) => ({ ...m, ...(await import('../../undo/record.js')) })),
+  ]);
+  const dir = undoDir(ctx.env);
+  const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
+  if (opts.list) {
+    if (target !== undefined) throw new UsageError('--list takes no import: it lists them all');
+    const records = await listUndoRecords(dir, agentId);
+    if (records.length === 0) {
+      ctx.io.note(`No import of agent ${agentId} to take back (records are kept in ${dir}).`);
+      return;
+    }
+    await writeRecords(
+      ctx.io.stdout,
+      format,
+      records.map((r) => listed(ctx, r)),
+      { ...ctx.io.table, columns: ['id', 'time', 'file', 'created', 'updated', 'service', 'state'] },
+    );
+    return;
+  }
+
+  const service = await ctx.service();
+  const record = await chooseRecord(ctx, dir, target, { agentId, service, findUndoRecord, listUndoRecords });
+  const dryRun = opts.dryRun ?? false;
+  const what = `the import of ${display(ctx, record.input === '-' ? 'stdin' : record.input)} (${record.id}, ${localTime(record.startedAt)})`;
+  if (!dryRun && !opts.yes) {
+    ctx.mayPrompt(`Undo ${what}?`, {
+      flag: '--yes',
+      hint: `${ctx.commandLine(['undo', ...(target ? [target] : []), '--yes'], { '--agent': ctx.options.agent })} (or --dry-run to see the plan first)`,
+    });
+    if (!ctx.io.isTTY.stdin || !ctx.io.isTTY.stderr) {
+      throw new UsageError(`Refusing to undo ${what} without confirmation`, {
+        hint: 'Not on a terminal: pass --yes to undo without asking (or --dry-run to see the plan).',
+      });
+    }
+  }
+
+  const client = await ctx.client();
+  const controller = new AbortController();
+  const stop = ctx.onInterrupt(() => controller.abort());
+  const scripted = Boolean(ctx.options.output) || !ctx.io.isTTY.stdout;
+  const spinner = dryRun
+    ? undefined
+    : await ctx.io.spinner(`Reading the ${record.created + record.updated} contacts of ${record.id}…`);
+  let report: UndoReport;
+  try {
+    report = await undoImport({
+      client,
+      agentId,
+      record: record.path,
+      service,
+      dryRun,
+      signal: controller.signal,
+      confirm: async (plan) => {
+        spinner?.stop();
+        if (opts.yes) return true;
+        return confirm(
+          `Undo ${what}? It deletes ${count(plan.toDelete, 'contact')} and restores ${plan.toRestore}` +
+            (plan.kept ? `; ${plan.kept} changed since are kept` : '') +
+            '.',
+          ctx.io,
+        );
+      },
+      onEvent: (event) => {
+        if (event.type === 'step') {
+          if (dryRun) showPlanned(ctx, format, event.step);
+          else if (event.step.action === 'kept') ctx.io.warn(keptLine(event.step));
+        } else if (event.type === 'failed') ctx.io.failure(visible(`${event.external_id}: ${event.reason}`));
+        else if (event.type === 'progress') spinner?.update(`${event.done} of ${event.total} done`);
+      },
+    });
+  } catch (error) {
+    spinner?.stop();
+    if (error instanceof UndoStoppedError) {
+      const r = error.report;
+      ctx.io.failure(
+        `${r.deleted} deleted, ${r.restored} restored before it stopped; run it again to finish.`,
+      );
+      throw error.cause;
+    }
+    throw error;
+  } finally {
+    stop();
+  }
+  spinner?.stop();
+  ctx.io.note(summary(report));
+  if (scripted && !dryRun) {
+    await writeRecord(ctx.io.stdout, format, {
+      import: record.id,
+      deleted: report.deleted,
+      restored: report.restored,
+      already_done: report.alreadyDone,
+      kept: report.kept,
+      failed: report.failed,
+      interrupted: report.interrupted,
+    });
+  }
+  if (report.interrupted)
+    throw new CliError('Undo interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+  if (report.failed > 0)
+    throw new CliError(`${report.failed} failed`, { exitCode: ExitCode.PARTIAL, silent: true });
+}
+
+/** The record named by `target` (a results file or an id), else the agent's newest for this service. */
+async function chooseRecord(
+  ctx: CommandContext,
+  dir: string,
+  target: string | undefined,
+  find: {
+    agentId: string;
+    service: string;
+    findUndoRecord: typeof import('../../undo/undo.js').findUndoRecord;
+    listUndoRecords: typeof import('../../undo/record.js').listUndoRecords;
+  },
+): Promise<UndoRecordSummary> {
+  const { agentId, service } = find;
+  if (target !== undefined && RECORD_ID.test(target)) {
+    const found = await find.findUndoRecord(dir, { agentId, service, id: target });
+    if (!found)
+      throw new UsageError(`No import ${target} to take back`, { hint: 'contacts undo --list shows them.' });
+    return found;
+  }
+  if (target !== undefined) {
+    const path = resolve(ctx.cwd, target);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile())
+      throw new UsageError(
+        `${target}: no such file (expected an import's --results file, or an id from contacts undo --list)`,
+      );
+    const found = await find.findUndoRecord(dir, { agentId, service, results: await realpath(path) });
+    if (!found) {
+      throw new UsageError(`No undo record names ${target} as its results file`, {
+        hint:
+          'It was imported with --no-undo, from another machine or data directory, or more than 20 imports of its agent ago. ' +
+          `${ctx.commandLine(['delete', '--from', target])} deletes the contacts it says were created.`,
+      });
+    }
+    return found;
+  }
+  const found = await find.findUndoRecord(dir, { agentId, service });
+  if (found) return found;
+  const elsewhere = (await find.listUndoRecords(dir, agentId))[0];
+  throw new UsageError(`No import of agent ${agentId} into ${serviceName(service)} to take back`, {
+    hint: elsewhere
+      ? `The most recent import of agent ${agentId} went to ${serviceName(elsewhere.service)}: run contacts undo against that service.`
+      : `Imports are recorded in ${dir} (contacts undo --list).`,
+  });
+}
+
+function listed(ctx: CommandContext, r: UndoRecordSummary) {
+  const state = r.undoneAt
+    ? `undone ${localTime(r.undoneAt)}`
+    : r.status === 'finished'
+      ? r.full
+        ? 'can be undone'
+        : 'created contacts only'
+      : 'interrupted';
+  return {
+    id: r.id,
+    time: localTime(r.startedAt),
+    file: r.input === '-' ? 'stdin' : display(ctx, r.input),
+    created: r.created,
+    updated: r.updated,
+    service: serviceName(r.service),
+    state,
+  };
+}
+
+function serviceName(service: string): string {
+  return service.startsWith('mock:') ? `the embedded mock (${service.slice(5)})` : service;
+}
+
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+const show = (v: unknown) => (v === null || v === undefined ? '(empty)' : JSON.stringify(v));
+
+function fields(
+  changes: Record<string, [unknown, unknown]>,
+  how: (was: unknown, is: unknown) => string,
+): string {
+  return Object.entries(changes)
+    .map(([field, [was, is]]) => `${field} ${how(was, is)}`)
+    .join('; ');
+}
+
+function keptLine(step: Extract<UndoStep, { action: 'kept' }>): string {
+  const differ = fields(step.changes, (left, now) => `(the import left ${show(left)}, now ${show(now)})`);
+  return visible(`kept: ${step.external_id}: ${KEPT[step.reason]}${differ ? `: ${differ}` : ''}`);
+}
+
+function showPlanned(ctx: CommandContext, format: string, step: UndoStep): void {
+  if (format === 'json' || format === 'ndjson') {
+    ctx.io.stdout.write(`${JSON.stringify(step)}\n`);
+    return;
+  }
+  const line =
+    step.action === 'delete'
+      ? `would delete ${step.external_id} (${step.id})`
+      : step.action === 'restore'
+        ? `would restore ${step.external_id}: ${fields(step.changes, (now, was) => `${show(now)} -> ${show(was)}`)}`
+        : keptLine(step);
+  ctx.io.stdout.write(`${visible(line)}\n`);
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function summary(r: UndoReport): string {
+  const kept = r.kept ? `, ${r.kept} kept as they are (listed above)` : '';
+  if (r.dryRun) {
+    if (r.toDelete + r.toRestore === 0)
+      return `Nothing to undo: ${r.contacts} contacts are gone or as they were before the import${kept}.`;
+    return `Would delete ${r.toDelete}, restore ${r.toRestore}${kept}. Nothing was changed.`;
+  }
+  if (r.toDelete + r.toRestore === 0)
+    return `Nothing to undo: the contacts the import wrote are gone or as they were before it${kept}.`;
+  const failed = r.failed ? `, ${r.failed} failed` : '';
+  return (
+    `${r.interrupted ? 'Interrupted' : 'Undone'} in ${(r.durationMs / 1000).toFixed(1)}s: ` +
+    `${r.deleted} deleted, ${r.restored} restored${r.alreadyDone ? `, ${r.alreadyDone} already done` : ''}${failed}${kept}.` +
+    (r.interrupted ? ' Run the same command again to finish.' : '')
+  );
+}
