@@ -37,6 +37,21 @@ describe('package exports', () => {
     }
   });
 
+  it('"contacts-cli/import" offers the importer and the undo of an import', () => {
+    const names = inNode(
+      `const m = await import('contacts-cli/import'); console.log(JSON.stringify(Object.keys(m).sort()));`,
+    ) as string[];
+    for (const name of [
+      'runImport',
+      'ImportStoppedError',
+      'undoImport',
+      'listUndoRecords',
+      'UndoRefusedError',
+      'undoDir',
+    ])
+      expect(names).toContain(name);
+  });
+
   it('"contacts-cli/mock" offers the server, the store (in memory or in a file) and the core; "contacts-cli/mock/msw" the handlers', () => {
     const names = inNode(
       `const m = await import('contacts-cli/mock'); console.log(JSON.stringify(Object.keys(m).sort()));`,
