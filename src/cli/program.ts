@@ -428,7 +428,7 @@ after an interruption, an undo finds done what is done (exit 0). An import's rec
 for another agent or another service (--mock's database, or a base URL).
 
 Records are kept in the data directory (CONTACTS_DATA_DIR; else CONTACTS_CONFIG_DIR/data; else
-the platform's, e.g. ~/.local/share/contacts-nodejs), the last 20 imports per agent.
+the platform's, e.g. ~/.local/share/contacts-cli-nodejs), the last 20 imports per agent.
 
 Exit codes: 0 done (or nothing to do), 8 some contacts could not be restored, 130 interrupted.
 

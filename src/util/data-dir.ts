@@ -5,7 +5,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const DATA_DIR_ENV = 'CONTACTS_DATA_DIR';
-const PROJECT = 'contacts-nodejs';
+/** As env-paths names `contacts-cli` for conf (its suffix `nodejs`): beside the config directory. */
+const PROJECT = 'contacts-cli-nodejs';
 
 /** The data directory for this environment (read from `env`, never from elsewhere but the home). */
 export function dataDir(env: NodeJS.ProcessEnv): string {
