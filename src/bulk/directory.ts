@@ -6,7 +6,6 @@ import type { Contact } from '../api/contact.js';
 import { PER_PAGE_MAX } from '../api/limits.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, BadRequestError, NotFoundError } from '../client/errors.js';
-import type { RequestOptions } from '../client/resources/core.js';
 
 /** Reads by id in flight at once: as many as an import sends. */
 export const READS_IN_FLIGHT = 8;
@@ -17,8 +16,6 @@ export interface DirectoryReaderOptions {
   client: ContactsClient;
   agentId: string;
   maxRetries: number;
-  /** Options for each request (pacing); the agent and retries are added. */
-  request?: () => RequestOptions;
 }
 
 export class DirectoryReader {
@@ -39,7 +36,6 @@ export class DirectoryReader {
   /** Reads the directory's first page (a thousand contacts): its size, and the first of them. */
   static async open(options: DirectoryReaderOptions): Promise<DirectoryReader> {
     const first = await options.client.contacts.list({
-      ...options.request?.(),
       agentId: options.agentId,
       perPage: PER_PAGE_MAX,
       maxRetries: options.maxRetries,
@@ -62,7 +58,6 @@ export class DirectoryReader {
       let next: Page;
       try {
         next = await this.#o.client.contacts.list({
-          ...this.#o.request?.(),
           agentId: this.#o.agentId,
           perPage: PER_PAGE_MAX,
           page,
@@ -85,8 +80,7 @@ export class DirectoryReader {
         ids.slice(i, i + READS_IN_FLIGHT).map(async (id) => {
           try {
             const c = await this.#o.client.contacts.get(id, {
-              ...this.#o.request?.(),
-              agentId: this.#o.agentId,
+                  agentId: this.#o.agentId,
               maxRetries: this.#o.maxRetries,
             });
             // The service resolves :id as an external_id first, then as its own id.

@@ -145,6 +145,8 @@ function removeRecord(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
 
+let lastStart = 0;
+
 export class UndoRecord {
   readonly path: string;
   readonly #db: Database.Database;
@@ -211,6 +213,8 @@ export class UndoRecord {
   }
 
   static async open(path: string): Promise<UndoRecord> {
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile())
+      throw new UndoRecordError(`Cannot open the undo record ${path}: no such file`);
     const { default: Database } = await import('libsql');
     let db: Database.Database;
     try {

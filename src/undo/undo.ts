@@ -281,7 +281,8 @@ export function stepFor(
   const id = now?.id ?? c.id;
   if (!created && !c.priorRead) {
     if (now === undefined) return null;
-    return { action: 'kept', external_id: c.external_id, id, reason: 'not-recorded', changes: {} };
+    const reason = c.action === null ? 'unanswered' : 'not-recorded';
+    return { action: 'kept', external_id: c.external_id, id, reason, changes: {} };
   }
   if (now === undefined) {
     if (created) return null;
