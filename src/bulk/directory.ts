@@ -80,7 +80,7 @@ export class DirectoryReader {
         ids.slice(i, i + READS_IN_FLIGHT).map(async (id) => {
           try {
             const c = await this.#o.client.contacts.get(id, {
-                  agentId: this.#o.agentId,
+              agentId: this.#o.agentId,
               maxRetries: this.#o.maxRetries,
             });
             // The service resolves :id as an external_id first, then as its own id.

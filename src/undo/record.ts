@@ -145,7 +145,7 @@ function removeRecord(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
 
-let lastStart = 0;
+const lastStart = 0;
 
 export class UndoRecord {
   readonly path: string;
