@@ -145,7 +145,7 @@ function removeRecord(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
 
-const lastStart = 0;
+let lastStart = 0;
 
 export class UndoRecord {
   readonly path: string;
@@ -174,7 +174,9 @@ export class UndoRecord {
     mkdirSync(agentDir, { recursive: true, mode: DIR_MODE });
     // Ours alone: it holds the contacts' data.
     for (const d of [dir, agentDir]) if ((statSync(d).mode & 0o077) !== 0) chmodSync(d, DIR_MODE);
-    const now = new Date();
+    // Ids sort in the order imports started (within this process, even in one millisecond).
+    const now = new Date(Math.max(Date.now(), lastStart + 1));
+    lastStart = now.getTime();
     const id = `${now
       .toISOString()
       .replace(/[-:]/g, '')
