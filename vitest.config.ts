@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import SummaryReporter from './test/support/summary-reporter.js';
 
@@ -10,6 +11,7 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default', new SummaryReporter()],
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/support/data-dir.ts'],
+    // Absolute: the suite's configuration also runs over other roots (test/test-report.test.ts).
+    setupFiles: [fileURLToPath(new URL('./test/support/data-dir.ts', import.meta.url))],
   },
 });
