@@ -5,7 +5,7 @@
 import { NotSent, paced } from '../bulk/paced.js';
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
-import { NotFoundError } from '../client/errors.js';
+import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 import { headerWords, roleByWords } from '../importer/columns.js';
 import { ImportError } from '../importer/errors.js';
 import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from '../importer/format.js';
@@ -168,7 +168,7 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
         report.deleted++;
       } catch (error) {
         if (error instanceof NotSent) return;
-        if (error instanceof NotFoundError && !/chatbot|agent/i.test(error.message)) report.notFound++;
+        if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) report.notFound++;
         else if (isContactError(error)) {
           report.failed++;
           report.failures.push({ line: entry.line, id: entry.id, reason: (error as Error).message });
@@ -195,6 +195,7 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
 function isContactError(error: unknown): boolean {
   const status = (error as { status?: number }).status;
   return (
+    !(error instanceof AgentNotFoundError) &&
     status !== undefined &&
     status >= 400 &&
     status < 500 &&

@@ -2,8 +2,10 @@
 // service states instead of learning it from 429s, and stops sending once interrupted.
 import { describe, expect, it } from 'vitest';
 import { ContactsClient } from '../../src/client/client.js';
-import { runTeardown } from '../../src/teardown/teardown.js';
+import { AgentNotFoundError } from '../../src/client/errors.js';
+import { runTeardown, TeardownStoppedError } from '../../src/teardown/teardown.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
 
 function clientFor(url: string): ContactsClient {
   return new ContactsClient({ baseUrl: url, apiKey: TEST_KEY, agentId: AGENT });
@@ -43,5 +45,43 @@ describe('runTeardown', () => {
       await client.close();
     }
     expect(mock.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+
+  it('stops at an unknown agent, by its error class: nothing counted as already gone', async () => {
+    const mock = await startTestMock({ agents: ['someone-else'] });
+    const client = clientFor(mock.url);
+    let stopped: unknown;
+    try {
+      await runTeardown({ client, agentId: AGENT, ids: [{ line: 1, id: 'x' }], concurrency: 1 });
+    } catch (error) {
+      stopped = error;
+    } finally {
+      await client.close();
+    }
+    expect(stopped).toBeInstanceOf(TeardownStoppedError);
+    expect((stopped as TeardownStoppedError).cause).toBeInstanceOf(AgentNotFoundError);
+    expect((stopped as TeardownStoppedError).report).toMatchObject({ deleted: 0, notFound: 0 });
+  });
+
+  it("counts a contact's 404 as already gone, whatever words its message uses", async () => {
+    // A message naming the agent is still about the contact: only AgentNotFoundError stops the run.
+    const server = await startScriptedServer([
+      { status: 404, body: { message: 'No such contact for this agent' } },
+    ]);
+    const client = clientFor(server.url);
+    try {
+      const report = await runTeardown({
+        client,
+        agentId: AGENT,
+        ids: [
+          { line: 1, id: 'x' },
+          { line: 2, id: 'y' },
+        ],
+      });
+      expect(report).toMatchObject({ deleted: 0, notFound: 2, failed: 0 });
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
