@@ -185,7 +185,7 @@ function deleteOptions(cmd: SubCommand) {
     .addOption(agentOption())
     .option(
       '--from <file>',
-      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
+      'delete every contact the file names, keyed as its import keyed them: an import file, its results file, or one id a line; - for stdin',
     )
     .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');

@@ -4,7 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, useTempHome } from '../helpers/cli.js';
+import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
+import { AGENT, startTestMock } from '../helpers/mock.js';
 
 const home = useTempHome();
 
@@ -373,5 +374,39 @@ describe('teardown: delete --from', () => {
       stdin: 'p3\n# a comment\n\np4\n',
     });
     expect(JSON.parse(stdin.stdout)).toMatchObject({ ids: 2, deleted: 1, not_found: 1 });
+  });
+
+  /** The CLI against a mock on port 0, whose store the test reads and seeds directly. */
+  async function againstMock() {
+    const mock = await startTestMock();
+    const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
+    const run = (argv: string[], stdin?: string) => runInProcess(argv, { env, cwd: home.dir, stdin });
+    const stored = () => new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+    return { mock, run, stored };
+  }
+
+  it('of an import file keyed by email deletes the contacts its import made, from a file or stdin', async () => {
+    const { mock, run, stored } = await againstMock();
+    mock.store.upsertContact(AGENT, { external_id: 'someone-else' });
+    // Addresses as people write them: mixed case, padded, `Name <addr>`; a column whose values
+    // alone say it holds emails.
+    const text = 'Name,Contact\nAnn,Ann@Example.COM\nBob, bob@example.com \nCy,Cy Z <CY@x.org>\n';
+    await writeFile(file('people.csv'), text);
+    const imported = await run(['import', 'people.csv', '-o', 'json']);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ created: 3, rejected: 0 });
+    expect([...stored().keys()].sort()).toEqual([
+      'ann@example.com',
+      'bob@example.com',
+      'cy@x.org',
+      'someone-else',
+    ]);
+    const r = await run(['delete', '--from', 'people.csv', '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ids: 3, deleted: 3, not_found: 0 });
+    expect([...stored().keys()]).toEqual(['someone-else']);
+    await run(['import', 'people.csv']);
+    const stdin = await run(['delete', '--from', '-', '--yes', '-o', 'json'], text);
+    expect(JSON.parse(stdin.stdout)).toMatchObject({ ids: 3, deleted: 3 });
+    expect([...stored().keys()]).toEqual(['someone-else']);
   });
 });

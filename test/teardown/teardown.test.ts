@@ -1,15 +1,88 @@
-// Bulk delete (`delete --from`) runs under the import's scheduler: it keeps to a rate limit the
+// Bulk delete (`delete --from`): the file keyed as its import keyed it, and the deletes under the import's scheduler: it keeps to a rate limit the
 // service states instead of learning it from 429s, and stops sending once interrupted.
+import { copyFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { AttributeDefinition } from '../../src/api/attribute.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { AgentNotFoundError } from '../../src/client/errors.js';
-import { runTeardown, TeardownStoppedError } from '../../src/teardown/teardown.js';
-import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
+import { readTeardownIds, runTeardown, TeardownStoppedError } from '../../src/teardown/teardown.js';
+import { AGENT, startTestMock, TEST_KEY, tempDir } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
 function clientFor(url: string): ContactsClient {
   return new ContactsClient({ baseUrl: url, apiKey: TEST_KEY, agentId: AGENT });
 }
+
+async function fileWith(name: string, text: string): Promise<string> {
+  const path = join(await tempDir('teardown-'), name);
+  await writeFile(path, text);
+  return path;
+}
+
+const textAttribute = (name: string): AttributeDefinition => ({
+  name,
+  type: 'text',
+  label: name,
+  description: null,
+  archived: false,
+});
+
+const idsOf = (entries: { id: string }[]) => entries.map((e) => e.id);
+
+describe('readTeardownIds: an import file keys its rows as the import did', () => {
+  it('without an id column, by the email in lower case as the importer reads it', async () => {
+    const path = await fileWith(
+      'e.csv',
+      'Name,Email\nAnn,Ann@Example.COM\nBob, bob@example.com \nCy,Cy Z <CY@x.org>\nDee,not an email ::: Dee@Y.org\nNo mail,\n',
+    );
+    const read = await readTeardownIds(path);
+    expect(idsOf(read)).toEqual(['ann@example.com', 'bob@example.com', 'cy@x.org', 'dee@y.org']);
+  });
+
+  it('an email column known by its values alone, and from stdin', async () => {
+    const text = 'Contact,Who\nAnn@Example.com,Ann\nbob@example.com,Bob\n';
+    expect(idsOf(await readTeardownIds(await fileWith('v.csv', text)))).toEqual([
+      'ann@example.com',
+      'bob@example.com',
+    ]);
+    const { Readable } = await import('node:stream');
+    const fromStdin = await readTeardownIds('-', { stdin: Readable.from([text]) });
+    expect(idsOf(fromStdin)).toEqual(['ann@example.com', 'bob@example.com']);
+  });
+
+  it("maps a table with the agent's attributes, asked for only when the file is a table", async () => {
+    const path = await fileWith('a.csv', 'email,attr.tier\nAnn@Example.com,gold\n');
+    await expect(readTeardownIds(path)).rejects.toThrow(/custom attribute "tier" is not defined/);
+    const read = await readTeardownIds(path, {
+      definitions: async () => [textAttribute('tier')],
+    });
+    expect(idsOf(read)).toEqual(['ann@example.com']);
+    let asked = 0;
+    const ndjson = await fileWith('p.ndjson', '{"external_id":"p1"}\n');
+    await readTeardownIds(ndjson, {
+      definitions: async () => {
+        asked++;
+        return [];
+      },
+    });
+    expect(asked).toBe(0);
+  });
+
+  it("a JSON export the importer knows (Zendesk's users) by its own key, not the record's external_id", async () => {
+    const path = join(await tempDir('teardown-'), 'zendesk-users.json');
+    await copyFile(new URL('../fixtures/exports/zendesk-users.json', import.meta.url), path);
+    const read = await readTeardownIds(path);
+    expect(idsOf(read)).toEqual([
+      '381626101',
+      '381626102',
+      '381626103',
+      '381626104',
+      '381626105',
+      '381626106',
+    ]);
+  });
+});
 
 describe('runTeardown', () => {
   it('keeps to the rate limit the service states: every id deleted, no 429', async () => {

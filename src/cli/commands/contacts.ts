@@ -183,7 +183,11 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
-  const ids = await readTeardownIds(input, { stdin: ctx.io.stdin });
+  const ids = await readTeardownIds(input, {
+    stdin: ctx.io.stdin,
+    // A table is mapped as its import mapped it, with the agent's attributes.
+    definitions: async () => (await ctx.client()).attributes.list({ agentId }),
+  });
   const what = `${ids.length} contact${ids.length === 1 ? '' : 's'} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
   if (opts.dryRun) {
     ctx.io.note(`Would delete ${what}.`);
