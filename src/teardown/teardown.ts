@@ -1,7 +1,8 @@
 // Teardown: the contacts a file names, deleted. The file is read with the importer's own readers
-// and keyed as its import keyed it (an import file or its results file) or is plain text with
-// one id a line; deletes run under the import's scheduler (src/bulk/scheduler.ts) and with the
-// client's retries. A contact already gone counts as done, so a teardown can run twice.
+// and keyed as its import keyed it (an import file, or its results file, whose updated contacts
+// existed before and are left) or is plain text with one id a line; deletes run under the
+// import's scheduler (src/bulk/scheduler.ts) and with the client's retries. A contact already
+// gone counts as done, so a teardown can run twice.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { NotSent, paced } from '../bulk/paced.js';
 import { Scheduler } from '../bulk/scheduler.js';
@@ -12,7 +13,7 @@ import { ImportError } from '../importer/errors.js';
 import type { ExportProfile } from '../importer/exports.js';
 import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from '../importer/format.js';
 import { readAsExportTable } from '../importer/json-export.js';
-import { resolveMapping } from '../importer/mapping.js';
+import { normalizeHeader, resolveMapping } from '../importer/mapping.js';
 import { emailKey } from '../importer/rows.js';
 import { openSource } from '../importer/sources/index.js';
 import { type OpenedInput, openInput } from '../importer/sources/input.js';
@@ -26,8 +27,20 @@ export interface TeardownId {
   id: string;
 }
 
+export interface TeardownIds {
+  /** The contacts to delete, each once, in file order. */
+  ids: TeardownId[];
+  /**
+   * The contacts a results file marks `updated` and never `created`: they existed before the
+   * import, so they are left (none with `includeUpdated`, which deletes them too).
+   */
+  updatedLeft: TeardownId[];
+}
+
 export interface ReadTeardownOptions {
   stdin?: NodeJS.ReadableStream;
+  /** A results file's `updated` contacts are deleted too. */
+  includeUpdated?: boolean;
   /**
    * The agent's attribute definitions, asked for only when a table is mapped as an import maps
    * it (its `attr.<name>` columns and the headers naming an attribute are read as the import
@@ -37,15 +50,18 @@ export interface ReadTeardownOptions {
 }
 
 /**
- * The contacts `input` names, each once, in file order, keyed as its import keyed them: a table
- * is mapped as an import maps it (without an id column its key is the email, in lower case);
- * JSON and NDJSON records give their `external_id`; anything else is read as one id a line
- * (blank lines and `#` comments skipped).
+ * The contacts `input` names, each once, in file order, keyed as its import keyed them. A
+ * results file (external_id and action columns, or NDJSON records with an action) names the
+ * contacts its import created and those it updated: only the created ones are deleted, unless
+ * `includeUpdated`; a key the file marks both was created. Another table is mapped as an import
+ * maps it (without an id column its key is the email, in lower case); JSON and NDJSON records
+ * give their `external_id`; anything else is read as one id a line (blank lines and `#`
+ * comments skipped).
  */
 export async function readTeardownIds(
   input: string,
   options: ReadTeardownOptions = {},
-): Promise<TeardownId[]> {
+): Promise<TeardownIds> {
   const named = formatFromName(input);
   let structured = named !== undefined;
   if (!structured) {
@@ -53,7 +69,7 @@ export async function readTeardownIds(
     const sample = peek.sampleText;
     const kind = sniffFormat(sample);
     structured = kind !== 'csv' || headerNamesAKey(sample);
-    if (!structured) return plainIds(peek);
+    if (!structured) return { ids: await plainIds(peek), updatedLeft: [] };
     // The peek consumed the start of stdin: only a file can be opened again.
     if (input === '-') return structuredFromOpened(peek, options);
     peek.destroy();
@@ -75,10 +91,7 @@ function headerNamesAKey(sample: string): boolean {
   return role === 'id' || role === 'email';
 }
 
-async function structuredFromOpened(
-  opened: OpenedInput,
-  options: ReadTeardownOptions,
-): Promise<TeardownId[]> {
+async function structuredFromOpened(opened: OpenedInput, options: ReadTeardownOptions): Promise<TeardownIds> {
   const { openCsv } = await import('../importer/sources/csv.js');
   const { openNdjson } = await import('../importer/sources/ndjson.js');
   const { openJson } = await import('../importer/sources/json.js');
@@ -91,30 +104,61 @@ async function structuredFromOpened(
   return idsFromSource(source, options);
 }
 
-/** How one record of the file names its contact ('' when it names none). */
-type RecordKey = (record: SourceRecord) => string;
+/** How one record of the file names its contact, and what a results file says the import did. */
+interface RecordKey {
+  id(record: SourceRecord): string;
+  action(record: SourceRecord): unknown;
+}
 
-async function idsFromSource(source: ImportSource, options: ReadTeardownOptions): Promise<TeardownId[]> {
+async function idsFromSource(source: ImportSource, options: ReadTeardownOptions): Promise<TeardownIds> {
   const key = await recordKey(source, options);
-  const seen = new Set<string>();
-  const ids: TeardownId[] = [];
+  // By id, in file order: whether every record naming it says the import updated it.
+  const found = new Map<string, { entry: TeardownId; updatedOnly: boolean }>();
   for await (const rec of source.records) {
-    const id = key(rec);
-    if (!id || seen.has(id)) continue;
-    seen.add(id);
-    ids.push({ line: rec.line, id });
+    const id = key.id(rec);
+    if (!id) continue;
+    const action = key.action(rec);
+    if (action !== undefined && action !== 'created' && action !== 'updated') {
+      throw new ImportError(
+        `${source.name}, line ${rec.line}: action ${JSON.stringify(action)} is neither created nor updated ` +
+          '(a results file says which the import did to each contact)',
+      );
+    }
+    const known = found.get(id);
+    // A key repeated in the import's file: its first row created the contact, the next updated it.
+    if (known) known.updatedOnly &&= action === 'updated';
+    else found.set(id, { entry: { line: rec.line, id }, updatedOnly: action === 'updated' });
   }
-  return ids;
+  const ids: TeardownId[] = [];
+  const updatedLeft: TeardownId[] = [];
+  for (const { entry, updatedOnly } of found.values())
+    (updatedOnly && !options.includeUpdated ? updatedLeft : ids).push(entry);
+  return { ids, updatedLeft };
 }
 
 async function recordKey(source: ImportSource, options: ReadTeardownOptions): Promise<RecordKey> {
-  if (isTabular(source.format)) return mappedKey(source, undefined, options);
+  const cellAt = (column: number) => (rec: SourceRecord) => rec.raw?.[column]?.trim() ?? '';
+  if (isTabular(source.format)) {
+    // A results file (or one like it) is read by its own columns: no mapping, and no attribute
+    // of the agent's named `action` can take that column for itself.
+    const header = (source.header ?? []).map(normalizeHeader);
+    const idColumn = header.indexOf(normalizeHeader('external_id'));
+    const actionColumn = header.indexOf('action');
+    if (idColumn !== -1 && actionColumn !== -1) return { id: cellAt(idColumn), action: cellAt(actionColumn) };
+    return mappedKey(source, undefined, options);
+  }
   // A JSON export the importer knows (Zendesk's users) is read as its import read it: by columns.
   const { profile } = await readAsExportTable(source);
   if (profile) return mappedKey(source, profile, options);
-  return (rec) => {
-    const raw = rec.record.external_id;
-    return typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  return {
+    id: (rec) => {
+      const raw = rec.record.external_id;
+      return typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+    },
+    action: (rec) => {
+      const action = rec.record.action;
+      return typeof action === 'string' ? action.trim() : action;
+    },
   };
 }
 
@@ -132,11 +176,16 @@ async function mappedKey(
     source.format === 'csv' || source.format === 'xlsx' ? await sampleRecords(source) : undefined;
   const definitions = (await options.definitions?.()) ?? [];
   const mapping = resolveMapping({ header: source.header ?? [], definitions, profile, sample });
-  if (mapping.keyFromEmail !== undefined) return (rec) => (rec.raw ? (emailKey(mapping, rec.raw) ?? '') : '');
+  const none = () => undefined;
+  if (mapping.keyFromEmail !== undefined)
+    return { id: (rec) => (rec.raw ? (emailKey(mapping, rec.raw) ?? '') : ''), action: none };
   const column = mapping.columns.findIndex((targets) =>
     targets.some((t) => t.kind === 'field' && t.field === 'external_id'),
   );
-  return (rec) => (column === -1 ? '' : (rec.raw?.[column]?.trim() ?? ''));
+  return {
+    id: (rec) => (column === -1 ? '' : (rec.raw?.[column]?.trim() ?? '')),
+    action: none,
+  };
 }
 
 async function plainIds(opened: OpenedInput): Promise<TeardownId[]> {
