@@ -476,4 +476,13 @@ describe('teardown: delete --from', () => {
     expect(r.stderr).toContain('--include-updated applies to --from FILE');
     expect(stored().has('u1')).toBe(true);
   });
+
+  it('--dry-run without --from is refused, deleting nothing (it deleted the contact)', async () => {
+    const { mock, run, stored } = await againstMock();
+    mock.store.upsertContact(AGENT, { external_id: 'u1' });
+    const r = await run(['delete', 'u1', '--yes', '--dry-run']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('--dry-run applies to --from FILE');
+    expect(stored().has('u1')).toBe(true);
+  });
 });

@@ -146,6 +146,9 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
     return teardown(ctx, opts.from, opts);
   }
   if (opts.includeUpdated) throw new UsageError('--include-updated applies to --from FILE (a results file)');
+  // A dry run of one contact would otherwise delete it.
+  if (opts.dryRun)
+    throw new UsageError('--dry-run applies to --from FILE; `contacts get ID` shows the contact');
   if (id === undefined) {
     throw new UsageError('Which contact? Give its id, or --from FILE for every contact a file names', {
       hint: 'contacts delete u_42, or contacts delete --from results.csv',
