@@ -185,7 +185,11 @@ function deleteOptions(cmd: SubCommand) {
     .addOption(agentOption())
     .option(
       '--from <file>',
-      'delete every contact the file names: a CSV/JSON/NDJSON with external_id (an import or results file), or one id a line; - for stdin',
+      'delete every contact the file names, keyed as its import keyed them: an import file, a results file (only the contacts the import created), or one id a line; - for stdin',
+    )
+    .option(
+      '--include-updated',
+      'with --from a results file: delete the contacts the import updated too (they existed before it; by default only those it created)',
     )
     .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');

@@ -547,19 +547,12 @@ class ColumnReader {
       candidate.name = [first, middle, last].filter(Boolean).join(' ');
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
 
-    // The first value of the first email cell, unless it is no address and a later one of the
-    // same cell is (`bad ::: ann@x`).
-    const emails = this.#first(mapping.emailColumns, cells);
-    for (const e of emails) e.text = emailIn(e.text);
-    const email =
-      emails.find((e) => e.raw === emails[0]?.raw && EmailSchema.safeParse(e.text).success) ?? emails[0];
+    const email = rowEmail(this.#first(mapping.emailColumns, cells));
     if (email) candidate.email = email.text;
     if (mapping.keyFromEmail !== undefined) {
       if (!email)
         return `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
-      // In lower case, as the service compares emails: `Ann@x` and `ann@x` in one file, or in
-      // this export and the next, are one contact, not a second one refused for its email.
-      candidate.external_id = email.text.toLowerCase();
+      candidate.external_id = keyOfEmail(email.text);
     }
     // Every value of every phone cell, in order: the first usable one is placed, in the country
     // of its own address where the file pairs them, else the row's first country.
@@ -588,21 +581,11 @@ class ColumnReader {
   }
 
   /** The values of the non-empty cells of ordered columns (email, phone), in order. */
-  #first(columns: readonly number[], cells: Cell[]): (PhoneCell & { column: number })[] {
-    const found: (PhoneCell & { column: number })[] = [];
-    for (const i of columns) {
-      const cell = cells[i];
-      if (cell === undefined) continue;
-      const cleaned = cleanCell(cell);
-      if (cleaned === '') continue;
-      const values = cellValues(cleaned, this.#mapping.multiValue);
-      if (values.length > 1) {
-        const header = this.#mapping.header[i]!.trim();
-        this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
-      }
-      for (const value of values) found.push({ text: value, raw: cell, column: i, country: undefined });
-    }
-    return found;
+  #first(columns: readonly number[], cells: Cell[]): OrderedValue[] {
+    return orderedValues(this.#mapping, columns, cells, (i) => {
+      const header = this.#mapping.header[i]!.trim();
+      this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
+    });
   }
 
   /** An attribute's value in the form its type takes, or undefined when it cannot be read. */
@@ -633,6 +616,58 @@ class ColumnReader {
     }
     return `"${value}" is not a date (2024-05-31, 2024-05-31 17:59, 5/31/2024, 31-May-2024)`;
   }
+}
+
+type OrderedValue = PhoneCell & { column: number };
+
+/**
+ * The values of a row's non-empty cells in ordered columns (email, phone), in order;
+ * `onSeveral` is told of each cell that holds several.
+ */
+function orderedValues(
+  mapping: ColumnMapping,
+  columns: readonly number[],
+  cells: readonly Cell[],
+  onSeveral?: (column: number) => void,
+): OrderedValue[] {
+  const found: OrderedValue[] = [];
+  for (const i of columns) {
+    const cell = cells[i];
+    if (cell === undefined) continue;
+    const cleaned = cleanCell(cell);
+    if (cleaned === '') continue;
+    const values = cellValues(cleaned, mapping.multiValue);
+    if (values.length > 1) onSeveral?.(i);
+    for (const value of values) found.push({ text: value, raw: cell, column: i, country: undefined });
+  }
+  return found;
+}
+
+/**
+ * The row's email, of its email columns' values: the first value of the first email cell,
+ * unless it is no address and a later one of the same cell is (`bad ::: ann@x`).
+ */
+function rowEmail(emails: OrderedValue[]): OrderedValue | undefined {
+  for (const e of emails) e.text = emailIn(e.text);
+  return emails.find((e) => e.raw === emails[0]?.raw && EmailSchema.safeParse(e.text).success) ?? emails[0];
+}
+
+/**
+ * The key of a contact whose file has no id column: its email in lower case, as the service
+ * compares emails (`Ann@x` and `ann@x` in one file, or in this export and the next, are one
+ * contact, not a second one refused for its email).
+ */
+function keyOfEmail(email: string): string {
+  return email.toLowerCase();
+}
+
+/**
+ * The external_id an import gives a row of a file keyed by email (`mapping.keyFromEmail`), or
+ * undefined when the row has no email: what `delete --from` that file must delete.
+ */
+export function emailKey(mapping: ColumnMapping, cells: readonly Cell[]): string | undefined {
+  const email = rowEmail(orderedValues(mapping, mapping.emailColumns, cells));
+  return email && keyOfEmail(email.text);
 }
 
 /** The service's own fields of a contact record: read-only, so an export's copies are dropped. */

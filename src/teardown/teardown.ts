@@ -1,18 +1,25 @@
 // Teardown: the contacts a file names, deleted. The file is read with the importer's own readers
-// (a CSV or JSON/NDJSON with external_id, such as an import file or its results file) or is plain
-// text with one id a line; deletes run under the import's scheduler (src/bulk/scheduler.ts) and
-// with the client's retries. A contact already gone counts as done, so a teardown can run twice.
+// and keyed as its import keyed it (an import file, or its results file, whose updated contacts
+// existed before and are left) or is plain text with one id a line; deletes run under the
+// import's scheduler (src/bulk/scheduler.ts) and with the client's retries. A contact already
+// gone counts as done, so a teardown can run twice.
+import type { AttributeDefinition } from '../api/attribute.js';
 import { NotSent, paced } from '../bulk/paced.js';
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
-import { NotFoundError } from '../client/errors.js';
+import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 import { headerWords, roleByWords } from '../importer/columns.js';
 import { ImportError } from '../importer/errors.js';
+import type { ExportProfile } from '../importer/exports.js';
 import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from '../importer/format.js';
-import { resolveMapping } from '../importer/mapping.js';
+import { readAsExportTable } from '../importer/json-export.js';
+import { normalizeHeader, resolveMapping } from '../importer/mapping.js';
+import { emailKey } from '../importer/rows.js';
 import { openSource } from '../importer/sources/index.js';
 import { type OpenedInput, openInput } from '../importer/sources/input.js';
 import { decodeText } from '../importer/sources/text.js';
+import type { ImportSource, SourceRecord } from '../importer/sources/types.js';
+import { sampleRecords } from '../importer/stages/source.js';
 
 export interface TeardownId {
   /** Where the id stands in the file, for messages. */
@@ -20,68 +27,165 @@ export interface TeardownId {
   id: string;
 }
 
+export interface TeardownIds {
+  /** The contacts to delete, each once, in file order. */
+  ids: TeardownId[];
+  /**
+   * The contacts a results file marks `updated` and never `created`: they existed before the
+   * import, so they are left (none with `includeUpdated`, which deletes them too).
+   */
+  updatedLeft: TeardownId[];
+}
+
+export interface ReadTeardownOptions {
+  stdin?: NodeJS.ReadableStream;
+  /** A results file's `updated` contacts are deleted too. */
+  includeUpdated?: boolean;
+  /**
+   * The agent's attribute definitions, asked for only when a table is mapped as an import maps
+   * it (its `attr.<name>` columns and the headers naming an attribute are read as the import
+   * read them). Without it the table is mapped as if the agent had none.
+   */
+  definitions?: () => Promise<Iterable<AttributeDefinition>>;
+}
+
 /**
- * The external_ids `input` names, each once, in file order. A CSV needs an external_id column
- * (mapped as an import maps it); JSON and NDJSON records their `external_id`; anything else is
- * read as one id a line (blank lines and `#` comments skipped).
+ * The contacts `input` names, each once, in file order, keyed as its import keyed them. A
+ * results file (external_id and action columns, or NDJSON records with an action) names the
+ * contacts its import created and those it updated: only the created ones are deleted, unless
+ * `includeUpdated`; a key the file marks both was created. Another table is mapped as an import
+ * maps it (without an id column its key is the email, in lower case); JSON and NDJSON records
+ * give their `external_id`; anything else is read as one id a line (blank lines and `#`
+ * comments skipped).
  */
 export async function readTeardownIds(
   input: string,
-  options: { stdin?: NodeJS.ReadableStream } = {},
-): Promise<TeardownId[]> {
+  options: ReadTeardownOptions = {},
+): Promise<TeardownIds> {
   const named = formatFromName(input);
   let structured = named !== undefined;
   if (!structured) {
     const peek = await openInput(input, options);
     const sample = peek.sampleText;
     const kind = sniffFormat(sample);
-    structured = kind !== 'csv' || headerNamesAnId(sample);
-    if (!structured) return plainIds(peek);
+    structured = kind !== 'csv' || headerNamesAKey(sample);
+    if (!structured) return { ids: await plainIds(peek), updatedLeft: [] };
     // The peek consumed the start of stdin: only a file can be opened again.
-    if (input === '-') return structuredFromOpened(peek);
+    if (input === '-') return structuredFromOpened(peek, options);
     peek.destroy();
   }
   const source = await openSource(input, { stdin: options.stdin });
-  return idsFromSource(source);
+  return idsFromSource(source, options);
 }
 
-function headerNamesAnId(sample: string): boolean {
+/**
+ * A first line of several cells, or naming an id or an email column, is a table's header (an
+ * import file keyed by email has no id column), not an id.
+ */
+function headerNamesAKey(sample: string): boolean {
   const firstLine = sample.split(/\r?\n/, 1)[0] ?? '';
-  const cells = firstLine.split(sniffDelimiter(firstLine));
-  return cells.some((c) => roleByWords(headerWords(c.replace(/^"|"$/g, ''))) === 'id');
+  const cells = firstLine.split(sniffDelimiter(firstLine)).map((c) => c.replace(/^"|"$/g, ''));
+  if (cells.length > 1) return true;
+  // An address is a value: a list of emails as ids (`ann@mail.example`) has no header.
+  const role = cells[0]!.includes('@') ? undefined : roleByWords(headerWords(cells[0]!));
+  return role === 'id' || role === 'email';
 }
 
-async function structuredFromOpened(opened: OpenedInput): Promise<TeardownId[]> {
+async function structuredFromOpened(opened: OpenedInput, options: ReadTeardownOptions): Promise<TeardownIds> {
   const { openCsv } = await import('../importer/sources/csv.js');
   const { openNdjson } = await import('../importer/sources/ndjson.js');
   const { openJson } = await import('../importer/sources/json.js');
   const kind = sniffFormat(opened.sampleText);
-  let source: Awaited<ReturnType<typeof openSource>>;
+  let source: ImportSource;
   if (kind === 'xlsx') source = await (await import('../importer/sources/xlsx.js')).openXlsx(opened);
   else if (kind === 'vcard') source = await (await import('../importer/sources/vcard.js')).openVcard(opened);
   else
     source = kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
-  return idsFromSource(source);
+  return idsFromSource(source, options);
 }
 
-async function idsFromSource(source: Awaited<ReturnType<typeof openSource>>): Promise<TeardownId[]> {
-  let column = -1;
-  if (isTabular(source.format)) {
-    const mapping = resolveMapping({ header: source.header ?? [], definitions: [] });
-    column = mapping.columns.findIndex((targets) =>
-      targets.some((t) => t.kind === 'field' && t.field === 'external_id'),
-    );
-  }
-  const seen = new Set<string>();
-  const ids: TeardownId[] = [];
+/** How one record of the file names its contact, and what a results file says the import did. */
+interface RecordKey {
+  id(record: SourceRecord): string;
+  action(record: SourceRecord): unknown;
+}
+
+async function idsFromSource(source: ImportSource, options: ReadTeardownOptions): Promise<TeardownIds> {
+  const key = await recordKey(source, options);
+  // By id, in file order: whether every record naming it says the import updated it.
+  const found = new Map<string, { entry: TeardownId; updatedOnly: boolean }>();
   for await (const rec of source.records) {
-    const raw = column >= 0 ? rec.raw?.[column] : rec.record.external_id;
-    const id = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-    if (!id || seen.has(id)) continue;
-    seen.add(id);
-    ids.push({ line: rec.line, id });
+    const id = key.id(rec);
+    if (!id) continue;
+    const action = key.action(rec);
+    if (action !== undefined && action !== 'created' && action !== 'updated') {
+      throw new ImportError(
+        `${source.name}, line ${rec.line}: action ${JSON.stringify(action)} is neither created nor updated ` +
+          '(a results file says which the import did to each contact)',
+      );
+    }
+    const known = found.get(id);
+    // A key repeated in the import's file: its first row created the contact, the next updated it.
+    if (known) known.updatedOnly &&= action === 'updated';
+    else found.set(id, { entry: { line: rec.line, id }, updatedOnly: action === 'updated' });
   }
-  return ids;
+  const ids: TeardownId[] = [];
+  const updatedLeft: TeardownId[] = [];
+  for (const { entry, updatedOnly } of found.values())
+    (updatedOnly && !options.includeUpdated ? updatedLeft : ids).push(entry);
+  return { ids, updatedLeft };
+}
+
+async function recordKey(source: ImportSource, options: ReadTeardownOptions): Promise<RecordKey> {
+  const cellAt = (column: number) => (rec: SourceRecord) => rec.raw?.[column]?.trim() ?? '';
+  if (isTabular(source.format)) {
+    // A results file (or one like it) is read by its own columns: no mapping, and no attribute
+    // of the agent's named `action` can take that column for itself.
+    const header = (source.header ?? []).map(normalizeHeader);
+    const idColumn = header.indexOf(normalizeHeader('external_id'));
+    const actionColumn = header.indexOf('action');
+    if (idColumn !== -1 && actionColumn !== -1) return { id: cellAt(idColumn), action: cellAt(actionColumn) };
+    return mappedKey(source, undefined, options);
+  }
+  // A JSON export the importer knows (Zendesk's users) is read as its import read it: by columns.
+  const { profile } = await readAsExportTable(source);
+  if (profile) return mappedKey(source, profile, options);
+  return {
+    id: (rec) => {
+      const raw = rec.record.external_id;
+      return typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+    },
+    action: (rec) => {
+      const action = rec.record.action;
+      return typeof action === 'string' ? action.trim() : action;
+    },
+  };
+}
+
+/**
+ * The key of each row as an import of the file gives it: the columns mapped as the import maps
+ * them (its first rows read first, for their values), and without an id column the email as
+ * the import keys it.
+ */
+async function mappedKey(
+  source: ImportSource,
+  profile: ExportProfile | undefined,
+  options: ReadTeardownOptions,
+): Promise<RecordKey> {
+  const sample =
+    source.format === 'csv' || source.format === 'xlsx' ? await sampleRecords(source) : undefined;
+  const definitions = (await options.definitions?.()) ?? [];
+  const mapping = resolveMapping({ header: source.header ?? [], definitions, profile, sample });
+  const none = () => undefined;
+  if (mapping.keyFromEmail !== undefined)
+    return { id: (rec) => (rec.raw ? (emailKey(mapping, rec.raw) ?? '') : ''), action: none };
+  const column = mapping.columns.findIndex((targets) =>
+    targets.some((t) => t.kind === 'field' && t.field === 'external_id'),
+  );
+  return {
+    id: (rec) => (column === -1 ? '' : (rec.raw?.[column]?.trim() ?? '')),
+    action: none,
+  };
 }
 
 async function plainIds(opened: OpenedInput): Promise<TeardownId[]> {
@@ -168,7 +272,7 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
         report.deleted++;
       } catch (error) {
         if (error instanceof NotSent) return;
-        if (error instanceof NotFoundError && !/chatbot|agent/i.test(error.message)) report.notFound++;
+        if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) report.notFound++;
         else if (isContactError(error)) {
           report.failed++;
           report.failures.push({ line: entry.line, id: entry.id, reason: (error as Error).message });
@@ -195,6 +299,7 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
 function isContactError(error: unknown): boolean {
   const status = (error as { status?: number }).status;
   return (
+    !(error instanceof AgentNotFoundError) &&
     status !== undefined &&
     status >= 400 &&
     status < 500 &&

@@ -4,7 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, useTempHome } from '../helpers/cli.js';
+import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
+import { AGENT, startTestMock } from '../helpers/mock.js';
 
 const home = useTempHome();
 
@@ -373,5 +374,115 @@ describe('teardown: delete --from', () => {
       stdin: 'p3\n# a comment\n\np4\n',
     });
     expect(JSON.parse(stdin.stdout)).toMatchObject({ ids: 2, deleted: 1, not_found: 1 });
+  });
+
+  /** The CLI against a mock on port 0, whose store the test reads and seeds directly. */
+  async function againstMock() {
+    const mock = await startTestMock();
+    const env = envFor(home, mock, { CONTACTS_AGENT: AGENT });
+    const run = (argv: string[], stdin?: string) => runInProcess(argv, { env, cwd: home.dir, stdin });
+    const stored = () => new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c]));
+    return { mock, run, stored };
+  }
+
+  it('of a results file deletes only the contacts the import created; --include-updated the rest', async () => {
+    const { mock, run, stored } = await againstMock();
+    const before = mock.store.upsertContact(AGENT, {
+      external_id: 'pre',
+      name: 'Pre Existing',
+      email: 'pre@example.com',
+    }).contact;
+    // n1 twice: created by its first row, updated by its second; it is still the import's own.
+    await writeFile(
+      file('seed.csv'),
+      'external_id,name\nn1,New One\npre,Pre Renamed\nn2,New Two\nn1,New One Again\n',
+    );
+    const imported = await run(['import', 'seed.csv', '--results', 'R.csv', '-o', 'json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ created: 2, updated: 2 });
+    const said = '1 updated contact left: it existed before the import; contacts undo restores it';
+
+    const dry = await run(['delete', '--from', 'R.csv', '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({ would_delete: 2, ids: ['n1', 'n2'], updated_left: 1 });
+    expect(dry.stderr).toContain(said);
+    expect(stored().size).toBe(3);
+
+    const teardown = await run(['delete', '--from', 'R.csv', '--yes', '-o', 'json']);
+    expect(teardown.code, teardown.stderr).toBe(0);
+    expect(JSON.parse(teardown.stdout)).toMatchObject({ ids: 2, deleted: 2, not_found: 0, updated_left: 1 });
+    expect(teardown.stderr.split('\n').filter((l) => l === said)).toHaveLength(1);
+    // The contact that existed before is still there, the same contact with its fields.
+    expect([...stored().keys()]).toEqual(['pre']);
+    expect(stored().get('pre')).toMatchObject({
+      id: before.id,
+      name: 'Pre Renamed',
+      email: 'pre@example.com',
+    });
+
+    const all = await run(['delete', '--from', 'R.csv', '--yes', '--include-updated', '-o', 'json']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout)).toMatchObject({ ids: 3, deleted: 1, not_found: 2, updated_left: 0 });
+    expect(all.stderr).not.toContain('updated contact');
+    expect(stored().size).toBe(0);
+  });
+
+  it('of NDJSON results says how many updated contacts it left, in the plural', async () => {
+    const { mock, run, stored } = await againstMock();
+    for (const id of ['p1', 'p2']) mock.store.upsertContact(AGENT, { external_id: id, name: id });
+    await writeFile(
+      file('seed.ndjson'),
+      '{"external_id":"p1"}\n{"external_id":"new"}\n{"external_id":"p2"}\n',
+    );
+    expect((await run(['import', 'seed.ndjson', '--results', 'R.ndjson'])).code).toBe(0);
+    const r = await run(['delete', '--from', 'R.ndjson', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      '2 updated contacts left: they existed before the import; contacts undo restores them',
+    );
+    expect([...stored().keys()]).toEqual(['p1', 'p2']);
+  });
+
+  it('of an import file keyed by email deletes the contacts its import made, from a file or stdin', async () => {
+    const { mock, run, stored } = await againstMock();
+    mock.store.upsertContact(AGENT, { external_id: 'someone-else' });
+    // Addresses as people write them: mixed case, padded, `Name <addr>`; a column whose values
+    // alone say it holds emails.
+    const text = 'Name,Contact\nAnn,Ann@Example.COM\nBob, bob@example.com \nCy,Cy Z <CY@x.org>\n';
+    await writeFile(file('people.csv'), text);
+    const imported = await run(['import', 'people.csv', '-o', 'json']);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ created: 3, rejected: 0 });
+    expect([...stored().keys()].sort()).toEqual([
+      'ann@example.com',
+      'bob@example.com',
+      'cy@x.org',
+      'someone-else',
+    ]);
+    const r = await run(['delete', '--from', 'people.csv', '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ids: 3, deleted: 3, not_found: 0 });
+    expect([...stored().keys()]).toEqual(['someone-else']);
+    await run(['import', 'people.csv']);
+    const stdin = await run(['delete', '--from', '-', '--yes', '-o', 'json'], text);
+    expect(JSON.parse(stdin.stdout)).toMatchObject({ ids: 3, deleted: 3 });
+    expect([...stored().keys()]).toEqual(['someone-else']);
+  });
+
+  it('--include-updated without --from is refused, deleting nothing', async () => {
+    const { mock, run, stored } = await againstMock();
+    mock.store.upsertContact(AGENT, { external_id: 'u1' });
+    const r = await run(['delete', 'u1', '--yes', '--include-updated']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('--include-updated applies to --from FILE');
+    expect(stored().has('u1')).toBe(true);
+  });
+
+  it('--dry-run without --from is refused, deleting nothing (it deleted the contact)', async () => {
+    const { mock, run, stored } = await againstMock();
+    mock.store.upsertContact(AGENT, { external_id: 'u1' });
+    const r = await run(['delete', 'u1', '--yes', '--dry-run']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('--dry-run applies to --from FILE');
+    expect(stored().has('u1')).toBe(true);
   });
 });

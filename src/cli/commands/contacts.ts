@@ -145,6 +145,10 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
     if (id !== undefined) throw new UsageError('Give a contact id or --from FILE, not both');
     return teardown(ctx, opts.from, opts);
   }
+  if (opts.includeUpdated) throw new UsageError('--include-updated applies to --from FILE (a results file)');
+  // A dry run of one contact would otherwise delete it.
+  if (opts.dryRun)
+    throw new UsageError('--dry-run applies to --from FILE; `contacts get ID` shows the contact');
   if (id === undefined) {
     throw new UsageError('Which contact? Give its id, or --from FILE for every contact a file names', {
       hint: 'contacts delete u_42, or contacts delete --from results.csv',
@@ -183,12 +187,30 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
-  const ids = await readTeardownIds(input, { stdin: ctx.io.stdin });
+  const { ids, updatedLeft } = await readTeardownIds(input, {
+    stdin: ctx.io.stdin,
+    includeUpdated: opts.includeUpdated,
+    // A table is mapped as its import mapped it, with the agent's attributes.
+    definitions: async () => (await ctx.client()).attributes.list({ agentId }),
+  });
   const what = `${ids.length} contact${ids.length === 1 ? '' : 's'} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
+  const left = updatedLeft.length;
+  if (left > 0) {
+    ctx.io.note(
+      left === 1
+        ? '1 updated contact left: it existed before the import; contacts undo restores it'
+        : `${left} updated contacts left: they existed before the import; contacts undo restores them`,
+    );
+  }
   if (opts.dryRun) {
     ctx.io.note(`Would delete ${what}.`);
     if (format === 'table') for (const entry of ids) ctx.io.stdout.write(`${entry.id}\n`);
-    else await writeRecord(ctx.io.stdout, format, { would_delete: ids.length, ids: ids.map((e) => e.id) });
+    else
+      await writeRecord(ctx.io.stdout, format, {
+        would_delete: ids.length,
+        ids: ids.map((e) => e.id),
+        updated_left: left,
+      });
     return;
   }
   if (!opts.yes) {
@@ -247,6 +269,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
       not_found: report.notFound,
       failed: report.failed,
       interrupted: report.interrupted,
+      updated_left: left,
     });
   }
   if (report.interrupted)
