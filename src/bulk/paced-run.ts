@@ -1,6 +1,7 @@
 // One request per item, under the bulk commands' scheduler (./scheduler.ts): at most `concurrency`
 // in flight (fewer while the service asks for less), every attempt paced and its answer reported.
 // What teardown and undo send; the import's batches have their own sink (importer/stages).
+import { AgentNotFoundError } from '../client/errors.js';
 import type { RequestOptions } from '../client/resources/core.js';
 import { NotSent, paced } from './paced.js';
 import { Scheduler } from './scheduler.js';
@@ -76,4 +77,18 @@ export async function runPaced<T>(
   await Promise.all(active);
   if (fatal) throw fatal.error;
   return { sent, interrupted: unsent && Boolean(options.signal?.aborted) };
+}
+
+/** A 4xx about one contact (not the key, the agent or the rate): that item fails alone. */
+export function isAboutOneContact(error: unknown): boolean {
+  const status = (error as { status?: number }).status;
+  return (
+    !(error instanceof AgentNotFoundError) &&
+    status !== undefined &&
+    status >= 400 &&
+    status < 500 &&
+    status !== 401 &&
+    status !== 403 &&
+    status !== 429
+  );
 }

@@ -4,6 +4,7 @@
 // Every row either lands (and is checkpointed) or goes to the rejects file with its reason.
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from '../bulk/paced-run.js';
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
 import { type UndoChoice, UndoRecorder } from '../undo/recorder.js';
@@ -42,12 +43,9 @@ import {
 } from './stages/source.js';
 import type { DateOrder } from './values.js';
 
+export { DEFAULT_CONCURRENCY } from '../bulk/paced-run.js';
 export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
 export type { ImportSink, RowOutcome } from './stages/sink.js';
-
-/** Requests in flight at most; the scheduler halves it when the service asks for less. */
-export const DEFAULT_CONCURRENCY = 8;
-export const DEFAULT_IMPORT_RETRIES = 10;
 /** Contacts a request by default: the batch form's maximum (prod), bytes permitting. */
 export const DEFAULT_BATCH_SIZE = 1000;
 
@@ -144,7 +142,7 @@ export class ImportStoppedError extends ImportError {
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const { client, agentId, input } = options;
   const dryRun = options.dryRun ?? false;
-  const maxRetries = options.maxRetries ?? DEFAULT_IMPORT_RETRIES;
+  const maxRetries = options.maxRetries ?? DEFAULT_RETRIES;
   const emit = options.onEvent ?? (() => {});
   const kind = await inputKind(input);
   if (kind === 'stdin' && options.resume)

@@ -4,8 +4,7 @@
 // import's scheduler (src/bulk/scheduler.ts) and with the client's retries. A contact already
 // gone counts as done, so a teardown can run twice.
 import type { AttributeDefinition } from '../api/attribute.js';
-import { NotSent, paced } from '../bulk/paced.js';
-import { Scheduler } from '../bulk/scheduler.js';
+import { isAboutOneContact, runPaced } from '../bulk/paced-run.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 import { headerWords, roleByWords } from '../importer/columns.js';
@@ -245,68 +244,32 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
     interrupted: false,
     durationMs: 0,
   };
-  const scheduler = new Scheduler({ max: options.concurrency ?? 8 });
-  const active = new Set<Promise<void>>();
-  let slotFreed: (() => void) | undefined;
-  let fatal: { error: unknown } | undefined;
-  const stopped = () => Boolean(options.signal?.aborted) || fatal !== undefined;
-  for (const entry of ids) {
-    while (!scheduler.canStart && !stopped()) await new Promise<void>((resolve) => (slotFreed = resolve));
-    if (options.signal?.aborted) {
-      report.interrupted = true;
-      break;
-    }
-    if (fatal) break;
-    scheduler.acquire();
-    let ticket: number | undefined;
-    const task = (async () => {
-      try {
-        await client.contacts.delete(entry.id, {
-          agentId,
-          maxRetries: options.maxRetries ?? 10,
-          beforeAttempt: async (attempt) => {
-            ticket = await paced(scheduler, () => attempt === 1 && stopped());
-          },
-          onAttempt: (event) => scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now()),
-        });
-        report.deleted++;
-      } catch (error) {
-        if (error instanceof NotSent) return;
-        if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) report.notFound++;
-        else if (isContactError(error)) {
-          report.failed++;
-          report.failures.push({ line: entry.line, id: entry.id, reason: (error as Error).message });
-        } else fatal ??= { error };
-      } finally {
-        scheduler.release();
-        slotFreed?.();
-        options.onProgress?.({ ...report, durationMs: Date.now() - started });
-      }
-    })();
-    active.add(task);
-    void task.then(() => active.delete(task));
+  try {
+    const run = await runPaced(
+      ids,
+      async (entry, request) => {
+        try {
+          await client.contacts.delete(entry.id, { ...request, agentId });
+          report.deleted++;
+        } catch (error) {
+          if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) report.notFound++;
+          else if (isAboutOneContact(error)) {
+            report.failed++;
+            report.failures.push({ line: entry.line, id: entry.id, reason: (error as Error).message });
+          } else throw error;
+        } finally {
+          options.onProgress?.({ ...report, durationMs: Date.now() - started });
+        }
+      },
+      { concurrency: options.concurrency, maxRetries: options.maxRetries, signal: options.signal },
+    );
+    report.interrupted = run.interrupted;
+  } catch (error) {
+    report.durationMs = Date.now() - started;
+    throw new TeardownStoppedError(error, report);
   }
-  await Promise.all(active);
-  // Ids whose first attempt was stopped before it left count as not done: the run was interrupted.
-  if (options.signal?.aborted && report.deleted + report.notFound + report.failed < ids.length)
-    report.interrupted = true;
   report.durationMs = Date.now() - started;
-  if (fatal) throw new TeardownStoppedError(fatal.error, report);
   return report;
-}
-
-/** A 4xx about one contact (not the key, the agent or the service) fails that id alone. */
-function isContactError(error: unknown): boolean {
-  const status = (error as { status?: number }).status;
-  return (
-    !(error instanceof AgentNotFoundError) &&
-    status !== undefined &&
-    status >= 400 &&
-    status < 500 &&
-    status !== 401 &&
-    status !== 403 &&
-    status !== 429
-  );
 }
 
 export class TeardownStoppedError extends ImportError {

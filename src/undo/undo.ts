@@ -5,7 +5,7 @@
 // they are now, so an undo run twice, or after an interruption, finds done what is done.
 import type { Contact, ContactInputParsed } from '../api/contact.js';
 import { DirectoryReader } from '../bulk/directory.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, runPaced } from '../bulk/paced-run.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, isAboutOneContact, runPaced } from '../bulk/paced-run.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, ConflictError, NotFoundError } from '../client/errors.js';
 import { ContactsError } from '../core/error.js';
@@ -215,7 +215,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
                 await client.contacts.delete(step.id, { ...request, agentId });
                 report.deleted++;
               } catch (error) {
-                if (!(error instanceof NotFoundError) || isAgentError(error)) throw error;
+                if (!(error instanceof NotFoundError) || error instanceof AgentNotFoundError) throw error;
                 report.alreadyDone++;
               }
             } else if (step.action === 'restore') {
@@ -223,7 +223,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
               report.restored++;
             }
           } catch (error) {
-            if (!isAboutTheContact(error)) throw error;
+            if (!isAboutOneContact(error)) throw error;
             if (!last && step.action === 'restore' && error instanceof ConflictError) {
               conflicts.push(step);
               return;
@@ -314,22 +314,4 @@ function keptStep(c: RecordedContact, id: string, changes: FieldChanges | null):
   return changes
     ? { action: 'kept', external_id: c.external_id, id, reason: 'changed', changes }
     : { action: 'kept', external_id: c.external_id, id, reason: 'unanswered', changes: {} };
-}
-
-/** A 4xx about the contact itself (not the key, the agent, the rate): that contact fails alone. */
-function isAboutTheContact(error: unknown): boolean {
-  const status = (error as { status?: number }).status;
-  return (
-    status !== undefined &&
-    status >= 400 &&
-    status < 500 &&
-    status !== 401 &&
-    status !== 403 &&
-    status !== 429 &&
-    !isAgentError(error)
-  );
-}
-
-function isAgentError(error: unknown): boolean {
-  return error instanceof AgentNotFoundError;
 }
