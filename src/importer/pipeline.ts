@@ -519,9 +519,9 @@ async function createSink(
       rows: total === undefined ? undefined : total - (outputs.checkpoint?.landedCount ?? 0),
       batchSize,
       resume: outputs.checkpoint?.resumed ?? false,
+      onNote: (message) => emit({ type: 'note', message }),
     });
     outputs.undo = recorder;
-    if (recorder.note) emit({ type: 'note', message: recorder.note });
   }
   const recorder = outputs.undo;
   return new SendSink({

@@ -36,14 +36,14 @@ export interface RecorderOptions {
   batchSize: number;
   /** A resumed import goes on in the record of the run it resumes. */
   resume: boolean;
+  /** What the recording does that the user should know of, before the import starts. */
+  onNote?: ((message: string) => void) | undefined;
 }
 
 export class UndoRecorder {
   readonly record: UndoRecord;
   /** Whether the states before are read (else only what the import creates can be undone). */
   readonly full: boolean;
-  /** Said before the import starts when it is not `full`. */
-  readonly note: string | undefined;
   readonly #reader: DirectoryReader;
   /** The directory was listed: every state before is in the record already. */
   readonly #listed: boolean;
@@ -51,13 +51,11 @@ export class UndoRecorder {
   private constructor(init: {
     record: UndoRecord;
     full: boolean;
-    note: string | undefined;
     reader: DirectoryReader;
     listed: boolean;
   }) {
     this.record = init.record;
     this.full = init.full;
-    this.note = init.note;
     this.#reader = init.reader;
     this.#listed = init.listed;
   }
@@ -74,13 +72,19 @@ export class UndoRecorder {
     // Reads in flight together cost one round trip: up to that many are free whatever the import.
     const budget = Math.max(importRequests ?? 0, READS_IN_FLIGHT);
     const full = o.choice === 'full' || readRequests <= budget;
-    let note: string | undefined;
+    if (full && list && reader.pages > 1) {
+      o.onNote?.(
+        `Reading the ${reader.total} contacts of agent ${o.agentId} first (${reader.pages} requests), to record what this import changes for contacts undo`,
+      );
+    }
     if (!full) {
       const why =
         importRequests === undefined
           ? `the input's size is not known, and reading the ${reader.total} contacts of agent ${o.agentId} first takes ${readRequests} requests`
           : `reading the state of ${list ? `the ${reader.total} contacts of agent ${o.agentId}` : `the ${o.rows} contacts it names`} first would take ${readRequests} requests, more than the import's ${importRequests}`;
-      note = `Recording only the contacts this import creates (undo deletes them; it cannot restore the ones it updates): ${why}. --undoable records those too.`;
+      o.onNote?.(
+        `Recording only the contacts this import creates (undo deletes them; it cannot restore the ones it updates): ${why}. --undoable records those too.`,
+      );
     }
     const init = {
       agentId: o.agentId,
@@ -105,10 +109,12 @@ export class UndoRecorder {
       }
       if (o.resume) record.setMeta({ status: 'running' });
     } catch (error) {
+      // A record that holds nothing yet is not kept: it would shadow the import before it.
+      record.end('stopped');
       record.close();
       throw error;
     }
-    return new UndoRecorder({ record, full, note, reader, listed: full && list });
+    return new UndoRecorder({ record, full, reader, listed: full && list });
   }
 
   get ref(): UndoRef {

@@ -16,6 +16,9 @@ import { confirm } from '../prompt.js';
 /** An import's id as `--list` shows it: its start time and four hex digits. */
 const RECORD_ID = /^\d{8}T\d{9}-[0-9a-f]{4}$/;
 
+/** Kept contacts named one a line before the question; the rest are counted. */
+const KEPT_SHOWN = 50;
+
 const KEPT: Record<KeptReason, string> = {
   changed: 'changed since the import',
   deleted: 'deleted since the import',
@@ -67,9 +70,17 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const controller = new AbortController();
   const stop = ctx.onInterrupt(() => controller.abort());
   const scripted = Boolean(ctx.options.output) || !ctx.io.isTTY.stdout;
-  const spinner = dryRun
+  let spinner = dryRun
     ? undefined
     : await ctx.io.spinner(`Reading the ${record.created + record.updated} contacts of ${record.id}…`);
+  // Said once the plan is made (not under the spinner), before the question.
+  const kept: string[] = [];
+  let keptMore = 0;
+  const sayKept = () => {
+    for (const line of kept.splice(0)) ctx.io.warn(line);
+    if (keptMore > 0) ctx.io.warn(`kept: ${keptMore} more (contacts undo --dry-run lists every one)`);
+    keptMore = 0;
+  };
   let report: UndoReport;
   try {
     report = await undoImport({
@@ -81,18 +92,25 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
       signal: controller.signal,
       confirm: async (plan) => {
         spinner?.stop();
-        if (opts.yes) return true;
-        return confirm(
-          `Undo ${what}? It deletes ${count(plan.toDelete, 'contact')} and restores ${plan.toRestore}` +
-            (plan.kept ? `; ${plan.kept} changed since are kept` : '') +
-            '.',
-          ctx.io,
-        );
+        sayKept();
+        const go =
+          opts.yes ||
+          (await confirm(
+            `Undo ${what}? It deletes ${count(plan.toDelete, 'contact')} and restores ${plan.toRestore}` +
+              (plan.kept ? `; the ${plan.kept} listed are kept as they are` : '') +
+              '.',
+            ctx.io,
+          ));
+        if (go) spinner = await ctx.io.spinner(`Undoing ${record.id}…`);
+        return go;
       },
       onEvent: (event) => {
         if (event.type === 'step') {
           if (dryRun) showPlanned(ctx, format, event.step);
-          else if (event.step.action === 'kept') ctx.io.warn(keptLine(event.step));
+          else if (event.step.action === 'kept') {
+            if (kept.length < KEPT_SHOWN) kept.push(keptLine(event.step));
+            else keptMore++;
+          }
         } else if (event.type === 'failed') ctx.io.failure(visible(`${event.external_id}: ${event.reason}`));
         else if (event.type === 'progress') spinner?.update(`${event.done} of ${event.total} done`);
       },
@@ -111,6 +129,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
     stop();
   }
   spinner?.stop();
+  sayKept();
   ctx.io.note(summary(report));
   if (scripted && !dryRun) {
     await writeRecord(ctx.io.stdout, format, {
