@@ -6,6 +6,7 @@ import type { Contact } from '../api/contact.js';
 import { PER_PAGE_MAX } from '../api/limits.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, BadRequestError, NotFoundError } from '../client/errors.js';
+import { runPaced } from './paced-run.js';
 
 /** Reads by id in flight at once: as many as an import sends. */
 export const READS_IN_FLIGHT = 8;
@@ -51,47 +52,51 @@ export class DirectoryReader {
     return this.pages <= 1 || (ids !== undefined && this.pages <= ids);
   }
 
-  /** Every contact of the directory, a page at a time (the first page is not read again). */
-  async *list(): AsyncGenerator<Contact[]> {
-    yield this.#first.data;
-    for (let page = 2; page <= this.#first.totalPages; page++) {
-      let next: Page;
-      try {
-        next = await this.#o.client.contacts.list({
-          agentId: this.#o.agentId,
-          perPage: PER_PAGE_MAX,
-          page,
-          maxRetries: this.#o.maxRetries,
-        });
-      } catch (error) {
-        // Contacts deleted meanwhile: the last page is gone.
-        if (error instanceof BadRequestError && /out of range/i.test(error.message)) return;
-        throw error;
-      }
-      yield next.data;
-    }
+  /**
+   * Every contact of the directory, a page at a time (the first page is not read again): the
+   * pages read `READS_IN_FLIGHT` at once under the bulk scheduler, in no set order.
+   */
+  async list(onPage: (contacts: readonly Contact[]) => void): Promise<void> {
+    onPage(this.#first.data);
+    const rest = Array.from({ length: Math.max(0, this.#first.totalPages - 1) }, (_, i) => i + 2);
+    await runPaced(
+      rest,
+      async (page, request) => {
+        try {
+          const next = await this.#o.client.contacts.list({
+            ...request,
+            agentId: this.#o.agentId,
+            perPage: PER_PAGE_MAX,
+            page,
+          });
+          onPage(next.data);
+        } catch (error) {
+          // Contacts deleted meanwhile: the last pages are gone.
+          if (error instanceof BadRequestError && /out of range/i.test(error.message)) return;
+          throw error;
+        }
+      },
+      { concurrency: READS_IN_FLIGHT, maxRetries: this.#o.maxRetries },
+    );
   }
 
-  /** The contact each external_id names now (null: none), `READS_IN_FLIGHT` at a time. */
+  /** The contact each external_id names now (null: none), asked `READS_IN_FLIGHT` at once, paced. */
   async fetch(ids: readonly string[]): Promise<Map<string, Contact | null>> {
     const found = new Map<string, Contact | null>();
-    for (let i = 0; i < ids.length; i += READS_IN_FLIGHT) {
-      await Promise.all(
-        ids.slice(i, i + READS_IN_FLIGHT).map(async (id) => {
-          try {
-            const c = await this.#o.client.contacts.get(id, {
-              agentId: this.#o.agentId,
-              maxRetries: this.#o.maxRetries,
-            });
-            // The service resolves :id as an external_id first, then as its own id.
-            found.set(id, c.external_id === id ? c : null);
-          } catch (error) {
-            if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) found.set(id, null);
-            else throw error;
-          }
-        }),
-      );
-    }
+    await runPaced(
+      ids,
+      async (id, request) => {
+        try {
+          const c = await this.#o.client.contacts.get(id, { ...request, agentId: this.#o.agentId });
+          // The service resolves :id as an external_id first, then as its own id.
+          found.set(id, c.external_id === id ? c : null);
+        } catch (error) {
+          if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) found.set(id, null);
+          else throw error;
+        }
+      },
+      { concurrency: READS_IN_FLIGHT, maxRetries: this.#o.maxRetries },
+    );
     return found;
   }
 }

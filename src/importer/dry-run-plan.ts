@@ -47,7 +47,9 @@ export class DryRunPlanner {
     });
     this.#reader = reader;
     if (!reader.listingIsCheaper(rows)) return;
-    for await (const page of reader.list()) for (const c of page) this.#held.set(c.external_id, stateOf(c));
+    await reader.list((page) => {
+      for (const c of page) this.#held.set(c.external_id, stateOf(c));
+    });
     this.#listedWhole = true;
   }
 

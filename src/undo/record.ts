@@ -280,18 +280,20 @@ export class UndoRecord {
   }
 
   /**
-   * The directory as listed now becomes the state before of every contact not written yet (those
-   * written keep theirs): one transaction, committed before the import writes.
+   * The directory as `fill` lists it now (each page handed to `put`) becomes the state before of
+   * every contact not written yet (those written keep theirs): one transaction, committed before
+   * the import writes.
    */
   async replacePrior(
-    pages: AsyncIterable<readonly { external_id: string; state: ContactState }[]>,
+    fill: (put: (page: readonly { external_id: string; state: ContactState }[]) => void) => Promise<void>,
   ): Promise<void> {
     const s = this.#stmt;
     this.#db.exec('BEGIN');
     try {
       s.dropUnwrittenPrior.run();
-      for await (const page of pages)
+      await fill((page) => {
         for (const c of page) s.priorIfUnwritten.run(c.external_id, canonical(c.state));
+      });
       this.#db.exec('COMMIT');
     } catch (error) {
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
@@ -396,7 +398,9 @@ export class UndoRecord {
    * temporary table (on disk when large: memory stays bounded).
    */
   async holdNow(
-    pages: AsyncIterable<readonly { external_id: string; id: string; state: ContactState }[]>,
+    fill: (
+      put: (page: readonly { external_id: string; id: string; state: ContactState }[]) => void,
+    ) => Promise<void>,
   ): Promise<void> {
     this.#db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS now_held (external_id TEXT PRIMARY KEY, id TEXT NOT NULL, state TEXT NOT NULL)',
@@ -406,11 +410,11 @@ export class UndoRecord {
       `INSERT OR REPLACE INTO now_held (external_id, id, state) SELECT ?1, ?2, ?3
          WHERE EXISTS (SELECT 1 FROM landed WHERE external_id = ?1)`,
     );
-    for await (const page of pages) {
+    await fill((page) =>
       this.#transaction(() => {
         for (const c of page) put.run(c.external_id, c.id, canonical(c.state));
-      });
-    }
+      }),
+    );
   }
 
   /** What `holdNow()` kept of these external_ids (absent: no such contact then). */

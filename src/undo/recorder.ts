@@ -100,11 +100,8 @@ export class UndoRecorder {
       // One run that did not read them leaves the whole import partly restorable.
       if (!full && record.meta().full) record.setMeta({ full: false });
       if (full && list) {
-        await record.replacePrior(
-          (async function* () {
-            for await (const page of reader.list())
-              yield page.map((c) => ({ external_id: c.external_id, state: stateOf(c) }));
-          })(),
+        await record.replacePrior((put) =>
+          reader.list((page) => put(page.map((c) => ({ external_id: c.external_id, state: stateOf(c) })))),
         );
       }
       if (o.resume) record.setMeta({ status: 'running' });

@@ -155,11 +155,10 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
     const reader = await DirectoryReader.open({ client, agentId, maxRetries });
     const listed = reader.listingIsCheaper(written);
     if (listed) {
-      await record.holdNow(
-        (async function* () {
-          for await (const page of reader.list())
-            yield page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) }));
-        })(),
+      await record.holdNow((put) =>
+        reader.list((page) =>
+          put(page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) }))),
+        ),
       );
     }
     for (let after = 0; ; ) {

@@ -32,7 +32,7 @@ describe('DirectoryReader', () => {
     expect(reader.listingIsCheaper(2)).toBe(false);
     expect(reader.listingIsCheaper(undefined)).toBe(false);
     const seen: string[] = [];
-    for await (const page of reader.list()) seen.push(...page.map((c) => c.external_id));
+    await reader.list((page) => seen.push(...page.map((c) => c.external_id)));
     expect(seen).toHaveLength(2500);
     expect(new Set(seen).size).toBe(2500);
   });
@@ -50,7 +50,7 @@ describe('DirectoryReader', () => {
     const { mock, reader } = await directoryOf(2100);
     for (let i = 0; i < 200; i++) mock.store.deleteContact('d', `c${i}`);
     let pages = 0;
-    for await (const _ of reader.list()) pages++;
+    await reader.list(() => pages++);
     expect(pages).toBe(2);
   });
 });

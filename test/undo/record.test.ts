@@ -27,13 +27,11 @@ describe('UndoRecord', () => {
   it('keeps the state before of contacts not yet written, and each write once, first action kept', async () => {
     const dir = await tempDir();
     const record = await UndoRecord.create(dir, init());
-    await record.replacePrior(
-      (async function* () {
-        yield [
-          { external_id: 'old', state: state('Old') },
-          { external_id: 'other', state: state('Other') },
-        ];
-      })(),
+    await record.replacePrior(async (put) =>
+      put([
+        { external_id: 'old', state: state('Old') },
+        { external_id: 'other', state: state('Other') },
+      ]),
     );
     record.intend(
       [
@@ -47,11 +45,7 @@ describe('UndoRecord', () => {
     record.landed('new', 'ct_2', 'created', state('Fresh'));
     record.flush();
     // A later listing (a resumed run) does not replace the state before of what was written.
-    await record.replacePrior(
-      (async function* () {
-        yield [{ external_id: 'old', state: state('New') }];
-      })(),
-    );
+    await record.replacePrior(async (put) => put([{ external_id: 'old', state: state('New') }]));
     record.intend([{ key: 'new', json: '{}' }], undefined, true);
     record.landed('new', 'ct_2', 'updated', state('Fresher'));
     record.flush();
