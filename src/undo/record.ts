@@ -38,7 +38,10 @@ CREATE TABLE landed (
   -- The input of the write sent and not answered yet (JSON).
   intent TEXT,
   -- 1: the run that first wrote it read the directory before (prior holds its state, or it did not exist).
-  prior_read INTEGER NOT NULL
+  prior_read INTEGER NOT NULL,
+  -- The fields its rows sent (JSON array: name, email, ..., custom_attributes.<name>): an undo
+  -- restores those alone.
+  sent TEXT NOT NULL DEFAULT '[]'
 ) STRICT;
 `;
 
@@ -74,8 +77,13 @@ export interface RecordedContact {
   seq: number;
   external_id: string;
   id: string | null;
-  /** What the service said the first write did (null: never answered). */
-  action: 'created' | 'updated' | null;
+  /**
+   * What the service said the first write did: null, never answered; 'unknown', a write of an
+   * earlier run was never answered (it may have created the contact).
+   */
+  action: 'created' | 'updated' | 'unknown' | null;
+  /** The fields its rows sent (`custom_attributes.<name>` for an attribute). */
+  sent: string[];
   /** Whether its state before was read: `before` is then that state, null when it did not exist. */
   priorRead: boolean;
   before: ContactState | null;
@@ -301,7 +309,7 @@ export class UndoRecord {
     }
   }
 
-  /** Of these external_ids, those not written yet by this import (the rest of `written`). */
+  /** Of these external_ids, those not written yet by this import. */
   unwritten(ids: readonly string[]): string[] {
     return ids.filter((id) => this.#stmt.written.get(id) === undefined);
   }
@@ -319,7 +327,8 @@ export class UndoRecord {
     const s = this.#stmt;
     this.#transaction(() => {
       if (states) for (const [id, state] of states) s.priorIfUnwritten.run(id, state && canonical(state));
-      for (const row of rows) s.intend.run(row.key, row.json, priorRead ? 1 : 0);
+      for (const row of rows)
+        s.intend.run(row.key, row.json, priorRead ? 1 : 0, JSON.stringify(fieldsSent(row.json)));
     });
   }
 
@@ -342,6 +351,12 @@ export class UndoRecord {
     if (this.#commitQueued) return;
     this.#commitQueued = true;
     queueMicrotask(() => this.#flushPending());
+  }
+
+  /** A resume: writes of the run resumed that were never answered are marked as such. */
+  resumed(): void {
+    this.#flushPending();
+    this.#stmt.unanswered.run();
   }
 
   /** Commits the answers recorded so far. */
@@ -379,14 +394,16 @@ export class UndoRecord {
       after: string | null;
       intent: string | null;
       prior_read: number;
+      sent: string;
       before: string | null;
     }[];
     return rows.map((r) => ({
       seq: r.seq,
       external_id: r.external_id,
       id: r.id,
-      action: r.action === 'created' || r.action === 'updated' ? r.action : null,
+      action: r.action === 'created' || r.action === 'updated' || r.action === 'unknown' ? r.action : null,
       priorRead: r.prior_read === 1,
+      sent: JSON.parse(r.sent) as string[],
       before: r.before === null ? null : (JSON.parse(r.before) as ContactState),
       after: r.after === null ? null : (JSON.parse(r.after) as ContactState),
       intent: r.intent,
@@ -450,11 +467,6 @@ export class UndoRecord {
     }
   }
 
-  /** Of these external_ids, those the import wrote. */
-  written(ids: readonly string[]): string[] {
-    return ids.filter((id) => this.#stmt.written.get(id) !== undefined);
-  }
-
   /**
    * The import has ended (`finished`: every row has its outcome): counts kept for the list, and
    * states of contacts it never wrote dropped. A record of an import that wrote nothing is removed
@@ -516,8 +528,15 @@ function statements(db: Database.Database) {
     ),
     written: db.prepare('SELECT 1 FROM landed WHERE external_id = ?').raw(),
     intend: db.prepare(
-      `INSERT INTO landed (external_id, intent, prior_read) VALUES (?1, ?2, ?3)
-       ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent`,
+      `INSERT INTO landed (external_id, intent, prior_read, sent) VALUES (?1, ?2, ?3, ?4)
+       ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent, sent = (
+         SELECT json_group_array(value) FROM (
+           SELECT value FROM json_each(landed.sent) UNION SELECT value FROM json_each(excluded.sent)))`,
+    ),
+    // A write of an earlier run never answered: it may have created the contact, whatever a
+    // later answer says.
+    unanswered: db.prepare(
+      "UPDATE landed SET action = 'unknown' WHERE id IS NULL AND intent IS NOT NULL AND action IS NULL",
     ),
     landed: db.prepare(
       'UPDATE landed SET id = ?1, action = coalesce(action, ?2), after = ?3, intent = NULL WHERE external_id = ?4',
@@ -533,8 +552,18 @@ function statements(db: Database.Database) {
        WHERE l.id IS NOT NULL OR l.intent IS NOT NULL`,
     ),
     contacts: db.prepare(
-      `SELECT l.seq, l.external_id, l.id, l.action, l.after, l.intent, l.prior_read, p.state AS before
+      `SELECT l.seq, l.external_id, l.id, l.action, l.after, l.intent, l.prior_read, l.sent, p.state AS before
        FROM landed l LEFT JOIN prior p USING (external_id) WHERE l.seq > ? ORDER BY l.seq LIMIT ?`,
     ),
   };
+}
+
+/** The fields a row's input (JSON) sets, as `fieldChanges` names them. */
+function fieldsSent(json: string): string[] {
+  const input = JSON.parse(json) as Record<string, unknown>;
+  const fields = ['name', 'email', 'phonenumber', 'stripe_accounts'].filter((f) => input[f] !== undefined);
+  const attributes = input.custom_attributes;
+  if (attributes && typeof attributes === 'object')
+    for (const name of Object.keys(attributes)) fields.push(`custom_attributes.${name}`);
+  return fields;
 }

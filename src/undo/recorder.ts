@@ -104,7 +104,10 @@ export class UndoRecorder {
           reader.list((page) => put(page.map((c) => ({ external_id: c.external_id, state: stateOf(c) })))),
         );
       }
-      if (o.resume) record.setMeta({ status: 'running' });
+      if (o.resume) {
+        record.resumed();
+        record.setMeta({ status: 'running' });
+      }
     } catch (error) {
       // A record that holds nothing yet is not kept: it would shadow the import before it.
       record.end('stopped');

@@ -34,7 +34,15 @@ export function stateOf(contact: Contact): ContactState {
     name: contact.name ?? null,
     email: contact.email ?? null,
     phonenumber: contact.phonenumber ?? null,
-    stripe_accounts: contact.stripe_accounts ?? [],
+    // As an input takes them: a service that answers `stripe_email: null` is not sent it back.
+    stripe_accounts: (contact.stripe_accounts ?? []).map((a) => {
+      const account = a as { label: string; stripe_id?: string | null; stripe_email?: string | null };
+      return {
+        label: account.label,
+        ...(account.stripe_id == null ? {} : { stripe_id: account.stripe_id }),
+        ...(account.stripe_email == null ? {} : { stripe_email: account.stripe_email }),
+      };
+    }),
     custom_attributes: attributes,
   };
 }

@@ -24,7 +24,11 @@ export type KeptReason =
   /** Updated by an import that did not read the states before (created contacts only were recorded). */
   | 'not-recorded'
   /** Its write was never answered and what the service holds is not what it would have made. */
-  | 'unanswered';
+  | 'unanswered'
+  /** Not there when the import read the directory, there when it wrote: made by someone else. */
+  | 'existed'
+  /** A field the import did not send changed while it ran: its state before is not known. */
+  | 'changed-during';
 
 export type UndoStep =
   | { action: 'delete'; external_id: string; id: string }
@@ -271,46 +275,47 @@ export function stepFor(
   c: RecordedContact,
   now: { id: string; state: ContactState } | undefined,
 ): UndoStep | null {
-  const created = c.priorRead ? c.before === null : c.action === 'created';
+  const id = now?.id ?? c.id;
+  const kept = (reason: KeptReason, changes: FieldChanges = {}): UndoStep => ({
+    action: 'kept',
+    external_id: c.external_id,
+    id,
+    reason,
+    changes,
+  });
+  if (!c.priorRead) {
+    // Only what the import created was recorded.
+    if (now === undefined) return null;
+    if (c.action !== 'created') return kept(c.action === 'updated' ? 'not-recorded' : 'unanswered');
+  } else if (c.before === null && c.action === 'updated') {
+    // Not there when the import read the directory, there when it wrote: someone else made it.
+    return now === undefined ? null : kept('existed');
+  }
+  const created = c.before === null;
   // What the import left: its last answer, else (a write never answered) what the write would make.
   let left = c.after;
-  if (left === null && c.intent !== null && (c.priorRead || created)) {
-    left = applyInput(c.priorRead ? c.before : null, JSON.parse(c.intent) as ContactInputParsed);
+  if (left === null && c.intent !== null) {
+    left = applyInput(c.before, JSON.parse(c.intent) as ContactInputParsed);
   }
-  const id = now?.id ?? c.id;
-  if (!created && !c.priorRead) {
-    if (now === undefined) return null;
-    const reason = c.action === null ? 'unanswered' : 'not-recorded';
-    return { action: 'kept', external_id: c.external_id, id, reason, changes: {} };
-  }
-  if (now === undefined) {
-    if (created) return null;
-    return {
-      action: 'kept',
-      external_id: c.external_id,
-      id,
-      reason: 'deleted',
-      changes: fieldChanges(left, null),
-    };
-  }
-  if (c.id !== null && now.id !== c.id) {
-    return { action: 'kept', external_id: c.external_id, id: now.id, reason: 'remade', changes: {} };
-  }
+  if (now === undefined) return created ? null : kept('deleted', fieldChanges(left, null));
+  if (c.id !== null && now.id !== c.id) return kept('remade');
   const sinceImport = left === null ? null : fieldChanges(left, now.state);
+  const unchangedSince = sinceImport !== null && Object.keys(sinceImport).length === 0;
   if (created) {
-    if (sinceImport && Object.keys(sinceImport).length === 0)
-      return { action: 'delete', external_id: c.external_id, id: now.id };
-    return keptStep(c, now.id, sinceImport);
+    if (unchangedSince) return { action: 'delete', external_id: c.external_id, id: now.id };
+    return sinceImport ? kept('changed', sinceImport) : kept('unanswered');
   }
-  const toBefore = fieldChanges(now.state, c.before);
+  const sent = new Set(c.sent);
+  // A field the import did not send, changed between the read and the write: the state before
+  // was read before someone else's change, and restoring it would undo theirs.
+  const during = only(fieldChanges(c.before, left), (field) => !sent.has(field));
+  if (Object.keys(during).length > 0) return kept('changed-during', during);
+  const toBefore = only(fieldChanges(now.state, c.before), (field) => sent.has(field));
   if (Object.keys(toBefore).length === 0) return null;
-  if (sinceImport && Object.keys(sinceImport).length === 0)
-    return { action: 'restore', external_id: c.external_id, id: now.id, changes: toBefore };
-  return keptStep(c, now.id, sinceImport);
+  if (unchangedSince) return { action: 'restore', external_id: c.external_id, id: now.id, changes: toBefore };
+  return sinceImport ? kept('changed', sinceImport) : kept('unanswered');
 }
 
-function keptStep(c: RecordedContact, id: string, changes: FieldChanges | null): UndoStep {
-  return changes
-    ? { action: 'kept', external_id: c.external_id, id, reason: 'changed', changes }
-    : { action: 'kept', external_id: c.external_id, id, reason: 'unanswered', changes: {} };
+function only(changes: FieldChanges, keep: (field: string) => boolean): FieldChanges {
+  return Object.fromEntries(Object.entries(changes).filter(([field]) => keep(field)));
 }

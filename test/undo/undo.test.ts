@@ -294,6 +294,68 @@ describe('undoImport', () => {
     expect(store.findContact(AGENT, 'bulk-1-0')?.name).toBe('Was here');
   });
 
+  it('never deletes a contact someone else made while the import ran, nor undoes a field it did not send', async () => {
+    const mock = await startTestMock();
+    mock.store.upsertContact(AGENT, { external_id: 'p1', name: 'Old', phonenumber: '+442079460958' });
+    mock.store.upsertContact(AGENT, { external_id: 'p2', name: 'Two', email: 'two@example.com' });
+    const dir = await tempDir();
+    const input = join(dir, 'f.ndjson');
+    await writeFile(
+      input,
+      [
+        '{"external_id":"n1","name":"N1"}',
+        '{"external_id":"x","name":"From file"}',
+        '{"external_id":"p1","name":"New"}',
+        '{"external_id":"p2","name":"Two!"}',
+      ]
+        .join('\n')
+        .concat('\n'),
+    );
+    const client = clientFor(mock);
+    const upsert = client.contacts.upsert.bind(client.contacts);
+    let sent = 0;
+    // Between the import's read of the directory and its writes, someone else makes x and
+    // changes p1's phone (a field the file does not send).
+    client.contacts.upsert = (async (...args: Parameters<typeof upsert>) => {
+      if (sent++ === 1) {
+        mock.store.upsertContact(AGENT, { external_id: 'x', name: 'Theirs', email: 'x@example.com' });
+        mock.store.patchContact(AGENT, 'p1', { phonenumber: '+14155550123' });
+      }
+      return upsert(...args);
+    }) as typeof upsert;
+    const report = await runImport({
+      client,
+      agentId: AGENT,
+      input,
+      undoDir: join(dir, 'undo'),
+      batchSize: 1,
+      concurrency: 1,
+    });
+    expect(report).toMatchObject({ created: 1, updated: 3 });
+    const events: UndoEvent[] = [];
+    const undone = await undoImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      record: report.undo!,
+      onEvent: (e) => events.push(e),
+    });
+    expect(undone).toMatchObject({ deleted: 1, restored: 1, kept: 2 });
+    const kept = Object.fromEntries(
+      events.flatMap((e) =>
+        e.type === 'step' && e.step.action === 'kept' ? [[e.step.external_id, e.step]] : [],
+      ),
+    );
+    expect(kept.x).toMatchObject({ reason: 'existed' });
+    expect(kept.p1).toMatchObject({
+      reason: 'changed-during',
+      changes: { phonenumber: ['+442079460958', '+14155550123'] },
+    });
+    expect(mock.store.findContact(AGENT, 'x')).toMatchObject({ name: 'From file', email: 'x@example.com' });
+    expect(mock.store.findContact(AGENT, 'p1')).toMatchObject({ name: 'New', phonenumber: '+14155550123' });
+    expect(mock.store.findContact(AGENT, 'p2')).toMatchObject({ name: 'Two', email: 'two@example.com' });
+    expect(mock.store.findContact(AGENT, 'n1')).toBeUndefined();
+  });
+
   it('keeps no record for a dry run, `undo: off`, or an import that wrote nothing', async () => {
     const mock = await fiftyContacts();
     const dir = await tempDir();

@@ -25,6 +25,8 @@ const KEPT: Record<KeptReason, string> = {
   remade: 'deleted and made again since the import',
   'not-recorded': 'updated by the import, whose state before was not recorded',
   unanswered: 'its write was never answered, and it does not hold what the write would have made',
+  existed: 'it was made by someone else while the import ran',
+  'changed-during': 'changed by someone else while the import ran (its state before is not known)',
 };
 
 export async function undo(ctx: CommandContext, target: string | undefined, opts: UndoCommandOptions) {
