@@ -44,6 +44,8 @@ const CheckpointFileSchema = z.object({
     ranges: z.array(RangeSchema),
   }),
   updatedAt: z.string(),
+  /** The undo record the import keeps (its path): a resume goes on in that one. */
+  undoRecord: z.string().optional(),
 });
 type CheckpointFile = z.infer<typeof CheckpointFileSchema>;
 type InputIdentity = Omit<CheckpointFile['input'], 'consumed'>;
@@ -109,6 +111,7 @@ export class ImportCheckpoint {
   #consumedBefore: Consumed;
   #agentId: string;
   #settings: string;
+  #undoRecord: string | undefined;
   #ranges: [number, number][];
   #dirty = false;
   #ended = false;
@@ -131,6 +134,7 @@ export class ImportCheckpoint {
     agentId: string;
     settings: string;
     ranges: [number, number][];
+    undoRecord?: string | undefined;
     intervalMs: number;
     beforeWrite: (() => Promise<void>) | undefined;
     now: () => number;
@@ -144,6 +148,7 @@ export class ImportCheckpoint {
     this.#agentId = init.agentId;
     this.#settings = init.settings;
     this.#ranges = init.ranges;
+    this.#undoRecord = init.undoRecord;
     this.#intervalMs = init.intervalMs;
     this.#beforeWrite = init.beforeWrite;
     this.#now = init.now;
@@ -211,6 +216,7 @@ export class ImportCheckpoint {
       resumed: true,
       discarded: false,
       ranges,
+      undoRecord: saved.undoRecord,
     });
   }
 
@@ -219,6 +225,16 @@ export class ImportCheckpoint {
     let n = 0;
     for (const [from, to] of this.#ranges) n += to - from + 1;
     return n;
+  }
+
+  /** The undo record of the import (of the run resumed, when it kept one). */
+  get undoRecord(): string | undefined {
+    return this.#undoRecord;
+  }
+
+  /** Names the import's undo record in the checkpoint (written with the next marks). */
+  set undoRecord(path: string | undefined) {
+    this.#undoRecord = path;
   }
 
   /** Every row through this one has landed. */
@@ -324,6 +340,7 @@ export class ImportCheckpoint {
       settings: this.#settings,
       landed: { through, ranges: through > 0 ? this.#ranges.slice(1) : this.#ranges },
       updatedAt: new Date().toISOString(),
+      ...(this.#undoRecord === undefined ? {} : { undoRecord: this.#undoRecord }),
     } satisfies CheckpointFile)}\n`;
     try {
       await this.#beforeWrite?.();

@@ -518,10 +518,11 @@ async function createSink(
       choice,
       rows: total === undefined ? undefined : total - (outputs.checkpoint?.landedCount ?? 0),
       batchSize,
-      resume: outputs.checkpoint?.resumed ?? false,
+      resumeRecord: outputs.checkpoint?.resumed ? (outputs.checkpoint.undoRecord ?? null) : undefined,
       onNote: (message) => emit({ type: 'note', message }),
     });
     outputs.undo = recorder;
+    if (outputs.checkpoint) outputs.checkpoint.undoRecord = recorder.record.path;
   }
   const recorder = outputs.undo;
   return new SendSink({

@@ -63,6 +63,8 @@ export interface UndoRecordMeta {
   full: boolean;
   created: number;
   updated: number;
+  /** When an undo first began to write (a resume of the import is refused from then on). */
+  undoStartedAt: string | null;
   /** When an undo took it back whole (every contact done or kept). */
   undoneAt: string | null;
 }
@@ -173,10 +175,7 @@ export class UndoRecord {
   /** A new record for one import; the oldest of the agent's past RECORDS_KEPT are removed. */
   static async create(
     dir: string,
-    init: Omit<
-      UndoRecordMeta,
-      'id' | 'startedAt' | 'finishedAt' | 'status' | 'created' | 'updated' | 'undoneAt'
-    >,
+    init: Pick<UndoRecordMeta, 'agentId' | 'service' | 'input' | 'results' | 'full'>,
   ): Promise<UndoRecord> {
     const agentDir = join(dir, agentDirName(init.agentId));
     mkdirSync(agentDir, { recursive: true, mode: DIR_MODE });
@@ -201,6 +200,7 @@ export class UndoRecord {
       status: 'running',
       created: 0,
       updated: 0,
+      undoStartedAt: null,
       undoneAt: null,
     };
     try {
@@ -258,19 +258,6 @@ export class UndoRecord {
         cause: error,
       });
     }
-  }
-
-  /** The newest unfinished record of `input` for this agent and service: what a resume goes on in. */
-  static async unfinished(
-    dir: string,
-    of: { agentId: string; service: string; input: string },
-  ): Promise<UndoRecord | undefined> {
-    for (const summary of await listUndoRecords(dir, of.agentId)) {
-      if (summary.status === 'finished' || summary.service !== of.service || summary.input !== of.input)
-        continue;
-      return UndoRecord.open(summary.path);
-    }
-    return undefined;
   }
 
   meta(): UndoRecordMeta {

@@ -6,6 +6,7 @@
 import type { Contact } from '../api/contact.js';
 import { DirectoryReader, READS_IN_FLIGHT } from '../bulk/directory.js';
 import type { ContactsClient } from '../client/client.js';
+import { ImportError } from '../importer/errors.js';
 import { UndoRecord } from './record.js';
 import { type ContactState, stateOf } from './state.js';
 
@@ -34,8 +35,11 @@ export interface RecorderOptions {
   /** Rows the import will send, when known. */
   rows: number | undefined;
   batchSize: number;
-  /** A resumed import goes on in the record of the run it resumes. */
-  resume: boolean;
+  /**
+   * A resumed import goes on in the record of the run it resumes: its path, as the checkpoint
+   * names it (null: that run kept none). Undefined: not a resume.
+   */
+  resumeRecord?: string | null | undefined;
   /** What the recording does that the user should know of, before the import starts. */
   onNote?: ((message: string) => void) | undefined;
 }
@@ -93,9 +97,23 @@ export class UndoRecorder {
       results: o.results,
       full,
     };
-    const record =
-      (o.resume ? await UndoRecord.unfinished(o.dir, init) : undefined) ??
-      (await UndoRecord.create(o.dir, init));
+    let record: UndoRecord | undefined;
+    if (o.resumeRecord) {
+      record = await UndoRecord.open(o.resumeRecord).catch(() => undefined);
+      const undone = record?.meta().undoStartedAt;
+      if (record && undone) {
+        record.close();
+        throw new ImportError(
+          `The import this run would resume was taken back by contacts undo (${undone}): its rows are not in the directory any more. Import the file again with --restart`,
+        );
+      }
+    }
+    if (o.resumeRecord !== undefined && !record) {
+      o.onNote?.(
+        'The run resumed kept no undo record (imported with --no-undo, or its record is gone): contacts undo takes back only what this run writes',
+      );
+    }
+    record ??= await UndoRecord.create(o.dir, init);
     try {
       // One run that did not read them leaves the whole import partly restorable.
       if (!full && record.meta().full) record.setMeta({ full: false });
@@ -104,7 +122,7 @@ export class UndoRecorder {
           reader.list((page) => put(page.map((c) => ({ external_id: c.external_id, state: stateOf(c) })))),
         );
       }
-      if (o.resume) {
+      if (o.resumeRecord) {
         record.resumed();
         record.setMeta({ status: 'running' });
       }

@@ -203,6 +203,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
         })
       : true;
     if (!go) return finish({ ...report, dryRun: true }, started);
+    if (record.meta().undoStartedAt === null) record.setMeta({ undoStartedAt: new Date().toISOString() });
 
     // Deletes first: they free the emails restored contacts may take back. A restore refused
     // because another contact holds its email is tried again once the rest is done.

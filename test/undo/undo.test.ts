@@ -233,6 +233,48 @@ describe('undoImport', () => {
     expect(directory(mock)).toEqual(before);
   });
 
+  it('a resume goes on in the record its checkpoint names, and is refused once that import was undone', async () => {
+    const mock = await fiftyContacts();
+    const dir = await tempDir();
+    const undoDir = join(dir, 'undo');
+    const stopAfter = (n: number) => {
+      const controller = new AbortController();
+      return {
+        signal: controller.signal,
+        batchSize: 10,
+        concurrency: 1,
+        progressIntervalMs: 0,
+        onEvent: (e: { type: string; stats?: { created: number; updated: number } }) => {
+          if (e.type === 'progress' && e.stats!.created + e.stats!.updated >= n) controller.abort();
+        },
+      };
+    };
+    const first = await importHundred(mock, dir, undoDir, stopAfter(20));
+    expect(first.interrupted).toBe(true);
+    // Started over without a record, and stopped again: its resume has no record of the run resumed.
+    const second = await importHundred(mock, dir, undoDir, { ...stopAfter(20), restart: true, undo: 'off' });
+    expect(second.interrupted).toBe(true);
+    const notes: string[] = [];
+    const third = await importHundred(mock, dir, undoDir, {
+      resume: true,
+      onEvent: (e: { type: string; message?: string }) => {
+        if (e.type === 'note') notes.push(e.message!);
+      },
+    });
+    expect(third.undo?.path).not.toBe(first.undo?.path);
+    expect(notes).toContainEqual(expect.stringMatching(/The run resumed kept no undo record/));
+
+    // Undo an interrupted import: its resume would skip the rows taken back, so it is refused.
+    const fresh = await fiftyContacts();
+    const freshDir = await tempDir();
+    const fourth = await importHundred(fresh, freshDir, undoDir, stopAfter(20));
+    const undone = await undoImport({ client: clientFor(fresh), agentId: AGENT, record: fourth.undo! });
+    expect(undone.deleted + undone.restored).toBeGreaterThan(0);
+    await expect(importHundred(fresh, freshDir, undoDir, { resume: true })).rejects.toThrow(
+      /taken back by contacts undo .* --restart/,
+    );
+  });
+
   it('records what a small file creates when reading a large directory would cost more, and says so', async () => {
     const mock = await startTestMock();
     const store = mock.store;
