@@ -8,7 +8,7 @@
 // sent; its answer replaces the intent once it comes. A resumed import goes on in the same record.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type Database from 'libsql';
 import { ContactsError } from '../core/error.js';
 import { type ContactState, canonical } from './state.js';
@@ -98,9 +98,8 @@ export class UndoRecordError extends ContactsError {
   override name = 'UndoRecordError';
 }
 
-/** The record files of one agent, oldest first (their names sort by time). */
-function recordFiles(dir: string, agentId: string): string[] {
-  const agentDir = join(dir, agentDirName(agentId));
+/** The record files of one agent's directory, oldest first (their names sort by time). */
+function recordFiles(agentDir: string): string[] {
   try {
     return readdirSync(agentDir)
       .filter((f) => f.endsWith('.db'))
@@ -111,10 +110,12 @@ function recordFiles(dir: string, agentId: string): string[] {
   }
 }
 
-/** Every agent's records directory under `dir`. */
+/** Every agent's records directory under `dir` (anything else there is not ours: skipped). */
 function agentDirs(dir: string): string[] {
   try {
-    return readdirSync(join(dir)).map((d) => join(dir, d));
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => join(dir, d.name));
   } catch {
     return [];
   }
@@ -129,12 +130,8 @@ function agentDirName(agentId: string): string {
 export async function listUndoRecords(dir: string, agentId?: string): Promise<UndoRecordSummary[]> {
   const files =
     agentId === undefined
-      ? agentDirs(dir).flatMap((d) =>
-          readdirSync(d)
-            .filter((f) => f.endsWith('.db'))
-            .map((f) => join(d, f)),
-        )
-      : recordFiles(dir, agentId);
+      ? agentDirs(dir).flatMap(recordFiles)
+      : recordFiles(join(dir, agentDirName(agentId)));
   const found: UndoRecordSummary[] = [];
   for (const file of files) {
     let record: UndoRecord | undefined;
@@ -156,6 +153,13 @@ function removeRecord(file: string): void {
 }
 
 let lastStart = 0;
+/** libsql, once a record was created or opened (every record's methods run after that). */
+let sqlite: typeof Database | undefined;
+
+async function loadSqlite(): Promise<typeof Database> {
+  sqlite ??= (await import('libsql')).default;
+  return sqlite;
+}
 
 export class UndoRecord {
   readonly path: string;
@@ -189,7 +193,7 @@ export class UndoRecord {
       .replace(/[-:]/g, '')
       .replace(/\.(\d+)Z$/, '$1')}-${randomBytes(2).toString('hex')}`;
     const path = join(agentDir, `${id}.db`);
-    const { default: Database } = await import('libsql');
+    const Database = await loadSqlite();
     const db = new Database(path);
     chmodSync(path, FILE_MODE);
     const meta: UndoRecordMeta = {
@@ -217,15 +221,13 @@ export class UndoRecord {
       removeRecord(path);
       throw error;
     }
-    const files = recordFiles(dir, init.agentId);
-    for (const old of files.slice(0, Math.max(0, files.length - RECORDS_KEPT))) removeRecord(old);
     return new UndoRecord(path, db, meta);
   }
 
   static async open(path: string): Promise<UndoRecord> {
     if (!statSync(path, { throwIfNoEntry: false })?.isFile())
       throw new UndoRecordError(`Cannot open the undo record ${path}: no such file`);
-    const { default: Database } = await import('libsql');
+    const Database = await loadSqlite();
     let db: Database.Database;
     try {
       db = new Database(path, { fileMustExist: true });
@@ -467,17 +469,47 @@ export class UndoRecord {
       removeRecord(this.path);
       return false;
     }
-    if (status === 'finished') this.#stmt.dropUnwrittenPrior.run();
+    // A resume reads the directory again: states of contacts never written are of no use.
+    this.#stmt.dropUnwrittenPrior.run();
     this.setMeta({ status, created, updated, finishedAt: new Date().toISOString() });
+    this.#prune();
     return true;
+  }
+
+  /**
+   * The agent's oldest records past RECORDS_KEPT (this one kept) are removed, but not one an
+   * import still writes (another process's).
+   */
+  #prune(): void {
+    const files = recordFiles(dirname(this.path)).filter((f) => f !== this.path);
+    for (const old of files.slice(0, Math.max(0, files.length - (RECORDS_KEPT - 1)))) {
+      let status: unknown;
+      try {
+        const db = new sqlite!(old, { fileMustExist: true, readonly: true });
+        try {
+          status = JSON.parse(
+            ((db.prepare("SELECT value FROM meta WHERE key = 'status'").raw().get() as [string]) ?? [
+              'null',
+            ])[0],
+          );
+        } finally {
+          db.close();
+        }
+      } catch {
+        status = undefined;
+      }
+      if (status !== 'running') removeRecord(old);
+    }
   }
 
   close(): void {
     if (!this.#db.open) return;
     try {
       this.#flushPending();
-      // libsql 0.5's close() may not fold the WAL back (libsql-js #228): done here.
+      // Folds the WAL back and leaves no -wal or -shm file beside the record (libsql 0.5's close()
+      // may not, libsql-js #228); the next writer turns WAL on again.
       this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      this.#db.exec('PRAGMA journal_mode = DELETE');
     } catch {
       // Another connection reads it: it or the next opener checkpoints.
     }

@@ -1,8 +1,8 @@
 // The undo record on disk: one SQLite file per import, its owner's only, the last 20 per agent;
 // the state before committed before writes, the intent before the send, the answer after it.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listUndoRecords, RECORDS_KEPT, UndoRecord, UndoRecordError } from '../../src/undo/record.js';
 import type { ContactState } from '../../src/undo/state.js';
@@ -86,8 +86,13 @@ describe('UndoRecord', () => {
       r.end('finished');
       paths.push(r.path);
     }
+    // Imports that wrote nothing keep no record, and push none out.
+    for (let i = 0; i < 3; i++) expect((await UndoRecord.create(dir, init())).end('finished')).toBe(false);
     const other = await UndoRecord.create(dir, init('a2'));
+    other.intend([{ key: 'o', json: '{}' }], undefined, true);
+    other.end('finished');
     other.close();
+    expect(readdirSync(dirname(other.path))).toEqual([basename(other.path)]);
     const kept = await listUndoRecords(dir, 'a1');
     expect(kept).toHaveLength(RECORDS_KEPT);
     expect(kept.map((r) => r.path)).toEqual(paths.slice(3).reverse());
