@@ -4,16 +4,14 @@
 // the 80 ms / 0 ms ratio, the 429s and the requests used; then 20 refused rows in 10,000, and the
 // peak RSS of a 1,000,000-row import.
 // Usage: npm run build && node bench/import-link.js [--rows 50000] [--big 1000000] [--only name,...]
-import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureChild } from './lib/measure.js';
+import { BIN, pinned, serve as serveMock } from './lib/serve.js';
 
 const KEY = 'bk_bench_link_key';
-const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
 const BATCH = 1000;
 const { values } = parseArgs({
   options: {
@@ -30,56 +28,8 @@ const only = values.only?.split(',');
 const dir = mkdtempSync(join(tmpdir(), 'contacts-link-bench-'));
 const env = { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
 
-const HAS_TASKSET = existsSync('/usr/bin/taskset');
-
-/** `taskset -c CPU node ...`, or plain node where taskset is missing. */
-function pinned(cpu, args, options) {
-  return HAS_TASKSET
-    ? spawn('taskset', ['-c', cpu, process.execPath, ...args], options)
-    : spawn(process.execPath, args, options);
-}
-
-/** `contacts serve --mock` with the given flags; counts what its request log shows. */
-async function serve(flags) {
-  const child = pinned(
-    values['server-cpu'],
-    [BIN, 'serve', '--mock', '--in-memory', '--port', '0', '--key', KEY, ...flags],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const log = { requests: 0, posts: 0, throttled: 0 };
-  let buffered = '';
-  child.stderr.on('data', (chunk) => {
-    buffered += chunk;
-    const lines = buffered.split('\n');
-    buffered = lines.pop();
-    for (const line of lines) {
-      const m = /^(GET|POST|PUT|PATCH|DELETE) \S+ (\d{3}|---) /.exec(line);
-      if (!m) continue;
-      log.requests++;
-      if (m[1] === 'POST') log.posts++;
-      if (m[2] === '429') log.throttled++;
-    }
-  });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      if (out.includes('\n')) resolve(out.split('\n')[0].trim());
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-  const reset = () => Object.assign(log, { requests: 0, posts: 0, throttled: 0 });
-  return {
-    url,
-    log,
-    reset,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
+/** `contacts serve --mock` with the given flags, on the server's core. */
+const serve = (flags) => serveMock({ cpu: values['server-cpu'], env, key: KEY, flags });
 
 async function api(url, method, path, body) {
   const res = await fetch(`${url}/api/v1/chatbots/bench${path}`, {
