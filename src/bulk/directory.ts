@@ -21,6 +21,15 @@ export interface DirectoryReaderOptions {
 
 export class DirectoryReader {
   readonly #o: DirectoryReaderOptions;
+  get client(): ContactsClient {
+    return this.#o.client;
+  }
+  get agentId(): string {
+    return this.#o.agentId;
+  }
+  get maxRetries(): number {
+    return this.#o.maxRetries;
+  }
   /** The contacts the directory holds, as its first page says. */
   readonly total: number;
   /** Requests a listing of the whole directory takes. */

@@ -375,28 +375,17 @@ export class UndoRecord {
 
   /** Contacts written, `limit` at most, after the one whose `seq` is `after` (0: from the first). */
   contacts(after: number, limit: number): RecordedContact[] {
-    const rows = this.#stmt.contacts.all(after, limit) as {
-      seq: number;
-      external_id: string;
-      id: string | null;
-      action: string | null;
-      after: string | null;
-      intent: string | null;
-      prior_read: number;
-      sent: string;
-      before: string | null;
-    }[];
-    return rows.map((r) => ({
-      seq: r.seq,
-      external_id: r.external_id,
-      id: r.id,
-      action: r.action === 'created' || r.action === 'updated' || r.action === 'unknown' ? r.action : null,
-      priorRead: r.prior_read === 1,
-      sent: JSON.parse(r.sent) as string[],
-      before: r.before === null ? null : (JSON.parse(r.before) as ContactState),
-      after: r.after === null ? null : (JSON.parse(r.after) as ContactState),
-      intent: r.intent,
-    }));
+    return (this.#stmt.contacts.all(after, limit) as RecordedRow[]).map(recorded);
+  }
+
+  /** The contacts written with these external_ids, in the order they were written. */
+  contactsOf(ids: readonly string[]): RecordedContact[] {
+    const found: RecordedContact[] = [];
+    for (const id of ids) {
+      const row = this.#stmt.contact.get(id) as RecordedRow | undefined;
+      if (row) found.push(recorded(row));
+    }
+    return found.sort((a, b) => a.seq - b.seq);
   }
 
   /**
@@ -434,24 +423,28 @@ export class UndoRecord {
     return found;
   }
 
-  /** Adds to a temporary list (see `listed()`): what an undo plans, kept off the heap. */
-  list(items: readonly unknown[]): void {
-    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS list (seq INTEGER PRIMARY KEY, item TEXT NOT NULL)');
-    const put = this.#db.prepare('INSERT INTO list (item) VALUES (?)');
+  /** Adds to the undo's plan (see `planned()`): the external_ids it will write, kept off the heap. */
+  plan(ids: readonly string[]): void {
+    this.#db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS planned (seq INTEGER PRIMARY KEY, external_id TEXT NOT NULL)',
+    );
+    const put = this.#db.prepare('INSERT INTO planned (external_id) VALUES (?)');
     this.#transaction(() => {
-      for (const item of items) put.run(JSON.stringify(item));
+      for (const id of ids) put.run(id);
     });
   }
 
-  /** What `list()` kept, in order, `size` at a time. */
-  *listed<T>(size = 1000): Generator<T> {
-    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS list (seq INTEGER PRIMARY KEY, item TEXT NOT NULL)');
-    const page = this.#db.prepare('SELECT seq, item FROM list WHERE seq > ? ORDER BY seq LIMIT ?');
+  /** What `plan()` kept, in order, `size` at a time. */
+  *planned(size: number): Generator<string[]> {
+    this.#db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS planned (seq INTEGER PRIMARY KEY, external_id TEXT NOT NULL)',
+    );
+    const page = this.#db.prepare('SELECT seq, external_id FROM planned WHERE seq > ? ORDER BY seq LIMIT ?');
     let after = 0;
     for (;;) {
-      const rows = page.all(after, size) as { seq: number; item: string }[];
+      const rows = page.all(after, size) as { seq: number; external_id: string }[];
       if (rows.length === 0) return;
-      for (const row of rows) yield JSON.parse(row.item) as T;
+      yield rows.map((r) => r.external_id);
       after = rows.at(-1)!.seq;
     }
   }
@@ -535,6 +528,35 @@ function prepare(db: Database.Database): void {
   db.pragma('busy_timeout = 5000');
 }
 
+const RECORDED = `SELECT l.seq, l.external_id, l.id, l.action, l.after, l.intent, l.prior_read, l.sent,
+  p.state AS before FROM landed l LEFT JOIN prior p USING (external_id)`;
+
+interface RecordedRow {
+  seq: number;
+  external_id: string;
+  id: string | null;
+  action: string | null;
+  after: string | null;
+  intent: string | null;
+  prior_read: number;
+  sent: string;
+  before: string | null;
+}
+
+function recorded(r: RecordedRow): RecordedContact {
+  return {
+    seq: r.seq,
+    external_id: r.external_id,
+    id: r.id,
+    action: r.action === 'created' || r.action === 'updated' || r.action === 'unknown' ? r.action : null,
+    priorRead: r.prior_read === 1,
+    sent: JSON.parse(r.sent) as string[],
+    before: r.before === null ? null : (JSON.parse(r.before) as ContactState),
+    after: r.after === null ? null : (JSON.parse(r.after) as ContactState),
+    intent: r.intent,
+  };
+}
+
 function statements(db: Database.Database) {
   return {
     dropUnwrittenPrior: db.prepare(
@@ -570,10 +592,8 @@ function statements(db: Database.Database) {
        FROM landed l LEFT JOIN prior p USING (external_id)
        WHERE l.id IS NOT NULL OR l.intent IS NOT NULL`,
     ),
-    contacts: db.prepare(
-      `SELECT l.seq, l.external_id, l.id, l.action, l.after, l.intent, l.prior_read, l.sent, p.state AS before
-       FROM landed l LEFT JOIN prior p USING (external_id) WHERE l.seq > ? ORDER BY l.seq LIMIT ?`,
-    ),
+    contacts: db.prepare(`${RECORDED} WHERE l.seq > ? ORDER BY l.seq LIMIT ?`),
+    contact: db.prepare(`${RECORDED} WHERE l.external_id = ?`),
   };
 }
 

@@ -3,12 +3,20 @@
 // contact changed since the import (its state is not the one the import left) is kept as it is
 // and listed with the fields that differ, never overwritten. The plan is made from the contacts as
 // they are now, so an undo run twice, or after an interruption, finds done what is done.
-import type { Contact, ContactInputParsed } from '../api/contact.js';
+import type { Contact, ContactInput, ContactInputParsed } from '../api/contact.js';
+import { MAX_BATCH_SIZE } from '../api/limits.js';
 import { DirectoryReader } from '../bulk/directory.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, isAboutOneContact, runPaced } from '../bulk/paced-run.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RETRIES,
+  isAboutOneContact,
+  type PacedRunOptions,
+  runPaced,
+} from '../bulk/paced-run.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, ConflictError, NotFoundError } from '../client/errors.js';
 import { ContactsError } from '../core/error.js';
+import { MAX_BATCH_BYTES } from '../importer/stages/send-sink.js';
 import { listUndoRecords, type RecordedContact, UndoRecord, type UndoRecordSummary } from './record.js';
 import type { UndoRef } from './recorder.js';
 import { applyInput, type ContactState, type FieldChanges, fieldChanges, patchOf, stateOf } from './state.js';
@@ -100,7 +108,11 @@ export class UndoStoppedError extends ContactsError {
   }
 }
 
+/** Contacts planned, then read again and written, at a time. */
 const CHUNK = 1000;
+
+type DeleteStep = Extract<UndoStep, { action: 'delete' }>;
+type RestoreStep = Extract<UndoStep, { action: 'restore' }>;
 
 /** The record `contacts undo` takes: the import whose results file is `results`, or the newest. */
 export async function findUndoRecord(
@@ -188,7 +200,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
         emit({ type: 'step', step });
         if (step.action !== 'kept') steps.push(step);
       }
-      if (!report.dryRun) record.list(steps);
+      if (!report.dryRun) record.plan(steps.map((step) => step.external_id));
     }
     if (report.dryRun || report.toDelete + report.toRestore === 0) {
       if (!report.dryRun && report.interrupted === false) markUndone(record);
@@ -205,47 +217,66 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
     if (!go) return finish({ ...report, dryRun: true }, started);
     if (record.meta().undoStartedAt === null) record.setMeta({ undoStartedAt: new Date().toISOString() });
 
-    // Deletes first: they free the emails restored contacts may take back. A restore refused
-    // because another contact holds its email is tried again once the rest is done.
+    // Each chunk is read again just before it is written: a contact changed since the plan (the
+    // question may have waited for minutes) is kept, not overwritten. Within a chunk deletes go
+    // first, freeing emails restored contacts take back; a restore refused because another
+    // contact holds its email is tried once more at the end, when every delete is done.
     const total = report.toDelete + report.toRestore;
-    const conflicts: Extract<UndoStep, { action: 'restore' }>[] = [];
-    const run = async (steps: Iterable<UndoStep>, last: boolean) =>
-      runPaced(
-        steps,
-        async (step, request) => {
-          try {
-            if (step.action === 'delete') {
-              try {
-                await client.contacts.delete(step.id, { ...request, agentId });
-                report.deleted++;
-              } catch (error) {
-                if (!(error instanceof NotFoundError) || error instanceof AgentNotFoundError) throw error;
-                report.alreadyDone++;
-              }
-            } else if (step.action === 'restore') {
-              await client.contacts.update(step.id, patchOf(step.changes), { ...request, agentId });
-              report.restored++;
-            }
-          } catch (error) {
-            if (!isAboutOneContact(error)) throw error;
-            if (!last && step.action === 'restore' && error instanceof ConflictError) {
-              conflicts.push(step);
-              return;
-            }
-            const reason = (error as Error).message;
-            report.failed++;
-            report.failures.push({ external_id: step.external_id, reason });
-            emit({ type: 'failed', external_id: step.external_id, reason });
-          } finally {
-            emit({ type: 'progress', done: report.deleted + report.restored + report.failed, total });
-          }
-        },
-        { concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, maxRetries, signal: options.signal },
-      );
+    const progress = () =>
+      emit({ type: 'progress', done: report.deleted + report.restored + report.failed, total });
+    const fail = (step: UndoStep, error: unknown) => {
+      const reason = (error as Error).message;
+      report.failed++;
+      report.failures.push({ external_id: step.external_id, reason });
+      emit({ type: 'failed', external_id: step.external_id, reason });
+    };
+    const paced = {
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      maxRetries,
+      signal: options.signal,
+    };
+    const conflicts: RestoreStep[] = [];
+    const writer = new Writer(client, agentId, paced, {
+      deleted: () => {
+        report.deleted++;
+        progress();
+      },
+      gone: () => report.alreadyDone++,
+      restored: () => {
+        report.restored++;
+        progress();
+      },
+      conflict: (step) => conflicts.push(step),
+      failed: (step, error) => {
+        fail(step, error);
+        progress();
+      },
+    });
     try {
-      const first = await run(record.listed<UndoStep>(), false);
-      const again = first.interrupted ? first : await run(conflicts, true);
-      report.interrupted = first.interrupted || again.interrupted;
+      for (const ids of record.planned(CHUNK)) {
+        if (options.signal?.aborted) {
+          report.interrupted = true;
+          break;
+        }
+        const again = await readNow(reader, record, ids);
+        const deletes: DeleteStep[] = [];
+        const restores: RestoreStep[] = [];
+        for (const c of record.contactsOf(ids)) {
+          const step = stepFor(c, again.get(c.external_id));
+          if (step === null) report.alreadyDone++;
+          else if (step.action === 'delete') deletes.push(step);
+          else if (step.action === 'restore') restores.push(step);
+          else {
+            report.kept++;
+            emit({ type: 'step', step });
+          }
+        }
+        if ((await writer.delete(deletes)) || (await writer.restore(restores))) {
+          report.interrupted = true;
+          break;
+        }
+      }
+      if (!report.interrupted && (await writer.restoreOneByOne(conflicts, true))) report.interrupted = true;
     } catch (error) {
       throw new UndoStoppedError(error, finish(report, started));
     }
@@ -263,6 +294,145 @@ function finish(report: UndoReport, started: number): UndoReport {
 
 function markUndone(record: UndoRecord): void {
   if (record.meta().undoneAt === null) record.setMeta({ undoneAt: new Date().toISOString() });
+}
+
+/** The contacts `ids` name now: the directory listed when that is fewer requests, else asked. */
+async function readNow(
+  reader: DirectoryReader,
+  record: UndoRecord,
+  ids: readonly string[],
+): Promise<Map<string, { id: string; state: ContactState }>> {
+  if (!reader.listingIsCheaper(ids.length)) return fetched(await reader.fetch(ids));
+  const fresh = await DirectoryReader.open({
+    client: reader.client,
+    agentId: reader.agentId,
+    maxRetries: reader.maxRetries,
+  });
+  await record.holdNow((put) =>
+    fresh.list((page) => put(page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) })))),
+  );
+  return record.heldNow(ids);
+}
+
+interface WriterEvents {
+  deleted(step: DeleteStep): void;
+  /** Gone before its delete reached it. */
+  gone(step: DeleteStep): void;
+  restored(step: RestoreStep): void;
+  /** Refused because another contact holds a value it restores (its email): to try again later. */
+  conflict(step: RestoreStep): void;
+  failed(step: UndoStep, error: unknown): void;
+}
+
+/**
+ * The undo's writes: deletes one request each (the API has no batch delete), restores as batch
+ * upserts by external_id (a thousand a request, as an import sends), one PATCH each for a batch
+ * the service refuses. Each returns true when the signal stopped it before every write was sent.
+ */
+class Writer {
+  readonly #client: ContactsClient;
+  readonly #agentId: string;
+  readonly #paced: PacedRunOptions;
+  readonly #on: WriterEvents;
+
+  constructor(client: ContactsClient, agentId: string, paced: PacedRunOptions, on: WriterEvents) {
+    this.#client = client;
+    this.#agentId = agentId;
+    this.#paced = paced;
+    this.#on = on;
+  }
+
+  async delete(steps: readonly DeleteStep[]): Promise<boolean> {
+    const run = await runPaced(
+      steps,
+      async (step, request) => {
+        try {
+          await this.#client.contacts.delete(step.id, { ...request, agentId: this.#agentId });
+          this.#on.deleted(step);
+        } catch (error) {
+          if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) this.#on.gone(step);
+          else if (isAboutOneContact(error)) this.#on.failed(step, error);
+          else throw error;
+        }
+      },
+      this.#paced,
+    );
+    return run.interrupted;
+  }
+
+  async restore(steps: readonly RestoreStep[]): Promise<boolean> {
+    const refused: RestoreStep[] = [];
+    const run = await runPaced(
+      batches(steps),
+      async (batch, request) => {
+        let answered: Contact[];
+        try {
+          answered = await this.#client.contacts.upsertMany(
+            batch.map(
+              (step) => ({ external_id: step.external_id, ...patchOf(step.changes) }) as ContactInput,
+            ),
+            { ...request, agentId: this.#agentId },
+          );
+        } catch (error) {
+          // One contact the service refuses fails the batch: each is sent alone instead.
+          if (!isAboutOneContact(error)) throw error;
+          refused.push(...batch);
+          return;
+        }
+        for (const [i, step] of batch.entries()) {
+          // Deleted in the moment since it was read, and so made again: it goes again.
+          if (answered[i] && answered[i]!.id !== step.id) {
+            await this.#client.contacts.delete(answered[i]!.id, { agentId: this.#agentId }).catch(() => {});
+            this.#on.gone({ action: 'delete', external_id: step.external_id, id: step.id });
+          } else this.#on.restored(step);
+        }
+      },
+      this.#paced,
+    );
+    if (run.interrupted) return true;
+    return this.restoreOneByOne(refused, false);
+  }
+
+  /** Restores one PATCH each; `last`: a conflict fails instead of waiting for another try. */
+  async restoreOneByOne(steps: readonly RestoreStep[], last: boolean): Promise<boolean> {
+    const run = await runPaced(
+      steps,
+      async (step, request) => {
+        try {
+          await this.#client.contacts.update(step.id, patchOf(step.changes), {
+            ...request,
+            agentId: this.#agentId,
+          });
+          this.#on.restored(step);
+        } catch (error) {
+          if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError))
+            this.#on.gone({ action: 'delete', external_id: step.external_id, id: step.id });
+          else if (!isAboutOneContact(error)) throw error;
+          else if (!last && error instanceof ConflictError) this.#on.conflict(step);
+          else this.#on.failed(step, error);
+        }
+      },
+      this.#paced,
+    );
+    return run.interrupted;
+  }
+}
+
+/** Restores in batches: MAX_BATCH_SIZE contacts, and bytes under the body limit with margin. */
+function* batches(steps: readonly RestoreStep[]): Generator<RestoreStep[]> {
+  let batch: RestoreStep[] = [];
+  let bytes = 0;
+  for (const step of steps) {
+    const size = JSON.stringify(step.changes).length + step.external_id.length + 32;
+    if (batch.length > 0 && (batch.length >= MAX_BATCH_SIZE || bytes + size > MAX_BATCH_BYTES)) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(step);
+    bytes += size;
+  }
+  if (batch.length > 0) yield batch;
 }
 
 function fetched(found: Map<string, Contact | null>): Map<string, { id: string; state: ContactState }> {
