@@ -8,9 +8,10 @@
 // sent; its answer replaces the intent once it comes. A resumed import goes on in the same record.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type Database from 'libsql';
-import { ContactsError } from '../core/error.js';
+import { ImportError } from '../importer/errors.js';
 import { type ContactState, canonical } from './state.js';
 
 /** Imports kept per agent: the oldest give way. */
@@ -63,6 +64,9 @@ export interface UndoRecordMeta {
   full: boolean;
   created: number;
   updated: number;
+  /** The process writing it while `running` (on `host`): a killed import leaves it `running`. */
+  pid: number;
+  host: string;
   /** When an undo first began to write (a resume of the import is refused from then on). */
   undoStartedAt: string | null;
   /** When an undo took it back whole (every contact done or kept). */
@@ -94,7 +98,8 @@ export interface RecordedContact {
   intent: string | null;
 }
 
-export class UndoRecordError extends ContactsError {
+/** A record that cannot be read or written (a usage error: exit 2). */
+export class UndoRecordError extends ImportError {
   override name = 'UndoRecordError';
 }
 
@@ -137,7 +142,16 @@ export async function listUndoRecords(dir: string, agentId?: string): Promise<Un
     let record: UndoRecord | undefined;
     try {
       record = await UndoRecord.open(file);
-      found.push({ ...record.meta(), path: file });
+      const meta = record.meta();
+      // Counted anew unless finished: a killed import never wrote its counts.
+      const counts = meta.status === 'finished' ? meta : record.counts();
+      found.push({
+        ...meta,
+        status: meta.status === 'running' && !isWriting(meta) ? 'stopped' : meta.status,
+        created: counts.created,
+        updated: counts.updated,
+        path: file,
+      });
     } catch {
       // Being written by another process's first transaction, or not ours: not listed.
     } finally {
@@ -145,6 +159,18 @@ export async function listUndoRecords(dir: string, agentId?: string): Promise<Un
     }
   }
   return found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/** Whether the import that keeps the record is still running (its process alive, on this host). */
+export function isWriting(meta: Pick<UndoRecordMeta, 'status' | 'pid' | 'host'>): boolean {
+  if (meta.status !== 'running' || meta.host !== hostname() || meta.pid === process.pid) return false;
+  try {
+    process.kill(meta.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Removes a record's file and SQLite's files beside it. */
@@ -204,6 +230,8 @@ export class UndoRecord {
       status: 'running',
       created: 0,
       updated: 0,
+      pid: process.pid,
+      host: hostname(),
       undoStartedAt: null,
       undoneAt: null,
     };

@@ -3,6 +3,7 @@
 // requests) and kept in the undo record with every answer. When reading would cost more requests
 // than the import itself sends (a small file into a large directory), only what the import
 // creates is recorded, and it says so; `full` reads anyway.
+import { hostname } from 'node:os';
 import type { Contact } from '../api/contact.js';
 import { DirectoryReader, READS_IN_FLIGHT } from '../bulk/directory.js';
 import type { ContactsClient } from '../client/client.js';
@@ -124,7 +125,7 @@ export class UndoRecorder {
       }
       if (o.resumeRecord) {
         record.resumed();
-        record.setMeta({ status: 'running' });
+        record.setMeta({ status: 'running', pid: process.pid, host: hostname() });
       }
     } catch (error) {
       // A record that holds nothing yet is not kept: it would shadow the import before it.

@@ -16,8 +16,15 @@ import {
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, ConflictError, NotFoundError } from '../client/errors.js';
 import { ContactsError } from '../core/error.js';
+import { ImportError } from '../importer/errors.js';
 import { MAX_BATCH_BYTES } from '../importer/stages/send-sink.js';
-import { listUndoRecords, type RecordedContact, UndoRecord, type UndoRecordSummary } from './record.js';
+import {
+  isWriting,
+  listUndoRecords,
+  type RecordedContact,
+  UndoRecord,
+  type UndoRecordSummary,
+} from './record.js';
 import type { UndoRef } from './recorder.js';
 import { applyInput, type ContactState, type FieldChanges, fieldChanges, patchOf, stateOf } from './state.js';
 
@@ -93,8 +100,8 @@ export interface UndoOptions {
   onEvent?: (event: UndoEvent) => void;
 }
 
-/** The record cannot be used here: another agent, another service, no such import. */
-export class UndoRefusedError extends ContactsError {
+/** The record cannot be used here: another agent, another service, an import still running. */
+export class UndoRefusedError extends ImportError {
   override name = 'UndoRefusedError';
 }
 
@@ -147,7 +154,12 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
         `The import ${meta.id} was made against ${meta.service}, not ${service}: undo it against that service`,
       );
     }
-    const started = Date.now();
+    if (isWriting(meta)) {
+      throw new UndoRefusedError(
+        `The import ${meta.id} is still running (process ${meta.pid}): let it finish or stop it (Ctrl-C), then undo it`,
+      );
+    }
+    let started = Date.now();
     const { written } = record.counts();
     const report: UndoReport = {
       record: meta,
@@ -216,6 +228,8 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
       : true;
     if (!go) return finish({ ...report, dryRun: true }, started);
     if (record.meta().undoStartedAt === null) record.setMeta({ undoStartedAt: new Date().toISOString() });
+    // The time the writes take, not the time the question waited.
+    started = Date.now();
 
     // Each chunk is read again just before it is written: a contact changed since the plan (the
     // question may have waited for minutes) is kept, not overwritten. Within a chunk deletes go
@@ -276,7 +290,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
           break;
         }
       }
-      if (!report.interrupted && (await writer.restoreOneByOne(conflicts, true))) report.interrupted = true;
+      if (!report.interrupted && (await writer.restoreInOrder(conflicts))) report.interrupted = true;
     } catch (error) {
       throw new UndoStoppedError(error, finish(report, started));
     }
@@ -393,6 +407,27 @@ class Writer {
     return this.restoreOneByOne(refused, false);
   }
 
+  /** Restores refused for an email, one at a time in `emailOrder`; a conflict now fails. */
+  async restoreInOrder(steps: readonly RestoreStep[]): Promise<boolean> {
+    if (steps.length === 0) return false;
+    const { freeFirst, order } = emailOrder(steps);
+    const one = { ...this.#paced, concurrency: 1 };
+    const freed = await runPaced(
+      freeFirst,
+      async (step, request) => {
+        await this.#client.contacts
+          .update(step.id, { email: null }, { ...request, agentId: this.#agentId })
+          .catch((error: unknown) => {
+            if (!isAboutOneContact(error)) throw error;
+          });
+      },
+      one,
+    );
+    if (freed.interrupted) return true;
+    const writer = new Writer(this.#client, this.#agentId, one, this.#on);
+    return writer.restoreOneByOne(order, true);
+  }
+
   /** Restores one PATCH each; `last`: a conflict fails instead of waiting for another try. */
   async restoreOneByOne(steps: readonly RestoreStep[], last: boolean): Promise<boolean> {
     const run = await runPaced(
@@ -416,6 +451,47 @@ class Writer {
     );
     return run.interrupted;
   }
+}
+
+/**
+ * The order in which restores refused for an email another of them holds can go: each after the
+ * one holding the email it takes back (the import moved emails along a chain of contacts). In a
+ * cycle (contacts that swapped emails) one must give its email up first: `freeFirst`.
+ */
+export function emailOrder(steps: readonly RestoreStep[]): { freeFirst: RestoreStep[]; order: RestoreStep[] } {
+  const emailOf = (step: RestoreStep, side: 0 | 1) => {
+    const value = step.changes.email?.[side];
+    return typeof value === 'string' ? value.toLowerCase() : undefined;
+  };
+  const holders = new Map<string, RestoreStep>();
+  for (const step of steps) {
+    const now = emailOf(step, 0);
+    if (now !== undefined) holders.set(now, step);
+  }
+  const holderOf = (step: RestoreStep) => {
+    const wanted = emailOf(step, 1);
+    const holder = wanted === undefined ? undefined : holders.get(wanted);
+    return holder === step ? undefined : holder;
+  };
+  // Each wants at most one email, held by at most one: the walk from any step is a path.
+  const state = new Map<RestoreStep, 'on-path' | 'done'>();
+  const freeFirst: RestoreStep[] = [];
+  const order: RestoreStep[] = [];
+  for (const start of steps) {
+    const path: RestoreStep[] = [];
+    let step: RestoreStep | undefined = start;
+    while (step && !state.has(step)) {
+      state.set(step, 'on-path');
+      path.push(step);
+      step = holderOf(step);
+    }
+    if (step && state.get(step) === 'on-path') freeFirst.push(step);
+    for (const done of path.reverse()) {
+      state.set(done, 'done');
+      order.push(done);
+    }
+  }
+  return { freeFirst, order };
 }
 
 /** Restores in batches: MAX_BATCH_SIZE contacts, and bytes under the body limit with margin. */

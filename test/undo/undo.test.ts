@@ -398,6 +398,44 @@ describe('undoImport', () => {
     expect(mock.store.findContact(AGENT, 'n1')).toBeUndefined();
   });
 
+  it('puts emails back that the import moved along a chain of contacts, or swapped', async () => {
+    const mock = await startTestMock();
+    const people = Array.from({ length: 100 }, (_, i) => ({
+      external_id: `P${i}`,
+      name: `Person ${i}`,
+      email: `p${i}@shift.example`,
+    }));
+    mock.store.batchUpsert(AGENT, { users: people });
+    mock.store.upsertContact(AGENT, { external_id: 'A', email: 'a@swap.example' });
+    mock.store.upsertContact(AGENT, { external_id: 'B', email: 'b@swap.example' });
+    const before = directory(mock);
+    const dir = await tempDir();
+    const input = join(dir, 'shifted.ndjson');
+    // The spreadsheet mistake: every email one row down (each free by the time its row is sent).
+    const rows = people.map((p, i) => ({
+      external_id: p.external_id,
+      email: i ? `p${i - 1}@shift.example` : 'new@shift.example',
+    }));
+    const swap = [
+      { external_id: 'A', email: 'tmp@swap.example' },
+      { external_id: 'B', email: 'a@swap.example' },
+      { external_id: 'A', email: 'b@swap.example' },
+    ];
+    await writeFile(input, `${[...rows, ...swap].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const report = await runImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      input,
+      undoDir: join(dir, 'undo'),
+      concurrency: 1,
+    });
+    expect(report).toMatchObject({ updated: 103, rejected: 0 });
+    expect(mock.store.findContact(AGENT, 'P5')?.email).toBe('p4@shift.example');
+    const undone = await undoImport({ client: clientFor(mock), agentId: AGENT, record: report.undo! });
+    expect(undone).toMatchObject({ restored: 102, failed: 0 });
+    expect(directory(mock)).toEqual(before);
+  });
+
   it('keeps no record for a dry run, `undo: off`, or an import that wrote nothing', async () => {
     const mock = await fiftyContacts();
     const dir = await tempDir();
