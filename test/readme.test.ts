@@ -53,8 +53,11 @@ describe('README', () => {
 
       const imported = run(importLine!);
       expect(imported.status, imported.stderr).toBe(8);
-      // What the README shows the user, line for line, timing aside.
-      const timing = (text: string) => text.replace(/in [\d.]+s \(\d+ rows\/s\)/, 'in Ns (N rows/s)');
+      // What the README shows the user, line for line, timing and the import's id aside.
+      const timing = (text: string) =>
+        text
+          .replace(/in [\d.]+s \(\d+ rows\/s\)/, 'in Ns (N rows/s)')
+          .replace(/undo \d{8}T\d{9}-[0-9a-f]{4}/, 'undo ID');
       const shown = README.match(/```text\n([\s\S]*?)```/)![1]!
         .trim()
         .split('\n')

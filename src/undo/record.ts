@@ -14,6 +14,9 @@ import type Database from 'libsql';
 import { ImportError } from '../importer/errors.js';
 import { type ContactState, canonical } from './state.js';
 
+/** An import's id: the time it started (UTC, to the millisecond) and four hex digits. */
+export const RECORD_ID_PATTERN = /^\d{8}T\d{9}-[0-9a-f]{4}$/;
+
 /** Imports kept per agent: the oldest give way. */
 export const RECORDS_KEPT = 20;
 const SCHEMA_VERSION = 1;

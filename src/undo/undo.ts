@@ -458,7 +458,10 @@ class Writer {
  * one holding the email it takes back (the import moved emails along a chain of contacts). In a
  * cycle (contacts that swapped emails) one must give its email up first: `freeFirst`.
  */
-export function emailOrder(steps: readonly RestoreStep[]): { freeFirst: RestoreStep[]; order: RestoreStep[] } {
+export function emailOrder(steps: readonly RestoreStep[]): {
+  freeFirst: RestoreStep[];
+  order: RestoreStep[];
+} {
   const emailOf = (step: RestoreStep, side: 0 | 1) => {
     const value = step.changes.email?.[side];
     return typeof value === 'string' ? value.toLowerCase() : undefined;
@@ -544,7 +547,7 @@ export function stepFor(
   if (left === null && c.intent !== null) {
     left = applyInput(c.before, JSON.parse(c.intent) as ContactInputParsed);
   }
-  if (now === undefined) return created ? null : kept('deleted', fieldChanges(left, null));
+  if (now === undefined) return created ? null : kept('deleted');
   if (c.id !== null && now.id !== c.id) return kept('remade');
   const sinceImport = left === null ? null : fieldChanges(left, now.state);
   const unchangedSince = sinceImport !== null && Object.keys(sinceImport).length === 0;

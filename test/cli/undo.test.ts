@@ -2,7 +2,7 @@
 // rows (50 changing and clearing their fields, 50 new) is taken back field for field, except a
 // contact edited since, which is kept and named; a second undo finds nothing to do.
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/api/contact.js';
 import { ExitCode } from '../../src/cli/errors.js';
@@ -80,7 +80,9 @@ describe('contacts undo', () => {
     expect(plan.stdout).toMatch(
       /^kept: p7: changed since the import: name \(the import left "Renamed 7", now "Edited after the import"\)$/m,
     );
-    expect(plan.stderr).toMatch(/Would delete 50, restore 49, 1 kept/);
+    expect(plan.stderr).toMatch(
+      /Would delete 50 and restore 49 of the import of hundred\.ndjson .*Kept as they are: 1 changed since the import\./,
+    );
     expect(mock.store.count(AGENT)).toBe(100);
 
     // Off a terminal it needs --yes.
@@ -91,7 +93,9 @@ describe('contacts undo', () => {
     const undone = await cli(mock, ['undo', 'r.csv', '--yes']);
     expect(undone.code, undone.stderr).toBe(0);
     expect(undone.stderr).toMatch(/kept: p7: changed since the import/);
-    expect(undone.stderr).toMatch(/50 deleted, 49 restored, 1 kept/);
+    expect(undone.stderr).toMatch(
+      /Took back the import of hundred\.ndjson \(\d{8}T\d{9}-[0-9a-f]{4}, .*\) in [\d.]+s: 50 deleted, 49 restored\. Kept as they are: 1 changed since the import\./,
+    );
     const after = snapshot(mock);
     expect(after.get('p7')).toMatchObject({ name: 'Edited after the import' });
     after.delete('p7');
@@ -115,12 +119,12 @@ describe('contacts undo', () => {
 
     const list = await cli(mock, ['undo', '--list', '-o', 'json']);
     const records = JSON.parse(list.stdout) as {
-      file: string;
+      input: string;
       created: number;
       updated: number;
       service: string;
     }[];
-    expect(records.map((r) => [r.file, r.created, r.updated])).toEqual([
+    expect(records.map((r) => [basename(r.input), r.created, r.updated])).toEqual([
       ['second.csv', 1, 1],
       ['hundred.ndjson', 50, 50],
     ]);

@@ -157,10 +157,19 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (report.resultsFile)
     ctx.io.note(`Results of the rows that landed: ${display(ctx, report.resultsFile)}.`);
   if (report.undo && !report.interrupted) {
-    ctx.io.note(
-      `To take this import back: ${ctx.commandLine(['undo', ...(report.resultsFile ? [display(ctx, report.resultsFile)] : [])], { '--agent': ctx.options.agent ?? opts.agent })}` +
-        (report.undo.full ? '' : ' (it deletes the contacts created; those updated stay as they are)'),
+    const how = ctx.commandLine(
+      ['undo', report.resultsFile ? display(ctx, report.resultsFile) : report.undo.id],
+      { '--agent': ctx.options.agent },
     );
+    if (report.undo.full) ctx.io.note(`To take this import back: ${how}`);
+    else if (report.created > 0)
+      ctx.io.note(
+        `To take this import back: ${how} (it deletes the ${report.created} contacts created; the ${report.updated} updated stay as they are, their state before was not recorded: --undoable records it)`,
+      );
+    else
+      ctx.io.note(
+        `This import cannot be taken back: it created nothing, and the state before of the ${report.updated} contacts it updated was not recorded (--undoable records it).`,
+      );
   }
   if (report.interrupted) {
     // Said even under --quiet: it is the one thing the user needs at this moment.

@@ -3,7 +3,7 @@
 // scripts act on (0 done or nothing to do, 8 some contacts failed, 130 interrupted).
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { UndoRecordSummary } from '../../undo/record.js';
+import { RECORD_ID_PATTERN, type UndoRecordSummary } from '../../undo/record.js';
 import type { KeptReason, UndoReport, UndoStep } from '../../undo/undo.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -13,11 +13,18 @@ import { visible } from '../output/visible.js';
 import type { UndoCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
 
-/** An import's id as `--list` shows it: its start time and four hex digits. */
-const RECORD_ID = /^\d{8}T\d{9}-[0-9a-f]{4}$/;
-
 /** Kept contacts named one a line before the question; the rest are counted. */
 const KEPT_SHOWN = 50;
+
+const KEPT_SHORT: Record<KeptReason, string> = {
+  changed: 'changed since the import',
+  deleted: 'deleted since',
+  remade: 'deleted and made again since',
+  'not-recorded': 'updated without a record of their state before',
+  unanswered: 'written without an answer',
+  existed: 'made by someone else while the import ran',
+  'changed-during': 'changed by someone else while the import ran',
+};
 
 const KEPT: Record<KeptReason, string> = {
   changed: 'changed since the import',
@@ -30,24 +37,61 @@ const KEPT: Record<KeptReason, string> = {
 };
 
 export async function undo(ctx: CommandContext, target: string | undefined, opts: UndoCommandOptions) {
-  const [{ undoDir }, { findUndoRecord, listUndoRecords, undoImport, UndoStoppedError }] = await Promise.all([
-    import('../../util/data-dir.js'),
-    import('../../undo/undo.js').then(async (m) => ({ ...m, ...(await import('../../undo/record.js')) })),
-  ]);
+  const [{ undoDir }, { findUndoRecord, undoImport, UndoStoppedError }, { listUndoRecords }] =
+    await Promise.all([
+      import('../../util/data-dir.js'),
+      import('../../undo/undo.js'),
+      import('../../undo/record.js'),
+    ]);
   const dir = undoDir(ctx.env);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
   if (opts.list) {
     if (target !== undefined) throw new UsageError('--list takes no import: it lists them all');
     const records = await listUndoRecords(dir, agentId);
-    if (records.length === 0) {
+    if (records.length === 0)
       ctx.io.note(`No import of agent ${agentId} to take back (records are kept in ${dir}).`);
+    if (format === 'table') {
+      if (records.length > 0)
+        await writeRecords(
+          ctx.io.stdout,
+          format,
+          records.map((r) => listed(ctx, r)),
+          { ...ctx.io.table, columns: ['id', 'time', 'file', 'created', 'updated', 'service', 'state'] },
+        );
       return;
     }
+    // For scripts: the record's own fields, times in ISO 8601 (UTC).
     await writeRecords(
       ctx.io.stdout,
       format,
-      records.map((r) => listed(ctx, r)),
-      { ...ctx.io.table, columns: ['id', 'time', 'file', 'created', 'updated', 'service', 'state'] },
+      records.map((r) => ({
+        id: r.id,
+        started_at: r.startedAt,
+        finished_at: r.finishedAt,
+        input: r.input,
+        results: r.results,
+        created: r.created,
+        updated: r.updated,
+        full: r.full,
+        service: r.service,
+        status: r.status,
+        undone_at: r.undoneAt,
+      })),
+      {
+        columns: [
+          'id',
+          'started_at',
+          'finished_at',
+          'input',
+          'results',
+          'created',
+          'updated',
+          'full',
+          'service',
+          'status',
+          'undone_at',
+        ],
+      },
     );
     return;
   }
@@ -78,6 +122,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   // Said once the plan is made (not under the spinner), before the question.
   const kept: string[] = [];
   let keptMore = 0;
+  const keptBy = new Map<KeptReason, number>();
   const sayKept = () => {
     for (const line of kept.splice(0)) ctx.io.warn(line);
     if (keptMore > 0) ctx.io.warn(`kept: ${keptMore} more (contacts undo --dry-run lists every one)`);
@@ -109,7 +154,10 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
       onEvent: (event) => {
         if (event.type === 'step') {
           if (dryRun) showPlanned(ctx, format, event.step);
-          else if (event.step.action === 'kept') {
+          if (event.step.action === 'kept')
+            keptBy.set(event.step.reason, (keptBy.get(event.step.reason) ?? 0) + 1);
+          if (dryRun) return;
+          if (event.step.action === 'kept') {
             if (kept.length < KEPT_SHOWN) kept.push(keptLine(event.step));
             else keptMore++;
           }
@@ -132,7 +180,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   }
   spinner?.stop();
   sayKept();
-  ctx.io.note(summary(report));
+  ctx.io.note(summary(report, what, keptBy));
   if (scripted && !dryRun) {
     await writeRecord(ctx.io.stdout, format, {
       import: record.id,
@@ -163,7 +211,7 @@ async function chooseRecord(
   },
 ): Promise<UndoRecordSummary> {
   const { agentId, service } = find;
-  if (target !== undefined && RECORD_ID.test(target)) {
+  if (target !== undefined && RECORD_ID_PATTERN.test(target)) {
     const found = await find.findUndoRecord(dir, { agentId, service, id: target });
     if (!found)
       throw new UsageError(`No import ${target} to take back`, { hint: 'contacts undo --list shows them.' });
@@ -259,19 +307,22 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-function summary(r: UndoReport): string {
-  const kept = r.kept ? `, ${r.kept} kept as they are (listed above)` : '';
+function summary(r: UndoReport, what: string, keptBy: ReadonlyMap<KeptReason, number>): string {
+  const kept =
+    keptBy.size === 0
+      ? ''
+      : ` Kept as they are: ${[...keptBy].map(([reason, n]) => `${n} ${KEPT_SHORT[reason]}`).join(', ')}.`;
+  const done = r.alreadyDone ? ` ${r.alreadyDone} already gone or as they were.` : '';
   if (r.dryRun) {
-    if (r.toDelete + r.toRestore === 0)
-      return `Nothing to undo: ${r.contacts} contacts are gone or as they were before the import${kept}.`;
-    return `Would delete ${r.toDelete}, restore ${r.toRestore}${kept}. Nothing was changed.`;
+    if (r.toDelete + r.toRestore === 0) return `Nothing to undo of ${what}.${done}${kept}`;
+    return `Would delete ${r.toDelete} and restore ${r.toRestore} of ${what}.${done}${kept} Nothing was changed.`;
   }
-  if (r.toDelete + r.toRestore === 0)
-    return `Nothing to undo: the contacts the import wrote are gone or as they were before it${kept}.`;
-  const failed = r.failed ? `, ${r.failed} failed` : '';
-  return (
-    `${r.interrupted ? 'Interrupted' : 'Undone'} in ${(r.durationMs / 1000).toFixed(1)}s: ` +
-    `${r.deleted} deleted, ${r.restored} restored${r.alreadyDone ? `, ${r.alreadyDone} already done` : ''}${failed}${kept}.` +
-    (r.interrupted ? ' Run the same command again to finish.' : '')
-  );
+  if (r.toDelete + r.toRestore === 0) return `Nothing to undo of ${what}.${done}${kept}`;
+  const failed = r.failed ? `, ${r.failed} failed (above)` : '';
+  const how = `${r.deleted} deleted, ${r.restored} restored${failed}`;
+  const took = `${(r.durationMs / 1000).toFixed(1)}s`;
+  if (r.interrupted) return `Interrupted after ${took}: ${how}. Run the same command again to finish.${kept}`;
+  if (r.deleted + r.restored === 0)
+    return `Nothing was undone of ${what}: ${r.failed} failed (above).${kept}`;
+  return `Took back ${what} in ${took}: ${how}.${done}${kept}`;
 }

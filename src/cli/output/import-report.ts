@@ -32,6 +32,8 @@ export function summaryRecord(r: ImportReport) {
     rejects_file: r.rejectsFile,
     fixes_file: r.fixesFile,
     results_file: r.resultsFile,
+    // What `contacts undo ID` takes back (null: nothing recorded).
+    undo: r.undo && { id: r.undo.id, full: r.undo.full },
   };
 }
 
