@@ -245,7 +245,7 @@ export class CommandContext {
   async service(): Promise<string> {
     if (this.mockMode) return `mock:${this.mockDataFile()}`;
     const { requireBaseUrl } = await import('../config/resolve.js');
-    return requireBaseUrl(await this.settings());
+    return requireBaseUrl(await this.settings()).replace(/\/+$/, '');
   }
 
   /** Where the embedded mock keeps its state between commands: a SQLite database. */

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from '../bulk/paced-run.js';
 import { Scheduler } from '../bulk/scheduler.js';
 import type { ContactsClient } from '../client/client.js';
+import { serviceName } from '../undo/record.js';
 import { type UndoChoice, UndoRecorder } from '../undo/recorder.js';
 import { undoDir } from '../util/data-dir.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
@@ -460,9 +461,12 @@ async function prepare(
     timeZone,
   });
   // A count is a pass of its own over the input: only a regular file can be read twice.
-  const total = options.countTotal
-    ? await countForProgress(options.input, kind, source, options.encoding, options.sheet)
-    : undefined;
+  // Counted for progress, and for the undo record: whether reading what the rows change costs
+  // less than sending them depends on how many there are.
+  const total =
+    options.countTotal || (!dryRun && (options.undo ?? 'auto') === 'auto' && kind === 'file')
+      ? await countForProgress(options.input, kind, source, options.encoding, options.sheet)
+      : undefined;
   const outputs = dryRun
     ? undefined
     : await openOutputs({
@@ -512,7 +516,7 @@ async function createSink(
       agentId,
       maxRetries,
       dir: options.undoDir ?? undoDir(process.env),
-      service: options.service ?? client.baseUrl,
+      service: serviceName(options.service ?? client.baseUrl),
       input: kind === 'stdin' ? '-' : resolve(options.cwd ?? process.cwd(), options.input),
       results: resultsPath ? await realpath(resolve(options.cwd ?? process.cwd(), resultsPath)) : null,
       choice,

@@ -176,6 +176,11 @@ export function isWriting(meta: Pick<UndoRecordMeta, 'status' | 'pid' | 'host'>)
   }
 }
 
+/** A service as records name it: a base URL without its trailing slashes, or `mock:<file>`. */
+export function serviceName(service: string): string {
+  return service.startsWith('mock:') ? service : service.replace(/\/+$/, '');
+}
+
 /** Removes a record's file and SQLite's files beside it. */
 function removeRecord(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
@@ -211,9 +216,17 @@ export class UndoRecord {
     init: Pick<UndoRecordMeta, 'agentId' | 'service' | 'input' | 'results' | 'full'>,
   ): Promise<UndoRecord> {
     const agentDir = join(dir, agentDirName(init.agentId));
-    mkdirSync(agentDir, { recursive: true, mode: DIR_MODE });
-    // Ours alone: it holds the contacts' data.
-    for (const d of [dir, agentDir]) if ((statSync(d).mode & 0o077) !== 0) chmodSync(d, DIR_MODE);
+    try {
+      mkdirSync(agentDir, { recursive: true, mode: DIR_MODE });
+      // Ours alone: it holds the contacts' data.
+      for (const d of [dir, agentDir]) if ((statSync(d).mode & 0o077) !== 0) chmodSync(d, DIR_MODE);
+    } catch (error) {
+      throw new UndoRecordError(
+        `Cannot keep this import's undo record in ${agentDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. ` +
+          'Set CONTACTS_DATA_DIR to a directory you can write, or import with --no-undo',
+        { cause: error },
+      );
+    }
     // Ids sort in the order imports started (within this process, even in one millisecond).
     const now = new Date(Math.max(Date.now(), lastStart + 1));
     lastStart = now.getTime();

@@ -14,7 +14,7 @@ import {
   runPaced,
 } from '../bulk/paced-run.js';
 import type { ContactsClient } from '../client/client.js';
-import { AgentNotFoundError, ConflictError, NotFoundError } from '../client/errors.js';
+import { AgentNotFoundError, APIError, ConflictError, NotFoundError } from '../client/errors.js';
 import { ContactsError } from '../core/error.js';
 import { ImportError } from '../importer/errors.js';
 import { MAX_BATCH_BYTES } from '../importer/stages/send-sink.js';
@@ -22,6 +22,7 @@ import {
   isWriting,
   listUndoRecords,
   type RecordedContact,
+  serviceName,
   UndoRecord,
   type UndoRecordSummary,
 } from './record.js';
@@ -126,13 +127,13 @@ export async function findUndoRecord(
   dir: string,
   of: { agentId: string; service: string; results?: string; id?: string },
 ): Promise<UndoRecordSummary | undefined> {
-  const all = await listUndoRecords(
-    dir,
-    of.results === undefined && of.id === undefined ? of.agentId : undefined,
-  );
-  if (of.id !== undefined) return all.find((r) => r.id === of.id);
-  if (of.results !== undefined) return all.find((r) => r.results === of.results);
-  return all.find((r) => r.service === of.service);
+  const matches = (r: UndoRecordSummary) =>
+    of.id !== undefined ? r.id === of.id : of.results !== undefined ? r.results === of.results : true;
+  const service = serviceName(of.service);
+  // This agent's and service's first; another's only to be refused with what it was made for.
+  const own = (await listUndoRecords(dir, of.agentId)).filter((r) => r.service === service && matches(r));
+  if (own.length > 0 || (of.id === undefined && of.results === undefined)) return own[0];
+  return (await listUndoRecords(dir)).find(matches);
 }
 
 export async function undoImport(options: UndoOptions): Promise<UndoReport> {
@@ -143,7 +144,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
   const record = await UndoRecord.open(path);
   try {
     const meta = { ...record.meta(), path };
-    const service = options.service ?? client.baseUrl;
+    const service = serviceName(options.service ?? client.baseUrl);
     if (meta.agentId !== agentId) {
       throw new UndoRefusedError(
         `The import ${meta.id} was made for agent ${meta.agentId}, not ${agentId}: undo it with that agent`,
@@ -239,7 +240,10 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
     const progress = () =>
       emit({ type: 'progress', done: report.deleted + report.restored + report.failed, total });
     const fail = (step: UndoStep, error: unknown) => {
-      const reason = (error as Error).message;
+      const issues = error instanceof APIError ? error.issues : [];
+      const reason =
+        (error as Error).message +
+        (issues.length > 0 ? `: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}` : '');
       report.failed++;
       report.failures.push({ external_id: step.external_id, reason });
       emit({ type: 'failed', external_id: step.external_id, reason });
@@ -249,6 +253,11 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
       maxRetries,
       signal: options.signal,
     };
+    const archived = new Set(
+      (await client.attributes.list({ agentId, maxRetries }))
+        .filter((d) => d.archived)
+        .map((d) => `custom_attributes.${d.name}`),
+    );
     const conflicts: RestoreStep[] = [];
     const writer = new Writer(client, agentId, paced, {
       deleted: () => {
@@ -279,8 +288,16 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
           const step = stepFor(c, again.get(c.external_id));
           if (step === null) report.alreadyDone++;
           else if (step.action === 'delete') deletes.push(step);
-          else if (step.action === 'restore') restores.push(step);
-          else {
+          else if (step.action === 'restore') {
+            // An attribute archived since takes no value back (only null): the rest is restored.
+            const lost = Object.keys(step.changes).filter(
+              (field) => archived.has(field) && step.changes[field]![1] !== null,
+            );
+            for (const field of lost) delete step.changes[field];
+            if (lost.length > 0)
+              fail(step, new Error(`${lost.join(', ')}: archived since the import, not restored`));
+            if (Object.keys(step.changes).length > 0) restores.push(step);
+          } else {
             report.kept++;
             emit({ type: 'step', step });
           }
