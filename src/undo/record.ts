@@ -5,7 +5,8 @@
 //
 // Written so that no interruption leaves it claiming less than the service holds: the state before
 // is committed before the import writes, and so is each row's intent (its input) before it is
-// sent; its answer replaces the intent once it comes. A resumed import goes on in the same record.
+// sent; its answer replaces the intent once it comes. A resumed import goes on in the record its
+// checkpoint names. An undo keeps its plan and the contacts it read in temporary tables here.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';

@@ -1,8 +1,9 @@
-// Taking an import back from its undo record (./record.ts): contacts it created are deleted,
-// contacts it updated are restored to their state before (fields empty then emptied again), and a
-// contact changed since the import (its state is not the one the import left) is kept as it is
-// and listed with the fields that differ, never overwritten. The plan is made from the contacts as
-// they are now, so an undo run twice, or after an interruption, finds done what is done.
+// Taking an import back from its undo record (./record.ts): contacts it created are deleted; in
+// contacts it updated, the fields it sent are put back as they were (empty ones emptied again); a
+// contact changed since the import (its state is not the one the import left), or whose state
+// before is not known for sure, is kept as it is and listed with the fields that differ. The plan
+// is made from the contacts as they are now and each chunk is read again just before it is
+// written, so an undo run twice, or after an interruption, finds done what is done.
 import type { Contact, ContactInput, ContactInputParsed } from '../api/contact.js';
 import { MAX_BATCH_SIZE } from '../api/limits.js';
 import { DirectoryReader } from '../bulk/directory.js';
