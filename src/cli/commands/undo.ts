@@ -13,6 +13,9 @@ import { visible } from '../output/visible.js';
 import type { UndoCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
 
+/** Off a terminal, a progress line at most this often (as an import's). */
+const PROGRESS_LINE_MS = 2000;
+
 /** Kept contacts named one a line before the question; the rest are counted. */
 const KEPT_SHOWN = 50;
 
@@ -123,6 +126,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const kept: string[] = [];
   let keptMore = 0;
   const keptBy = new Map<KeptReason, number>();
+  let lastLine = Date.now();
   const sayKept = () => {
     for (const line of kept.splice(0)) ctx.io.warn(line);
     if (keptMore > 0) ctx.io.warn(`kept: ${keptMore} more (contacts undo --dry-run lists every one)`);
@@ -162,7 +166,15 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
             else keptMore++;
           }
         } else if (event.type === 'failed') ctx.io.failure(visible(`${event.external_id}: ${event.reason}`));
-        else if (event.type === 'progress') spinner?.update(`${event.done} of ${event.total} done`);
+        else if (event.type === 'progress') {
+          const line = `${event.done} of ${event.total} done`;
+          spinner?.update(line);
+          // Off a terminal (a CI log), a line every few seconds instead.
+          if (!ctx.io.isTTY.stderr && Date.now() - lastLine >= PROGRESS_LINE_MS) {
+            lastLine = Date.now();
+            ctx.io.note(line);
+          }
+        }
       },
     });
   } catch (error) {
