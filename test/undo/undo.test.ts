@@ -29,6 +29,21 @@ function clientFor(mock: MockServer) {
   return client;
 }
 
+/** undoImport with every event it told. */
+async function undoCollecting(
+  mock: MockServer,
+  record: NonNullable<Awaited<ReturnType<typeof runImport>>['undo']>,
+) {
+  const events: UndoEvent[] = [];
+  const report = await undoImport({
+    client: clientFor(mock),
+    agentId: AGENT,
+    record,
+    onEvent: (e) => events.push(e),
+  });
+  return { report, events };
+}
+
 /** The fields an import writes, by external_id: what "the directory, field for field" compares. */
 function directory(mock: MockServer): Map<string, unknown> {
   return new Map(
@@ -109,13 +124,7 @@ describe('undoImport', () => {
     // Edited through the API after the import: it is not the import's to undo.
     mock.store.patchContact(AGENT, 'old-7', { name: 'Edited by hand' });
 
-    const events: UndoEvent[] = [];
-    const undone = await undoImport({
-      client: clientFor(mock),
-      agentId: AGENT,
-      record: report.undo!,
-      onEvent: (e) => events.push(e),
-    });
+    const { report: undone, events } = await undoCollecting(mock, report.undo!);
     expect(undone).toMatchObject({ deleted: 50, restored: 49, kept: 1, failed: 0, interrupted: false });
     const kept = events.flatMap((e) => (e.type === 'step' && e.step.action === 'kept' ? [e.step] : []));
     expect(kept).toEqual([
@@ -304,13 +313,7 @@ describe('undoImport', () => {
     expect(notes).toEqual([
       expect.stringMatching(/^Recording only the contacts this import creates .*--undoable/),
     ]);
-    const events: UndoEvent[] = [];
-    const undone = await undoImport({
-      client: clientFor(mock),
-      agentId: AGENT,
-      record: report.undo!,
-      onEvent: (e) => events.push(e),
-    });
+    const { report: undone, events } = await undoCollecting(mock, report.undo!);
     expect(undone).toMatchObject({ deleted: 19, restored: 0, kept: 1 });
     expect(events).toContainEqual(
       expect.objectContaining({
@@ -374,13 +377,7 @@ describe('undoImport', () => {
       concurrency: 1,
     });
     expect(report).toMatchObject({ created: 1, updated: 3 });
-    const events: UndoEvent[] = [];
-    const undone = await undoImport({
-      client: clientFor(mock),
-      agentId: AGENT,
-      record: report.undo!,
-      onEvent: (e) => events.push(e),
-    });
+    const { report: undone, events } = await undoCollecting(mock, report.undo!);
     expect(undone).toMatchObject({ deleted: 1, restored: 1, kept: 2 });
     const kept = Object.fromEntries(
       events.flatMap((e) =>
