@@ -387,10 +387,39 @@ export class UndoRecord {
     queueMicrotask(() => this.#flushPending());
   }
 
-  /** A resume: writes of the run resumed that were never answered are marked as such. */
-  resumed(): void {
+  /** Writes of the run resumed whose answer never came: what each sent, and its state before. */
+  unanswered(): { external_id: string; intent: string; priorRead: boolean; before: ContactState | null }[] {
     this.#flushPending();
-    this.#stmt.unanswered.run();
+    return (
+      this.#stmt.unanswered.all() as {
+        external_id: string;
+        intent: string;
+        prior_read: number;
+        before: string | null;
+      }[]
+    ).map((r) => ({
+      external_id: r.external_id,
+      intent: r.intent,
+      priorRead: r.prior_read === 1,
+      before: r.before === null ? null : (JSON.parse(r.before) as ContactState),
+    }));
+  }
+
+  /**
+   * Settles a write of the run resumed whose answer never came, by what the service holds now:
+   * when it holds what the write would have made (`reached`), the write may have been what
+   * created it, and its state before stays; else the write never reached it, and it is forgotten:
+   * its state before is what the service holds now (`now`; null: nothing).
+   */
+  settle(externalId: string, reached: boolean, now: ContactState | null): void {
+    this.#transaction(() => {
+      if (reached) {
+        this.#stmt.mayHaveCreated.run(externalId);
+        return;
+      }
+      this.#stmt.forgetUnanswered.run(externalId);
+      this.#stmt.priorIfUnwritten.run(externalId, now && canonical(now));
+    });
   }
 
   /** Commits the answers recorded so far. */
@@ -619,11 +648,13 @@ function statements(db: Database.Database) {
          SELECT json_group_array(value) FROM (
            SELECT value FROM json_each(landed.sent) UNION SELECT value FROM json_each(excluded.sent)))`,
     ),
-    // A write of an earlier run never answered: it may have created the contact, whatever a
-    // later answer says.
     unanswered: db.prepare(
-      "UPDATE landed SET action = 'unknown' WHERE id IS NULL AND intent IS NOT NULL AND action IS NULL",
+      `SELECT l.external_id, l.intent, l.prior_read, p.state AS before FROM landed l
+       LEFT JOIN prior p USING (external_id) WHERE l.id IS NULL AND l.intent IS NOT NULL AND l.action IS NULL`,
     ),
+    // A write of an earlier run never answered may have created the contact, whatever a later
+    // answer says.
+    mayHaveCreated: db.prepare("UPDATE landed SET action = 'unknown' WHERE external_id = ? AND id IS NULL"),
     landed: db.prepare(
       'UPDATE landed SET id = ?1, action = coalesce(action, ?2), after = ?3, intent = NULL WHERE external_id = ?4',
     ),
@@ -643,7 +674,7 @@ function statements(db: Database.Database) {
 }
 
 /** The fields a row's input (JSON) sets, as `fieldChanges` names them. */
-function fieldsSent(json: string): string[] {
+export function fieldsSent(json: string): string[] {
   const input = JSON.parse(json) as Record<string, unknown>;
   const fields = ['name', 'email', 'phonenumber', 'stripe_accounts'].filter((f) => input[f] !== undefined);
   const attributes = input.custom_attributes;

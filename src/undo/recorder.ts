@@ -4,12 +4,12 @@
 // than the import itself sends (a small file into a large directory), only what the import
 // creates is recorded, and it says so; `full` reads anyway.
 import { hostname } from 'node:os';
-import type { Contact } from '../api/contact.js';
+import type { Contact, ContactInputParsed } from '../api/contact.js';
 import { DirectoryReader, READS_IN_FLIGHT } from '../bulk/directory.js';
 import type { ContactsClient } from '../client/client.js';
 import { ImportError } from '../importer/errors.js';
-import { UndoRecord } from './record.js';
-import { type ContactState, stateOf } from './state.js';
+import { fieldsSent, UndoRecord } from './record.js';
+import { applyInput, type ContactState, fieldChanges, stateOf } from './state.js';
 
 /** 'auto': the states before when reading them is cheap; 'full': always; 'off': no record. */
 export type UndoChoice = 'auto' | 'full' | 'off';
@@ -118,15 +118,33 @@ export class UndoRecorder {
     try {
       // One run that did not read them leaves the whole import partly restorable.
       if (!full && record.meta().full) record.setMeta({ full: false });
+      // Writes of the run resumed whose answer never came: whether each reached the service is
+      // told by what the service holds now (read with the directory, or asked for).
+      const pending = o.resumeRecord ? record.unanswered() : [];
+      const pendingIds = new Set(pending.map((p) => p.external_id));
+      const now = new Map<string, ContactState>();
       if (full && list) {
         await record.replacePrior((put) =>
-          reader.list((page) => put(page.map((c) => ({ external_id: c.external_id, state: stateOf(c) })))),
+          reader.list((page) => {
+            for (const c of page) if (pendingIds.has(c.external_id)) now.set(c.external_id, stateOf(c));
+            put(page.map((c) => ({ external_id: c.external_id, state: stateOf(c) })));
+          }),
         );
+      } else if (pending.length > 0) {
+        for (const [id, c] of await reader.fetch([...pendingIds])) if (c) now.set(id, stateOf(c));
       }
-      if (o.resumeRecord) {
-        record.resumed();
-        record.setMeta({ status: 'running', pid: process.pid, host: hostname() });
+      for (const p of pending) {
+        // Without a state before (created contacts only), an unanswered write stays unsettled:
+        // the undo lists it.
+        if (!p.priorRead) continue;
+        const held = now.get(p.external_id) ?? null;
+        const sent = new Set(fieldsSent(p.intent));
+        const made = applyInput(p.before, JSON.parse(p.intent) as ContactInputParsed);
+        const reached =
+          held !== null && Object.keys(fieldChanges(made, held)).every((field) => !sent.has(field));
+        record.settle(p.external_id, reached, held);
       }
+      if (o.resumeRecord) record.setMeta({ status: 'running', pid: process.pid, host: hostname() });
     } catch (error) {
       // A record that holds nothing yet is not kept: it would shadow the import before it.
       record.end('stopped');

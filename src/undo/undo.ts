@@ -119,6 +119,8 @@ export class UndoStoppedError extends ContactsError {
 
 /** Contacts planned, then read again and written, at a time. */
 const CHUNK = 1000;
+/** Writes, per page of the directory, after which it is listed again before the next chunk. */
+const RELIST_AFTER = 10;
 
 type DeleteStep = Extract<UndoStep, { action: 'delete' }>;
 type RestoreStep = Extract<UndoStep, { action: 'restore' }>;
@@ -276,13 +278,24 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
         progress();
       },
     });
+    let listedAt: number | undefined;
     try {
       for (const ids of record.planned(CHUNK)) {
         if (options.signal?.aborted) {
           report.interrupted = true;
           break;
         }
-        const again = await readNow(reader, record, ids);
+        let again: Map<string, { id: string; state: ContactState }>;
+        if (!reader.listingIsCheaper(ids.length)) again = fetched(await reader.fetch(ids));
+        else {
+          // Listed again after the question, then whenever the writes since outnumber the
+          // directory's pages tenfold: reading stays a tenth of the writing at most.
+          if (listedAt === undefined || writer.requests - listedAt >= RELIST_AFTER * reader.pages) {
+            await relist(reader, record);
+            listedAt = writer.requests;
+          }
+          again = record.heldNow(ids);
+        }
         const deletes: DeleteStep[] = [];
         const restores: RestoreStep[] = [];
         for (const c of record.contactsOf(ids)) {
@@ -329,12 +342,8 @@ function markUndone(record: UndoRecord): void {
 }
 
 /** The contacts `ids` name now: the directory listed when that is fewer requests, else asked. */
-async function readNow(
-  reader: DirectoryReader,
-  record: UndoRecord,
-  ids: readonly string[],
-): Promise<Map<string, { id: string; state: ContactState }>> {
-  if (!reader.listingIsCheaper(ids.length)) return fetched(await reader.fetch(ids));
+/** The directory listed anew into the record's `heldNow()`. */
+async function relist(reader: DirectoryReader, record: UndoRecord): Promise<void> {
   const fresh = await DirectoryReader.open({
     client: reader.client,
     agentId: reader.agentId,
@@ -343,7 +352,6 @@ async function readNow(
   await record.holdNow((put) =>
     fresh.list((page) => put(page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) })))),
   );
-  return record.heldNow(ids);
 }
 
 interface WriterEvents {
@@ -362,6 +370,8 @@ interface WriterEvents {
  * the service refuses. Each returns true when the signal stopped it before every write was sent.
  */
 class Writer {
+  /** Write requests sent so far (each attempt's first). */
+  requests = 0;
   readonly #client: ContactsClient;
   readonly #agentId: string;
   readonly #paced: PacedRunOptions;
@@ -378,6 +388,7 @@ class Writer {
     const run = await runPaced(
       steps,
       async (step, request) => {
+        this.requests++;
         try {
           await this.#client.contacts.delete(step.id, { ...request, agentId: this.#agentId });
           this.#on.deleted(step);
@@ -398,6 +409,7 @@ class Writer {
       batches(steps),
       async (batch, request) => {
         let answered: Contact[];
+        this.requests++;
         try {
           answered = await this.#client.contacts.upsertMany(
             batch.map(
@@ -412,11 +424,24 @@ class Writer {
           return;
         }
         for (const [i, step] of batch.entries()) {
-          // Deleted in the moment since it was read, and so made again: it goes again.
-          if (answered[i] && answered[i]!.id !== step.id) {
-            await this.#client.contacts.delete(answered[i]!.id, { agentId: this.#agentId }).catch(() => {});
+          const answer = answered[i];
+          if (!answer || answer.id === step.id) {
+            this.#on.restored(step);
+            continue;
+          }
+          // Deleted in the moment since it was read. Made by this very write (new, unchanged
+          // since): it goes again. Made again by someone else: the restore wrote into theirs.
+          if (answer.created_at === answer.updated_at) {
+            await this.#client.contacts.delete(answer.id, { agentId: this.#agentId }).catch(() => {});
             this.#on.gone({ action: 'delete', external_id: step.external_id, id: step.id });
-          } else this.#on.restored(step);
+          } else {
+            this.#on.failed(
+              step,
+              new Error(
+                `deleted and made again (${answer.id}) while the undo ran: the restore was written into it`,
+              ),
+            );
+          }
         }
       },
       this.#paced,
@@ -451,6 +476,7 @@ class Writer {
     const run = await runPaced(
       steps,
       async (step, request) => {
+        this.requests++;
         try {
           await this.#client.contacts.update(step.id, patchOf(step.changes), {
             ...request,
