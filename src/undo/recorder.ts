@@ -140,8 +140,12 @@ export class UndoRecorder {
         const held = now.get(p.external_id) ?? null;
         const sent = new Set(fieldsSent(p.intent));
         const made = applyInput(p.before, JSON.parse(p.intent) as ContactInputParsed);
+        // It reached the service when a field it changed holds what it wrote (another change of
+        // that field since cannot hide the others); a write that changed nothing is either way.
+        const changed = Object.keys(fieldChanges(p.before, made)).filter((field) => sent.has(field));
+        const differs = new Set(held === null ? [] : Object.keys(fieldChanges(made, held)));
         const reached =
-          held !== null && Object.keys(fieldChanges(made, held)).every((field) => !sent.has(field));
+          held !== null && (changed.length === 0 || changed.some((field) => !differs.has(field)));
         record.settle(p.external_id, reached, held);
       }
       if (o.resumeRecord) record.setMeta({ status: 'running', pid: process.pid, host: hostname() });

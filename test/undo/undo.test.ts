@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/api/contact.js';
 import { ContactsClient } from '../../src/client/client.js';
-import { runImport } from '../../src/importer/pipeline.js';
+import { APIConnectionError } from '../../src/client/errors.js';
+import { ImportStoppedError, runImport } from '../../src/importer/pipeline.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { listUndoRecords } from '../../src/undo/record.js';
 import { type UndoEvent, UndoRefusedError, undoImport } from '../../src/undo/undo.js';
@@ -283,6 +284,58 @@ describe('undoImport', () => {
       /taken back by contacts undo .* --restart/,
     );
   });
+
+  for (const reached of [false, true]) {
+    it(`settles a write whose answer never came at the resume (${reached ? 'it reached the service' : 'it never did'})`, async () => {
+      const mock = await fiftyContacts();
+      const dir = await tempDir();
+      const undoDir = join(dir, 'undo');
+      const before = directory(mock);
+      const client = clientFor(mock);
+      const upsertMany = client.contacts.upsertMany.bind(client.contacts);
+      let calls = 0;
+      // The second batch's answer is lost: the import stops as at a kill, its intents unanswered.
+      client.contacts.upsertMany = (async (...args: Parameters<typeof upsertMany>) => {
+        if (++calls === 2) {
+          if (reached) await upsertMany(...args);
+          throw new APIConnectionError('connection reset');
+        }
+        return upsertMany(...args);
+      }) as typeof upsertMany;
+      await expect(
+        importHundred(mock, dir, undoDir, { client, batchSize: 30, concurrency: 1 }),
+      ).rejects.toThrow(ImportStoppedError);
+      // Between the runs a teammate edits one of the batch's contacts and makes one it would create.
+      // (Rows 31-60: old-31..old-50 and new-1..new-10.)
+      mock.store.patchContact(AGENT, 'old-40', { name: 'Teammate 40' });
+      if (!reached)
+        mock.store.upsertContact(AGENT, {
+          external_id: 'new-5',
+          name: 'Theirs',
+          email: 'theirs@example.com',
+        });
+      const resumed = await importHundred(mock, dir, undoDir, { resume: true });
+      expect(resumed.interrupted).toBe(false);
+      const { report: undone, events } = await undoCollecting(mock, resumed.undo!);
+      expect(undone.failed).toBe(0);
+      const after = directory(mock);
+      if (reached) {
+        // The lost answer's writes were the import's (the resume wrote the row again over the
+        // teammate's name): all taken back to the state before the first run.
+        expect(after).toEqual(before);
+        expect(events.filter((e) => e.type === 'step' && e.step.action === 'kept')).toEqual([]);
+      } else {
+        // Never written by the first run: the teammate's edit is the state before, and theirs stays.
+        expect(after.get('old-40')).toMatchObject({ name: 'Teammate 40' });
+        expect(after.get('new-5')).toMatchObject({ name: 'Theirs', email: 'theirs@example.com' });
+        after.delete('old-40');
+        after.delete('new-5');
+        const expected = new Map(before);
+        expected.delete('old-40');
+        expect(after).toEqual(expected);
+      }
+    });
+  }
 
   it('records what a small file creates when reading a large directory would cost more, and says so', async () => {
     const mock = await startTestMock();
