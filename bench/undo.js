@@ -5,9 +5,10 @@
 // time and where it went (start-up, reads, local work, batches, exit, from the server's request
 // log), the requests and 429s, and the ratio of the medians; then a small file into a large
 // directory (the one-line note, created contacts only), and `contacts undo --yes` of a smaller
-// import, checked field by field against the seed.
+// import (all updates, then half updates and half new), checked field by field against the seed,
+// with the undo's requests by method and where its time went.
 // Usage: npm run build && node bench/undo.js [--rows 10000] [--rounds 3] [--only update,half,small,undo]
-//        [--small-rows 50] [--small-dir 20000] [--undo-rows 1000]
+//        [--small-rows 50] [--small-dir 20000] [--undo-rows 1000] [--undo-kinds update,half]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     'small-rows': { type: 'string', default: '50' },
     'small-dir': { type: 'string', default: '20000' },
     'undo-rows': { type: 'string', default: '1000' },
+    'undo-kinds': { type: 'string', default: 'update,half' },
     'server-cpu': { type: 'string', default: '0' },
     'client-cpu': { type: 'string', default: '1' },
   },
@@ -37,6 +39,7 @@ const rounds = Number(values.rounds);
 const smallRows = Number(values['small-rows']);
 const smallDir = Number(values['small-dir']);
 const undoRows = Number(values['undo-rows']);
+const undoKinds = values['undo-kinds'].split(',');
 const only = values.only?.split(',');
 const want = (name) => !only || only.includes(name);
 const dir = mkdtempSync(join(tmpdir(), 'contacts-undo-bench-'));
@@ -265,14 +268,56 @@ function differences(contacts, count) {
   return [...differ, ...byId.keys()];
 }
 
-async function undoCase() {
+/**
+ * The undo's requests by method, its GETs by kind (directory pages, contacts by id, the rest:
+ * the attribute definitions), and where its time went from the server's log: start-up (to the
+ * first request), reads (to the end of the last request before the first write: the plan's
+ * reads, the attribute definitions, the first chunk read again), the writes (first DELETE, POST
+ * or PATCH sent to the last answered, the later chunks' reading again inside), and exit.
+ */
+function undoRequests(r, agentPath) {
+  const count = (method) => r.entries.filter((e) => e.method === method).length;
+  const gets = r.entries.filter((e) => e.method === 'GET');
+  const pages = gets.filter((e) => e.path === agentPath).length;
+  const byId = gets.filter((e) => e.path.startsWith(`${agentPath}/`)).length;
+  const writes = r.entries.filter((e) => e.method !== 'GET');
+  const at = (t) => (t - r.t0) / 1000;
+  const first = r.entries.length ? at(Math.min(...r.entries.map((e) => e.start))) : 0;
+  const writeStart = writes.length ? Math.min(...writes.map((e) => e.start)) : Number.POSITIVE_INFINITY;
+  const before = r.entries.filter((e) => e.start < writeStart);
+  const readsEnd = before.length ? at(Math.max(...before.map((e) => e.end))) : first;
+  const writesStart = writes.length ? at(writeStart) : readsEnd;
+  const writesEnd = writes.length ? at(Math.max(...writes.map((e) => e.end))) : writesStart;
+  const after = gets.filter((e) => e.start >= writeStart);
+  return {
+    line:
+      `requests ${r.log.requests} (GET ${gets.length}: ${pages} pages, ${byId} by id, ${gets.length - pages - byId} other; ` +
+      `DELETE ${count('DELETE')}, POST ${count('POST')}, PATCH ${count('PATCH')}), 429s ${r.log.throttled}; ` +
+      `${f1(r.log.requests / r.seconds)} requests/s`,
+    phases:
+      `start-up ${f2(first)}  reads ${f2(readsEnd - first)} (${before.length} requests)  ` +
+      `writes ${f2(writesEnd - writesStart)} (${writes.length} writes, ${after.length} GETs among them)  exit ${f2(r.seconds - writesEnd)} s`,
+  };
+}
+
+/**
+ * `contacts undo --yes` of an import into a directory of `undoRows`, then the directory checked
+ * against the seed. `update`: every contact updated (the undo restores them all, batch upserts
+ * of 1,000); `half`: half of them updated and as many new (the new deleted one request each).
+ */
+async function undoCase(kind) {
   const half = undoRows / 2;
   const seed = writeSeed(undoRows);
-  const csv = writeCsv('undo.csv', range(1, half), range(undoRows + 1, undoRows + half));
+  const csv =
+    kind === 'update'
+      ? writeCsv('undo-update.csv', range(1, undoRows), [])
+      : writeCsv('undo-half.csv', range(1, half), range(undoRows + 1, undoRows + half));
   console.log(
-    `\ncontacts undo --yes of an import of ${csv.rows} rows (${half} updates, ${half} new) into a directory of ${undoRows}`,
+    kind === 'update'
+      ? `\ncontacts undo --yes of an import of ${csv.rows} rows (all updates) into a directory of ${undoRows}`
+      : `\ncontacts undo --yes of an import of ${csv.rows} rows (${half} updates, ${half} new) into a directory of ${undoRows}`,
   );
-  const results = join(dir, 'undo-results.csv');
+  const results = join(dir, `undo-${kind}-results.csv`);
   const imported = await importRun(seed, csv, 'default', { extra: ['--results', results] });
   try {
     showRun(imported, 'import');
@@ -287,12 +332,12 @@ async function undoCase() {
     ]);
     if (undo.code !== 0) throw new Error(`undo exited ${undo.code}: ${undo.stderr}${undo.stdout}`);
     const s = JSON.parse(undo.stdout);
-    const count = (method) => undo.entries.filter((e) => e.method === method).length;
+    const req = undoRequests(undo, `/api/v1/chatbots/${AGENT}/contacts`);
     console.log(
       `  undo       ${f2(undo.seconds).padStart(6)} s  (CPU ${f2(undo.cpuSeconds)} s, RSS ${undo.peakMb.toFixed(0)} MB)  ` +
         `deleted ${s.deleted}, restored ${s.restored}, kept ${s.kept}, failed ${s.failed}\n` +
-        `  ${''.padEnd(10)} requests ${undo.log.requests} (GET ${count('GET')}, DELETE ${count('DELETE')}, PATCH ${count('PATCH')}, ` +
-        `POST ${count('POST')}), 429s ${undo.log.throttled}; ${f1(undo.log.requests / undo.seconds)} requests/s`,
+        `  ${''.padEnd(10)} ${req.line}\n` +
+        `  ${''.padEnd(10)} ${req.phases}`,
     );
     const differ = differences(await listAll(imported.server.url), undoRows);
     console.log(
@@ -351,7 +396,7 @@ try {
     if (unwanted) console.log(`  the note was said by ${unwanted} --no-undo or --undoable runs`);
     if (!notes.every(Boolean) || unwanted) process.exitCode = 1;
   }
-  if (want('undo')) await undoCase();
+  if (want('undo')) for (const kind of undoKinds) await undoCase(kind);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
