@@ -425,16 +425,17 @@ function undoOptions(cmd: SubCommand) {
     .addHelpText(
       'after',
       `
-Contacts the import created are deleted; contacts it updated are restored to their state before
-it (fields that were empty emptied again). A contact changed since the import (its fields are not
-those the import left) is kept as it is and listed, with the fields that differ. Run twice, or
-after an interruption, an undo finds done what is done (exit 0). An import's record is refused
+Contacts the import created are deleted; in contacts it updated, the fields it sent are put back
+as they were (fields that were empty emptied again). A contact changed since the import (its
+fields are not those the import left) is kept as it is and listed, with the fields that differ.
+Run twice, or after an interruption, an undo finds done what is done (exit 0). An import's record is refused
 for another agent or another service (--mock's database, or a base URL).
 
 Records are kept in the data directory (CONTACTS_DATA_DIR; else CONTACTS_CONFIG_DIR/data; else
 the platform's, e.g. ~/.local/share/contacts-cli-nodejs), the last 20 imports per agent.
 
-Exit codes: 0 done (or nothing to do), 8 some contacts could not be restored, 130 interrupted.
+Exit codes: 0 done (or nothing to do), 2 a record of another agent or service, or of an import
+still running, 8 some contacts could not be restored, 130 interrupted.
 
 Examples:
   $ contacts undo --list
