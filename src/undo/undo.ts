@@ -182,6 +182,34 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
     };
     emit({ type: 'start', record: meta, contacts: written });
 
+    const fail = (step: UndoStep, error: unknown) => {
+      const issues = error instanceof APIError ? error.issues : [];
+      const reason =
+        (error as Error).message +
+        (issues.length > 0 ? `: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}` : '');
+      report.failed++;
+      report.failures.push({ external_id: step.external_id, reason });
+      emit({ type: 'failed', external_id: step.external_id, reason });
+    };
+    // An attribute archived since the import takes no value back (only null): a restore leaves
+    // it out, and says so once.
+    const archived = new Set(
+      (await client.attributes.list({ agentId, maxRetries }))
+        .filter((d) => d.archived)
+        .map((d) => `custom_attributes.${d.name}`),
+    );
+    const toldArchived = new Set<string>();
+    const leaveArchivedOut = (step: RestoreStep) => {
+      const lost = Object.keys(step.changes).filter(
+        (field) => archived.has(field) && step.changes[field]![1] !== null,
+      );
+      for (const field of lost) delete step.changes[field];
+      if (lost.length > 0 && !toldArchived.has(step.external_id)) {
+        toldArchived.add(step.external_id);
+        fail(step, new Error(`${lost.join(', ')}: archived since the import, not restored`));
+      }
+      return Object.keys(step.changes).length > 0;
+    };
     // The plan, from the contacts as they are now: the directory listed when that takes fewer
     // requests than asking for each, else asked in chunks.
     const reader = await DirectoryReader.open({ client, agentId, maxRetries });
@@ -210,6 +238,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
           report.alreadyDone++;
           continue;
         }
+        if (step.action === 'restore' && !leaveArchivedOut(step)) continue;
         if (step.action === 'delete') report.toDelete++;
         else if (step.action === 'restore') report.toRestore++;
         else report.kept++;
@@ -242,25 +271,11 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
     const total = report.toDelete + report.toRestore;
     const progress = () =>
       emit({ type: 'progress', done: report.deleted + report.restored + report.failed, total });
-    const fail = (step: UndoStep, error: unknown) => {
-      const issues = error instanceof APIError ? error.issues : [];
-      const reason =
-        (error as Error).message +
-        (issues.length > 0 ? `: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}` : '');
-      report.failed++;
-      report.failures.push({ external_id: step.external_id, reason });
-      emit({ type: 'failed', external_id: step.external_id, reason });
-    };
     const paced = {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       maxRetries,
       signal: options.signal,
     };
-    const archived = new Set(
-      (await client.attributes.list({ agentId, maxRetries }))
-        .filter((d) => d.archived)
-        .map((d) => `custom_attributes.${d.name}`),
-    );
     const conflicts: RestoreStep[] = [];
     const writer = new Writer(client, agentId, paced, {
       deleted: () => {
@@ -303,14 +318,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
           if (step === null) report.alreadyDone++;
           else if (step.action === 'delete') deletes.push(step);
           else if (step.action === 'restore') {
-            // An attribute archived since takes no value back (only null): the rest is restored.
-            const lost = Object.keys(step.changes).filter(
-              (field) => archived.has(field) && step.changes[field]![1] !== null,
-            );
-            for (const field of lost) delete step.changes[field];
-            if (lost.length > 0)
-              fail(step, new Error(`${lost.join(', ')}: archived since the import, not restored`));
-            if (Object.keys(step.changes).length > 0) restores.push(step);
+            if (leaveArchivedOut(step)) restores.push(step);
           } else {
             report.kept++;
             emit({ type: 'step', step });

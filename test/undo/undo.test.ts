@@ -486,6 +486,48 @@ describe('undoImport', () => {
     expect(directory(mock)).toEqual(before);
   });
 
+  it('leaves out an attribute archived since the import, restores the rest, and says so once', async () => {
+    const mock = await startTestMock();
+    mock.store.defineAttribute(AGENT, { name: 'plan', type: 'text' });
+    mock.store.upsertContact(AGENT, { external_id: 'a1', name: 'Ann', custom_attributes: { plan: 'free' } });
+    const dir = await tempDir();
+    const input = join(dir, 'a.ndjson');
+    await writeFile(input, '{"external_id":"a1","name":"Ann X","custom_attributes":{"plan":"pro"}}\n');
+    const report = await runImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      input,
+      undoDir: join(dir, 'undo'),
+    });
+    mock.store.updateAttribute(AGENT, 'plan', { archived: true });
+    const events: UndoEvent[] = [];
+    const plan = await undoImport({
+      client: clientFor(mock),
+      agentId: AGENT,
+      record: report.undo!,
+      dryRun: true,
+      onEvent: (e) => events.push(e),
+    });
+    expect(plan).toMatchObject({ toRestore: 1, failed: 1 });
+    expect(events).toContainEqual({
+      type: 'failed',
+      external_id: 'a1',
+      reason: 'custom_attributes.plan: archived since the import, not restored',
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        step: expect.objectContaining({ action: 'restore', changes: { name: ['Ann X', 'Ann'] } }),
+      }),
+    );
+    const { report: undone, events: told } = await undoCollecting(mock, report.undo!);
+    expect(undone).toMatchObject({ restored: 1, failed: 1 });
+    expect(told.filter((e) => e.type === 'failed')).toHaveLength(1);
+    expect(mock.store.findContact(AGENT, 'a1')).toMatchObject({
+      name: 'Ann',
+      custom_attributes: { plan: 'pro' },
+    });
+  });
+
   it('keeps no record for a dry run, `undo: off`, or an import that wrote nothing', async () => {
     const mock = await fiftyContacts();
     const dir = await tempDir();

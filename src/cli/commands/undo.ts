@@ -206,7 +206,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   }
   if (report.interrupted)
     throw new CliError('Undo interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
-  if (report.failed > 0)
+  if (report.failed > 0 && !report.dryRun)
     throw new CliError(`${report.failed} failed`, { exitCode: ExitCode.PARTIAL, silent: true });
 }
 
@@ -326,8 +326,9 @@ function summary(r: UndoReport, what: string, keptBy: ReadonlyMap<KeptReason, nu
       : ` Kept as they are: ${[...keptBy].map(([reason, n]) => `${n} ${KEPT_SHORT[reason]}`).join(', ')}.`;
   const done = r.alreadyDone ? ` ${r.alreadyDone} already gone or as they were.` : '';
   if (r.dryRun) {
-    if (r.toDelete + r.toRestore === 0) return `Nothing to undo of ${what}.${done}${kept}`;
-    return `Would delete ${r.toDelete} and restore ${r.toRestore} of ${what}.${done}${kept} Nothing was changed.`;
+    const whole = r.failed ? ` ${r.failed} cannot be restored whole (above).` : '';
+    if (r.toDelete + r.toRestore === 0) return `Nothing to undo of ${what}.${done}${whole}${kept}`;
+    return `Would delete ${r.toDelete} and restore ${r.toRestore} of ${what}.${done}${whole}${kept} Nothing was changed.`;
   }
   if (r.toDelete + r.toRestore === 0) return `Nothing to undo of ${what}.${done}${kept}`;
   const failed = r.failed ? `, ${r.failed} failed (above)` : '';
