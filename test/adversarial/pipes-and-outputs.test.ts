@@ -14,6 +14,7 @@ import { run } from '../../src/cli/main.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { BIN, envFor, textSink, useTempHome } from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
+import { type Unprivileged, unprivileged } from '../helpers/unprivileged.js';
 
 const home = useTempHome();
 
@@ -79,18 +80,14 @@ describe('inputs that trickle, with the default batches', () => {
   });
 });
 
-/**
- * Runs the CLI as a user without root's power to write anywhere: as `nobody` when the tests run
- * as root (as in a container), as themselves otherwise.
- */
+/** Runs the CLI without the power to write where the user may not (see helpers/unprivileged.ts). */
 function runAsUser(argv: string[], mock: MockServer) {
-  const asRoot = process.getuid?.() === 0;
+  const { command, args } = (unprivileged as Unprivileged)(process.execPath, [BIN, ...argv]);
   return new Promise<{ code: number; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...argv], {
+    const child = spawn(command, args, {
       env: envFor(home, mock),
       cwd: home.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => {
@@ -101,17 +98,14 @@ function runAsUser(argv: string[], mock: MockServer) {
   });
 }
 
-describe('output paths that cannot be written, refused before anything is sent', () => {
+describe.skipIf(!unprivileged)('output paths that cannot be written, refused before anything is sent', () => {
   const sentNothing = (mock: MockServer) => {
     expect(mock.requests.filter((r) => r.method === 'POST')).toEqual([]);
     expect(mock.store.contacts('a1')).toEqual([]);
   };
 
   beforeEach(async () => {
-    // Open to the unprivileged user the CLI may run as.
-    await chmod(home.dir, 0o777);
     await writeFile(join(home.dir, 'in.csv'), 'external_id,email\nu1,u1@example.com\nu2,bad\n');
-    await chmod(join(home.dir, 'in.csv'), 0o644);
     await mkdir(join(home.dir, 'locked'), { mode: 0o555 });
     await chmod(join(home.dir, 'locked'), 0o555);
   });

@@ -17,6 +17,7 @@ import { startMockServer } from '../../src/mock/server.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN } from '../helpers/cli.js';
 import { AGENT, api, startTestMock, storedContact, TEST_KEY, tempDir } from '../helpers/mock.js';
+import { type Unprivileged, unprivileged } from '../helpers/unprivileged.js';
 
 /** A raw connection to the database file, closed when the test ends. */
 function sqlite(file: string) {
@@ -140,40 +141,46 @@ describe('serve --mock --data: a SQLite database', () => {
     });
   });
 
-  it("refuses to start on a path it cannot write (as a user without root's rights)", async () => {
-    const dir = await tempDir();
-    await chmod(dir, 0o755);
-    const asRoot = process.getuid?.() === 0;
-    const run = (file: string) => {
-      try {
-        execFileSync(process.execPath, [BIN, 'serve', '--mock', '--port', '0', '--data', file], {
-          env: { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config') },
-          encoding: 'utf8',
-          stdio: 'pipe',
-          timeout: 10_000,
-          ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-        });
-        return { code: 0, stderr: '' };
-      } catch (error) {
-        const e = error as { status: number; stderr: string };
-        return { code: e.status, stderr: e.stderr };
-      }
-    };
-    const readOnly = join(dir, 'readonly.db');
-    openSqliteStore(readOnly).close();
-    // Root's file and directory, to `nobody`; to the user running the test, read-only ones.
-    await chmod(readOnly, asRoot ? 0o644 : 0o444);
-    const r = run(readOnly);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`Cannot write the mock database ${readOnly}`);
-    if (!asRoot) {
+  it.skipIf(!unprivileged)(
+    'refuses to start on a path it cannot write (as a user without the rights)',
+    async () => {
+      const dir = await tempDir();
+      const run = (file: string) => {
+        const { command, args } = (unprivileged as Unprivileged)(process.execPath, [
+          BIN,
+          'serve',
+          '--mock',
+          '--port',
+          '0',
+          '--data',
+          file,
+        ]);
+        try {
+          execFileSync(command, args, {
+            env: { PATH: process.env.PATH, HOME: dir, CONTACTS_CONFIG_DIR: join(dir, 'config') },
+            encoding: 'utf8',
+            stdio: 'pipe',
+            timeout: 10_000,
+          });
+          return { code: 0, stderr: '' };
+        } catch (error) {
+          const e = error as { status: number; stderr: string };
+          return { code: e.status, stderr: e.stderr };
+        }
+      };
+      const readOnly = join(dir, 'readonly.db');
+      openSqliteStore(readOnly).close();
+      await chmod(readOnly, 0o444);
+      const r = run(readOnly);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`Cannot write the mock database ${readOnly}`);
       await chmod(dir, 0o555);
       onTestFinished(() => chmod(dir, 0o755));
-    }
-    const inRootsDir = run(join(dir, 'new.db'));
-    expect(inRootsDir.code).toBe(2);
-    expect(inRootsDir.stderr).toContain('Cannot write the mock database');
-  });
+      const inReadOnlyDir = run(join(dir, 'new.db'));
+      expect(inReadOnlyDir.code).toBe(2);
+      expect(inReadOnlyDir.stderr).toContain('Cannot write the mock database');
+    },
+  );
 
   it('shares one file between two servers: writes of each seen by the other, uniqueness across both', async () => {
     const dir = await tempDir();
