@@ -24,6 +24,7 @@ import { ConfigError } from '../config/errors.js';
 import { redactSecrets } from '../core/redact.js';
 import { CheckpointMismatchError, ImportError, UnfinishedImportError } from '../importer/errors.js';
 import { MockDataFileError, SeedError } from '../mock/errors.js';
+import { OutputPathError } from '../util/output-path.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { ExitCode } from './exit-codes.js';
 
@@ -188,6 +189,8 @@ function describe(error: unknown): Described {
       hint: 'To start over from the first row instead, run the same command with --restart in place of --resume (the checkpoint is discarded).',
     };
   }
+  // A path the user named (or one beside the input) that no output may be written to.
+  if (error instanceof OutputPathError) return { code: ExitCode.USAGE, message: error.message };
   // The user's file or options, not a bug: a bad --map, an unreadable or malformed input.
   if (error instanceof ImportError) return { code: ExitCode.USAGE, message: error.message };
   if (error instanceof MockDataFileError) {

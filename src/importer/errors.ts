@@ -1,6 +1,9 @@
 // Errors the importer throws before or while reading a file; per-row problems are rejects, not errors.
 import { ContactsError } from '../core/error.js';
 
+// A refused output path (rejects, fixes, results, checkpoint) is the one rule's own error.
+export { type OutputPathCode, OutputPathError, type ProtectedPath } from '../util/output-path.js';
+
 /** Base of every importer error: the import cannot go on (or cannot start). */
 export class ImportError extends ContactsError {
   override name = 'ImportError';

@@ -10,6 +10,7 @@ import type { ContactsClient } from '../client/client.js';
 import { serviceName } from '../undo/record.js';
 import { type UndoChoice, UndoRecorder } from '../undo/recorder.js';
 import { undoDir } from '../util/data-dir.js';
+import type { ProtectedPath } from '../util/output-path.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
@@ -127,6 +128,12 @@ export interface ImportOptions {
   undoDir?: string;
   /** The service as the undo record names it (an undo elsewhere is refused); default the base URL. */
   service?: string;
+  /**
+   * Files no output may replace, besides the input and the undo records, which are always kept
+   * (the CLI names its config file and the mock's database). A path that would is refused with
+   * an `OutputPathError` before anything is sent.
+   */
+  protect?: readonly ProtectedPath[];
 }
 
 /** An import that stopped on an error it cannot isolate to a row (auth, service down, network). */
@@ -485,6 +492,8 @@ async function prepare(
         timeZone,
         defaultCountry: options.defaultCountry,
         dateOrder: options.dateOrder,
+        undoDir: options.undoDir ?? undoDir(process.env),
+        protect: options.protect,
       });
   return { validate, evidence, outputs, total, mapping, timeZone };
 }

@@ -3,9 +3,10 @@
 // the streaming `openAtomicFile` share one open, one commit (fsync, rename, directory fsync) and
 // one cleanup.
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, realpath, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { type FileHandle, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
+import { writeTarget } from './output-path.js';
 
 /** A file being written beside its target, which `commit()` replaces in one step. */
 export interface AtomicFile {
@@ -36,12 +37,10 @@ export interface AtomicFile {
 /**
  * The file a write to `path` replaces: a symlink is written through, as `cp` would, so the file
  * it points at gets the new content and the link stays. A path that does not exist (or a dangling
- * link) is itself the target.
+ * link) is itself the target. A link another user planted in a shared directory is refused
+ * (`OutputPathError`), here too, since a file may be opened long after its path was checked.
  */
-export async function resolveWriteTarget(path: string): Promise<string> {
-  const full = resolve(path);
-  return realpath(full).catch(() => full);
-}
+export const resolveWriteTarget = writeTarget;
 
 /**
  * Opens a temporary file beside `path` (named `.<name>.<pid>-<random>.partial`) to be written

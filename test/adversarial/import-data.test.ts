@@ -41,7 +41,7 @@ describe('files the import did not write', () => {
     for (const alias of ['here/in2.csv', 'alias.csv']) {
       const r = await cli(['import', 'in2.csv', '--rejects', alias]);
       expect(r.code, alias).toBe(ExitCode.USAGE);
-      expect(r.stderr).toMatch(/rejects file .* it is the input/);
+      expect(r.stderr).toMatch(new RegExp(`Cannot write --rejects ${alias}: it is the input`));
       expect(await readFile(path('in2.csv'), 'utf8')).toBe(input);
     }
     // Refused before anything was sent.
@@ -53,7 +53,7 @@ describe('files the import did not write', () => {
     await mkdir(path('adir'));
     const dir = await cli(['import', 'in.csv', '--rejects', 'adir']);
     expect(dir.code).toBe(ExitCode.USAGE);
-    expect(dir.stderr).toMatch(/Cannot write the rejects file .*adir: it is a directory/);
+    expect(dir.stderr).toMatch(/Cannot write --rejects adir: it is a directory/);
     const missing = await cli(['import', 'in.csv', '--rejects', 'nowhere/r.csv']);
     expect(missing.code).toBe(ExitCode.USAGE);
     expect(missing.stderr).toMatch(/its directory .*nowhere does not exist/);
@@ -68,7 +68,7 @@ describe('the checkpoint path', () => {
     const r = await cli(['import', 'in.csv']);
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toMatch(
-      /Cannot keep the resume checkpoint .*in\.csv\.import-checkpoint\.json: it is a directory/,
+      /Cannot write the resume checkpoint .*in\.csv\.import-checkpoint\.json: it is a directory/,
     );
     expect(await contacts()).toEqual([]);
   });

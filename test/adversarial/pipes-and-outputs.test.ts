@@ -115,7 +115,7 @@ describe.skipIf(!unprivileged)('output paths that cannot be written, refused bef
     const r = await runAsUser(['import', 'in.csv', '--agent', 'a1', '--rejects', 'locked/r.csv'], mock);
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toMatch(
-      /Cannot write the rejects file .*locked\/r\.csv: permission denied: its directory .*locked is not writable/,
+      /Cannot write --rejects locked\/r\.csv: permission denied: its directory .*locked is not writable/,
     );
     sentNothing(mock);
   });
@@ -127,18 +127,18 @@ describe.skipIf(!unprivileged)('output paths that cannot be written, refused bef
     const readOnly = await runAsUser(['import', 'in.csv', '--agent', 'a1', '--results', 'results.csv'], mock);
     expect(readOnly.code).toBe(ExitCode.USAGE);
     expect(readOnly.stderr).toMatch(
-      /Cannot write the results file .*results\.csv: permission denied: the file is read-only/,
+      /Cannot write --results results\.csv: permission denied: the file is read-only/,
     );
     const missing = await runAsUser(
       ['import', 'in.csv', '--agent', 'a1', '--results', 'nowhere/r.csv'],
       mock,
     );
     expect(missing.stderr).toMatch(
-      /Cannot write the results file .*nowhere\/r\.csv: its directory .*nowhere does not exist/,
+      /Cannot write --results nowhere\/r\.csv: its directory .*nowhere does not exist/,
     );
     await mkdir(join(home.dir, 'adir.csv'));
     const dir = await runAsUser(['import', 'in.csv', '--agent', 'a1', '--results', 'adir.csv'], mock);
-    expect(dir.stderr).toMatch(/Cannot write the results file .*adir\.csv: it is a directory/);
+    expect(dir.stderr).toMatch(/Cannot write --results adir\.csv: it is a directory/);
     sentNothing(mock);
   });
 
@@ -150,7 +150,7 @@ describe.skipIf(!unprivileged)('output paths that cannot be written, refused bef
     const r = await runAsUser(['import', 'locked/in.csv', '--agent', 'a1', '--rejects', 'r.csv'], mock);
     expect(r.code).toBe(ExitCode.USAGE);
     expect(r.stderr).toMatch(
-      /Cannot keep the resume checkpoint .*locked\/in\.csv\.import-checkpoint\.json: permission denied: its directory .*locked is not writable/,
+      /Cannot write the resume checkpoint .*locked\/in\.csv\.import-checkpoint\.json: permission denied: its directory .*locked is not writable/,
     );
     sentNothing(mock);
   });

@@ -1,11 +1,12 @@
 // `contacts export`: every contact of the agent, page by page, as CSV (importable again as is),
 // JSON, NDJSON or an Excel workbook, to stdout or to a file written atomically.
 import { extname, resolve } from 'node:path';
-import { outputPathProblem } from '../../util/output-path.js';
-import { type AtomicFile, openAtomicFile, resolveWriteTarget } from '../../util/write-file-atomic.js';
+import { checkOutputPaths, OutputPathError } from '../../util/output-path.js';
+import { type AtomicFile, openAtomicFile } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
+import { outputPathRefusal, protectedPaths } from '../output-paths.js';
 import type { ExportCommandOptions } from '../program.js';
 
 export type FileFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
@@ -86,22 +87,13 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
       hint: 'Pass --out contacts.xlsx, or redirect stdout to a file.',
     });
   }
+  // Before the service (or the embedded mock, which opens its database) is started.
+  const target = opts.out ? await checkedOut(ctx, opts.out, 'the export') : undefined;
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   // Every attribute (archived too) gets a CSV column up front, so rows stream.
   const definitions = await client.attributes.list({ agentId });
   const attributeNames = definitions.map((d) => d.name);
 
-  // Through a symlink, as `cp` would: the file it points at is replaced, the link kept. Resolved
-  // here too so the checks below look at that file and its directory.
-  const target = opts.out ? await resolveWriteTarget(resolve(ctx.cwd, opts.out)) : undefined;
-  if (target) {
-    const protect: Record<string, string> = {};
-    if (ctx.mockMode) protect[ctx.mockDataFile()] = "the embedded mock's data file";
-    const settings = await ctx.settings();
-    protect[settings.configPath] = 'the config file';
-    const problem = await outputPathProblem(target, protect);
-    if (problem) throw new UsageError(`Cannot write the export to ${opts.out}: ${problem}`);
-  }
   const spinner = await ctx.io.spinner('Exporting contacts…');
   let count = 0;
   async function* contacts() {
@@ -140,4 +132,20 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
     await file?.abort();
     throw err;
   }
+}
+
+/**
+ * `--out`, made absolute and checked by the output-path rule (not the config file, the mock's
+ * database, the undo records; no link another user planted), worded with the option.
+ */
+export async function checkedOut(ctx: CommandContext, out: string, what: string): Promise<string> {
+  const path = resolve(ctx.cwd, out);
+  try {
+    await checkOutputPaths([{ path, what, output: 'out' }], await protectedPaths(ctx));
+  } catch (error) {
+    if (error instanceof OutputPathError)
+      throw outputPathRefusal(ctx, error, { out: { flag: '--out', value: out } });
+    throw error;
+  }
+  return path;
 }

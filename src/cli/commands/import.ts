@@ -64,6 +64,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     ctx.service(),
   ]);
   const { undoDir } = await import('../../util/data-dir.js');
+  const { outputPathRefusal, protectedPaths } = await import('../output-paths.js');
+  const protect = await protectedPaths(ctx);
 
   const controller = new AbortController();
   const diff = opts.diff ? diffWriter(ctx, outFormat) : undefined;
@@ -104,12 +106,20 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       undo: opts.undo === false ? 'off' : opts.undoable ? 'full' : 'auto',
       undoDir: undoDir(ctx.env),
       service,
+      protect,
       countTotal: true,
       signal: controller.signal,
       onEvent: progress.event,
     });
   } catch (err) {
     progress.stop();
+    if (err instanceof importer.OutputPathError) {
+      throw outputPathRefusal(ctx, err, {
+        rejects: { flag: '--rejects', value: opts.rejects },
+        fixes: { flag: '--fixes', value: opts.fixes },
+        results: { flag: '--results', value: opts.results },
+      });
+    }
     if (err instanceof ImportStoppedError) {
       const r = err.report;
       const landed = r.created + r.updated;

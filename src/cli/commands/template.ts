@@ -1,13 +1,12 @@
 // `contacts template`: the import file to fill for an agent: the contact fields and every
 // attribute that takes values, named as the importer maps them without --map.
-import { resolve } from 'node:path';
 import type { AttributeDefinition } from '../../api/attribute.js';
-import { type AtomicFile, openAtomicFile, resolveWriteTarget } from '../../util/write-file-atomic.js';
+import { type AtomicFile, openAtomicFile } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { OutStream } from '../io.js';
 import { writeRecords } from '../output/render.js';
-import { exportFormat } from './export.js';
+import { checkedOut, exportFormat } from './export.js';
 
 const FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 
@@ -19,9 +18,10 @@ export async function template(ctx: CommandContext, opts: { out?: string; from?:
       hint: 'Pass --out contacts.xlsx, or redirect stdout to a file.',
     });
   }
+  // Before the service (or the embedded mock, which opens its database) is started.
+  const target = opts.out ? await checkedOut(ctx, opts.out, 'the template') : undefined;
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   const definitions = (await client.attributes.list({ agentId })).filter((d) => !d.archived);
-  const target = opts.out ? await resolveWriteTarget(resolve(ctx.cwd, opts.out)) : undefined;
   let file: AtomicFile | undefined;
   try {
     file = target ? await openAtomicFile(target) : undefined;

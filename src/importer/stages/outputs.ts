@@ -1,12 +1,12 @@
-// The files an import writes beside its requests: the resume checkpoint, the rejects file and the
-// results file. Every path is checked before any is opened and before anything is sent, so a
-// rejects path in a missing directory stops the import at once with a message naming it, not at
-// the first reject with half the rows sent.
+// The files an import writes beside its requests: the resume checkpoint, the rejects, fixes and
+// results files. Every path is checked by the one output-path rule before any is opened and
+// before anything is sent, so a rejects path in a missing directory (or naming the input, the
+// config file, another output) stops the import at once with a message naming it, not at the
+// first reject with half the rows sent.
 
 import type { UndoRecorder } from '../../undo/recorder.js';
-import { outputPathProblem } from '../../util/output-path.js';
+import { checkOutputPaths, type PlannedOutput, type ProtectedPath } from '../../util/output-path.js';
 import { defaultCheckpointPath, ImportCheckpoint, importSettings } from '../checkpoint.js';
-import { ImportError } from '../errors.js';
 import { FixesWriter } from '../fixes.js';
 import { defaultFixesPath, defaultRejectsPath, isTabular } from '../format.js';
 import { type ColumnMapping, describeMapping } from '../mapping.js';
@@ -46,42 +46,42 @@ export interface OutputsOptions {
   /** What places national numbers and reads open slash dates: a resume must use the same. */
   defaultCountry?: string | undefined;
   dateOrder?: string | undefined;
+  /** Where undo records are kept: no output may be written there. */
+  undoDir?: string | undefined;
+  /** Files no output may replace besides the input (the config file, a database). */
+  protect?: readonly ProtectedPath[] | undefined;
 }
 
 export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
   const { input, kind, source } = options;
-  const theInput: Record<string, string> = kind === 'stdin' ? {} : { [input]: 'the input' };
-
   const checkpointPath = kind === 'file' ? defaultCheckpointPath(input) : undefined;
-  if (checkpointPath) {
-    const problem = await outputPathProblem(checkpointPath, theInput);
-    if (problem) {
-      throw new ImportError(
-        `Cannot keep the resume checkpoint ${checkpointPath}: ${problem}` +
-          ' (it sits beside the input: import a copy from a directory you can write to)',
-      );
-    }
-  }
   const rejectsPath = options.rejectsPath ?? defaultRejectsPath(input, source.format, options.cwd);
-  const rejectsProblem = await outputPathProblem(rejectsPath, theInput);
-  if (rejectsProblem)
-    throw new ImportError(`Cannot write the rejects file ${rejectsPath}: ${rejectsProblem}`);
   const fixesPath = options.strict
     ? undefined
     : (options.fixesPath ?? defaultFixesPath(input, source.format, options.cwd));
-  if (fixesPath) {
-    const problem = await outputPathProblem(fixesPath, { ...theInput, [rejectsPath]: 'the rejects file' });
-    if (problem) throw new ImportError(`Cannot write the fixes file ${fixesPath}: ${problem}`);
+  if (options.resultsPath) resultsFormat(options.resultsPath);
+  // One rule for all of them (../../util/output-path.ts), each against the others too.
+  const planned: PlannedOutput[] = [];
+  if (checkpointPath) {
+    planned.push({
+      output: 'checkpoint',
+      what: 'the resume checkpoint',
+      path: checkpointPath,
+      hint: '(it sits beside the input: import a copy from a directory you can write to)',
+    });
   }
+  planned.push({ output: 'rejects', what: 'the rejects file', path: rejectsPath });
+  if (fixesPath) planned.push({ output: 'fixes', what: 'the fixes file', path: fixesPath });
   if (options.resultsPath) {
-    resultsFormat(options.resultsPath);
-    const problem = await outputPathProblem(
-      options.resultsPath,
-      { ...theInput, [rejectsPath]: 'the rejects file' },
-      { inPlace: true },
-    );
-    if (problem) throw new ImportError(`Cannot write the results file ${options.resultsPath}: ${problem}`);
+    planned.push({ output: 'results', what: 'the results file', path: options.resultsPath, inPlace: true });
   }
+  await checkOutputPaths(planned, [
+    ...(kind === 'stdin' ? [] : [{ path: input, what: 'the input' }]),
+    ...(options.undoDir
+      ? [{ path: options.undoDir, what: 'the undo records directory', directory: true }]
+      : []),
+    ...(options.protect ?? []),
+  ]);
 
   let results: ResultsWriter | undefined;
   const outputs = {} as ImportOutputs;

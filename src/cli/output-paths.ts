@@ -1,0 +1,62 @@
+// What the CLI adds to the output-path rule (../util/output-path.ts): the files this run knows
+// no output may replace (the config file, the key file, the mock's database, the undo records),
+// and the refusal worded with the option that named the path.
+import { relative, resolve } from 'node:path';
+import { undoDir } from '../util/data-dir.js';
+import { databaseFiles, type OutputPathError, type ProtectedPath } from '../util/output-path.js';
+import type { CommandContext } from './context.js';
+import { UsageError } from './errors.js';
+
+/** The files of this run that every command writing a file keeps, whatever the path it is given. */
+export async function protectedPaths(ctx: CommandContext): Promise<ProtectedPath[]> {
+  const settings = await ctx.settings();
+  const [db, ...journals] = databaseFiles(ctx.mockDataFile());
+  return [
+    { path: settings.configPath, what: 'the config file' },
+    ...(settings.apiKeyFile
+      ? [{ path: resolve(ctx.cwd, settings.apiKeyFile), what: 'the API key file' }]
+      : []),
+    // Whether or not this run uses it: a file under that name is the mock's, not an output.
+    { path: db!, what: "the embedded mock's data file" },
+    ...journals.map((path) => ({ path, what: "a journal of the embedded mock's data file" })),
+    { path: undoDir(ctx.env), what: 'the undo records directory', directory: true },
+  ];
+}
+
+/**
+ * The refusal as the user asked for the file: `--rejects cfg/config.json`, the path as typed.
+ * `named` maps each output (`OutputPathError.output`) to its option and the value the user gave;
+ * an output by default (no value) is named by what it is and where, and the option that moves it.
+ */
+export function outputPathRefusal(
+  ctx: CommandContext,
+  error: OutputPathError,
+  named: Record<string, { flag: string; value: string | undefined }>,
+): UsageError {
+  const where = (path: string) => {
+    const rel = relative(ctx.cwd, path);
+    return rel.startsWith('..') || rel === '' ? path : rel;
+  };
+  const subject = (output: string | undefined, what: string, path: string) => {
+    const option = output === undefined ? undefined : named[output];
+    if (option?.value !== undefined) return `${option.flag} ${option.value}`;
+    return `${what} ${where(path)}${option ? ` (the default of ${option.flag})` : ''}`;
+  };
+  const self = subject(error.output, error.what, error.path);
+  if (error.code === 'same_file' && error.conflict) {
+    const other = subject(error.conflict.output, error.conflict.what, error.conflict.path);
+    return new UsageError(`${other} and ${self} name one file: one would overwrite the other`, {
+      hint: 'Give each its own file.',
+      cause: error,
+    });
+  }
+  return new UsageError(`Cannot write ${self}: ${error.reason}${error.hint ? ` ${error.hint}` : ''}`, {
+    hint:
+      error.code === 'foreign_symlink'
+        ? 'Remove the link or name a path in a directory of your own; nothing was written.'
+        : error.code === 'protected_file'
+          ? 'Name another file; nothing was written.'
+          : undefined,
+    cause: error,
+  });
+}
