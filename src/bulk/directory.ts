@@ -5,7 +5,9 @@
 import type { Contact } from '../api/contact.js';
 import { PER_PAGE_MAX } from '../api/limits.js';
 import type { ContactsClient } from '../client/client.js';
-import { AgentNotFoundError, BadRequestError, NotFoundError } from '../client/errors.js';
+import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
+import type { RequestOptions } from '../client/resources/core.js';
+import { WalkCheck } from '../client/walk.js';
 import { runPaced } from './paced-run.js';
 
 /** Reads by id in flight at once: as many as an import sends. */
@@ -34,7 +36,8 @@ export class DirectoryReader {
   readonly total: number;
   /** Requests a listing of the whole directory takes. */
   readonly pages: number;
-  readonly #first: Page;
+  /** The first page `open()` read, until the first listing uses it. */
+  #first: Page | undefined;
 
   private constructor(options: DirectoryReaderOptions, first: Page) {
     this.#o = options;
@@ -48,6 +51,7 @@ export class DirectoryReader {
     const first = await options.client.contacts.list({
       agentId: options.agentId,
       perPage: PER_PAGE_MAX,
+      page: 1,
       maxRetries: options.maxRetries,
     });
     return new DirectoryReader(options, first);
@@ -62,31 +66,44 @@ export class DirectoryReader {
   }
 
   /**
-   * Every contact of the directory, a page at a time (the first page is not read again): the
-   * pages read `READS_IN_FLIGHT` at once under the bulk scheduler, in no set order.
+   * Every contact of the directory, a page at a time: the pages read `READS_IN_FLIGHT` at once
+   * under the bulk scheduler, in no set order (the first listing takes the first page `open()`
+   * read; another reads it again). A directory that changes under the listing (a page with another
+   * total, gone past the end, a contact twice, or another count in all) throws
+   * InconsistentListError after `onPage` has seen part of it: run the listing again from a fresh
+   * start with `walkUntilConsistent`.
    */
   async list(onPage: (contacts: readonly Contact[]) => void): Promise<void> {
-    onPage(this.#first.data);
-    const rest = Array.from({ length: Math.max(0, this.#first.totalPages - 1) }, (_, i) => i + 2);
+    const first = this.#first ?? (await this.#page(1, { maxRetries: this.#o.maxRetries }));
+    this.#first = undefined;
+    const check = new WalkCheck();
+    check.page(first);
+    onPage(first.data);
+    const rest = Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, i) => i + 2);
     await runPaced(
       rest,
       async (page, request) => {
+        let next: Page;
         try {
-          const next = await this.#o.client.contacts.list({
-            ...request,
-            agentId: this.#o.agentId,
-            perPage: PER_PAGE_MAX,
-            page,
-          });
-          onPage(next.data);
+          next = await this.#page(page, request);
         } catch (error) {
-          // Contacts deleted meanwhile: the last pages are gone.
-          if (error instanceof BadRequestError && /out of range/i.test(error.message)) return;
-          throw error;
+          throw check.gone(page, error);
         }
+        check.page(next);
+        onPage(next.data);
       },
       { concurrency: READS_IN_FLIGHT, maxRetries: this.#o.maxRetries },
     );
+    check.end();
+  }
+
+  #page(page: number, request: Omit<RequestOptions, 'agentId'>): Promise<Page> {
+    return this.#o.client.contacts.list({
+      ...request,
+      agentId: this.#o.agentId,
+      perPage: PER_PAGE_MAX,
+      page,
+    });
   }
 
   /** The contact each external_id names now (null: none), asked `READS_IN_FLIGHT` at once, paced. */

@@ -10,6 +10,7 @@ import {
   BadRequestError,
   ConflictError,
   ContactLimitError,
+  InconsistentListError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
@@ -75,6 +76,28 @@ export class InterruptedError extends CliError {
   constructor(message = 'Interrupted', options: Omit<CliErrorOptions, 'exitCode'> = {}) {
     super(message, { ...options, exitCode: ExitCode.INTERRUPTED });
   }
+}
+
+const LIST_CHANGED_HINT =
+  'Contacts were added or deleted while the list was read (an import or a delete running?), or the service repeated a page.';
+
+/**
+ * A walk of every page that did not see one list, worded for where its rows went: a file (not
+ * written: `out`), or stdout, whose rows cannot be taken back and are not the whole list.
+ */
+export function listChangedError(error: InconsistentListError, out: string | undefined): CliError {
+  if (out !== undefined) {
+    return new CliError(`${error.message}; ${out} was not written`, {
+      exitCode: ExitCode.SERVICE,
+      hint: `${LIST_CHANGED_HINT} Run it again once the directory holds still.`,
+      cause: error,
+    });
+  }
+  return new CliError(`${error.message}; what was written is not the whole list`, {
+    exitCode: ExitCode.SERVICE,
+    hint: `${LIST_CHANGED_HINT} Run it again, or use \`contacts export --out FILE\`, which reads again until the list holds still.`,
+    cause: error,
+  });
 }
 
 export interface ToExitOptions {
@@ -147,6 +170,13 @@ function describe(error: unknown): Described {
     };
   }
   if (error instanceof APIError) return describeApiError(error);
+  if (error instanceof InconsistentListError) {
+    return {
+      code: ExitCode.SERVICE,
+      message: error.message,
+      hint: `${LIST_CHANGED_HINT} Run it again once the directory holds still.`,
+    };
+  }
   if (error instanceof ResponseValidationError) {
     return {
       code: ExitCode.SERVICE,

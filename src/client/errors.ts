@@ -194,3 +194,58 @@ export function errorClassFor(status: number, message?: string): typeof APIError
   const precise = message === undefined ? undefined : BY_MESSAGE[status]?.find(([m]) => m === message);
   return precise?.[1] ?? BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
 }
+
+/**
+ * - `total_changed`: a page gave another `total` than the walk's first page;
+ * - `page_gone`: a page the walk was told of is past the end now (the list shrank);
+ * - `repeated_id`: a contact came a second time (pages moved, or the server repeated one);
+ * - `count_mismatch`: the walk ended with another number of contacts than `total` said.
+ */
+export type InconsistentListCode = 'total_changed' | 'page_gone' | 'repeated_id' | 'count_mismatch';
+
+/**
+ * A walk through every page of a list did not see one list: contacts were added or deleted
+ * meanwhile (offset pages shift, so some would be skipped or come twice), or the server repeated
+ * or dropped a page. What the walk yielded is not the whole list. Read it again from the first
+ * page (`walkUntilConsistent`).
+ */
+export class InconsistentListError extends ContactsError {
+  override name = 'InconsistentListError';
+  readonly code: InconsistentListCode;
+  /** The page that showed it (none for `count_mismatch`, seen at the end). */
+  readonly page: number | undefined;
+  /** The `total` the walk's first page gave. */
+  readonly expected: number;
+  /** The other `total` (`total_changed`), or the contacts the walk counted (`count_mismatch`). */
+  readonly found: number | undefined;
+  /** The contact's `id` that came twice (`repeated_id`). */
+  readonly id: string | undefined;
+  /** Walks from the first page made before giving up: 1 unless the list was read again. */
+  readonly attempts: number;
+
+  constructor(init: {
+    code: InconsistentListCode;
+    expected: number;
+    page?: number | undefined;
+    found?: number | undefined;
+    id?: string | undefined;
+    attempts?: number;
+  }) {
+    const attempts = init.attempts ?? 1;
+    const what = {
+      total_changed: `page ${init.page} counts ${init.found} contacts, the first page ${init.expected}`,
+      page_gone: `page ${init.page} is past the end now (the first page counted ${init.expected} contacts)`,
+      repeated_id: `contact ${init.id} came twice (again on page ${init.page})`,
+      count_mismatch: `the pages held ${init.found} contacts, not the ${init.expected} the first page counted`,
+    }[init.code];
+    super(
+      `The list of contacts changed while it was read: ${what}${attempts > 1 ? ` (read ${attempts} times)` : ''}`,
+    );
+    this.code = init.code;
+    this.page = init.page;
+    this.expected = init.expected;
+    this.found = init.found;
+    this.id = init.id;
+    this.attempts = attempts;
+  }
+}

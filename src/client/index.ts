@@ -10,3 +10,4 @@ export type { ListParams, UpsertResult } from './resources/contacts.js';
 export type { RequestOptions } from './resources/core.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 export type { AttemptEvent, DebugLogger, IgnoredFieldsEvent, RetryEvent } from './transport.js';
+export { WALK_ATTEMPTS, type WalkUntilConsistentOptions, walkUntilConsistent } from './walk.js';

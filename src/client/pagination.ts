@@ -1,6 +1,6 @@
 // A page of contacts that knows how to fetch the next one; iterating it walks every page.
 import type { Contact } from '../api/contact.js';
-import { BadRequestError } from './errors.js';
+import { WalkCheck } from './walk.js';
 
 export interface PageInfo {
   page: number;
@@ -35,21 +35,26 @@ export class ContactPage implements AsyncIterable<Contact> {
   }
 
   /**
-   * This page and every page after it, fetched one at a time as they are consumed. A page that
-   * disappears under the walk (contacts deleted meanwhile, so the service says the page is out
-   * of range) ends it.
+   * This page and every page after it, fetched one at a time as they are consumed. A walk that
+   * does not see one list (contacts added or deleted meanwhile shift the pages, or the server
+   * repeats one) throws InconsistentListError when it shows: a page with another `total`, a
+   * contact a second time, a page gone past the end, or (from page 1) another number of
+   * contacts in all than `total`. What was yielded before is then not the whole list.
    */
   async *pages(): AsyncGenerator<ContactPage> {
+    const check = new WalkCheck({ whole: this.page === 1 });
     let current: ContactPage | null = this;
     while (current) {
+      check.page(current);
       yield current;
+      const next = current.page + 1;
       try {
         current = await current.getNextPage();
-      } catch (err) {
-        if (err instanceof BadRequestError && /out of range/i.test(err.message)) return;
-        throw err;
+      } catch (error) {
+        throw check.gone(next, error);
       }
     }
+    check.end();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Contact> {

@@ -1,9 +1,12 @@
 // The config file: profiles with their settings and API key, kept by `conf` in a file only its
 // owner can read. `conf` is imported when a store is opened, so commands without one never load it.
+// Every change is a read-modify-write under a lock file beside it (`config.json.lock`): two
+// commands changing it at once both land, neither writes over the other's whole file.
 import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from './errors.js';
+import { type FileLockOptions, withFileLock } from './file-lock.js';
 import {
   type ProfileConfig,
   SETTING_NAMES,
@@ -35,23 +38,32 @@ export interface ProfileSource {
   readonly warnings?: readonly string[];
 }
 
+/**
+ * The config file, read and changed. Each change reads the file again under its lock, changes
+ * that one value, and writes the file whole (atomically) before the lock goes.
+ */
 export interface ConfigStore extends ProfileSource {
   get(profile: string, key: SettingKey): string | undefined;
   /** Validates, stores and returns the normalised value. */
-  set(profile: string, key: SettingKey, value: string): string;
+  set(profile: string, key: SettingKey, value: string): Promise<string>;
   /** Returns whether the setting was there. */
-  unset(profile: string, key: SettingKey): boolean;
+  unset(profile: string, key: SettingKey): Promise<boolean>;
   /** The profile's settings (never its key), by their command-line names. */
   list(profile: string): Partial<Record<SettingKey, string>>;
   getApiKey(profile: string): string | undefined;
-  setApiKey(profile: string, key: string): void;
+  setApiKey(profile: string, key: string): Promise<void>;
   /** Returns whether a key was stored. */
-  deleteApiKey(profile: string): boolean;
+  deleteApiKey(profile: string): Promise<boolean>;
 }
 
 export interface OpenConfigStoreOptions {
   /** Only `CONTACTS_CONFIG_DIR` is read from it; pass the process's own env in the CLI. */
   env: NodeJS.ProcessEnv;
+}
+
+export interface OpenConfigStoreWithLockOptions extends OpenConfigStoreOptions {
+  /** How a change waits for the lock (tests inject the clock and the sleep). */
+  lock?: FileLockOptions;
 }
 
 /** The directory `CONTACTS_CONFIG_DIR` names, if set, made absolute. */
@@ -101,7 +113,7 @@ export async function openConfigReader({ env }: OpenConfigStoreOptions): Promise
 }
 
 /** Opens (without creating) the config file; the file is first written by a `set`. */
-export async function openConfigStore({ env }: OpenConfigStoreOptions): Promise<ConfigStore> {
+export async function openConfigStore({ env, lock }: OpenConfigStoreWithLockOptions): Promise<ConfigStore> {
   const { default: ConfClass } = await import('conf');
   const cwd = configDirFromEnv(env);
   // Created here, before conf gets the chance to create it with the default (0755) mode.
@@ -121,16 +133,18 @@ export async function openConfigStore({ env }: OpenConfigStoreOptions): Promise<
   }
   // conf's default directory is ours alone, so it is tightened even before the first write.
   if (!cwd) tighten(path.dirname(conf.path), DIR_MODE);
-  return new FileConfigStore(conf);
+  return new FileConfigStore(conf, lock);
 }
 
 class FileConfigStore implements ConfigStore {
   readonly path: string;
   readonly #conf: Conf<ConfigFile>;
+  readonly #lock: FileLockOptions | undefined;
 
-  constructor(conf: Conf<ConfigFile>) {
+  constructor(conf: Conf<ConfigFile>, lock: FileLockOptions | undefined) {
     this.#conf = conf;
     this.path = conf.path;
+    this.#lock = lock;
   }
 
   profiles(): string[] {
@@ -146,15 +160,16 @@ class FileConfigStore implements ConfigStore {
     return this.getProfile(profile)[SETTINGS[key].file];
   }
 
-  set(profile: string, key: SettingKey, value: string): string {
+  async set(profile: string, key: SettingKey, value: string): Promise<string> {
     const normalised = validateSetting(key, value);
-    this.#update(profile, (p) => {
+    await this.#update(profile, (p) => {
       p[SETTINGS[key].file] = normalised;
+      return true;
     });
     return normalised;
   }
 
-  unset(profile: string, key: SettingKey): boolean {
+  unset(profile: string, key: SettingKey): Promise<boolean> {
     return this.#remove(profile, SETTINGS[key].file);
   }
 
@@ -172,39 +187,54 @@ class FileConfigStore implements ConfigStore {
     return this.getProfile(profile).api_key;
   }
 
-  setApiKey(profile: string, key: string): void {
+  async setApiKey(profile: string, key: string): Promise<void> {
     const valid = validateApiKey(key);
-    this.#update(profile, (p) => {
+    await this.#update(profile, (p) => {
       p.api_key = valid;
+      return true;
     });
   }
 
-  deleteApiKey(profile: string): boolean {
+  deleteApiKey(profile: string): Promise<boolean> {
     return this.#remove(profile, 'api_key');
   }
 
-  #remove(profile: string, field: keyof ProfileConfig): boolean {
-    const existing = this.getProfile(profile);
-    if (existing[field] === undefined) return false;
-    this.#update(profile, (p) => {
+  #remove(profile: string, field: keyof ProfileConfig): Promise<boolean> {
+    return this.#update(profile, (p) => {
+      if (p[field] === undefined) return false;
       delete p[field];
+      return true;
     });
-    return true;
   }
 
-  #update(profile: string, change: (p: ProfileConfig) => void): void {
+  /**
+   * Under the lock: reads the file as it is now, applies `change` to the one profile, and writes
+   * the file when `change` says it changed something. What other processes changed meanwhile
+   * stays, since nothing from before the lock is written back.
+   */
+  async #update(profile: string, change: (p: ProfileConfig) => boolean): Promise<boolean> {
     const name = validateProfileName(profile);
-    const file = this.#read();
-    const p = { ...file.profiles[name] };
-    change(p);
-    const profiles = { ...file.profiles };
-    if (Object.keys(p).length === 0) delete profiles[name];
-    else profiles[name] = p;
-    this.#conf.store = { version: CONFIG_VERSION, profiles };
-    // conf's mode applies when it creates the file; a file or directory made by someone else
-    // (or an older version) is tightened on every write, since it now holds settings or a key.
-    tighten(this.path, FILE_MODE);
-    tighten(path.dirname(this.path), DIR_MODE);
+    const dir = path.dirname(this.path);
+    // The lock sits beside the file: the directory must be there (and ours alone) first.
+    fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    return withFileLock(
+      `${this.path}.lock`,
+      () => {
+        const file = this.#read();
+        const p = { ...file.profiles[name] };
+        if (!change(p)) return false;
+        const profiles = { ...file.profiles };
+        if (Object.keys(p).length === 0) delete profiles[name];
+        else profiles[name] = p;
+        this.#conf.store = { version: CONFIG_VERSION, profiles };
+        // conf's mode applies when it creates the file; a file or directory made by someone else
+        // (or an older version) is tightened on every write, since it now holds settings or a key.
+        tighten(this.path, FILE_MODE);
+        tighten(dir, DIR_MODE);
+        return true;
+      },
+      this.#lock,
+    );
   }
 
   #read(): ConfigFile {

@@ -6,6 +6,7 @@
 import type { ContactInputParsed } from '../api/contact.js';
 import { DirectoryReader } from '../bulk/directory.js';
 import type { ContactsClient } from '../client/client.js';
+import { walkUntilConsistent } from '../client/walk.js';
 import { applyInput, type ContactState, type FieldChanges, fieldChanges, stateOf } from '../undo/state.js';
 
 export type { FieldChanges } from '../undo/state.js';
@@ -47,8 +48,12 @@ export class DryRunPlanner {
     });
     this.#reader = reader;
     if (!reader.listingIsCheaper(rows)) return;
-    await reader.list((page) => {
-      for (const c of page) this.#held.set(c.external_id, stateOf(c));
+    // Read again from the start when the directory changes under the listing.
+    await walkUntilConsistent(() => {
+      this.#held.clear();
+      return reader.list((page) => {
+        for (const c of page) this.#held.set(c.external_id, stateOf(c));
+      });
     });
     this.#listedWhole = true;
   }

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import type { Contact, ContactInputParsed } from '../api/contact.js';
 import { DirectoryReader, READS_IN_FLIGHT } from '../bulk/directory.js';
 import type { ContactsClient } from '../client/client.js';
+import { walkUntilConsistent } from '../client/walk.js';
 import { ImportError } from '../importer/errors.js';
 import { fieldsSent, UndoRecord } from './record.js';
 import { applyInput, type ContactState, fieldChanges, stateOf } from './state.js';
@@ -124,12 +125,16 @@ export class UndoRecorder {
       const pendingIds = new Set(pending.map((p) => p.external_id));
       const now = new Map<string, ContactState>();
       if (full && list) {
-        await record.replacePrior((put) =>
-          reader.list((page) => {
-            for (const c of page) if (pendingIds.has(c.external_id)) now.set(c.external_id, stateOf(c));
-            put(page.map((c) => ({ external_id: c.external_id, state: stateOf(c) })));
-          }),
-        );
+        // Read again from the start when the directory changes under the listing.
+        await walkUntilConsistent(() => {
+          now.clear();
+          return record.replacePrior((put) =>
+            reader.list((page) => {
+              for (const c of page) if (pendingIds.has(c.external_id)) now.set(c.external_id, stateOf(c));
+              put(page.map((c) => ({ external_id: c.external_id, state: stateOf(c) })));
+            }),
+          );
+        });
       } else if (pending.length > 0) {
         for (const [id, c] of await reader.fetch([...pendingIds])) if (c) now.set(id, stateOf(c));
       }

@@ -16,6 +16,7 @@ import {
 } from '../bulk/paced-run.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, APIError, ConflictError, NotFoundError } from '../client/errors.js';
+import { walkUntilConsistent } from '../client/walk.js';
 import { ContactsError } from '../core/error.js';
 import { ImportError } from '../importer/errors.js';
 import { MAX_BATCH_BYTES } from '../importer/stages/send-sink.js';
@@ -215,11 +216,7 @@ export async function undoImport(options: UndoOptions): Promise<UndoReport> {
     const reader = await DirectoryReader.open({ client, agentId, maxRetries });
     const listed = reader.listingIsCheaper(written);
     if (listed) {
-      await record.holdNow((put) =>
-        reader.list((page) =>
-          put(page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) }))),
-        ),
-      );
+      await holdListing(reader, record);
     }
     for (let after = 0; ; ) {
       const chunk = record.contacts(after, CHUNK);
@@ -357,8 +354,17 @@ async function relist(reader: DirectoryReader, record: UndoRecord): Promise<void
     agentId: reader.agentId,
     maxRetries: reader.maxRetries,
   });
-  await record.holdNow((put) =>
-    fresh.list((page) => put(page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) })))),
+  await holdListing(fresh, record);
+}
+
+/** The directory listed whole into the record's `heldNow()`, read again while it changes under it. */
+function holdListing(reader: DirectoryReader, record: UndoRecord): Promise<void> {
+  return walkUntilConsistent(() =>
+    record.holdNow((put) =>
+      reader.list((page) =>
+        put(page.map((c) => ({ external_id: c.external_id, id: c.id, state: stateOf(c) }))),
+      ),
+    ),
   );
 }
 

@@ -3,15 +3,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DirectoryReader } from '../../src/bulk/directory.js';
 import { ContactsClient } from '../../src/client/client.js';
+import { InconsistentListError } from '../../src/client/errors.js';
+import { walkUntilConsistent } from '../../src/client/walk.js';
 import { startTestMock } from '../helpers/mock.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
 
 const clients: ContactsClient[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-async function directoryOf(n: number) {
-  const mock = await startTestMock();
+/** A mock holding `n` contacts; `onList` runs after each page of contacts it answers, before the client has it. */
+async function directoryOf(n: number, onList: () => void = () => {}) {
+  const mock = await startTestMock({
+    onRequest: (entry) => {
+      if (entry.method === 'GET' && entry.path.endsWith('/contacts') && entry.status === 200) onList();
+    },
+  });
   for (let start = 0; start < n; start += 1000) {
     const users = Array.from({ length: Math.min(1000, n - start) }, (_, i) => ({
       external_id: `c${start + i}`,
@@ -46,11 +54,68 @@ describe('DirectoryReader', () => {
     expect(found.get(ownId)).toBeNull();
   });
 
-  it('ends the listing when pages disappear under it (contacts deleted meanwhile)', async () => {
-    const { mock, reader } = await directoryOf(2100);
-    for (let i = 0; i < 200; i++) mock.store.deleteContact('d', `c${i}`);
-    let pages = 0;
-    await reader.list(() => pages++);
-    expect(pages).toBe(2);
+  it('throws InconsistentListError when contacts are deleted under the listing, never ends short', async () => {
+    // Requests 1 (open) and 2 (the first of the two pages read together): deleted after 2.
+    let lists = 0;
+    const { mock, reader } = await directoryOf(2100, () => {
+      if (++lists === 2) for (let i = 0; i < 200; i++) mock.store.deleteContact('d', `c${i}`);
+    });
+    const error = await reader.list(() => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InconsistentListError);
+    // Page 3 is past the end of 1900 contacts; page 2 (if it came second) counts 1900.
+    expect(['page_gone', 'total_changed']).toContain((error as InconsistentListError).code);
+  });
+
+  it('lists again from a fresh first page; walkUntilConsistent gets the directory whole', async () => {
+    let lists = 0;
+    const { mock, reader } = await directoryOf(2100, () => {
+      if (++lists === 2) for (let i = 0; i < 200; i++) mock.store.deleteContact('d', `c${i}`);
+    });
+    const seen = new Set<string>();
+    let walks = 0;
+    await walkUntilConsistent(() => {
+      walks++;
+      seen.clear();
+      return reader.list((page) => {
+        for (const c of page) seen.add(c.external_id);
+      });
+    });
+    expect(walks).toBe(2);
+    expect(seen.size).toBe(1900);
+    expect(seen.has('c199')).toBe(false);
+    expect(seen.has('c200')).toBe(true);
+    expect(seen.has('c2099')).toBe(true);
+  });
+
+  it('throws repeated_id when the service sends a page again', async () => {
+    const contact = (id: string) => ({
+      id,
+      external_id: id,
+      name: null,
+      email: null,
+      phonenumber: null,
+      custom_attributes: {},
+      stripe_accounts: [],
+      created_at: 1_704_067_200,
+      updated_at: 1_704_067_200,
+    });
+    const body = (page: number) => ({
+      message: 'Success',
+      data: Array.from({ length: 1000 }, (_, i) => contact(`c${i}`)),
+      total: 2000,
+      pages: { page, per_page: 1000, total_pages: 2 },
+    });
+    const server = await startScriptedServer([
+      { status: 200, body: body(1) },
+      { status: 200, body: body(2) },
+    ]);
+    try {
+      const client = new ContactsClient({ baseUrl: server.url, apiKey: 'bk_dir_test', agentId: 'd' });
+      clients.push(client);
+      const reader = await DirectoryReader.open({ client, agentId: 'd', maxRetries: 0 });
+      await expect(reader.list(() => {})).rejects.toMatchObject({ code: 'repeated_id', page: 2, id: 'c0' });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -316,9 +316,9 @@ describe('with the real store', () => {
     const tmp = await tempConfigDir();
     cleanup = tmp.cleanup;
     const store = await openConfigStore({ env: tmp.env });
-    store.set('work', 'base-url', 'http://127.0.0.1:4010');
-    store.set('work', 'agent', 'agent-w');
-    store.setApiKey('work', 'bk_stored_key_9876');
+    await store.set('work', 'base-url', 'http://127.0.0.1:4010');
+    await store.set('work', 'agent', 'agent-w');
+    await store.setApiKey('work', 'bk_stored_key_9876');
     const s = resolveSettings({ flags: {}, env: { ...tmp.env, CONTACTS_PROFILE: 'work' }, store });
     expect(s).toMatchObject({
       profile: 'work',

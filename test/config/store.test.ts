@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode, toExit } from '../../src/cli/errors.js';
@@ -10,6 +19,7 @@ import {
   openConfigReader,
   openConfigStore,
 } from '../../src/config/store.js';
+import { runBin, tempHome } from '../helpers/cli.js';
 import {
   realConfigDir,
   snapshotRealConfig,
@@ -56,8 +66,8 @@ describe('location', () => {
 });
 
 describe('permissions', () => {
-  it('writes the file 0600 in a 0700 directory', () => {
-    store.setApiKey('default', 'bk_secret_value_1234');
+  it('writes the file 0600 in a 0700 directory', async () => {
+    await store.setApiKey('default', 'bk_secret_value_1234');
     expect(mode(store.path)).toBe(0o600);
     expect(mode(tmp.dir)).toBe(0o700);
   });
@@ -69,17 +79,19 @@ describe('permissions', () => {
     writeFileSync(path.join(other, 'config.json'), '{"version":1,"profiles":{}}', { mode: 0o644 });
     chmodSync(path.join(other, 'config.json'), 0o644);
     const loose = await openConfigStore({ env: { CONTACTS_CONFIG_DIR: other } });
-    loose.set('default', 'agent', 'a1');
+    await loose.set('default', 'agent', 'a1');
     expect(mode(loose.path)).toBe(0o600);
     expect(mode(other)).toBe(0o700);
   });
 });
 
 describe('settings', () => {
-  it('sets, gets, lists and unsets per profile, in the documented shape', () => {
-    expect(store.set('default', 'base-url', 'https://api.example.test/')).toBe('https://api.example.test');
-    store.set('default', 'agent', ' agent-1 ');
-    store.set('work', 'output', 'CSV');
+  it('sets, gets, lists and unsets per profile, in the documented shape', async () => {
+    expect(await store.set('default', 'base-url', 'https://api.example.test/')).toBe(
+      'https://api.example.test',
+    );
+    await store.set('default', 'agent', ' agent-1 ');
+    await store.set('work', 'output', 'CSV');
     expect(store.get('default', 'base-url')).toBe('https://api.example.test');
     expect(store.get('default', 'agent')).toBe('agent-1');
     expect(store.list('work')).toEqual({ output: 'csv' });
@@ -94,19 +106,19 @@ describe('settings', () => {
       },
     });
 
-    expect(store.unset('default', 'agent')).toBe(true);
-    expect(store.unset('default', 'agent')).toBe(false);
+    expect(await store.unset('default', 'agent')).toBe(true);
+    expect(await store.unset('default', 'agent')).toBe(false);
     expect(store.get('default', 'agent')).toBeUndefined();
   });
 
-  it('drops a profile once its last setting is gone', () => {
-    store.set('tmp', 'agent', 'x');
-    store.unset('tmp', 'agent');
+  it('drops a profile once its last setting is gone', async () => {
+    await store.set('tmp', 'agent', 'x');
+    await store.unset('tmp', 'agent');
     expect(store.profiles()).toEqual([]);
   });
 
-  it('keeps profile names with dots whole', () => {
-    store.set('prod.eu', 'agent', 'eu-agent');
+  it('keeps profile names with dots whole', async () => {
+    await store.set('prod.eu', 'agent', 'eu-agent');
     expect(store.get('prod.eu', 'agent')).toBe('eu-agent');
     expect(JSON.parse(readFileSync(store.path, 'utf8')).profiles['prod.eu']).toEqual({ agent: 'eu-agent' });
   });
@@ -118,49 +130,49 @@ describe('settings', () => {
     ['base-url', 'https://example.com/?x=1'],
     ['output', 'yaml'],
     ['agent', '   '],
-  ] as const)('rejects %s=%s with a usage error and writes nothing', (key, value) => {
-    expect(() => store.set('default', key, value)).toThrow(ConfigError);
+  ] as const)('rejects %s=%s with a usage error and writes nothing', async (key, value) => {
+    await expect(store.set('default', key, value)).rejects.toThrow(ConfigError);
     expect(() => statSync(store.path)).toThrow(/ENOENT/);
   });
 
-  it('rejects unsafe profile names', () => {
-    expect(() => store.set('__proto__', 'agent', 'x')).toThrow(ConfigError);
-    expect(() => store.set('-x', 'agent', 'x')).toThrow(ConfigError);
+  it('rejects unsafe profile names', async () => {
+    await expect(store.set('__proto__', 'agent', 'x')).rejects.toThrow(ConfigError);
+    await expect(store.set('-x', 'agent', 'x')).rejects.toThrow(ConfigError);
   });
 
-  it('never lists the key with the settings', () => {
-    store.setApiKey('default', 'bk_secret_value_1234');
-    store.set('default', 'agent', 'a');
+  it('never lists the key with the settings', async () => {
+    await store.setApiKey('default', 'bk_secret_value_1234');
+    await store.set('default', 'agent', 'a');
     expect(store.list('default')).toEqual({ agent: 'a' });
   });
 });
 
 describe('api key', () => {
-  it('stores, reads and deletes the key per profile', () => {
-    store.setApiKey('default', ' bk_secret_value_1234\n');
-    store.setApiKey('other', 'bk_other_key_5678');
+  it('stores, reads and deletes the key per profile', async () => {
+    await store.setApiKey('default', ' bk_secret_value_1234\n');
+    await store.setApiKey('other', 'bk_other_key_5678');
     expect(store.getApiKey('default')).toBe('bk_secret_value_1234');
     expect(store.getApiKey('other')).toBe('bk_other_key_5678');
-    expect(store.deleteApiKey('default')).toBe(true);
-    expect(store.deleteApiKey('default')).toBe(false);
+    expect(await store.deleteApiKey('default')).toBe(true);
+    expect(await store.deleteApiKey('default')).toBe(false);
     expect(store.getApiKey('default')).toBeUndefined();
     expect(store.getApiKey('other')).toBe('bk_other_key_5678');
   });
 
-  it('refuses a key without the bk_ prefix, without echoing it', () => {
+  it('refuses a key without the bk_ prefix, without echoing it', async () => {
     let error: unknown;
     try {
-      store.setApiKey('default', 'sk_live_abcdefgh');
+      await store.setApiKey('default', 'sk_live_abcdefgh');
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).not.toContain('sk_live_abcdefgh');
-    expect(() => store.setApiKey('default', 'bk_')).toThrow(ConfigError);
+    await expect(store.setApiKey('default', 'bk_')).rejects.toThrow(ConfigError);
   });
 
   it('is seen by a second store on the same directory', async () => {
-    store.setApiKey('default', 'bk_secret_value_1234');
+    await store.setApiKey('default', 'bk_secret_value_1234');
     const again = await openConfigStore({ env: tmp.env });
     expect(again.getApiKey('default')).toBe('bk_secret_value_1234');
   });
@@ -192,8 +204,8 @@ describe('a broken file', () => {
 
 describe('openConfigReader (reads without loading conf)', () => {
   it('sees what the store wrote, at the same path', async () => {
-    store.set('work', 'agent', 'a-7');
-    store.setApiKey('work', 'bk_reader_test_1234');
+    await store.set('work', 'agent', 'a-7');
+    await store.setApiKey('work', 'bk_reader_test_1234');
     const reader = await openConfigReader({ env: tmp.env });
     expect(reader.path).toBe(store.path);
     expect(reader.getProfile('work')).toEqual({ agent: 'a-7', api_key: 'bk_reader_test_1234' });
@@ -215,5 +227,100 @@ describe('openConfigReader (reads without loading conf)', () => {
     await expect(openConfigReader({ env: tmp.env })).rejects.toThrow(
       /profiles\.default\.agent is not a string/,
     );
+  });
+});
+
+describe('changes from several places at once', () => {
+  it('each change reads the file again, so a store opened earlier writes over nothing', async () => {
+    const first = await openConfigStore({ env: tmp.env });
+    const second = await openConfigStore({ env: tmp.env });
+    await first.set('default', 'agent', 'a1');
+    await second.setApiKey('default', 'bk_second_store_1234');
+    await first.set('work', 'output', 'csv');
+    expect(JSON.parse(readFileSync(store.path, 'utf8')).profiles).toEqual({
+      default: { agent: 'a1', api_key: 'bk_second_store_1234' },
+      work: { output: 'csv' },
+    });
+  });
+
+  it('leaves no lock behind, after a change or a failed one', async () => {
+    await store.set('default', 'agent', 'a1');
+    await store.setApiKey('default', 'bk_lock_test_1234');
+    await store.unset('default', 'agent');
+    await store.deleteApiKey('default');
+    await expect(store.set('default', 'output', 'yaml')).rejects.toThrow(ConfigError);
+    expect(readdirSync(tmp.dir).filter((f) => f !== 'config.json')).toEqual([]);
+  });
+
+  it('changes the file past a lock left by a process that is gone', async () => {
+    const gone = await openConfigStore({ env: tmp.env, lock: { isAlive: () => false } });
+    mkdirSync(tmp.dir, { recursive: true });
+    writeFileSync(
+      `${store.path}.lock`,
+      JSON.stringify({ pid: 999_999, host: hostname(), token: 't', since: '2024-01-01T00:00:00.000Z' }),
+    );
+    await gone.set('default', 'agent', 'after-a-crash');
+    expect(store.get('default', 'agent')).toBe('after-a-crash');
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+
+  it('gives up on a lock another process keeps, writing nothing', async () => {
+    let t = 0;
+    const waiting = await openConfigStore({
+      env: tmp.env,
+      lock: {
+        timeoutMs: 500,
+        now: () => t,
+        sleep: async (ms) => {
+          t += ms;
+        },
+      },
+    });
+    await store.set('default', 'agent', 'before');
+    writeFileSync(
+      `${store.path}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), token: 't', since: '2024-01-01T00:00:00.000Z' }),
+    );
+    const error = await waiting.setApiKey('default', 'bk_waited_key_1234').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('The config file is locked by another change');
+    expect(toExit(error).code).toBe(ExitCode.USAGE);
+    expect(store.getProfile('default')).toEqual({ agent: 'before' });
+  });
+
+  it('real CLI processes racing: auth login and config set of other keys all land', async () => {
+    const home = await tempHome();
+    try {
+      const env = { ...home.env, CONTACTS_CONFIG_DIR: path.join(home.dir, 'config') };
+      const key = 'bk_raced_login_key_1234';
+      const sets: [string, string, string][] = [
+        ['default', 'agent', 'agent-d'],
+        ['default', 'output', 'csv'],
+        ['default', 'default-country', 'GB'],
+        ['default', 'time-zone', 'Europe/Paris'],
+        ['default', 'max-retries', '4'],
+        ['work', 'agent', 'agent-w'],
+        ['ops', 'timeout', '45'],
+      ];
+      const runs = await Promise.all([
+        // The key from stdin, never argv.
+        runBin(['auth', 'login', '--with-key'], { env, stdin: `${key}\n`, cwd: home.dir }),
+        ...sets.map(([profile, name, value]) =>
+          runBin(['--profile', profile, 'config', 'set', name, value], { env, cwd: home.dir }),
+        ),
+      ]);
+      for (const r of runs) expect(r, r.stderr).toMatchObject({ code: 0 });
+      const reader = await openConfigReader({ env });
+      expect(reader.getProfile('default').api_key).toBe(key);
+      for (const [profile, name, value] of sets) {
+        const stored = reader.getProfile(profile) as Record<string, string>;
+        expect(stored[name.replace(/-/g, '_')], `${profile} ${name}`).toBe(value);
+      }
+      expect(readdirSync(env.CONTACTS_CONFIG_DIR)).toEqual(['config.json']);
+      expect(mode(reader.path)).toBe(0o600);
+      expect(mode(env.CONTACTS_CONFIG_DIR)).toBe(0o700);
+    } finally {
+      await home.cleanup();
+    }
   });
 });

@@ -64,8 +64,8 @@ export async function login(ctx: CommandContext, opts: LoginCommandOptions) {
       hint: 'Check that you copied the whole key, for the right workspace.',
     });
   }
-  store.setApiKey(settings.profile, key);
-  if (ctx.options.baseUrl) store.set(settings.profile, 'base-url', ctx.options.baseUrl);
+  await store.setApiKey(settings.profile, key);
+  if (ctx.options.baseUrl) await store.set(settings.profile, 'base-url', ctx.options.baseUrl);
   const stored = `key ${maskKey(key)} stored in ${where}`;
   switch (check.verdict) {
     case 'works':
@@ -167,7 +167,7 @@ export async function status(ctx: CommandContext) {
 
 export async function logout(ctx: CommandContext) {
   const [store, settings] = await Promise.all([ctx.store(), ctx.settings()]);
-  const removed = store.deleteApiKey(settings.profile);
+  const removed = await store.deleteApiKey(settings.profile);
   ctx.io.note(
     removed
       ? `Removed the key from profile "${settings.profile}".`

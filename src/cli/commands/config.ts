@@ -22,14 +22,14 @@ export async function set(ctx: CommandContext, name: string, value: string) {
   const key = parseSettingKey(name);
   ctx.mayCreateProfile();
   const { store, profile } = await profileAndStore(ctx);
-  const stored = store.set(profile, key, value);
+  const stored = await store.set(profile, key, value);
   ctx.io.note(`Set ${key} to ${stored} in profile "${profile}".`);
 }
 
 export async function unset(ctx: CommandContext, name: string) {
   const key = parseSettingKey(name);
   const { store, profile } = await profileAndStore(ctx);
-  const removed = store.unset(profile, key);
+  const removed = await store.unset(profile, key);
   ctx.io.note(
     removed ? `Removed ${key} from profile "${profile}".` : `${key} was not set in profile "${profile}".`,
   );

@@ -1,8 +1,9 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
 import type { ContactsClient } from '../../client/client.js';
+import { InconsistentListError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
 import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
@@ -48,6 +49,8 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
     ctx.io.note(summary.count === 0 ? `No contacts for agent ${agentId}.` : `${summary.count} contacts.`);
   } catch (err) {
     spinner.fail();
+    // Rows already on stdout cannot be taken back: the list is not read again, the run fails.
+    if (err instanceof InconsistentListError) throw listChangedError(err, undefined);
     throw err;
   }
 }

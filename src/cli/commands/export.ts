@@ -1,10 +1,13 @@
 // `contacts export`: every contact of the agent, page by page, as CSV (importable again as is),
-// JSON, NDJSON or an Excel workbook, to stdout or to a file written atomically.
+// JSON, NDJSON or an Excel workbook, to stdout or to a file written atomically. A file is
+// written only from a walk of the pages that saw one list; stdout fails when the list changes.
 import { extname, resolve } from 'node:path';
+import { InconsistentListError } from '../../client/errors.js';
+import { WALK_ATTEMPTS, walkUntilConsistent } from '../../client/walk.js';
 import { checkOutputPaths, OutputPathError } from '../../util/output-path.js';
 import { type AtomicFile, openAtomicFile } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
+import { listChangedError, UsageError } from '../errors.js';
 import { writeContacts } from '../output/render.js';
 import { outputPathRefusal, protectedPaths } from '../output-paths.js';
 import type { ExportCommandOptions } from '../program.js';
@@ -103,16 +106,13 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
       yield* page.data;
     }
   }
-  let file: AtomicFile | undefined;
-  try {
-    file = target ? await openAtomicFile(target) : undefined;
+  /** One walk of every page into `file` (or stdout), the file committed when the walk was whole. */
+  async function write(file: AtomicFile | undefined): Promise<{ count: number }> {
+    count = 0;
     let summary: { count: number };
     if (format === 'xlsx') {
       const { outStreamSink, writeContactsWorkbook } = await import('../output/workbook.js');
-      const target = file;
-      const sink = target
-        ? { write: (chunk: Uint8Array) => target.write(chunk) }
-        : outStreamSink(ctx.io.stdout);
+      const sink = file ? { write: (chunk: Uint8Array) => file.write(chunk) } : outStreamSink(ctx.io.stdout);
       summary = await writeContactsWorkbook(sink, contacts(), definitions);
     } else {
       const stream = file?.stream();
@@ -125,11 +125,38 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
       summary = await (fileError ? Promise.race([writing, fileError]) : writing);
     }
     await file?.commit();
+    return summary;
+  }
+  try {
+    let summary: { count: number };
+    if (target) {
+      // A file can start over: contacts added or deleted under the walk shift the pages, so the
+      // walk is made again from the first page into a fresh temporary file until it holds still.
+      summary = await walkUntilConsistent(
+        async () => {
+          const file = await openAtomicFile(target);
+          try {
+            return await write(file);
+          } catch (err) {
+            await file.abort();
+            throw err;
+          }
+        },
+        {
+          onRetry: (error, attempt) =>
+            ctx.io.warn(
+              `${error.message}; reading them again from the first page (${attempt} of ${WALK_ATTEMPTS})`,
+            ),
+        },
+      );
+    } else {
+      summary = await write(undefined);
+    }
     spinner.stop();
     ctx.io.note(`Exported ${summary.count} contacts${target ? ` to ${opts.out}` : ''}.`);
   } catch (err) {
     spinner.fail();
-    await file?.abort();
+    if (err instanceof InconsistentListError) throw listChangedError(err, opts.out);
     throw err;
   }
 }

@@ -51,12 +51,15 @@ export class Contacts {
     return new ContactPage(body.data, info, next);
   }
 
-  /** Every contact of the agent, page after page, as they are fetched. */
+  /**
+   * Every contact of the agent, page after page, as they are fetched. Throws
+   * InconsistentListError when the list changes under the walk (see `ContactPage.pages()`).
+   */
   async *listAll(params: Omit<ListParams, 'page'> = {}): AsyncGenerator<Contact> {
     for await (const page of this.pages(params)) yield* page.data;
   }
 
-  /** Every page of the agent's contacts, fetched as they are consumed. */
+  /** Every page of the agent's contacts, fetched as they are consumed; checked as `listAll()`. */
   async *pages(params: Omit<ListParams, 'page'> = {}): AsyncGenerator<ContactPage> {
     yield* (await this.list({ ...params, page: 1 })).pages();
   }

@@ -1,0 +1,88 @@
+// `contacts list --all` while the directory changes under it: rows already on stdout cannot be
+// taken back, so a walk that did not see one list fails (exit 6) and says so; never a short
+// listing with exit 0.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { MockServer, RequestLogEntry } from '../../../src/mock/server.js';
+import { envFor, runInProcess, useTempHome } from '../../helpers/cli.js';
+import { startTestMock } from '../../helpers/mock.js';
+import { startScriptedServer } from '../../helpers/scripted-server.js';
+
+const AGENT = 'lst';
+const home = useTempHome();
+
+/** A mock holding `n` contacts; `onList(n, mock)` runs once it has answered its nth page of contacts. */
+async function mockWith(n: number, onList: (request: number, mock: MockServer) => void = () => {}) {
+  let mock: MockServer | undefined;
+  let requests = 0;
+  mock = await startTestMock({
+    onRequest: (entry: RequestLogEntry) => {
+      if (entry.method === 'GET' && entry.path.endsWith('/contacts') && entry.status === 200) {
+        onList(++requests, mock!);
+      }
+    },
+  });
+  mock.store.batchUpsert(AGENT, { users: Array.from({ length: n }, (_, i) => ({ external_id: `c${i}` })) });
+  return mock;
+}
+
+const listAll = (url: string) =>
+  runInProcess(['list', '--all', '--per-page', '10', '-o', 'ndjson', '--agent', AGENT], {
+    env: envFor(home, { url }),
+    cwd: home.dir,
+  });
+
+const lines = (text: string) => text.split('\n').filter(Boolean);
+
+describe('list --all', () => {
+  it('lists every contact once when nothing changes', async () => {
+    const r = await listAll((await mockWith(25)).url);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).map((l) => JSON.parse(l).external_id)).toEqual(
+      Array.from({ length: 25 }, (_, i) => `c${i}`),
+    );
+  });
+
+  it('fails with exit 6 when contacts are deleted between two pages', async () => {
+    const mock = await mockWith(25, (request, m) => {
+      if (request === 2) for (const id of ['c0', 'c1']) m.store.deleteContact(AGENT, id);
+    });
+    const r = await listAll(mock.url);
+    expect(r.code).toBe(6);
+    expect(lines(r.stdout)).toHaveLength(20);
+    expect(r.stderr).toContain(
+      'error: The list of contacts changed while it was read: page 3 counts 23 contacts, the first page 25; what was written is not the whole list',
+    );
+    expect(r.stderr).not.toMatch(/^25 contacts\.$/m);
+  });
+
+  it('fails with exit 6 when the server sends a page again', async () => {
+    const contact = (id: string) => ({
+      id,
+      external_id: id,
+      name: null,
+      email: null,
+      phonenumber: null,
+      custom_attributes: {},
+      stripe_accounts: [],
+      created_at: 1_704_067_200,
+      updated_at: 1_704_067_200,
+    });
+    const page = (n: number) => ({
+      status: 200,
+      body: {
+        message: 'Success',
+        data: Array.from({ length: 10 }, (_, i) => contact(`r${i}`)),
+        total: 20,
+        pages: { page: n, per_page: 10, total_pages: 2 },
+      },
+    });
+    const server = await startScriptedServer([page(1), page(2)]);
+    onTestFinished(() => server.close());
+    const r = await listAll(server.url);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain(
+      'contact r0 came twice (again on page 2); what was written is not the whole list',
+    );
+    expect(r.stderr).toContain('hint: Contacts were added or deleted while the list was read');
+  });
+});
