@@ -31,8 +31,8 @@ describe('the config file', () => {
   it('--rejects <config dir>/config.json is refused; the config keeps its key', async () => {
     const mock = await startTestMock({ keys: [TEST_KEY] });
     const store = await openConfigStore({ env: home.env });
-    store.setApiKey('default', TEST_KEY);
-    store.set('default', 'base-url', mock.url);
+    await store.setApiKey('default', TEST_KEY);
+    await store.set('default', 'base-url', mock.url);
     const config = join(home.env.CONTACTS_CONFIG_DIR!, 'config.json');
     const before = await readFile(config, 'utf8');
     const r = await cli(['import', 'in.csv', '--agent', 'a1', '--rejects', config]);
