@@ -202,16 +202,22 @@ describe('contacts serve --mock: where the data lives', () => {
   });
 
   it("refuses --cors '*' without --key: any web page could read every contact and reset the mock", async () => {
-    const any = await runBin(['serve', '--mock', '--in-memory', '--cors', '*'], { env: home.env, cwd: home.dir });
+    const any = await runBin(['serve', '--mock', '--in-memory', '--cors', '*'], {
+      env: home.env,
+      cwd: home.dir,
+    });
     expect(any.code).toBe(2);
     expect(any.stderr).toContain("--cors '*' needs --key");
     expect(any.stderr).toContain('--cors http://localhost:3000');
     expect(any.stdout).toBe('');
     // Beside a named origin it is still any origin.
-    const mixed = await runBin(['serve', '--mock', '--in-memory', '--cors', 'http://localhost:3000', '--cors', '*'], {
-      env: home.env,
-      cwd: home.dir,
-    });
+    const mixed = await runBin(
+      ['serve', '--mock', '--in-memory', '--cors', 'http://localhost:3000', '--cors', '*'],
+      {
+        env: home.env,
+        cwd: home.dir,
+      },
+    );
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain("--cors '*' needs --key");
     // With a key it serves, and answers any origin.
