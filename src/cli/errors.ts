@@ -1,5 +1,7 @@
 // The CLI's own errors and the one place that turns any thrown value into lines for stderr
 // and an exit code. main.ts prints the lines and exits; nothing else decides an exit code.
+
+import { PathParamError } from '../api/operations.js';
 import {
   AgentNotFoundError,
   APIConnectionError,
@@ -127,6 +129,16 @@ function describe(error: unknown): Described {
   }
   if (error instanceof RequestPathError) {
     return { code: ExitCode.USAGE, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  }
+  if (error instanceof PathParamError) {
+    return {
+      code: ExitCode.USAGE,
+      message: error.message,
+      hint:
+        error.param === 'id'
+          ? 'Address the contact by its id (ct_..., as `contacts list` shows it) instead of its external_id.'
+          : `No ${error.param === 'agentId' ? 'agent' : 'attribute'} can be addressed by "." or "..".`,
+    };
   }
   if (error instanceof ProxyConfigError) {
     return {
