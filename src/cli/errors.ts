@@ -171,7 +171,7 @@ function describe(error: unknown): Described {
     return {
       code: ExitCode.NETWORK,
       message: withCause(error.message, error.cause),
-      hint: 'The service did not answer in time; try again, or check your connection.',
+      hint: 'The service did not answer in full within --timeout (each attempt, to its last byte); try again, raise --timeout, or check your connection.',
     };
   }
   if (error instanceof APIConnectionError) {

@@ -232,9 +232,19 @@ export class Transport {
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
 
-    // undici's own timers bound the wait for the headers and for each stretch of the body: no
-    // AbortController and timer of our own per request, which an import sends thousands of.
+    // One deadline for the whole attempt, the answer's last byte included: undici's own timers
+    // measure silence only, so a server that trickles its body a byte at a time would hold the
+    // attempt for ever. The caller's signal ends it too.
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
+    const deadline = new AbortController();
+    let expired = false;
+    let answering = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      deadline.abort();
+    }, timeoutMs);
+    const forward = () => deadline.abort(spec.signal?.reason);
+    spec.signal?.addEventListener('abort', forward, { once: true });
 
     const started = performance.now();
     const debugging = this.#options.debug !== undefined;
@@ -250,10 +260,12 @@ export class Transport {
         method: spec.method,
         headers,
         body,
-        signal: spec.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        signal: deadline.signal,
+        // The deadline above bounds every wait; undici's idle timers would only race it.
+        headersTimeout: 0,
+        bodyTimeout: 0,
       });
+      answering = true;
       const text = await res.body.text();
       spec.onAttempt?.({
         attempt,
@@ -272,10 +284,12 @@ export class Transport {
     } catch (err) {
       spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
       if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
-      if (TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
-        throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {
-          cause: err,
-        });
+      if (expired || TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
+        const what = answering ? 'the answer was still arriving' : 'no answer had come';
+        throw new APITimeoutError(
+          `Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href} (${what})`,
+          { cause: err },
+        );
       }
       if (err instanceof ContactsError) throw err;
       // undici says a proxy's refusal only in words: `Proxy response (403) !== 200 when HTTP
@@ -291,6 +305,9 @@ export class Transport {
         ),
         { cause: err },
       );
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', forward);
     }
   }
 

@@ -119,7 +119,7 @@ describe('client errors', () => {
 
     const timeout = toExit(new APITimeoutError('Request timed out'));
     expect(timeout.code).toBe(ExitCode.NETWORK);
-    expect(timeout.lines.at(-1)).toMatch(/did not answer in time/);
+    expect(timeout.lines.at(-1)).toMatch(/did not answer in full within --timeout/);
   });
 
   it('maps an id no path can carry to a usage error, with the way to address the contact', () => {
