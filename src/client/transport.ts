@@ -128,6 +128,7 @@ export class Transport {
   #reached = false;
 
   constructor(options: TransportOptions) {
+    checkTimeout(options.timeoutMs, 'timeoutMs');
     this.#apiKey = options.apiKey;
     this.#options = options;
     this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
@@ -161,6 +162,7 @@ export class Transport {
 
   /** Sends the request, retrying what is safe to retry; resolves with any 2xx response. */
   async request(spec: RequestSpec): Promise<RawResponse> {
+    if (spec.timeoutMs !== undefined) checkTimeout(spec.timeoutMs, 'timeoutMs of the call');
     const url = this.url(spec);
     const maxRetries = spec.maxRetries ?? this.#options.retry.maxRetries;
     for (let attempt = 1; ; attempt++) {
@@ -349,6 +351,18 @@ export class Transport {
 function headerValue(raw: string | string[] | undefined, join?: string): string | undefined {
   if (!Array.isArray(raw)) return raw;
   return join === undefined ? raw[0] : raw.join(join);
+}
+
+/** The longest delay a timer takes: a longer one would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** A timeout is a positive number of milliseconds a timer can wait (about 24 days at most). */
+function checkTimeout(ms: number, name: string): void {
+  if (!(ms > 0 && ms <= MAX_TIMEOUT_MS)) {
+    throw new ContactsError(
+      `${name} must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${ms}`,
+    );
+  }
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);

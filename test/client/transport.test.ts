@@ -155,6 +155,20 @@ describe('client transport', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('refuses a timeout no timer can keep, for the client and for a call, sending nothing', async () => {
+    const { client, server } = await setup([{ status: 200, body: { message: 'Success', data: contact } }]);
+    for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      expect(
+        () => new ContactsClient({ baseUrl: server.url, apiKey: KEY, timeoutMs }),
+        String(timeoutMs),
+      ).toThrow(/^timeoutMs must be a number of milliseconds from 1 to 2147483647, got /);
+      await expect(client.contacts.get('u1', { timeoutMs }), String(timeoutMs)).rejects.toBeInstanceOf(
+        ContactsError,
+      );
+    }
+    expect(server.requests).toEqual([]);
+  });
+
   it('gives the deadline to every request: a page of a listing, and a batch upsert', async () => {
     const { client } = await setup([{ trickle: 5 }], { timeoutMs: 100, maxRetries: 0 });
     const listing = (async () => {
