@@ -2,6 +2,7 @@
 // client's paths, the mock's routing and 405s, the msw handlers and the OpenAPI document's
 // `paths` are all derived from this list (as prism derives its routes from operations), so none
 // of them can name an endpoint the others do not know.
+import { ContactsError } from '../core/error.js';
 import { API_PREFIX } from './limits.js';
 
 /** The methods the API's operations use (PUT changes an attribute): what `contacts api` sends. */
@@ -149,13 +150,61 @@ export function templateParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
-/** A request's method and path for an operation, its parameters percent-encoded. */
+/**
+ * Whether a path segment is `.` or `..`, `%2e` standing for a dot: URL parsers (WHATWG's, so
+ * `fetch` and browsers), proxies and servers resolve such a segment away, so no percent-encoding
+ * gets it to the service as a name: `DELETE .../contacts/..` reaches `.../chatbots/a1/`.
+ */
+export function isDotSegment(segment: string): boolean {
+  // `%2e%2e` is the longest form.
+  if (segment.length > 6) return false;
+  const s = segment.toLowerCase().replaceAll('%2e', '.');
+  return s === '.' || s === '..';
+}
+
+/**
+ * The first dot segment of a path (its query and fragment aside), or undefined. A backslash
+ * separates segments too, as a URL parser reads an http(s) path.
+ */
+export function dotSegmentOf(path: string): string | undefined {
+  const end = path.search(/[?#]/);
+  return (end < 0 ? path : path.slice(0, end)).split(/[/\\]/).find(isDotSegment);
+}
+
+/** What each path parameter is, for messages. */
+const PARAM_NAMES: Record<string, string> = { agentId: 'agent id', id: 'contact id', name: 'attribute name' };
+
+/**
+ * A path parameter that cannot be sent: `.` or `..` (see `isDotSegment`). Thrown before any
+ * request; `param` says which (`agentId`, `id`, `name`).
+ */
+export class PathParamError extends ContactsError {
+  override name = 'PathParamError';
+  readonly param: string;
+  readonly value: string;
+  constructor(param: string, value: string, path: string) {
+    const reached = new URL(path, 'http://host').pathname;
+    super(
+      `The ${PARAM_NAMES[param] ?? param} ${JSON.stringify(value)} cannot go in a request path: URL parsers, proxies and servers resolve a "." or ".." segment away, so ${path} would reach ${reached}`,
+    );
+    this.param = param;
+    this.value = value;
+  }
+}
+
+/** A request's method and path for an operation, its parameters percent-encoded; a PathParamError for `.` or `..`. */
 export function endpoint(
   id: OperationId,
   params: Record<string, string>,
 ): { method: HttpMethod; path: string } {
   const op = operation(id);
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
+  let dot: string | undefined;
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const segment = encodeURIComponent(params[name]!);
+    if (dot === undefined && isDotSegment(segment)) dot = name;
+    return segment;
+  });
+  if (dot !== undefined) throw new PathParamError(dot, params[dot]!, path);
   return { method: op.method, path };
 }
 

@@ -4,10 +4,11 @@
 // records its undo with it, an undo reads the contacts it would change with it.
 import type { Contact } from '../api/contact.js';
 import { PER_PAGE_MAX } from '../api/limits.js';
+import { isDotSegment } from '../api/operations.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 import type { RequestOptions } from '../client/resources/core.js';
-import { WalkCheck } from '../client/walk.js';
+import { WalkCheck, walkUntilConsistent } from '../client/walk.js';
 import { runPaced } from './paced-run.js';
 
 /** Reads by id in flight at once: as many as an import sends. */
@@ -106,11 +107,26 @@ export class DirectoryReader {
     });
   }
 
-  /** The contact each external_id names now (null: none), asked `READS_IN_FLIGHT` at once, paced. */
+  /**
+   * The contact each external_id names now (null: none), asked `READS_IN_FLIGHT` at once, paced.
+   * An external_id no path can carry (`.`, `..`) is looked for in a listing of the directory,
+   * read again for it.
+   */
   async fetch(ids: readonly string[]): Promise<Map<string, Contact | null>> {
     const found = new Map<string, Contact | null>();
+    const unaddressable = new Set(ids.filter((id) => isDotSegment(encodeURIComponent(id))));
+    if (unaddressable.size > 0) {
+      // Read now, page after page: the first page this reader opened with may be out of date.
+      const { client, agentId, maxRetries } = this.#o;
+      await walkUntilConsistent(async () => {
+        for (const id of unaddressable) found.set(id, null);
+        for await (const c of client.contacts.listAll({ agentId, perPage: PER_PAGE_MAX, maxRetries })) {
+          if (unaddressable.has(c.external_id)) found.set(c.external_id, c);
+        }
+      });
+    }
     await runPaced(
-      ids,
+      unaddressable.size > 0 ? ids.filter((id) => !unaddressable.has(id)) : ids,
       async (id, request) => {
         try {
           const c = await this.#o.client.contacts.get(id, { ...request, agentId: this.#o.agentId });

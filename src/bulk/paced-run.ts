@@ -1,6 +1,7 @@
 // One request per item, under the bulk commands' scheduler (./scheduler.ts): at most `concurrency`
 // in flight (fewer while the service asks for less), every attempt paced and its answer reported.
 // What teardown and undo send; the import's batches have their own sink (importer/stages).
+import { PathParamError } from '../api/operations.js';
 import { AgentNotFoundError } from '../client/errors.js';
 import type { RequestOptions } from '../client/resources/core.js';
 import { NotSent, paced } from './paced.js';
@@ -79,8 +80,12 @@ export async function runPaced<T>(
   return { sent, interrupted: unsent && Boolean(options.signal?.aborted) };
 }
 
-/** A 4xx about one contact (not the key, the agent or the rate): that item fails alone. */
+/**
+ * A 4xx about one contact (not the key, the agent or the rate), or a contact id no request can
+ * carry (`..`): that item fails alone.
+ */
 export function isAboutOneContact(error: unknown): boolean {
+  if (error instanceof PathParamError) return error.param === 'id';
   const status = (error as { status?: number }).status;
   return (
     !(error instanceof AgentNotFoundError) &&

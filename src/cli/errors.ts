@@ -1,5 +1,7 @@
 // The CLI's own errors and the one place that turns any thrown value into lines for stderr
 // and an exit code. main.ts prints the lines and exits; nothing else decides an exit code.
+
+import { PathParamError } from '../api/operations.js';
 import {
   AgentNotFoundError,
   APIConnectionError,
@@ -152,6 +154,16 @@ function describe(error: unknown): Described {
   if (error instanceof RequestPathError) {
     return { code: ExitCode.USAGE, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
   }
+  if (error instanceof PathParamError) {
+    return {
+      code: ExitCode.USAGE,
+      message: error.message,
+      hint:
+        error.param === 'id'
+          ? 'Address the contact by its id (ct_..., as `contacts list` shows it) instead of its external_id.'
+          : `No ${error.param === 'agentId' ? 'agent' : 'attribute'} can be addressed by "." or "..".`,
+    };
+  }
   if (error instanceof ProxyConfigError) {
     return {
       code: ExitCode.USAGE,
@@ -190,7 +202,7 @@ function describe(error: unknown): Described {
     return {
       code: ExitCode.NETWORK,
       message: withCause(error.message, error.cause),
-      hint: 'The service did not answer in time; try again, or check your connection.',
+      hint: 'The service did not answer in full within --timeout (each attempt, to its last byte); try again, raise --timeout, or check your connection.',
     };
   }
   if (error instanceof APIConnectionError) {

@@ -473,7 +473,7 @@ function serveOptions(cmd: SubCommand) {
     )
     .option(
       '--cors <origin>',
-      'let web pages from this origin call the mock, e.g. http://localhost:3000 (repeatable; * for any); none by default',
+      'let web pages from this origin call the mock, e.g. http://localhost:3000 (repeatable; * for any, which needs --key); none by default',
       collect,
     )
     .option(

@@ -1,7 +1,7 @@
 // ContactsClient: configuration, then the resources (`contacts`, `attributes`) over one transport.
 import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
-import type { HttpMethod } from '../api/operations.js';
+import { dotSegmentOf, type HttpMethod } from '../api/operations.js';
 import { VERSION } from '../core/version.js';
 import { ContactsError, type Headers, RequestPathError } from './errors.js';
 import { type ProxyOptions, proxyFor, proxyFromEnv } from './proxy.js';
@@ -19,7 +19,7 @@ export interface ClientOptions {
   apiKey?: string;
   /** The agent addressed when a call names none. Defaults to `CONTACTS_AGENT`. */
   agentId?: string;
-  /** How long each attempt waits for the response to start, and for each part of its body. Default 30 s. */
+  /** How long each attempt may take, from sending the request to the last byte of the answer. Default 30 s. */
   timeoutMs?: number;
   /** Retries after the first attempt on 408, 429, 5xx and connection failures. Default 2. */
   maxRetries?: number;
@@ -95,8 +95,9 @@ export class ContactsClient {
   /**
    * Any request to the API, with this client's key, base URL, retries and redaction: for what
    * has no method yet. `path` is below the base URL and may carry a query; one that would leave
-   * the base URL (`/../admin`, `%2e%2e`, another host) or holds a space or a control character
-   * throws a RequestPathError, and a fragment is dropped. Resolves with the answer's text and
+   * the base URL (`/../admin`, `%2e%2e`, another host), holds a `.` or `..` segment anywhere
+   * (which URL parsers and proxies rewrite) or a space or a control character throws a
+   * RequestPathError, and a fragment is dropped. Resolves with the answer's text and
    * JSON (body undefined when empty, the text when it is not JSON); a failure throws the same
    * errors as every method. `retryOnlyRefused` retries only a refused connection (for a write
    * that must not be sent twice).
@@ -164,6 +165,14 @@ export function requestPath(baseUrl: string, path: string): string {
     throw new RequestPathError(
       `The path ${JSON.stringify(path)} leads out of the base URL ${base.href} (to ${url.origin}${url.pathname})`,
       'Give a path below the base URL, without `..` segments (encoded or not); to reach another service, change --base-url.',
+    );
+  }
+  // Below the base URL yet rewritten: `/contacts/..` would DELETE the path above the contact.
+  const dot = dotSegmentOf(path);
+  if (dot !== undefined) {
+    throw new RequestPathError(
+      `The path ${JSON.stringify(path)} holds a ${JSON.stringify(dot)} segment, which URL parsers, proxies and servers resolve away: it would reach ${url.pathname}`,
+      'Give the path as it is meant, without "." or ".." segments (encoded or not); a contact whose external_id is "." or ".." can be addressed by its id (ct_...).',
     );
   }
   return `/${url.pathname.slice(base.pathname.length)}${url.search}`;

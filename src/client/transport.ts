@@ -128,6 +128,7 @@ export class Transport {
   #reached = false;
 
   constructor(options: TransportOptions) {
+    checkTimeout(options.timeoutMs, 'timeoutMs');
     this.#apiKey = options.apiKey;
     this.#options = options;
     this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
@@ -161,6 +162,7 @@ export class Transport {
 
   /** Sends the request, retrying what is safe to retry; resolves with any 2xx response. */
   async request(spec: RequestSpec): Promise<RawResponse> {
+    if (spec.timeoutMs !== undefined) checkTimeout(spec.timeoutMs, 'timeoutMs of the call');
     const url = this.url(spec);
     const maxRetries = spec.maxRetries ?? this.#options.retry.maxRetries;
     for (let attempt = 1; ; attempt++) {
@@ -232,9 +234,19 @@ export class Transport {
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
 
-    // undici's own timers bound the wait for the headers and for each stretch of the body: no
-    // AbortController and timer of our own per request, which an import sends thousands of.
+    // One deadline for the whole attempt, the answer's last byte included: undici's own timers
+    // measure silence only, so a server that trickles its body a byte at a time would hold the
+    // attempt for ever. The caller's signal ends it too.
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
+    const deadline = new AbortController();
+    let expired = false;
+    let answering = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      deadline.abort();
+    }, timeoutMs);
+    const forward = () => deadline.abort(spec.signal?.reason);
+    spec.signal?.addEventListener('abort', forward, { once: true });
 
     const started = performance.now();
     const debugging = this.#options.debug !== undefined;
@@ -250,10 +262,12 @@ export class Transport {
         method: spec.method,
         headers,
         body,
-        signal: spec.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        signal: deadline.signal,
+        // The deadline above bounds every wait; undici's idle timers would only race it.
+        headersTimeout: 0,
+        bodyTimeout: 0,
       });
+      answering = true;
       const text = await res.body.text();
       spec.onAttempt?.({
         attempt,
@@ -272,10 +286,12 @@ export class Transport {
     } catch (err) {
       spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
       if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
-      if (TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
-        throw new APITimeoutError(`Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href}`, {
-          cause: err,
-        });
+      if (expired || TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
+        const what = answering ? 'the answer was still arriving' : 'no answer had come';
+        throw new APITimeoutError(
+          `Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href} (${what})`,
+          { cause: err },
+        );
       }
       if (err instanceof ContactsError) throw err;
       // undici says a proxy's refusal only in words: `Proxy response (403) !== 200 when HTTP
@@ -291,6 +307,9 @@ export class Transport {
         ),
         { cause: err },
       );
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', forward);
     }
   }
 
@@ -332,6 +351,18 @@ export class Transport {
 function headerValue(raw: string | string[] | undefined, join?: string): string | undefined {
   if (!Array.isArray(raw)) return raw;
   return join === undefined ? raw[0] : raw.join(join);
+}
+
+/** The longest delay a timer takes: a longer one would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** A timeout is a positive number of milliseconds a timer can wait (about 24 days at most). */
+function checkTimeout(ms: number, name: string): void {
+  if (!(ms > 0 && ms <= MAX_TIMEOUT_MS)) {
+    throw new ContactsError(
+      `${name} must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${ms}`,
+    );
+  }
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);

@@ -108,7 +108,7 @@ export const SETTINGS = {
     scope: 'global',
     env: 'CONTACTS_TIMEOUT',
     file: 'timeout',
-    description: 'how long each attempt waits for the service: 30s, 500ms, 2m',
+    description: 'how long each attempt may take, to the last byte of the answer: 30s, 500ms, 2m',
     fallback: '30s',
     parse: parseDuration,
     normalise: (raw, from) => {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SplitFields } from '../api/contact.js';
 import {
+  dotSegmentOf,
   ignoredFieldsHeaders,
   isWellFormedApiKey,
   jsonDepthExceeds,
@@ -213,6 +214,15 @@ function route(state: MockState, req: MockRequest): MockResponse {
   }
 
   authenticate(state, req.headers['authorization']);
+  // Not resolved away as a URL parser would (a proxy in front of the service would): a `..`
+  // contact id must not turn a DELETE of one contact into one of the path above it.
+  const dot = dotSegmentOf(path);
+  if (dot !== undefined) {
+    throw new MockHttpError(
+      404,
+      `No such endpoint: ${method} ${redactSecrets(path)} (a ${JSON.stringify(dot)} segment names no contact, agent or attribute: URL parsers and proxies resolve it away)`,
+    );
+  }
   // Routing and 405s come from the operations table, as the client's paths and the OpenAPI do.
   const matched = matchPath(path);
   // The path as the request log shows it: a key pasted into a URL is not echoed back.

@@ -118,4 +118,20 @@ describe('DirectoryReader', () => {
       await server.close();
     }
   });
+
+  it('finds an external_id no path can carry (`.`, `..`) in a fresh listing, asking for the rest', async () => {
+    const { mock, reader } = await directoryOf(1500);
+    // Made after the reader opened: the listing is read again, not the first page it kept.
+    mock.store.upsertContact('d', { external_id: '..' });
+    mock.store.deleteContact('d', 'c0');
+    const log = mock.requests.length;
+    const found = await reader.fetch(['..', '.', 'c5']);
+    expect(found.get('..')?.external_id).toBe('..');
+    expect(found.get('.')).toBeNull();
+    expect(found.get('c5')?.external_id).toBe('c5');
+    const sent = mock.requests.slice(log).map((e) => e.path);
+    expect(sent.filter((p) => p === '/api/v1/chatbots/d/contacts')).toHaveLength(2);
+    expect(sent).toContain('/api/v1/chatbots/d/contacts/c5');
+    expect(sent.some((p) => p.endsWith('/.') || p.endsWith('/..'))).toBe(false);
+  });
 });

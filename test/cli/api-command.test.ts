@@ -117,6 +117,53 @@ describe('contacts api: what it sends and prints', () => {
     }
   });
 
+  it.each([
+    ['/api/v1/chatbots/{agent}/contacts/..', '..', `/gateway/api/v1/chatbots/${AGENT}/`],
+    ['/api/v1/chatbots/{agent}/contacts/%2E', '%2E', `/gateway/api/v1/chatbots/${AGENT}/contacts/`],
+    ['/api/v1/chatbots/x/contacts/.%2e/y', '.%2e', '/gateway/api/v1/chatbots/x/y'],
+    ['/api/v1/./chatbots', '.', '/gateway/api/v1/chatbots'],
+    ['/api/v1/chatbots/x/contacts\\..', '..', '/gateway/api/v1/chatbots/x/'],
+  ])(
+    'refuses %s, whose dot segment a parser or proxy would rewrite, and sends nothing',
+    async (path, dot, reached) => {
+      const { server, cli } = await scripted([{ status: 200, body: {} }], '/gateway');
+      try {
+        const r = await cli(['api', 'DELETE', path]);
+        expect(r.code).toBe(ExitCode.USAGE);
+        expect(r.stderr).toContain(
+          `holds a "${dot}" segment, which URL parsers, proxies and servers resolve away: it would reach ${reached}`,
+        );
+        expect(r.stderr).toContain('hint: Give the path as it is meant');
+        expect(server.requests).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('refuses an agent of `.` or `..` for {agent}, and sends nothing', async () => {
+    const server = await startScriptedServer([{ status: 200, body: {} }]);
+    try {
+      const env = {
+        ...home.env,
+        CONTACTS_API_KEY: TEST_KEY,
+        CONTACTS_BASE_URL: server.url,
+        CONTACTS_AGENT: '..',
+      };
+      const r = await runInProcess(['api', 'GET', '/api/v1/chatbots/{agent}/contacts'], {
+        env,
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(
+        'The agent id ".." cannot go in a request path: URL parsers, proxies and servers resolve a "." or ".." segment away, so /api/v1/chatbots/../contacts would reach /api/v1/contacts',
+      );
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('sends a path below the base path, with its query, and drops a fragment', async () => {
     const { server, cli } = await scripted([{ status: 200, body: { ok: true } }], '/gateway');
     try {

@@ -1,5 +1,6 @@
 import { CommanderError, InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { PathParamError } from '../../src/api/operations.js';
 import {
   CliError,
   CredentialsError,
@@ -118,7 +119,19 @@ describe('client errors', () => {
 
     const timeout = toExit(new APITimeoutError('Request timed out'));
     expect(timeout.code).toBe(ExitCode.NETWORK);
-    expect(timeout.lines.at(-1)).toMatch(/did not answer in time/);
+    expect(timeout.lines.at(-1)).toMatch(/did not answer in full within --timeout/);
+  });
+
+  it('maps an id no path can carry to a usage error, with the way to address the contact', () => {
+    const contact = toExit(new PathParamError('id', '..', '/api/v1/chatbots/a1/contacts/..'));
+    expect(contact.code).toBe(ExitCode.USAGE);
+    expect(contact.lines[0]).toBe(
+      'error: The contact id ".." cannot go in a request path: URL parsers, proxies and servers resolve a "." or ".." segment away, so /api/v1/chatbots/a1/contacts/.. would reach /api/v1/chatbots/a1/',
+    );
+    expect(contact.lines.at(-1)).toMatch(/^hint: Address the contact by its id \(ct_/);
+    const agent = toExit(new PathParamError('agentId', '.', '/api/v1/chatbots/./contacts'));
+    expect(agent.code).toBe(ExitCode.USAGE);
+    expect(agent.lines.at(-1)).toBe('hint: No agent can be addressed by "." or "..".');
   });
 
   it('maps an abort to 130', () => {

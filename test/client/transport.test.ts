@@ -140,7 +140,46 @@ describe('client transport', () => {
     const err = await client.contacts.get('u1').catch((e) => e);
     expect(err).toBeInstanceOf(APITimeoutError);
     expect(err).toBeInstanceOf(APIConnectionError);
+    expect(err.message).toMatch(
+      /^Request timed out after 50ms: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/chatbots\/agent-1\/contacts\/u1 \(no answer had come\)$/,
+    );
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('times out an answer that trickles in for ever: the timeout bounds the whole attempt, not silence', async () => {
+    // A byte of body far more often than the timeout: an idle timer alone would never fire.
+    const { client, server } = await setup([{ trickle: 5 }], { timeoutMs: 100, maxRetries: 0 });
+    const err = await client.contacts.get('u1').catch((e) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect(err.message).toMatch(/^Request timed out after 100ms: GET \S+\/contacts\/u1 \(/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('refuses a timeout no timer can keep, for the client and for a call, sending nothing', async () => {
+    const { client, server } = await setup([{ status: 200, body: { message: 'Success', data: contact } }]);
+    for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      expect(
+        () => new ContactsClient({ baseUrl: server.url, apiKey: KEY, timeoutMs }),
+        String(timeoutMs),
+      ).toThrow(/^timeoutMs must be a number of milliseconds from 1 to 2147483647, got /);
+      await expect(client.contacts.get('u1', { timeoutMs }), String(timeoutMs)).rejects.toBeInstanceOf(
+        ContactsError,
+      );
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it('gives the deadline to every request: a page of a listing, and a batch upsert', async () => {
+    const { client } = await setup([{ trickle: 5 }], { timeoutMs: 100, maxRetries: 0 });
+    const listing = (async () => {
+      for await (const _ of client.contacts.listAll()) {
+        // Never reached: the first page never ends.
+      }
+    })();
+    await expect(listing).rejects.toBeInstanceOf(APITimeoutError);
+    await expect(client.contacts.upsertMany([{ external_id: 'a' }])).rejects.toBeInstanceOf(APITimeoutError);
+    // A per-call timeoutMs is the deadline of that call's attempts.
+    await expect(client.contacts.get('u1', { timeoutMs: 30 })).rejects.toThrow(/timed out after 30ms/);
   });
 
   it('stops at once when the caller aborts', async () => {

@@ -267,11 +267,18 @@ describe('requireBaseUrl', () => {
       'http://127.0.0.1:9',
       'http://[::1]:9',
       'http://127.1.2.3',
+      'http://[::ffff:7f00:1]:9',
     ]) {
       expect(requireBaseUrl(resolve({ baseUrl: local }))).toBe(local);
     }
-    // Only a browser promises that *.localhost is this machine; a resolver may send it anywhere.
-    for (const remote of ['http://foo.localhost', 'http://localhost.example', 'http://127.0.0.1.nip.io']) {
+    // Only a browser promises that *.localhost is this machine; a resolver may send it anywhere,
+    // and getaddrinfo asks DNS for the fully qualified `localhost.`.
+    for (const remote of [
+      'http://foo.localhost',
+      'http://localhost.:4010',
+      'http://localhost.example',
+      'http://127.0.0.1.nip.io',
+    ]) {
       expect(() => requireBaseUrl(resolve({ baseUrl: remote }))).toThrow(/is not this machine/);
     }
   });

@@ -13,7 +13,9 @@ export interface SeenRequest {
 export type Step =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { reset: true }
-  | { hang: true };
+  | { hang: true }
+  /** Headers at once, then a byte of body every `trickle` ms, never the end. */
+  | { trickle: number };
 
 export interface ScriptedServer {
   url: string;
@@ -38,6 +40,14 @@ export async function startScriptedServer(steps: Step[]): Promise<ScriptedServer
       const step = steps[Math.min(requests.length - 1, steps.length - 1)]!;
       if ('reset' in step) return req.socket.destroy();
       if ('hang' in step) return void hanging.push(res);
+      if ('trickle' in step) {
+        hanging.push(res);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+        const drip = setInterval(() => res.write(' '), step.trickle);
+        res.on('close', () => clearInterval(drip));
+        return;
+      }
       const text =
         step.body === undefined ? '' : typeof step.body === 'string' ? step.body : JSON.stringify(step.body);
       res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });

@@ -1,4 +1,5 @@
 // Authentication, routing and body handling of the mock, over real HTTP.
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, MAX_BODY_BYTES, paths } from '../../src/api/index.js';
 import { AGENT, api, startTestMock, TEST_KEY } from '../helpers/mock.js';
@@ -88,6 +89,48 @@ describe('routing', () => {
       expect(res.status, path).toBe(404);
       expect(ErrorBodySchema.safeParse(res.body).success, path).toBe(true);
     }
+  });
+
+  it('answers 404 to a path with a dot segment instead of resolving it, so `..` deletes nothing', async () => {
+    const server = await startTestMock();
+    const client = api(server.url);
+    const made = await client.post(paths.contacts(AGENT), { external_id: '..' });
+    expect(made.status).toBe(201);
+    // Sent as typed: fetch would resolve the dot segments before they leave.
+    const sent = (method: string, target: string) =>
+      new Promise<{ status: number; body: { message: string } }>((resolve, reject) => {
+        const { hostname, port } = new URL(server.url);
+        const req = httpRequest(
+          { hostname, port, method, path: target, headers: { authorization: `Bearer ${TEST_KEY}` } },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => {
+              text += c.toString();
+            });
+            res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    for (const [method, target, dot] of [
+      ['DELETE', `/api/v1/chatbots/${AGENT}/contacts/..`, '..'],
+      ['GET', `/api/v1/chatbots/${AGENT}/contacts/%2E%2e`, '%2E%2e'],
+      ['GET', `/api/v1/chatbots/${AGENT}/contacts/.`, '.'],
+      ['GET', '/api/v1/chatbots/../contacts', '..'],
+      ['PUT', `/api/v1/chatbots/${AGENT}/custom-attributes/..`, '..'],
+    ] as const) {
+      const res = await sent(method, target);
+      expect(res.status, target).toBe(404);
+      expect(ErrorBodySchema.safeParse(res.body).success, target).toBe(true);
+      expect(res.body.message, target).toBe(
+        `No such endpoint: ${method} ${target} (a "${dot}" segment names no contact, agent or attribute: URL parsers and proxies resolve it away)`,
+      );
+    }
+    // The contact is still there, and reached by its own id.
+    const kept = await client.get(paths.contact(AGENT, made.body.data.id));
+    expect(kept.status).toBe(200);
+    expect(kept.body.data.external_id).toBe('..');
   });
 
   it('never echoes a key that stands in an unknown path (as the request log redacts it)', async () => {

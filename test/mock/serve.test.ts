@@ -10,7 +10,7 @@ import { paths } from '../../src/api/index.js';
 import { type ServeMockOptions, serveMock } from '../../src/cli/output/serve-mock.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
 import { BIN, runBin, useTempHome } from '../helpers/cli.js';
-import { AGENT, api, tempDir } from '../helpers/mock.js';
+import { AGENT, api, TEST_KEY, tempDir } from '../helpers/mock.js';
 
 class Capture extends PassThrough {
   text = '';
@@ -199,5 +199,31 @@ describe('contacts serve --mock: where the data lives', () => {
     const any = await runBin(['serve', '--mock', '--allow-host', '*'], { env: home.env, cwd: home.dir });
     expect(any.code).toBe(2);
     expect(any.stderr).toContain("--allow-host '*' needs --key");
+  });
+
+  it("refuses --cors '*' without --key: any web page could read every contact and reset the mock", async () => {
+    const any = await runBin(['serve', '--mock', '--in-memory', '--cors', '*'], {
+      env: home.env,
+      cwd: home.dir,
+    });
+    expect(any.code).toBe(2);
+    expect(any.stderr).toContain("--cors '*' needs --key");
+    expect(any.stderr).toContain('--cors http://localhost:3000');
+    expect(any.stdout).toBe('');
+    // Beside a named origin it is still any origin.
+    const mixed = await runBin(
+      ['serve', '--mock', '--in-memory', '--cors', 'http://localhost:3000', '--cors', '*'],
+      {
+        env: home.env,
+        cwd: home.dir,
+      },
+    );
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("--cors '*' needs --key");
+    // With a key it serves, and answers any origin.
+    const keyed = await started(home.dir, home.env, ['--in-memory', '--cors', '*', '--key', TEST_KEY]);
+    const res = await fetch(`${keyed.url}/health`, { headers: { origin: 'http://a.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 });

@@ -182,6 +182,37 @@ describe('runTeardown', () => {
     expect((stopped as TeardownStoppedError).report).toMatchObject({ deleted: 0, notFound: 0 });
   });
 
+  it('fails an external_id no path can carry (`..`) alone, sending nothing for it, and goes on', async () => {
+    const mock = await startTestMock();
+    for (const id of ['..', 'u1']) mock.store.upsertContact(AGENT, { external_id: id });
+    const client = clientFor(mock.url);
+    try {
+      const report = await runTeardown({
+        client,
+        agentId: AGENT,
+        ids: [
+          { line: 1, id: '..' },
+          { line: 2, id: 'u1' },
+        ],
+        concurrency: 1,
+      });
+      expect(report).toMatchObject({ deleted: 1, notFound: 0, failed: 1 });
+      expect(report.failures).toEqual([
+        {
+          line: 1,
+          id: '..',
+          reason: expect.stringMatching(/^The contact id "\.\." cannot go in a request path/),
+        },
+      ]);
+    } finally {
+      await client.close();
+    }
+    expect(mock.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      `/api/v1/chatbots/${AGENT}/contacts/u1`,
+    ]);
+    expect(mock.store.contacts(AGENT).map((c) => c.external_id)).toEqual(['..']);
+  });
+
   it("counts a contact's 404 as already gone, whatever words its message uses", async () => {
     // A message naming the agent is still about the contact: only AgentNotFoundError stops the run.
     const server = await startScriptedServer([

@@ -2,7 +2,7 @@
 // for what has no command yet (gh's `api`). The answer is printed as JSON, or as it came when
 // reading it as JSON would change it.
 import { jsonNumberProblem } from '../../api/json-numbers.js';
-import type { HttpMethod } from '../../api/operations.js';
+import { type HttpMethod, isDotSegment, PathParamError } from '../../api/operations.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { ApiCommandOptions } from '../program.js';
@@ -18,7 +18,7 @@ export async function api(ctx: CommandContext, method: HttpMethod, path: string,
     throw new UsageError('--data goes with POST, PATCH, PUT or DELETE, not GET');
   }
   // `{agent}` only asks for an agent when the path has one to fill.
-  const agent = path.includes('{agent}') ? encodeURIComponent(await ctx.agent()) : undefined;
+  const agent = path.includes('{agent}') ? agentSegment(await ctx.agent(), path) : undefined;
   const filled = agent === undefined ? path : path.replaceAll('{agent}', agent);
   const body =
     opts.data === undefined ? undefined : (await readJsonData(opts.data, ctx.io.stdin, ctx.cwd)).value;
@@ -40,4 +40,12 @@ export async function api(ctx: CommandContext, method: HttpMethod, path: string,
   }
   const compact = ctx.options.output === 'ndjson';
   ctx.io.stdout.write(`${JSON.stringify(answer.body, null, compact ? undefined : 2)}\n`);
+}
+
+/** The agent id as a path segment; `.` and `..` would be resolved away (PathParamError). */
+function agentSegment(agentId: string, path: string): string {
+  const segment = encodeURIComponent(agentId);
+  if (isDotSegment(segment))
+    throw new PathParamError('agentId', agentId, path.replaceAll('{agent}', segment));
+  return segment;
 }

@@ -53,6 +53,15 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
       },
     );
   }
+  if (opts.cors?.includes('*') && !opts.key?.length) {
+    // A page of any site could then read the answers: every contact, and the controls' reset.
+    throw new UsageError(
+      "--cors '*' needs --key: it lets any web page you visit read every contact and reset the mock, so only requests with your key may be answered",
+      {
+        hint: "contacts serve --mock --cors '*' --key bk_... (or --cors ORIGIN for the one page's origin, e.g. --cors http://localhost:3000)",
+      },
+    );
+  }
   // One rule for --mock: the embedded mock's database, unless --data or --in-memory say otherwise.
   const embedded = opts.data === undefined && !opts.inMemory;
   const dataFile = opts.inMemory ? undefined : embedded ? ctx.mockDataFile() : resolve(ctx.cwd, opts.data!);

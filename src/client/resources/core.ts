@@ -8,6 +8,7 @@ export interface RequestOptions {
   /** The agent whose directory is addressed; defaults to the client's `agentId`. */
   agentId?: string;
   signal?: AbortSignal;
+  /** How long each attempt of this call may take, to the last byte of the answer. */
   timeoutMs?: number;
   maxRetries?: number;
   /** Called before each retry of this call (after the client's own `onRetry`). */
