@@ -22,7 +22,12 @@ import {
 } from '../client/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { redactSecrets } from '../core/redact.js';
-import { CheckpointMismatchError, ImportError, UnfinishedImportError } from '../importer/errors.js';
+import {
+  CheckpointMismatchError,
+  ImportError,
+  OutputWriteError,
+  UnfinishedImportError,
+} from '../importer/errors.js';
 import { MockDataFileError, SeedError } from '../mock/errors.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { ExitCode } from './exit-codes.js';
@@ -188,6 +193,8 @@ function describe(error: unknown): Described {
       hint: 'To start over from the first row instead, run the same command with --restart in place of --resume (the checkpoint is discarded).',
     };
   }
+  // Before anything was sent (the import itself ends as an interrupted one: commands/import.ts).
+  if (error instanceof OutputWriteError) return { code: ExitCode.FAILURE, message: error.message };
   // The user's file or options, not a bug: a bad --map, an unreadable or malformed input.
   if (error instanceof ImportError) return { code: ExitCode.USAGE, message: error.message };
   if (error instanceof MockDataFileError) {

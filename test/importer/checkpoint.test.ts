@@ -390,7 +390,7 @@ describe('beforeWrite', () => {
 describe('the checkpoint and the results file', () => {
   it('claims no row the results file had not received when the checkpoint was written', async () => {
     const input = await fixture('order.csv', 'external_id\na\n');
-    const results = await ResultsWriter.open(`${dirname(input)}/results.ndjson`, { resume: false });
+    const results = await ResultsWriter.open(`${dirname(input)}/results.ndjson`);
     let release!: () => void;
     const gate = new Promise<void>((r) => {
       release = r;

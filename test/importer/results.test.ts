@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/mock.js';
 async function resumed(name: string, before: string): Promise<string> {
   const path = join(await tempDir(), name);
   await writeFile(path, before);
-  const writer = await ResultsWriter.open(path, { resume: true });
+  const writer = await ResultsWriter.open(path, { keep: 'whole-records' });
   writer.write({ line: 9, external_id: 'next', id: 'c_9', action: 'created' });
   await writer.close();
   return readFile(path, 'utf8');
@@ -34,7 +34,7 @@ describe('ResultsWriter on resume', () => {
 
   it('starts a results file that is not there yet', async () => {
     const path = join(await tempDir(), 'new.csv');
-    const writer = await ResultsWriter.open(path, { resume: true });
+    const writer = await ResultsWriter.open(path, { keep: 'whole-records' });
     await writer.close();
     expect(await readFile(path, 'utf8')).toBe('line,external_id,id,action\n');
   });
