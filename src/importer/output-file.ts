@@ -62,6 +62,8 @@ export class OutputFile {
   #opening: Promise<void> | undefined;
   #buffer: string[] = [];
   #buffered = 0;
+  /** A write of what is held is queued already. */
+  #draining = false;
   #unsynced = false;
   #length = 0;
   #kept = 0;
@@ -145,7 +147,13 @@ export class OutputFile {
     if (this.#failure) return;
     if (this.#length === 0 && this.#o.preamble) this.#push(this.#o.preamble);
     this.#push(text);
-    if (this.#buffered >= BUFFER_BYTES) this.#enqueue(() => this.#drain(false)).catch(() => {});
+    if (this.#buffered >= BUFFER_BYTES && !this.#draining) {
+      this.#draining = true;
+      this.#enqueue(() => {
+        this.#draining = false;
+        return this.#drain(false);
+      }).catch(() => {});
+    }
   }
 
   /** Writes and syncs every record given so far; rejects with the failure, if there was one. */
