@@ -2,6 +2,7 @@
 // mock on port 0, including a kill -9 mid-import and a resume that sends only the rest (in this
 // process where only what is said and sent matters: an unfinished import refused, resumed, restarted).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -212,6 +213,66 @@ describe('contacts import', () => {
     expect(r.code).toBe(0);
     expectAllLanded(mock, rows);
   });
+});
+
+describe('a file that cannot be written as the import runs', () => {
+  // A real limit: `ulimit -f` in the shell that starts the CLI makes its writes past it fail with
+  // EFBIG (Node ignores SIGXFSZ), as a full disk fails them with ENOSPC.
+  it.skipIf(process.platform === 'win32' || !existsSync('/bin/bash'))(
+    'stops it with exit 130, naming the file and the cause, and --resume finishes it exactly',
+    async () => {
+      const mock = await startTestMock();
+      const rows = 2000;
+      const lines = ['external_id,name,email,notes'];
+      const note = 'n'.repeat(200);
+      for (let i = 1; i <= rows; i++)
+        lines.push(`u${i},Name ${i},${i % 4 === 0 ? 'not-an-email' : `u${i}@example.com`},${note}`);
+      const file = join(home.dir, 'wide.csv');
+      await writeFile(file, `${lines.join('\n')}\n`);
+      const rejects = join(home.dir, 'wide.rejects.csv');
+
+      // 64 KiB: the rejects (500 rows of over 200 bytes) outgrow it; the checkpoint does not.
+      const child = spawn(
+        '/bin/bash',
+        ['-c', 'ulimit -f 64 && exec "$@"', 'bash', process.execPath, BIN, 'import', file, '--no-undo'],
+        {
+          env: envFor(mock),
+          cwd: home.dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(ExitCode.INTERRUPTED);
+      expect(stderr).toContain(
+        `error: Cannot write the rejects file ${rejects}: the file size limit was reached (EFBIG)`,
+      );
+      expect(stderr).toContain(
+        'hint: Free some space (or raise the file size limit), then run the same command with --resume to send the rest.',
+      );
+      expect(stderr).toMatch(/\d+ rows landed, \d+ rejected before the import stopped/);
+      expect(stderr).not.toContain('bug');
+      expect((await readdir(home.dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+
+      const r = await runBin(['import', file, '--resume', '--no-undo', '-o', 'json'], {
+        env: envFor(mock),
+        cwd: home.dir,
+      });
+      expect(r.code, r.stderr).toBe(ExitCode.PARTIAL);
+      const summary = JSON.parse(r.stdout);
+      expect(summary.rejected).toBe(rows / 4);
+      const valid = Array.from({ length: rows }, (_, i) => i + 1).filter((i) => i % 4 !== 0);
+      const contacts = mock.store.contacts(AGENT);
+      expect(contacts.map((c) => c.external_id).sort()).toEqual(valid.map((i) => `u${i}`).sort());
+      expect(contacts.every((c) => c.name === `Name ${c.external_id.slice(1)}`)).toBe(true);
+      const rejected = (parse(await readFile(rejects, 'utf8')) as string[][]).slice(1).map((r) => r[0]);
+      expect(rejected.sort()).toEqual(Array.from({ length: rows / 4 }, (_, i) => `u${(i + 1) * 4}`).sort());
+      expect(existsSync(`${file}.import-checkpoint.json`)).toBe(false);
+    },
+  );
 });
 
 describe('contacts export', () => {

@@ -1,5 +1,6 @@
 // The import pipeline end to end against the mock on port 0: every row lands exactly once, in
 // file order per external_id, or lands in the rejects file with its reason; faults included.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -563,6 +564,22 @@ describe('the files a resume appends to', () => {
     expect(sorted(await resultKeys(resultsPath))).toEqual(sorted(rows.landed));
     expect(sorted(await keysOf(second.rejectsFile!))).toEqual(sorted(rows.rejected));
     expect(sorted(mock.store.contacts(AGENT).map((c) => c.external_id))).toEqual(sorted(rows.landed));
+  });
+
+  it('removes the temporary files a killed run of the same input left beside its files', async () => {
+    const { client, dir } = await setup();
+    const file = join(dir, 'left.csv');
+    await writeFile(file, 'external_id,email\na,a@example.com\nb,bad\n');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const left = [
+      `.left.csv.import-checkpoint.json.${gone}-0badc0de.partial`,
+      `.left.rejects.csv.${gone}-0badc0de.partial`,
+      `.left.fixes.csv.${gone}-0badc0de.partial`,
+    ];
+    for (const name of left) await writeFile(join(dir, name), 'half');
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ created: 1, rejected: 1 });
+    expect((await readdir(dir)).sort()).toEqual(['left.csv', 'left.rejects.csv']);
   });
 
   it.each(['rejects', 'fixes', 'results'])(
