@@ -111,7 +111,8 @@ export class OutputFile {
       }
       this.#handle = handle;
       this.#length = this.#kept;
-      if (this.#length === 0 && this.#o.preamble) this.#push(this.#o.preamble);
+      // Else with the first record.
+      if (this.#length === 0 && this.#o.eager && this.#o.preamble) this.#push(this.#o.preamble);
     }
     this.#opened = true;
   }
@@ -175,8 +176,11 @@ export class OutputFile {
         this.#handle = null;
         await handle?.close().catch(() => {});
       }
-      if (this.#length === 0 && !this.#o.eager && (await this.#o.isOurs?.(this.path))) {
-        await rm(this.path, { force: true });
+      if (this.#length === 0 && !this.#o.eager) {
+        // Nothing kept nor written: a file `open()` found empty, or made, is left by no one; an old
+        // one is removed only when it is ours.
+        const emptied = (this.#o.keep ?? 0) !== 0;
+        if (emptied || (await this.#o.isOurs?.(this.path))) await rm(this.path, { force: true });
       }
     });
   }

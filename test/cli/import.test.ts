@@ -251,7 +251,7 @@ describe('a file that cannot be written as the import runs', () => {
         `error: Cannot write the rejects file ${rejects}: the file size limit was reached (EFBIG)`,
       );
       expect(stderr).toContain(
-        'hint: Free some space (or raise the file size limit), then run the same command with --resume to send the rest.',
+        'hint: Raise the file size limit (ulimit -f), then run the same command with --resume to send the rest.',
       );
       expect(stderr).toMatch(/\d+ rows landed, \d+ rejected before the import stopped/);
       expect(stderr).not.toContain('bug');

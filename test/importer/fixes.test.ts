@@ -55,6 +55,13 @@ describe('FixesWriter', () => {
     expect(await resumed.close()).toEqual({ path, count: 0 });
     expect(await readFile(path, 'utf8')).toBe(text);
 
+    // A resume that finds no file where the run resumed wrote one makes none of its own.
+    const gone = join(await tempDir(), 'gone.fixes.csv');
+    const none = writer(gone, 'whole-records');
+    await none.open();
+    expect(await none.close()).toBeNull();
+    await expect(readFile(gone)).rejects.toThrow();
+
     // A run that is not a resume writes it anew: with nothing to write, an old one is removed.
     expect(await writer(path).close()).toBeNull();
     await expect(readFile(path)).rejects.toThrow();

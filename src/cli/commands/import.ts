@@ -118,11 +118,18 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       );
       if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
       if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${display(ctx, r.fixesFile)}`);
+      const { errno } = err.cause;
+      const fix =
+        errno === 'ENOSPC' || errno === 'EDQUOT'
+          ? 'Free some space'
+          : errno === 'EFBIG'
+            ? 'Raise the file size limit (ulimit -f)'
+            : 'Fix the cause';
       throw new CliError(err.cause.message, {
         exitCode: ExitCode.INTERRUPTED,
         hint: r.checkpointFile
-          ? `Free some space (or raise the file size limit), then run the same command with --resume to send the rest.`
-          : 'Rows read from stdin or a pipe cannot be resumed: free some space, then import the rest from a file.',
+          ? `${fix}, then run the same command with --resume to send the rest.`
+          : `${fix}; rows read from stdin or a pipe cannot be resumed: import the rest from a file.`,
         cause: err.cause,
       });
     }
@@ -150,7 +157,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
     }
-    // These two are worded with their flags where every error is (../errors.ts).
+    // These are worded with their flags where every error is (../errors.ts).
     if (
       err instanceof importer.UnfinishedImportError ||
       err instanceof importer.CheckpointMismatchError ||
