@@ -303,7 +303,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
             : ''),
       );
     }
-    if (result.fixes) planned.row.fixes = result.fixes;
+    if (result.fixes) {
+      tally.fixing(record, result.fixes);
+      // Kept with the row: they go to the fixes file once it lands.
+      planned.row.fixes = result.fixes;
+    }
     return sink.accept(planned.row);
   };
   // The first rows are read before any is validated: what they say of the file (the order of its

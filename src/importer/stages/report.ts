@@ -202,16 +202,19 @@ export class ImportTally {
     this.progress();
   }
 
+  /** A row sent without some of its fields: told as it is checked, like a reject. */
+  fixing(source: SourceRecord, problems: readonly FieldProblem[]): void {
+    this.#options.emit({ type: 'fix', line: source.line, reason: fixReason(problems) });
+  }
+
   /**
-   * A contact that landed (or, in a dry run, would) without some of its fields: they go to the
-   * fixes file. Not before it lands: a row the service refuses, or one left unsent when the import
-   * stops, has no fix to keep (a resume sends it, and keeps its fix then).
+   * A contact that landed (or, in a dry run, would) without some of its fields: counted, and they
+   * go to the fixes file. Not before it lands: a row the service refuses, or one left unsent when
+   * the import stops, has no fix to keep (a resume sends it, and keeps its fix then).
    */
   #fix(source: SourceRecord, key: string, problems: readonly FieldProblem[]): void {
     this.stats.fixed++;
-    const reason = problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
-    this.#fixReasons.add(reason, source.line);
-    this.#options.emit({ type: 'fix', line: source.line, reason });
+    this.#fixReasons.add(fixReason(problems), source.line);
     this.#options.outputs?.fixes?.write(source, key, problems);
   }
 
@@ -332,6 +335,9 @@ export class ImportTally {
     };
   }
 }
+
+const fixReason = (problems: readonly FieldProblem[]) =>
+  problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
 
 const LINES_KEPT = 5;
 const PROBLEM_SEPARATOR = /; (?=[a-z_][\w.]*: )/;
