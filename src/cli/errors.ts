@@ -25,7 +25,12 @@ import {
 } from '../client/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { redactSecrets } from '../core/redact.js';
-import { CheckpointMismatchError, ImportError, UnfinishedImportError } from '../importer/errors.js';
+import {
+  CheckpointMismatchError,
+  ImportError,
+  OutputWriteError,
+  UnfinishedImportError,
+} from '../importer/errors.js';
 import { MockDataFileError, SeedError } from '../mock/errors.js';
 import { OutputPathError } from '../util/output-path.js';
 import { commanderExitCode, isCommanderError } from './commander-exit.js';
@@ -233,6 +238,8 @@ function describe(error: unknown): Described {
   }
   // A path the user named (or one beside the input) that no output may be written to.
   if (error instanceof OutputPathError) return { code: ExitCode.USAGE, message: error.message };
+  // Before anything was sent (the import itself ends as an interrupted one: commands/import.ts).
+  if (error instanceof OutputWriteError) return { code: ExitCode.FAILURE, message: error.message };
   // The user's file or options, not a bug: a bad --map, an unreadable or malformed input.
   if (error instanceof ImportError) return { code: ExitCode.USAGE, message: error.message };
   if (error instanceof MockDataFileError) {

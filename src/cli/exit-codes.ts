@@ -23,7 +23,10 @@ export const ExitCode = {
   NETWORK: 7,
   /** An import finished, but some rows were rejected (see its report). */
   PARTIAL: 8,
-  /** Interrupted by Ctrl-C (SIGINT), as shells report it: 128 + 2. */
+  /**
+   * Interrupted by Ctrl-C (SIGINT), as shells report it: 128 + 2. Also an import that a full disk
+   * (or a file size limit) stopped: unfinished as an interrupted one is, and resumed the same way.
+   */
   INTERRUPTED: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -14,18 +14,29 @@
 //
 // The input is identified by its content: the SHA-256 of the bytes read before the snapshot, which
 // hold every row it marks. A resume hashes that many bytes of the file again, so an edit among the
-// rows already sent is refused whatever the file's size, mtime or the place of the edit.
+// rows already sent is refused whatever the file's size, mtime or the place of the edit. The service
+// written to is recorded too: a resume against another one is refused, since the rows it would skip
+// landed elsewhere.
+//
+// The files a resume appends to (the results and fixes files, see ./output-file.ts) are measured in
+// the same snapshot as the marks: a resume cuts each back to its recorded length, so it holds the
+// records of exactly the rows the checkpoint claims, whatever a killed run wrote after it.
 import { createHash } from 'node:crypto';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { sameTimeZone } from '../util/time-zone.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
-import { CheckpointMismatchError, ImportError, UnfinishedImportError } from './errors.js';
+import { CheckpointMismatchError, ImportError, OutputWriteError, UnfinishedImportError } from './errors.js';
+import type { Keep } from './output-file.js';
 
 const VERSION = 2;
 
 const RangeSchema = z.tuple([z.number().int().positive(), z.number().int().positive()]);
+
+/** A file a resume appends to, as long as it was when the snapshot was taken. */
+const OutputMarkSchema = z.object({ path: z.string(), bytes: z.number().int().nonnegative() });
+export type OutputMark = z.infer<typeof OutputMarkSchema>;
 
 const CheckpointFileSchema = z.object({
   version: z.literal(VERSION),
@@ -36,6 +47,8 @@ const CheckpointFileSchema = z.object({
     consumed: z.object({ bytes: z.number().int().nonnegative(), sha256: z.string() }),
   }),
   agentId: z.string(),
+  /** The service written to (`serviceName()`: a base URL, or `mock:<data file>`); absent before it was kept. */
+  service: z.string().optional(),
   settings: z.string(),
   landed: z.object({
     /** Every row up to this one has landed (0: none yet). */
@@ -46,6 +59,8 @@ const CheckpointFileSchema = z.object({
   updatedAt: z.string(),
   /** The undo record the import keeps (its path): a resume goes on in that one. */
   undoRecord: z.string().optional(),
+  /** The files a resume appends to, by role ("results", "fixes"); absent before they were kept. */
+  outputs: z.record(z.string(), OutputMarkSchema).optional(),
 });
 type CheckpointFile = z.infer<typeof CheckpointFileSchema>;
 type InputIdentity = Omit<CheckpointFile['input'], 'consumed'>;
@@ -55,6 +70,11 @@ export interface CheckpointOptions {
   /** The input file (stdin cannot be resumed: it cannot be read again). */
   input: string;
   agentId: string;
+  /**
+   * The service written to, as `serviceName()` gives it (a base URL without its trailing slash, or
+   * `mock:<data file>`): a resume elsewhere is refused. Without it nothing is recorded or checked.
+   */
+  service?: string | undefined;
   /** Load the existing checkpoint (and check it belongs to this input). */
   resume: boolean;
   /**
@@ -85,6 +105,15 @@ export interface CheckpointOptions {
    * process being killed, though not a power cut).
    */
   beforeWrite?: (() => Promise<void>) | undefined;
+  /**
+   * The files a resume appends to, by role, as long as they will be once every record given so far
+   * is written: taken with the marks, before `beforeWrite` runs (which must write at least that).
+   */
+  outputs?: (() => Record<string, OutputMark>) | undefined;
+  /** Told of a write that failed in the background (the import stops); `flush()` rejects with it too. */
+  onFailure?: ((error: unknown) => void) | undefined;
+  /** Replaces the file with the text; default `writeFileAtomic` (tests: a disk that fills up). */
+  write?: ((path: string, text: string) => Promise<void>) | undefined;
   /** The clock the flush interval is measured on (tests). Default `Date.now`. */
   now?: (() => number) | undefined;
 }
@@ -104,14 +133,25 @@ export class ImportCheckpoint {
   readonly resumed: boolean;
   /** True when a checkpoint of an earlier, unfinished run was found and discarded (`restart`). */
   readonly discarded: boolean;
+  /**
+   * The checkpoint resumed was written before the service was recorded: it is taken to be this
+   * run's (the agent, file and settings match), and recorded from now on.
+   */
+  readonly serviceUnrecorded: boolean;
 
   #identity: InputIdentity;
   readonly #consumed: { snapshot(): Consumed } | undefined;
   /** What the resumed run had read: kept until this run has read as far. */
   #consumedBefore: Consumed;
   #agentId: string;
+  #service: string | undefined;
   #settings: string;
   #undoRecord: string | undefined;
+  /** What the run resumed recorded of its outputs (undefined: a checkpoint from before they were). */
+  readonly #savedOutputs: Record<string, OutputMark> | undefined;
+  readonly #outputs: (() => Record<string, OutputMark>) | undefined;
+  readonly #onFailure: ((error: unknown) => void) | undefined;
+  readonly #writeFile: (path: string, text: string) => Promise<void>;
   #ranges: [number, number][];
   #dirty = false;
   #ended = false;
@@ -128,13 +168,19 @@ export class ImportCheckpoint {
     path: string;
     resumed: boolean;
     discarded: boolean;
+    serviceUnrecorded?: boolean;
     identity: InputIdentity;
     consumed: { snapshot(): Consumed } | undefined;
     consumedBefore: Consumed;
     agentId: string;
+    service: string | undefined;
     settings: string;
     ranges: [number, number][];
     undoRecord?: string | undefined;
+    savedOutputs?: Record<string, OutputMark> | undefined;
+    outputs: (() => Record<string, OutputMark>) | undefined;
+    onFailure: ((error: unknown) => void) | undefined;
+    writeFile: (path: string, text: string) => Promise<void>;
     intervalMs: number;
     beforeWrite: (() => Promise<void>) | undefined;
     now: () => number;
@@ -142,11 +188,17 @@ export class ImportCheckpoint {
     this.path = init.path;
     this.resumed = init.resumed;
     this.discarded = init.discarded;
+    this.serviceUnrecorded = init.serviceUnrecorded ?? false;
     this.#identity = init.identity;
     this.#consumed = init.consumed;
     this.#consumedBefore = init.consumedBefore;
     this.#agentId = init.agentId;
+    this.#service = init.service;
     this.#settings = init.settings;
+    this.#savedOutputs = init.resumed ? init.savedOutputs : {};
+    this.#outputs = init.outputs;
+    this.#onFailure = init.onFailure;
+    this.#writeFile = init.writeFile;
     this.#ranges = init.ranges;
     this.#undoRecord = init.undoRecord;
     this.#intervalMs = init.intervalMs;
@@ -156,7 +208,7 @@ export class ImportCheckpoint {
 
   /**
    * Open the checkpoint of `input`. With `resume`, an existing checkpoint is loaded if it was
-   * written for the same file (its size, and the bytes read then), agent and settings, else this throws a
+   * written for the same file (its size, and the bytes read then), agent, service and settings, else this throws a
    * CheckpointMismatchError; a missing one just starts afresh. With `restart`, an existing one
    * is removed; with neither, an existing one throws an UnfinishedImportError and is kept.
    */
@@ -172,7 +224,11 @@ export class ImportCheckpoint {
       identity,
       consumed: options.consumed,
       agentId: options.agentId,
+      service: options.service,
       settings,
+      outputs: options.outputs,
+      onFailure: options.onFailure,
+      writeFile: options.write ?? writeFileAtomic,
       intervalMs: options.flushIntervalMs ?? 1000,
       beforeWrite: options.beforeWrite,
       now: options.now ?? Date.now,
@@ -206,7 +262,14 @@ export class ImportCheckpoint {
       });
     }
     if (!saved) throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
-    const reasons = await mismatches(saved, options.input, identity, options.agentId, settings);
+    const reasons = await mismatches(
+      saved,
+      options.input,
+      identity,
+      options.agentId,
+      options.service,
+      settings,
+    );
     if (reasons.length > 0) throw new CheckpointMismatchError(path, reasons);
     const ranges: [number, number][] = saved.landed.through > 0 ? [[1, saved.landed.through]] : [];
     for (const range of saved.landed.ranges) insertRange(ranges, range[0], range[1]);
@@ -217,7 +280,25 @@ export class ImportCheckpoint {
       discarded: false,
       ranges,
       undoRecord: saved.undoRecord,
+      savedOutputs: saved.outputs,
+      serviceUnrecorded: options.service !== undefined && saved.service === undefined,
     });
+  }
+
+  /**
+   * What a resume keeps of the file it writes `role` to, at `path`: the length recorded for it
+   * (records past it are of rows the checkpoint does not claim, which are sent again); nothing when
+   * not resuming, when the run resumed wrote no such file, or wrote it elsewhere (`elsewhere`: that
+   * path, whose records stay there); every whole record when the checkpoint is from before lengths
+   * were recorded.
+   */
+  resumeOutput(role: string, path: string): { keep: Keep; elsewhere?: string } {
+    if (!this.resumed) return { keep: 0 };
+    const saved = this.#savedOutputs;
+    if (saved === undefined) return { keep: 'whole-records' };
+    const mark = saved[role];
+    if (mark === undefined) return { keep: 0 };
+    return mark.path === resolve(path) ? { keep: mark.bytes } : { keep: 0, elsewhere: mark.path };
   }
 
   /** Rows landed so far, in this run and the one resumed. */
@@ -273,6 +354,7 @@ export class ImportCheckpoint {
   #flushInBackground(): void {
     this.flush().catch((error: unknown) => {
       this.#failure = error;
+      this.#onFailure?.(error);
     });
   }
 
@@ -337,17 +419,25 @@ export class ImportCheckpoint {
       version: VERSION,
       input: { ...this.#identity, consumed },
       agentId: this.#agentId,
+      ...(this.#service === undefined ? {} : { service: this.#service }),
       settings: this.#settings,
       landed: { through, ranges: through > 0 ? this.#ranges.slice(1) : this.#ranges },
       updatedAt: new Date().toISOString(),
       ...(this.#undoRecord === undefined ? {} : { undoRecord: this.#undoRecord }),
+      ...(this.#outputs ? { outputs: { ...this.#savedOutputs, ...this.#outputs() } } : {}),
     } satisfies CheckpointFile)}\n`;
     try {
       await this.#beforeWrite?.();
-      await writeFileAtomic(this.path, text);
     } catch (error) {
       this.#dirty = true;
       throw error;
+    }
+    try {
+      await this.#writeFile(this.path, text);
+    } catch (error) {
+      this.#dirty = true;
+      // The one written before stays whole (the write is atomic): a resume goes on from there.
+      throw new OutputWriteError('the resume checkpoint', this.path, error);
     }
   }
 }
@@ -409,11 +499,15 @@ async function mismatches(
   input: string,
   identity: InputIdentity,
   agentId: string,
+  service: string | undefined,
   settings: string,
 ): Promise<string[]> {
   const reasons: string[] = [];
   if (saved.agentId !== agentId)
     reasons.push(`it was written for agent "${saved.agentId}", not "${agentId}"`);
+  // A checkpoint from before the service was kept is taken to be this one's (see serviceUnrecorded).
+  if (service !== undefined && saved.service !== undefined && saved.service !== service)
+    reasons.push(serviceChange(saved.service, service));
   const { consumed } = saved.input;
   if (saved.input.size !== identity.size) {
     reasons.push(`the file's size changed from ${saved.input.size} to ${identity.size} bytes`);
@@ -422,6 +516,20 @@ async function mismatches(
   }
   reasons.push(...settingsChanges(saved.settings, settings));
   return reasons;
+}
+
+/** The service as a refusal names it. */
+const serviceWords = (service: string) =>
+  service.startsWith('mock:') ? `the embedded mock (${service.slice(5)})` : service;
+
+/** Why a resume against `now` is refused, and how to resume against `was`. */
+function serviceChange(was: string, now: string): string {
+  const how = !was.startsWith('mock:')
+    ? `--base-url ${was}`
+    : now.startsWith('mock:')
+      ? `CONTACTS_MOCK_DATA=${was.slice(5)}`
+      : `--mock and CONTACTS_MOCK_DATA=${was.slice(5)}`;
+  return `the run resumed imported into ${serviceWords(was)}, this run into ${serviceWords(now)}: resume with ${how}`;
 }
 
 /** What must match on resume besides the file and the agent. */

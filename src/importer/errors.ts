@@ -86,3 +86,35 @@ export class UnfinishedImportError extends ImportError {
     this.updatedAt = init.updatedAt;
   }
 }
+
+/** What a failed write means, by its code; other codes are said by the error's own message. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file size limit was reached',
+  EIO: 'the disk reported an I/O error',
+};
+
+/**
+ * A file the import keeps (its rejects, fixes or results file, its checkpoint) could not be
+ * written: a full disk, a file size limit. The import stops as an interrupted one does, with its
+ * checkpoint as it was last written, so that a resume once the cause is gone goes on exactly where
+ * the checkpoint says. The caller words the way on.
+ */
+export class OutputWriteError extends ImportError {
+  override name = 'OutputWriteError';
+  readonly code = 'output_write_failed';
+  /** The file that could not be written. */
+  readonly file: string;
+  /** The system's code: ENOSPC, EFBIG, EDQUOT, EIO... */
+  readonly errno: string | undefined;
+  /** `what` names the file's role: "the rejects file". */
+  constructor(what: string, file: string, cause: unknown) {
+    const errno = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const known = errno === undefined ? undefined : WRITE_FAILURES[errno];
+    const why = known ? `${known} (${errno})` : cause instanceof Error ? cause.message : String(cause);
+    super(`Cannot write ${what} ${file}: ${why}`, { cause });
+    this.file = file;
+    this.errno = errno;
+  }
+}

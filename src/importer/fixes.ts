@@ -1,12 +1,14 @@
 // The fixes file: the fields left out of contacts that landed (a phone that could not be placed,
 // an attribute value that could not be read), each row keyed by its external_id with the field's
 // original text and the reasons. Its header is the importer's own field names, so once corrected
-// it imports as is and fills in just those fields. Written like the rejects file (atomically,
-// only when there is something to write).
-import type { ContactInputParsed } from '../api/contact.js';
+// it imports as is and fills in just those fields. Written like the rejects file (in place, only
+// when there is something to write), a record as its contact lands; but a resume appends to it,
+// from the length the checkpoint recorded, as to the results file: the rows of the run resumed
+// are not sent again, so their records are not written again.
 import type { CsvDelimiter, ImportFormat } from './format.js';
 import type { ColumnMapping } from './mapping.js';
-import { createRejectsWriter, type RejectsWriter } from './rejects.js';
+import type { Keep, OpenOutput } from './output-file.js';
+import { RejectsWriter } from './rejects.js';
 import type { FieldProblem } from './rows.js';
 import type { Cell, SourceRecord } from './sources/types.js';
 
@@ -27,6 +29,10 @@ export interface FixesOptions {
   /** The input's own (a .tsv's fixes file is read back as TSV); default a comma. */
   delimiter?: CsvDelimiter | undefined;
   input?: string | undefined;
+  /** A resume: what of the file to keep and append to (see `OutputFile`). Then call `open()`. */
+  keep?: Keep | undefined;
+  onFailure?: ((error: Error) => void) | undefined;
+  openFile?: OpenOutput | undefined;
 }
 
 /** Writes one record a contact that landed with fields left out. */
@@ -38,13 +44,17 @@ export class FixesWriter {
   constructor(options: FixesOptions) {
     this.#mapping = options.mapping;
     this.#header = options.mapping && fixesHeader(options.mapping);
-    this.#writer = createRejectsWriter({
+    this.#writer = new RejectsWriter({
       path: options.path,
+      what: 'the fixes file',
       format: options.format,
       header: this.#header,
       delimiter: options.delimiter ?? ',',
       bom: options.bom,
       input: options.input,
+      keep: options.keep,
+      onFailure: options.onFailure,
+      openFile: options.openFile,
     });
   }
 
@@ -52,15 +62,35 @@ export class FixesWriter {
     return this.#writer.path;
   }
 
-  /** Contacts written so far. */
+  /** Opens the file now when a resume keeps some of it. */
+  open(): Promise<void> {
+    return this.#writer.open();
+  }
+
+  /** Contacts written so far by this run. */
   get count(): number {
     return this.#writer.count;
   }
 
-  write(source: SourceRecord, input: ContactInputParsed, problems: readonly FieldProblem[]): Promise<void> {
+  /** Bytes of the file once every record so far is written: what a checkpoint records. */
+  get length(): number {
+    return this.#writer.length;
+  }
+
+  /** The file held less than `keep` said: records of the run resumed are missing from it. */
+  get short(): boolean {
+    return this.#writer.short;
+  }
+
+  get failure(): Error | undefined {
+    return this.#writer.failure;
+  }
+
+  /** The contact keyed `key` (its external_id), from the row `source`, landed without these fields. */
+  write(source: SourceRecord, key: string, problems: readonly FieldProblem[]): void {
     const reason = problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
     if (!this.#header || !this.#mapping) {
-      const record: Record<string, unknown> = { external_id: input.external_id };
+      const record: Record<string, unknown> = { external_id: key };
       for (const p of problems) {
         if (p.field.startsWith('custom_attributes.')) {
           record.custom_attributes ??= {};
@@ -68,10 +98,11 @@ export class FixesWriter {
           attrs[p.field.slice('custom_attributes.'.length)] = p.value;
         } else record[p.field] = p.value;
       }
-      return this.#writer.write({ row: source.row, line: source.line, record }, reason);
+      this.#writer.write({ row: source.row, line: source.line, record }, reason);
+      return;
     }
     const cells: Cell[] = this.#header.map(() => undefined);
-    cells[0] = input.external_id;
+    cells[0] = key;
     for (const p of problems) {
       const column = p.field.startsWith('custom_attributes.')
         ? this.#header.indexOf(`attr.${p.field.slice('custom_attributes.'.length)}`)
@@ -79,7 +110,7 @@ export class FixesWriter {
       if (column !== -1) cells[column] = p.value;
       if (p.field === 'phonenumber') cells[3] = this.#country(source.raw);
     }
-    return this.#writer.write({ row: source.row, line: source.line, record: {}, raw: cells }, reason);
+    this.#writer.write({ row: source.row, line: source.line, record: {}, raw: cells }, reason);
   }
 
   /** The row's country cell as written, so a corrected national number is placed the same way. */
@@ -91,11 +122,11 @@ export class FixesWriter {
     return undefined;
   }
 
-  close() {
-    return this.#writer.close();
+  flush(): Promise<void> {
+    return this.#writer.flush();
   }
 
-  abort() {
-    return this.#writer.abort();
+  close() {
+    return this.#writer.close();
   }
 }

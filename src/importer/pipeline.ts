@@ -25,6 +25,7 @@ import {
   resolveMapping,
   summarizeMapping,
 } from './mapping.js';
+import type { OpenOutput } from './output-file.js';
 import { createRowValidator, FileEvidence, type RowResult } from './rows.js';
 import type { Cell, ImportSource, SourceRecord } from './sources/types.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
@@ -126,7 +127,11 @@ export interface ImportOptions {
   undo?: UndoChoice;
   /** Where undo records are kept; default the tool's data directory (`dataDir()`). */
   undoDir?: string;
-  /** The service as the undo record names it (an undo elsewhere is refused); default the base URL. */
+  /**
+   * The service as the undo record and the checkpoint name it (an undo or a resume elsewhere is
+   * refused): `mock:<data file>` for an embedded mock, whose base URL changes each run; default the
+   * base URL.
+   */
   service?: string;
   /**
    * Files no output may replace, besides the input and the undo records, which are always kept
@@ -134,6 +139,8 @@ export interface ImportOptions {
    * an `OutputPathError` before anything is sent.
    */
   protect?: readonly ProtectedPath[];
+  /** Opens the rejects, fixes and results files (tests: a disk that fills up). */
+  openFile?: OpenOutput;
 }
 
 /** An import that stopped on an error it cannot isolate to a row (auth, service down, network). */
@@ -210,6 +217,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       `--resume: no unfinished import of ${source.name} to resume (no ${checkpoint.path}): importing every row`,
     );
   }
+  if (checkpoint?.serviceUnrecorded) {
+    const service = serviceName(options.service ?? client.baseUrl);
+    notes.push(
+      `--resume: the checkpoint ${checkpoint.path} does not say which service the run resumed imported into ` +
+        `(an earlier version wrote it): taken to be this run's, ${service.startsWith('mock:') ? `the embedded mock (${service.slice(5)})` : service}`,
+    );
+  }
   let notesSaid = notes.length;
   emit({
     type: 'start',
@@ -256,6 +270,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     dropped = sink.stop();
   };
   options.signal?.addEventListener('abort', stopSending, { once: true });
+  // A file that cannot be written (a full disk) stops sending as Ctrl-C does: what is sent from
+  // then on could not be checkpointed.
+  if (outputs) outputs.onFailure = stopSending;
+  if (outputs?.failure) stopSending();
   let readFailure: { error: unknown } | undefined;
   let readToEnd = false;
 
@@ -292,7 +310,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
             : ''),
       );
     }
-    if (result.fixes) tally.fix(record, result.input, result.fixes);
+    if (result.fixes) {
+      tally.fixing(record, result.fixes);
+      // Kept with the row: they go to the fixes file once it lands.
+      planned.row.fixes = result.fixes;
+    }
     return sink.accept(planned.row);
   };
   // The first rows are read before any is validated: what they say of the file (the order of its
@@ -366,7 +388,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   const fatal = sink.failure ?? tally.writeFailure ?? readFailure;
   const report = await tally.close(Boolean(fatal) || interrupted, interrupted, validate.notes);
-  if (fatal) throw new ImportStoppedError(fatal.error, report);
+  // A file that could not be written as the import closed stops it too: its checkpoint is kept.
+  const failure = fatal ?? tally.writeFailure;
+  if (failure) throw new ImportStoppedError(failure.error, report);
   return report;
 }
 
@@ -481,6 +505,7 @@ async function prepare(
         kind,
         source,
         agentId: options.agentId,
+        service: serviceName(options.service ?? options.client.baseUrl),
         resume: options.resume ?? false,
         restart: options.restart ?? false,
         mapping,
@@ -494,6 +519,7 @@ async function prepare(
         dateOrder: options.dateOrder,
         undoDir: options.undoDir ?? undoDir(process.env),
         protect: options.protect,
+        openFile: options.openFile,
       });
   return { validate, evidence, outputs, total, mapping, timeZone };
 }

@@ -1,13 +1,14 @@
 // The rejects file: every row that could not land, with its line and reason, in a form that
-// imports again as is once fixed. Written to a temporary file and renamed into place on close.
-import { open, rm } from 'node:fs/promises';
+// imports again as is once fixed. Written in place as rows are rejected (an `OutputFile`), so the
+// rejects found so far are at its path whatever stops the import; every run, a resumed one too,
+// writes it anew, since every row that has not landed is checked again.
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { sameFile } from '../util/output-path.js';
-import { type AtomicFile, openAtomicFile } from '../util/write-file-atomic.js';
 import { CSV_WRITE_OPTIONS, csvCell } from './csv-text.js';
 import { ImportError } from './errors.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
+import { type Keep, type OpenOutput, OutputFile } from './output-file.js';
 import { REJECT_KEYS, type SourceRecord } from './sources/types.js';
 
 export interface RejectsWriterOptions {
@@ -22,121 +23,104 @@ export interface RejectsWriterOptions {
   bom?: boolean | undefined;
   /** The input's path: refusing to write over it. */
   input?: string | undefined;
+  /** How messages name the file; default "the rejects file". */
+  what?: string | undefined;
+  /**
+   * What of the file a resume keeps and appends to (see `OutputFile`; the fixes file, whose rows do
+   * not come again). Default 0: the file is written anew. Then call `open()` before writing.
+   */
+  keep?: Keep | undefined;
+  /** Told of the first failed write: the import stops. */
+  onFailure?: ((error: Error) => void) | undefined;
+  openFile?: OpenOutput | undefined;
 }
 
 export interface RejectsSummary {
   path: string;
+  /** Rows written by this run. */
   count: number;
 }
 
-const BUFFER_CHARS = 64 * 1024;
-
 /**
- * Collects rejects. Nothing is created until the first reject; the rows go to a hidden temporary
- * file beside `path` (see `openAtomicFile`), which `close()` syncs and renames into place, so a
- * file at `path` is always whole. `close()` with no rejects removes a rejects file an earlier run
- * left at `path` (every run re-checks every row that has not landed, so an old one would only
- * mislead), but only when the file there is one this tool wrote: any other file is left alone.
- * It never replaces the input, whatever alias of it `path` is. Writes may be queued without
- * awaiting each other.
+ * Collects rejects. Nothing is created until the first reject (or until `open()`, with something
+ * to keep). `close()` with nothing kept or written removes a rejects file an earlier run left at
+ * `path` (every run re-checks every row that has not landed, so an old one would only mislead),
+ * but only when the file there is one this tool wrote: any other file is left alone. It never
+ * writes into the input, whatever alias of it `path` is.
  */
 export class RejectsWriter {
   readonly path: string;
   #options: RejectsWriterOptions;
-  #file: AtomicFile | null = null;
-  #buffer: string[] = [];
-  #buffered = 0;
-  #count = 0;
-  #queue: Promise<void> = Promise.resolve();
-  #closed = false;
+  readonly #file: OutputFile;
 
   constructor(options: RejectsWriterOptions) {
+    const what = options.what ?? 'the rejects file';
     if (options.input && options.input !== '-' && resolve(options.input) === resolve(options.path)) {
       throw new ImportError(
-        `The rejects file would overwrite the input ${options.input}; choose another path`,
+        `${capitalise(what)} would overwrite the input ${options.input}; choose another path`,
       );
     }
     if (options.format === 'csv' && !options.header)
       throw new ImportError('CSV rejects need the input header');
     this.path = options.path;
     this.#options = options;
+    this.#file = new OutputFile({
+      path: options.path,
+      what,
+      keep: options.keep,
+      csv: options.format === 'csv',
+      preamble: this.#preamble(),
+      protect: options.input,
+      isOurs: isRejectsFile,
+      onFailure: options.onFailure,
+      openFile: options.openFile,
+    });
   }
 
-  /** Rejects written so far. */
+  /** Opens the file now when a resume keeps some of it; else it is made at the first reject. */
+  open(): Promise<void> {
+    return this.#file.open();
+  }
+
+  /** Rows written so far by this run. */
   get count(): number {
-    return this.#count;
+    return this.#file.records;
   }
 
-  write(source: SourceRecord, reason: string): Promise<void> {
-    if (this.#closed) return Promise.reject(new ImportError('The rejects file is already closed'));
-    this.#count++;
-    const text = this.#format(source, reason);
-    return this.#enqueue(async () => {
-      if (!this.#file) {
-        this.#file = await openAtomicFile(this.path);
-        this.#push(this.#preamble());
-      }
-      this.#push(text);
-      if (this.#buffered >= BUFFER_CHARS) await this.#drain();
-    });
+  /** Bytes of the file once every row so far is written: what a checkpoint records. */
+  get length(): number {
+    return this.#file.length;
   }
 
-  /** Commit: the file at `path` holds every reject, or is removed when there were none. */
+  /** The file held less than `keep` said: rows of the run resumed are missing from it. */
+  get short(): boolean {
+    return this.#file.short;
+  }
+
+  /** The first failed write, if any (rows given since are dropped). */
+  get failure(): Error | undefined {
+    return this.#file.failure;
+  }
+
+  /** Queues the row; a failed write is told to `onFailure`, and by `flush()` and `close()`. */
+  write(source: SourceRecord, reason: string): void {
+    this.#file.write(this.#format(source, reason));
+  }
+
+  /** Writes and syncs the rows given so far. */
+  flush(): Promise<void> {
+    return this.#file.flush();
+  }
+
+  /** The file at `path` holds every row (kept and written), or is removed when it holds none. */
   async close(): Promise<RejectsSummary | null> {
-    this.#closed = true;
-    await this.#enqueue(async () => {
-      if (!this.#file) {
-        if (await isRejectsFile(this.path)) await rm(this.path, { force: true });
-        return;
-      }
-      await this.#drain();
-      const file = this.#file;
-      this.#file = null;
-      // Whole on disk before the check below: if it fails, the temporary file is the only copy.
-      await file.finish();
-      const { input } = this.#options;
-      if (input && input !== '-' && (await sameFile(this.path, input))) {
-        throw new ImportError(
-          `The rejects file ${this.path} is the input ${input}; the rejects are kept in ${file.temp}`,
-        );
-      }
-      await file.commit();
-    });
-    return this.#count > 0 ? { path: this.path, count: this.#count } : null;
+    await this.#file.close();
+    return this.#file.length > 0 ? { path: this.path, count: this.count } : null;
   }
 
-  /** Give up: remove the temporary file and leave `path` as it was. */
-  async abort(): Promise<void> {
-    this.#closed = true;
-    await this.#enqueue(async () => {
-      await this.#file?.abort();
-      this.#file = null;
-    });
-  }
-
-  #enqueue(task: () => Promise<void>): Promise<void> {
-    const run = this.#queue.then(task);
-    // A failed write fails its caller; later tasks still run (close and abort must clean up).
-    this.#queue = run.catch(() => {});
-    return run;
-  }
-
-  #push(text: string) {
-    this.#buffer.push(text);
-    this.#buffered += text.length;
-  }
-
-  async #drain() {
-    if (!this.#file || this.#buffered === 0) return;
-    const text = this.#buffer.join('');
-    this.#buffer = [];
-    this.#buffered = 0;
-    await this.#file.write(text);
-  }
-
-  #preamble(): string {
+  #preamble(): string | undefined {
     const { format, header, delimiter = ',', bom } = this.#options;
-    if (format !== 'csv') return '';
+    if (format !== 'csv') return undefined;
     const row = stringify([[...header!, REJECT_KEYS.line, REJECT_KEYS.error].map(csvCell)], {
       ...CSV_WRITE_OPTIONS,
       delimiter,
@@ -162,6 +146,8 @@ export class RejectsWriter {
     return `${JSON.stringify(record)}\n`;
   }
 }
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function createRejectsWriter(options: RejectsWriterOptions): RejectsWriter {
   return new RejectsWriter(options);

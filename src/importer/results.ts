@@ -1,11 +1,11 @@
 // The results file: one record per row that landed (its line, external_id, the service's id, and
 // whether it was created or updated), as Salesforce's bulk jobs give, in CSV or NDJSON by the
-// file's extension. A resumed import appends to it, so the file covers every landed row.
-import { type FileHandle, open } from 'node:fs/promises';
+// file's extension. A resumed import appends to it, so the file covers every landed row once.
 import { extname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { CSV_WRITE_OPTIONS, csvCell } from './csv-text.js';
 import { ImportError } from './errors.js';
+import { OutputFile, type OutputFileOptions } from './output-file.js';
 
 export interface ResultRecord {
   line: number;
@@ -27,92 +27,75 @@ export function resultsFormat(path: string): ResultsFormat {
 }
 
 /**
- * Appends records as rows land; `flush()` makes them durable. The import flushes it before the
- * checkpoint records rows as landed, so the file never misses a row the checkpoint claims.
+ * Appends records as rows land (an `OutputFile`); `flush()` makes them durable. The import flushes
+ * it before the checkpoint records rows as landed, and the checkpoint records its `length`, so the
+ * file never misses a row the checkpoint claims, and a resume cuts off those it does not claim.
  */
 export class ResultsWriter {
   readonly path: string;
   readonly #format: ResultsFormat;
-  #file: FileHandle;
-  #buffer: string[] = [];
-  #count = 0;
-  #queue: Promise<void> = Promise.resolve();
+  readonly #file: OutputFile;
 
-  private constructor(path: string, format: ResultsFormat, file: FileHandle) {
+  private constructor(path: string, format: ResultsFormat, file: OutputFile) {
     this.path = path;
     this.#format = format;
     this.#file = file;
   }
 
-  /** Opens `path`: appended to on `resume` (the header written only into an empty file), else replaced. */
-  static async open(path: string, options: { resume: boolean }): Promise<ResultsWriter> {
+  /**
+   * Opens `path`: replaced, or on a resume kept as `keep` says and appended to (the header written
+   * only into a file that starts empty).
+   */
+  static async open(
+    path: string,
+    options: Pick<OutputFileOptions, 'keep' | 'onFailure' | 'openFile'> = {},
+  ): Promise<ResultsWriter> {
     const format = resultsFormat(path);
-    const file = await open(path, options.resume ? 'a+' : 'w');
-    let size = 0;
-    try {
-      if (options.resume) {
-        // A run killed mid-write leaves part of a record: cut it off, or the next one joins it.
-        size = await wholeRecordsLength(file, format === 'csv');
-        await file.truncate(size);
-      }
-    } catch (error) {
-      await file.close();
-      throw error;
-    }
-    const writer = new ResultsWriter(path, format, file);
-    if (format === 'csv' && size === 0) writer.#buffer.push(stringify([[...COLUMNS]], CSV_WRITE_OPTIONS));
-    return writer;
+    const file = new OutputFile({
+      ...options,
+      path,
+      what: 'the results file',
+      csv: format === 'csv',
+      eager: true,
+      preamble: format === 'csv' ? stringify([[...COLUMNS]], CSV_WRITE_OPTIONS) : undefined,
+    });
+    await file.open();
+    return new ResultsWriter(path, format, file);
   }
 
   /** Records written by this run. */
   get count(): number {
-    return this.#count;
+    return this.#file.records;
+  }
+
+  /** Bytes of the file once every record so far is written: what a checkpoint records. */
+  get length(): number {
+    return this.#file.length;
+  }
+
+  /** The file held less than `keep` said: records of the run resumed are missing from it. */
+  get short(): boolean {
+    return this.#file.short;
+  }
+
+  get failure(): Error | undefined {
+    return this.#file.failure;
   }
 
   write(record: ResultRecord): void {
-    this.#count++;
-    this.#buffer.push(
+    this.#file.write(
       this.#format === 'csv'
         ? stringify([COLUMNS.map((c) => csvCell(String(record[c])))], CSV_WRITE_OPTIONS)
         : `${JSON.stringify(record)}\n`,
     );
   }
 
-  /** Writes and syncs what was recorded so far; calls made while one runs share the next. */
+  /** Writes and syncs what was recorded so far. */
   flush(): Promise<void> {
-    this.#queue = this.#queue.then(async () => {
-      if (this.#buffer.length === 0) return;
-      const text = this.#buffer.join('');
-      this.#buffer = [];
-      await this.#file.write(text);
-      await this.#file.sync();
-    });
-    return this.#queue;
+    return this.#file.flush();
   }
 
-  async close(): Promise<void> {
-    await this.flush();
-    await this.#file.close();
-  }
-}
-
-/**
- * The length of the file up to the end of its last whole record: its last newline, outside
- * quotes for CSV (an external_id may hold a newline; `""` toggles twice and changes nothing).
- */
-async function wholeRecordsLength(file: FileHandle, csv: boolean): Promise<number> {
-  const chunk = Buffer.alloc(1 << 16);
-  let position = 0;
-  let end = 0;
-  let quoted = false;
-  for (;;) {
-    const { bytesRead } = await file.read(chunk, 0, chunk.length, position);
-    if (bytesRead === 0) return end;
-    for (let i = 0; i < bytesRead; i++) {
-      const byte = chunk[i];
-      if (byte === 0x22 && csv) quoted = !quoted;
-      else if (byte === 0x0a && !quoted) end = position + i + 1;
-    }
-    position += bytesRead;
+  close(): Promise<void> {
+    return this.#file.close();
   }
 }

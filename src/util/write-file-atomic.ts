@@ -3,8 +3,8 @@
 // the streaming `openAtomicFile` share one open, one commit (fsync, rename, directory fsync) and
 // one cleanup.
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { type FileHandle, open, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { writeTarget } from './output-path.js';
 
@@ -51,7 +51,7 @@ export async function openAtomicFile(path: string): Promise<AtomicFile> {
   // In the target's own directory: a rename within one file system is atomic, across two it fails.
   const temp = join(
     dirname(target),
-    `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`,
+    `${tempPrefix(target)}${process.pid}-${randomBytes(4).toString('hex')}.partial`,
   );
   const existing = await stat(target).catch(() => null);
   // A replaced file keeps its permissions (a private 0600 file stays private). Only the permission
@@ -69,6 +69,41 @@ export async function openAtomicFile(path: string): Promise<AtomicFile> {
     throw error;
   }
   return new TempFile(target, temp, handle);
+}
+
+const tempPrefix = (target: string) => `.${basename(target)}.`;
+
+/**
+ * Removes the temporary files a process killed while writing `path` left beside it (kill -9 gives
+ * no chance to abort): those of a process no longer running, and this process's own (a pid is
+ * used again, and a caller cleans up before it writes). Another live process's are left alone.
+ * Returns the files removed.
+ */
+export async function removeStaleTemps(path: string): Promise<string[]> {
+  const target = await resolveWriteTarget(path);
+  const dir = dirname(target);
+  const prefix = tempPrefix(target);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = /^(\d+)-[0-9a-f]{8}\.partial$/.exec(name.slice(prefix.length))?.[1];
+    if (pid === undefined || (Number(pid) !== process.pid && isRunning(Number(pid)))) continue;
+    const file = join(dir, name);
+    await rm(file, { force: true });
+    removed.push(file);
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Replaces `file` with `data`: written beside it, fsynced, renamed over it, directory fsynced. */
@@ -164,8 +199,11 @@ class TempFile implements AtomicFile {
   }
 }
 
-/** Writes all of `data`: one write to a file may take fewer bytes than it is given. */
-async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
+/**
+ * Writes all of `data`: one write to a file may take fewer bytes than it is given (at a file size
+ * limit the first write is cut short, and only the next one fails).
+ */
+export async function writeAll(handle: Pick<FileHandle, 'write'>, data: Uint8Array): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
     const { bytesWritten } = await handle.write(data, offset, data.length - offset);

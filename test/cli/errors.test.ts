@@ -26,6 +26,8 @@ import {
   UnsupportedMediaTypeError,
 } from '../../src/client/errors.js';
 
+import { OutputWriteError } from '../../src/importer/errors.js';
+
 const URL = 'http://127.0.0.1:4010/api/v1/agents/a1/contacts';
 
 function api<T extends typeof APIError>(
@@ -195,6 +197,14 @@ describe('everything else', () => {
       path: 'x.csv',
     });
     expect(toExit(enoent)).toEqual({ code: ExitCode.USAGE, lines: ['error: No such file: x.csv'] });
+  });
+
+  it('says an import file that cannot be written plainly, not as a bug', () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    expect(toExit(new OutputWriteError('the results file', '/d/out.csv', full))).toEqual({
+      code: ExitCode.FAILURE,
+      lines: ['error: Cannot write the results file /d/out.csv: the disk is full (ENOSPC)'],
+    });
   });
 
   it('treats a closed stdout pipe as success', () => {

@@ -2,6 +2,7 @@
 // mock on port 0, including a kill -9 mid-import and a resume that sends only the rest (in this
 // process where only what is said and sent matters: an unfinished import refused, resumed, restarted).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -149,6 +150,40 @@ describe('contacts import', () => {
     await expect(readFile(checkpoint)).rejects.toThrow();
   });
 
+  it('resumes after kill -9 with every fix and result kept once: none lost, none twice', async () => {
+    const mock = await startTestMock({ faults: { latencyMs: 1, rateLimit: 4 } });
+    const rows = 12_000;
+    // Every contact lands without its phone (no country to place it in): each has a fix.
+    const lines = ['external_id,name,phonenumber'];
+    for (let i = 1; i <= rows; i++) lines.push(`u${i},Name ${i},${100000 + i}`);
+    const file = join(home.dir, 'phones.csv');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const args = ['--results', 'results.csv'];
+
+    expect(await killImportAtFirstCheckpoint(file, args, { env: envFor(mock), cwd: home.dir })).toBe(
+      'SIGKILL',
+    );
+    const landedBefore = mock.store.contacts(AGENT).length;
+    expect(landedBefore).toBeLessThan(rows);
+
+    const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.skipped).toBeGreaterThan(0);
+    const expected = Array.from({ length: rows }, (_, i) => `u${i + 1}`).sort();
+    const keys = (records: string[][], column = 0) => records.slice(1).map((record) => record[column]);
+    const fixes = parse(await readFile(join(home.dir, 'phones.fixes.csv'), 'utf8')) as string[][];
+    expect(fixes[0]).toEqual(['external_id', 'name', 'phonenumber', 'country', '_line', '_error']);
+    expect(keys(fixes).sort()).toEqual(expected);
+    const results = parse(await readFile(join(home.dir, 'results.csv'), 'utf8')) as string[][];
+    expect(keys(results, 1).sort()).toEqual(expected);
+    expect(mock.store.contacts(AGENT)).toHaveLength(rows);
+    expect((await readdir(home.dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
   it('Ctrl-C stops cleanly with exit 130 and a hint, and --resume finishes the job', async () => {
     // Paced to 4 requests a second: the Ctrl-C comes with most of the file still to send.
     const mock = await startTestMock({ faults: { latencyMs: 1, rateLimit: 4 } });
@@ -178,6 +213,66 @@ describe('contacts import', () => {
     expect(r.code).toBe(0);
     expectAllLanded(mock, rows);
   });
+});
+
+describe('a file that cannot be written as the import runs', () => {
+  // A real limit: `ulimit -f` in the shell that starts the CLI makes its writes past it fail with
+  // EFBIG (Node ignores SIGXFSZ), as a full disk fails them with ENOSPC.
+  it.skipIf(process.platform === 'win32' || !existsSync('/bin/bash'))(
+    'stops it with exit 130, naming the file and the cause, and --resume finishes it exactly',
+    async () => {
+      const mock = await startTestMock();
+      const rows = 2000;
+      const lines = ['external_id,name,email,notes'];
+      const note = 'n'.repeat(200);
+      for (let i = 1; i <= rows; i++)
+        lines.push(`u${i},Name ${i},${i % 4 === 0 ? 'not-an-email' : `u${i}@example.com`},${note}`);
+      const file = join(home.dir, 'wide.csv');
+      await writeFile(file, `${lines.join('\n')}\n`);
+      const rejects = join(home.dir, 'wide.rejects.csv');
+
+      // 64 KiB: the rejects (500 rows of over 200 bytes) outgrow it; the checkpoint does not.
+      const child = spawn(
+        '/bin/bash',
+        ['-c', 'ulimit -f 64 && exec "$@"', 'bash', process.execPath, BIN, 'import', file, '--no-undo'],
+        {
+          env: envFor(mock),
+          cwd: home.dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(ExitCode.INTERRUPTED);
+      expect(stderr).toContain(
+        `error: Cannot write the rejects file ${rejects}: the file size limit was reached (EFBIG)`,
+      );
+      expect(stderr).toContain(
+        'hint: Raise the file size limit (ulimit -f), then run the same command with --resume to send the rest.',
+      );
+      expect(stderr).toMatch(/\d+ rows landed, \d+ rejected before the import stopped/);
+      expect(stderr).not.toContain('bug');
+      expect((await readdir(home.dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+
+      const r = await runBin(['import', file, '--resume', '--no-undo', '-o', 'json'], {
+        env: envFor(mock),
+        cwd: home.dir,
+      });
+      expect(r.code, r.stderr).toBe(ExitCode.PARTIAL);
+      const summary = JSON.parse(r.stdout);
+      expect(summary.rejected).toBe(rows / 4);
+      const valid = Array.from({ length: rows }, (_, i) => i + 1).filter((i) => i % 4 !== 0);
+      const contacts = mock.store.contacts(AGENT);
+      expect(contacts.map((c) => c.external_id).sort()).toEqual(valid.map((i) => `u${i}`).sort());
+      expect(contacts.every((c) => c.name === `Name ${c.external_id.slice(1)}`)).toBe(true);
+      const rejected = (parse(await readFile(rejects, 'utf8')) as string[][]).slice(1).map((r) => r[0]);
+      expect(rejected.sort()).toEqual(Array.from({ length: rows / 4 }, (_, i) => `u${(i + 1) * 4}`).sort());
+      expect(existsSync(`${file}.import-checkpoint.json`)).toBe(false);
+    },
+  );
 });
 
 describe('contacts export', () => {
@@ -386,6 +481,36 @@ describe('an unfinished import of the same file', () => {
     const again = await runInProcess(['import', file, '--restart'], { env: envFor(mock), cwd: home.dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain('discarded');
+  });
+
+  it('--resume against another service is refused, naming both: another base URL, or --mock', async () => {
+    const mock = await startTestMock();
+    const { file, checkpoint } = await unfinished(mock);
+    const service = mock.url.replace(/\/+$/, '');
+    const other = await startTestMock();
+    const r = await runInProcess(['import', file, '--resume'], { env: envFor(other), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(
+      `the run resumed imported into ${service}, this run into ${other.url.replace(/\/+$/, '')}: resume with --base-url ${service}`,
+    );
+    expect(r.stderr).toContain('--restart');
+    expect(posts(other)).toBe(0);
+
+    const data = join(home.dir, 'mock.db');
+    const embedded = await runInProcess(['--mock', 'import', file, '--resume'], {
+      env: { ...envFor(mock), CONTACTS_MOCK_DATA: data },
+      cwd: home.dir,
+    });
+    expect(embedded.code).toBe(ExitCode.USAGE);
+    expect(embedded.stderr).toContain(
+      `the run resumed imported into ${service}, this run into the embedded mock (${data}): resume with --base-url ${service}`,
+    );
+    expect(await readFile(`${file}.import-checkpoint.json`, 'utf8')).toBe(checkpoint);
+
+    // Against the service it was written for, it resumes.
+    const resumed = await runInProcess(['import', file, '--resume'], { env: envFor(mock), cwd: home.dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(ids(mock)).toEqual(['u1', 'u2', 'u3', 'u4']);
   });
 
   it('--resume and --restart together are refused', async () => {

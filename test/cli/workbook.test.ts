@@ -8,7 +8,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { BIN, envFor, killImportAtFirstCheckpoint, runBin, useTempHome } from '../helpers/cli.js';
@@ -24,10 +24,14 @@ const byId = (mock: MockServer) =>
  * A proxy to the mock that forwards the first `posts` POSTs and leaves every later one
  * unanswered (its connection is dropped on close): a run through it cannot finish.
  */
-async function gateAfter(target: string, posts: number): Promise<{ url: string; close(): Promise<void> }> {
+async function gateAfter(
+  target: string,
+  posts: number,
+): Promise<{ url: string; open(): void; close(): Promise<void> }> {
   let forwarded = 0;
+  let open = false;
   const server = createServer((req, res) => {
-    if (req.method === 'POST' && forwarded++ >= posts) return;
+    if (req.method === 'POST' && !open && forwarded++ >= posts) return;
     const upstream = request(
       new URL(req.url ?? '/', target),
       { method: req.method, headers: req.headers },
@@ -43,6 +47,10 @@ async function gateAfter(target: string, posts: number): Promise<{ url: string; 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    /** From now on every request goes through. */
+    open: () => {
+      open = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -223,14 +231,17 @@ describe('importing an .xlsx workbook', () => {
       cwd: home.dir,
     });
     expect(signal).toBe('SIGKILL');
-    await gate.close();
+    // The resume goes to the service its checkpoint names (another base URL is refused): the
+    // gate, which now lets every row through.
+    gate.open();
+    onTestFinished(() => gate.close());
     const landedBefore = mock.store.contacts(AGENT).length;
     expect(landedBefore).toBeGreaterThan(0);
     expect(landedBefore).toBeLessThanOrEqual(100);
 
     const postsBefore = posts;
     const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
-      env: envFor(home, mock),
+      env: { ...envFor(home, mock), CONTACTS_BASE_URL: gate.url },
       cwd: home.dir,
     });
     expect(r.code, r.stderr).toBe(ExitCode.OK);

@@ -2,7 +2,11 @@ import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultCheckpointPath, ImportCheckpoint, importSettings } from '../../src/importer/checkpoint.js';
-import { CheckpointMismatchError, UnfinishedImportError } from '../../src/importer/errors.js';
+import {
+  CheckpointMismatchError,
+  OutputWriteError,
+  UnfinishedImportError,
+} from '../../src/importer/errors.js';
 import { ResultsWriter } from '../../src/importer/results.js';
 import { openSource } from '../../src/importer/sources/index.js';
 import { fixture } from './helpers.js';
@@ -387,10 +391,153 @@ describe('beforeWrite', () => {
   });
 });
 
+describe('the service', () => {
+  const withService = (input: string, service: string | undefined, resume: boolean) =>
+    ImportCheckpoint.open({ input, agentId: 'a', service, resume, flushIntervalMs: 0 });
+  async function landedAt(service: string | undefined) {
+    const input = await fixture('svc.csv', 'external_id\na\nb\n');
+    const cp = await withService(input, service, false);
+    cp.markLanded(1);
+    await cp.close();
+    return input;
+  }
+
+  it('is recorded, and a resume against another one is refused naming both and how to resume', async () => {
+    const a = await landedAt('https://a.example');
+    expect((await saved(a)).service).toBe('https://a.example');
+    await expect(withService(a, 'https://b.example', true)).rejects.toMatchObject({
+      name: 'CheckpointMismatchError',
+      reasons: [
+        'the run resumed imported into https://a.example, this run into https://b.example: resume with --base-url https://a.example',
+      ],
+    });
+    await expect(withService(a, 'mock:/d/mock.db', true)).rejects.toMatchObject({
+      reasons: [
+        'the run resumed imported into https://a.example, this run into the embedded mock (/d/mock.db): resume with --base-url https://a.example',
+      ],
+    });
+    expect((await withService(a, 'https://a.example', true)).resumed).toBe(true);
+
+    const mock = await landedAt('mock:/d/mock.db');
+    await expect(withService(mock, 'https://a.example', true)).rejects.toMatchObject({
+      reasons: [
+        'the run resumed imported into the embedded mock (/d/mock.db), this run into https://a.example: resume with --mock and CONTACTS_MOCK_DATA=/d/mock.db',
+      ],
+    });
+    await expect(withService(mock, 'mock:/e/other.db', true)).rejects.toMatchObject({
+      reasons: [
+        'the run resumed imported into the embedded mock (/d/mock.db), this run into the embedded mock (/e/other.db): resume with CONTACTS_MOCK_DATA=/d/mock.db',
+      ],
+    });
+  });
+
+  it("is taken to be this run's when the checkpoint is from before it was recorded, and recorded from then on", async () => {
+    const input = await landedAt(undefined);
+    expect(await saved(input)).not.toHaveProperty('service');
+    const resumed = await withService(input, 'https://a.example', true);
+    expect([resumed.resumed, resumed.serviceUnrecorded]).toEqual([true, true]);
+    resumed.markLanded(2);
+    await resumed.close();
+    expect((await saved(input)).service).toBe('https://a.example');
+    const again = await withService(input, 'https://a.example', true);
+    expect(again.serviceUnrecorded).toBe(false);
+  });
+});
+
+describe('the files a resume appends to', () => {
+  it('are measured with the marks, and a resume keeps each at its length where it was written', async () => {
+    const input = await fixture('len.csv', 'external_id\na\nb\n');
+    let length = 10;
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 0,
+      outputs: () => ({ results: { path: '/d/results.csv', bytes: length } }),
+      beforeWrite: async () => {
+        // Records given while the snapshot is written are not in it.
+        length = 99;
+      },
+    });
+    expect(cp.resumeOutput('results', '/d/results.csv')).toEqual({ keep: 0 });
+    cp.markLanded(1);
+    await cp.close();
+    expect((await saved(input)).outputs).toEqual({ results: { path: '/d/results.csv', bytes: 10 } });
+
+    const resumed = await ImportCheckpoint.open({ input, agentId: 'a', resume: true, flushIntervalMs: 0 });
+    expect(resumed.resumeOutput('results', '/d/results.csv')).toEqual({ keep: 10 });
+    // Written elsewhere this time: that file keeps its records, this one starts empty.
+    expect(resumed.resumeOutput('results', '/d/other.csv')).toEqual({ keep: 0, elsewhere: '/d/results.csv' });
+    // The run resumed wrote no fixes file: nothing of one at that path is its.
+    expect(resumed.resumeOutput('fixes', '/d/in.fixes.csv')).toEqual({ keep: 0 });
+  });
+
+  it('keep their whole records on a resume of a checkpoint from before lengths were recorded', async () => {
+    const input = await fixture('old.csv', 'external_id\na\n');
+    const cp = await open(input, false);
+    cp.markLanded(1);
+    await cp.close();
+    expect(await saved(input)).not.toHaveProperty('outputs');
+    expect((await open(input, true)).resumeOutput('fixes', '/d/x.csv')).toEqual({ keep: 'whole-records' });
+  });
+});
+
+describe('a checkpoint that cannot be written', () => {
+  it('says which file and why, keeps the one written before, and tells of a failure in the background', async () => {
+    const input = await fixture('full.csv', 'external_id\na\nb\n');
+    let full = false;
+    const failures: unknown[] = [];
+    const cp = await ImportCheckpoint.open({
+      input,
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 0,
+      // An explicit flush says it itself; onFailure is for the writes nobody awaits.
+      write: async (path, text) => {
+        if (full)
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        await writeFile(path, text);
+      },
+      onFailure: (e) => failures.push(e),
+    });
+    cp.markLanded(1);
+    await cp.flush();
+    full = true;
+    cp.markLanded(2);
+    const error = await cp.flush().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutputWriteError);
+    expect((error as Error).message).toBe(
+      `Cannot write the resume checkpoint ${cp.path}: the disk is full (ENOSPC)`,
+    );
+    expect((await saved(input)).landed).toEqual({ through: 1, ranges: [] });
+
+    // A periodic write that fails is told at once (the import stops on it).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let told!: (error: unknown) => void;
+    const background = new Promise<unknown>((resolve) => {
+      told = resolve;
+    });
+    const timed = await ImportCheckpoint.open({
+      input: await fixture('timed.csv', 'external_id\na\n'),
+      agentId: 'a',
+      resume: false,
+      flushIntervalMs: 100,
+      write: async () => {
+        throw Object.assign(new Error('EFBIG: file too large, write'), { code: 'EFBIG' });
+      },
+      onFailure: told,
+    });
+    timed.markLanded(1);
+    vi.advanceTimersByTime(100);
+    expect(((await background) as Error).message).toMatch(/: the file size limit was reached \(EFBIG\)$/);
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('the checkpoint and the results file', () => {
   it('claims no row the results file had not received when the checkpoint was written', async () => {
     const input = await fixture('order.csv', 'external_id\na\n');
-    const results = await ResultsWriter.open(`${dirname(input)}/results.ndjson`, { resume: false });
+    const results = await ResultsWriter.open(`${dirname(input)}/results.ndjson`);
     let release!: () => void;
     const gate = new Promise<void>((r) => {
       release = r;

@@ -1,14 +1,17 @@
 // The import pipeline end to end against the mock on port 0: every row lands exactly once, in
 // file order per external_id, or lands in the rejects file with its reason; faults included.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContactsClient } from '../../src/client/client.js';
+import { OutputWriteError } from '../../src/importer/errors.js';
 import { parseMapOption } from '../../src/importer/mapping.js';
+import type { OpenOutput } from '../../src/importer/output-file.js';
 import {
   type ImportEvent,
   ImportStoppedError,
@@ -498,6 +501,185 @@ describe('runImport', () => {
     expect(mock.requests.filter((r) => r.method === 'POST').length - postsBefore).toBe(200 - landedBefore);
     expect(existsSync(first.checkpointFile!)).toBe(false);
     expectDirectoryEquals(mock, last);
+  });
+});
+
+describe('the files a resume appends to', () => {
+  /** Rows u1..un: every 3rd lands without its phone (a fix), every 10th is rejected (its email). */
+  function fixRows(n: number, note = '') {
+    const lines = ['external_id,name,email,phonenumber,notes'];
+    for (let i = 1; i <= n; i++) {
+      const email = i % 10 === 0 ? 'bad' : `u${i}@example.com`;
+      lines.push(`u${i},Name ${i},${email},${i % 3 === 0 ? '12345' : '+442079460958'},${note}`);
+    }
+    const valid = Array.from({ length: n }, (_, k) => k + 1).filter((i) => i % 10 !== 0);
+    return {
+      text: `${lines.join('\n')}\n`,
+      landed: valid.map((i) => `u${i}`),
+      fixed: valid.filter((i) => i % 3 === 0).map((i) => `u${i}`),
+      rejected: Array.from({ length: n }, (_, k) => k + 1)
+        .filter((i) => i % 10 === 0)
+        .map((i) => `u${i}`),
+    };
+  }
+  /** The first cell of every record after the header (a CSV without quoted newlines). */
+  const keysOf = async (path: string) =>
+    (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[0] ?? '');
+  const resultKeys = async (path: string) =>
+    (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).external_id as string);
+  const sorted = (keys: string[]) => [...keys].sort();
+
+  it('keeps the fixes and results of a stopped run and appends those of the resume: every row once', async () => {
+    const { mock, client, dir } = await setup();
+    const rows = fixRows(200);
+    const file = join(dir, 'fix.csv');
+    await writeFile(file, rows.text);
+    const resultsPath = join(dir, 'results.ndjson');
+    const options = { client, agentId: AGENT, input: file, resultsPath, batchSize: 10 };
+    const first = await stoppedImport(mock, 3, { ...options, concurrency: 2 });
+    expect(first.interrupted).toBe(true);
+    const fixesPath = first.fixesFile!;
+    const firstFixes = await keysOf(fixesPath);
+    // Only contacts that landed have fixes: none of a row left unsent, which the resume sends.
+    const landedFirst = new Set(await resultKeys(resultsPath));
+    expect(firstFixes.length).toBe(first.fixed);
+    expect(firstFixes.every((k) => landedFirst.has(k))).toBe(true);
+    expect(first.fixed).toBeLessThan(rows.fixed.length);
+    const firstText = await readFile(fixesPath, 'utf8');
+
+    const second = await runImport({ ...options, resume: true });
+    expect(second.skipped).toBe(first.created + first.updated);
+    expect(second.fixesFile).toBe(fixesPath);
+    const text = await readFile(fixesPath, 'utf8');
+    expect(text.startsWith(firstText)).toBe(true);
+    expect(text.match(/^external_id,/gm)).toHaveLength(1);
+    expect(sorted(await keysOf(fixesPath))).toEqual(sorted(rows.fixed));
+    expect(sorted(await resultKeys(resultsPath))).toEqual(sorted(rows.landed));
+    expect(sorted(await keysOf(second.rejectsFile!))).toEqual(sorted(rows.rejected));
+    expect(sorted(mock.store.contacts(AGENT).map((c) => c.external_id))).toEqual(sorted(rows.landed));
+  });
+
+  it('removes the temporary files a killed run of the same input left beside its files', async () => {
+    const { client, dir } = await setup();
+    const file = join(dir, 'left.csv');
+    await writeFile(file, 'external_id,email\na,a@example.com\nb,bad\n');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const left = [
+      `.left.csv.import-checkpoint.json.${gone}-0badc0de.partial`,
+      `.left.rejects.csv.${gone}-0badc0de.partial`,
+      `.left.fixes.csv.${gone}-0badc0de.partial`,
+    ];
+    for (const name of left) await writeFile(join(dir, name), 'half');
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ created: 1, rejected: 1 });
+    expect((await readdir(dir)).sort()).toEqual(['left.csv', 'left.rejects.csv']);
+  });
+
+  it.each(['rejects', 'fixes', 'results'])(
+    'a %s file that cannot be written (a full disk) stops the import, and a resume finishes it exactly',
+    async (which) => {
+      const { mock, client, dir } = await setup();
+      // Wide rows: the rejects file outgrows its buffer while rows are still being sent (the small
+      // fixes and results files fail when they are flushed, at a checkpoint or at the end).
+      const rows = fixRows(600, 'x'.repeat(1500));
+      const file = join(dir, 'full.csv');
+      await writeFile(file, rows.text);
+      const resultsPath = join(dir, 'results.ndjson');
+      const paths: Record<string, string> = {
+        rejects: join(dir, 'full.rejects.csv'),
+        fixes: join(dir, 'full.fixes.csv'),
+        results: resultsPath,
+      };
+      const target = paths[which]!;
+      // Room for a few records of that file; every other file has all it needs.
+      let room = 600;
+      const openFile: OpenOutput = async (path) => {
+        const handle = await open(path, 'a+');
+        if (path !== target) return handle;
+        const write = handle.write.bind(handle) as (
+          d: Uint8Array,
+          o: number,
+          l: number,
+        ) => Promise<{ bytesWritten: number }>;
+        return Object.assign(handle, {
+          write: async (data: Uint8Array, offset = 0, length = data.length - offset) => {
+            if (room === 0)
+              throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+            const taken = Math.min(room, length);
+            room -= taken;
+            return write(data, offset, taken);
+          },
+        });
+      };
+      const options = { client, agentId: AGENT, input: file, resultsPath, batchSize: 20, concurrency: 2 };
+      const error = await runImport({ ...options, openFile }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ImportStoppedError);
+      const stopped = error as ImportStoppedError;
+      expect(stopped.cause).toBeInstanceOf(OutputWriteError);
+      expect(stopped.message).toBe(
+        `Import stopped: Cannot write the ${which} file ${target}: the disk is full (ENOSPC)`,
+      );
+      expect(stopped.report.checkpointFile).toBe(`${file}.import-checkpoint.json`);
+      expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+
+      // Space freed: the resume lands the rest, and every file holds each of its rows once.
+      const resumed = await runImport({ ...options, resume: true });
+      expect(resumed.created + resumed.updated + resumed.skipped).toBe(rows.landed.length);
+      expect(sorted(mock.store.contacts(AGENT).map((c) => c.external_id))).toEqual(sorted(rows.landed));
+      expect(mock.store.contacts(AGENT).every((c) => c.name === `Name ${c.external_id.slice(1)}`)).toBe(true);
+      expect(sorted(await resultKeys(resultsPath))).toEqual(sorted(rows.landed));
+      expect(sorted(await keysOf(paths.fixes!))).toEqual(sorted(rows.fixed));
+      expect(sorted(await keysOf(paths.rejects!))).toEqual(sorted(rows.rejected));
+      expect(existsSync(`${file}.import-checkpoint.json`)).toBe(false);
+    },
+  );
+});
+
+describe('the service a checkpoint was written for', () => {
+  it('refuses a resume against another base URL, or the embedded mock, naming both', async () => {
+    const { mock, client, dir } = await setup();
+    const { text } = csvRows(60);
+    const file = join(dir, 'svc.csv');
+    await writeFile(file, text);
+    const first = await stoppedImport(mock, 2, {
+      client,
+      agentId: AGENT,
+      input: file,
+      batchSize: 5,
+      service: 'https://a.example/',
+    });
+    expect(first.interrupted).toBe(true);
+    const sent = mock.requests.length;
+    await expect(
+      runImport({ client, agentId: AGENT, input: file, resume: true, service: 'https://b.example' }),
+    ).rejects.toMatchObject({
+      name: 'CheckpointMismatchError',
+      reasons: [
+        'the run resumed imported into https://a.example, this run into https://b.example: resume with --base-url https://a.example',
+      ],
+    });
+    await expect(
+      runImport({ client, agentId: AGENT, input: file, resume: true, service: 'mock:/d/mock.db' }),
+    ).rejects.toMatchObject({ name: 'CheckpointMismatchError' });
+    // Refused before anything was sent; the same service (its trailing slash aside) resumes.
+    expect(mock.requests.filter((r) => r.method === 'POST')).toHaveLength(
+      mock.requests.slice(0, sent).filter((r) => r.method === 'POST').length,
+    );
+    const resumed = await runImport({
+      client,
+      agentId: AGENT,
+      input: file,
+      resume: true,
+      service: 'https://a.example',
+    });
+    expect(resumed.skipped).toBe(first.created + first.updated);
   });
 });
 

@@ -31,7 +31,7 @@ async function importLocally(
   for await (const record of source.records) {
     const result = validate(record);
     results.push(result);
-    if (!result.ok) await writer.write(result.source, result.reason);
+    if (!result.ok) writer.write(result.source, result.reason);
   }
   const summary = await writer.close();
   return { results, rejectsPath, written: summary?.count ?? 0 };
@@ -152,46 +152,38 @@ describe('rejects file', () => {
     expect(await readdir(dir)).toEqual(['ok.csv']);
   });
 
-  it('shows no file at its path until closed; abort leaves the old one as it was', async () => {
+  it('writes the rejects in place, in order, once flushed: never a hidden temporary file', async () => {
     const dir = await tempDir();
     const path = join(dir, 'x.rejects.ndjson');
     await writeFile(path, 'old\n');
     const writer = createRejectsWriter({ path, format: 'ndjson' });
     const record: SourceRecord = { row: 1, line: 1, record: { external_id: '1' } };
-    // Writes need not be awaited one by one: they are queued in order.
-    await Promise.all([writer.write(record, 'a'), writer.write({ ...record, row: 2, line: 2 }, 'b')]);
+    writer.write(record, 'a');
+    writer.write({ ...record, row: 2, line: 2 }, 'b');
+    // Held until a flush (or enough of them): the old file is replaced at the first write.
     expect(await readFile(path, 'utf8')).toBe('old\n');
-    expect((await readdir(dir)).some((f) => f.endsWith('.partial'))).toBe(true);
-    await writer.abort();
+    await writer.flush();
+    const both = '{"external_id":"1","_line":1,"_error":"a"}\n{"external_id":"1","_line":2,"_error":"b"}\n';
+    expect(await readFile(path, 'utf8')).toBe(both);
     expect(await readdir(dir)).toEqual(['x.rejects.ndjson']);
-    expect(await readFile(path, 'utf8')).toBe('old\n');
-    await expect(writer.write(record, 'c')).rejects.toThrow('already closed');
-
-    const second = createRejectsWriter({ path, format: 'ndjson' });
-    void second.write(record, 'a');
-    void second.write({ ...record, row: 2, line: 2 }, 'b');
-    expect(await second.close()).toEqual({ path, count: 2 });
-    expect(await readFile(path, 'utf8')).toBe(
-      '{"external_id":"1","_line":1,"_error":"a"}\n{"external_id":"1","_line":2,"_error":"b"}\n',
-    );
-    expect(await readdir(dir)).toEqual(['x.rejects.ndjson']);
+    expect(await writer.close()).toEqual({ path, count: 2 });
+    expect(await readFile(path, 'utf8')).toBe(both);
+    expect(() => writer.write(record, 'c')).toThrow('already closed');
   });
 
-  it('keeps the rejects in the temporary file when the path has become the input by close', async () => {
+  it('never writes into the input, even when the path has become a link to it', async () => {
     const dir = await tempDir();
     const input = join(dir, 'in.ndjson');
     const path = join(dir, 'in.rejects.ndjson');
     await writeFile(input, '{"external_id":"1"}\n');
-    const writer = createRejectsWriter({ path, format: 'ndjson', input });
-    await writer.write({ row: 1, line: 1, record: { external_id: '1' } }, 'bad');
+    const failures: Error[] = [];
+    const writer = createRejectsWriter({ path, format: 'ndjson', input, onFailure: (e) => failures.push(e) });
     // Meanwhile someone links the rejects path to the input.
     await link(input, path);
-    const error = await writer.close().catch((e: Error) => e);
-    expect(error).toBeInstanceOf(Error);
-    const temp = /the rejects are kept in (.+)$/.exec((error as Error).message)?.[1];
-    expect(temp).toMatch(/\.partial$/);
-    await writer.abort();
-    expect(await readFile(temp!, 'utf8')).toBe('{"external_id":"1","_line":1,"_error":"bad"}\n');
+    writer.write({ row: 1, line: 1, record: { external_id: '1' } }, 'bad');
+    await expect(writer.flush()).rejects.toThrow(`the rejects file ${path} is the input ${input}`);
+    expect(failures).toHaveLength(1);
+    await expect(writer.close()).rejects.toThrow('is the input');
     expect(await readFile(input, 'utf8')).toBe('{"external_id":"1"}\n');
   });
 
@@ -202,7 +194,7 @@ describe('rejects file', () => {
     await writeFile(real, 'old\n');
     await symlink('kept.ndjson', path);
     const writer = createRejectsWriter({ path, format: 'ndjson' });
-    await writer.write({ row: 1, line: 1, record: { external_id: '1' } }, 'bad');
+    writer.write({ row: 1, line: 1, record: { external_id: '1' } }, 'bad');
     expect(await writer.close()).toEqual({ path, count: 1 });
     expect((await lstat(path)).isSymbolicLink()).toBe(true);
     expect(await readFile(real, 'utf8')).toBe('{"external_id":"1","_line":1,"_error":"bad"}\n');

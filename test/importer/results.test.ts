@@ -1,5 +1,6 @@
-// The results file on resume: a record half-written when the last run was killed is cut off
-// before the new records are appended, so none joins it.
+// The results file on resume: cut back to the length the checkpoint recorded (or, for a checkpoint
+// from before lengths were kept, to its last whole record) before the new records are appended, so
+// none is there twice and none joins a half-written one.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { tempDir } from '../helpers/mock.js';
 async function resumed(name: string, before: string): Promise<string> {
   const path = join(await tempDir(), name);
   await writeFile(path, before);
-  const writer = await ResultsWriter.open(path, { resume: true });
+  const writer = await ResultsWriter.open(path, { keep: 'whole-records' });
   writer.write({ line: 9, external_id: 'next', id: 'c_9', action: 'created' });
   await writer.close();
   return readFile(path, 'utf8');
@@ -32,9 +33,22 @@ describe('ResultsWriter on resume', () => {
     );
   });
 
+  it('cuts whole records the checkpoint does not claim: their rows are sent again', async () => {
+    const path = join(await tempDir(), 'r.ndjson');
+    const claimed = '{"line":2,"external_id":"a","id":"c_2","action":"created"}\n';
+    await writeFile(path, `${claimed}{"line":3,"external_id":"b","id":"c_3","action":"created"}\n`);
+    const writer = await ResultsWriter.open(path, { keep: Buffer.byteLength(claimed) });
+    expect(writer.length).toBe(Buffer.byteLength(claimed));
+    writer.write({ line: 3, external_id: 'b', id: 'c_3', action: 'updated' });
+    await writer.close();
+    expect(await readFile(path, 'utf8')).toBe(
+      `${claimed}{"line":3,"external_id":"b","id":"c_3","action":"updated"}\n`,
+    );
+  });
+
   it('starts a results file that is not there yet', async () => {
     const path = join(await tempDir(), 'new.csv');
-    const writer = await ResultsWriter.open(path, { resume: true });
+    const writer = await ResultsWriter.open(path, { keep: 'whole-records' });
     await writer.close();
     expect(await readFile(path, 'utf8')).toBe('line,external_id,id,action\n');
   });

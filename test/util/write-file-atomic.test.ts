@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmod,
   lstat,
@@ -14,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openAtomicFile, writeFileAtomic } from '../../src/util/write-file-atomic.js';
+import { openAtomicFile, removeStaleTemps, writeFileAtomic } from '../../src/util/write-file-atomic.js';
 
 // The fsyncs and renames the module makes, in order, and failures to inject into them: what a
 // crash would lose cannot be seen from the files themselves.
@@ -284,5 +285,23 @@ describe.skipIf(!posix)('permissions and symlinks', () => {
     await writeFileAtomic(link, 'newer');
     expect((await lstat(link)).isSymbolicLink()).toBe(true);
     expect(await readFile(real, 'utf8')).toBe('newer');
+  });
+});
+
+describe('removeStaleTemps', () => {
+  it("removes what a killed writer of the file left, never a running one's nor another file's", async () => {
+    // A process that has ended: its pid names no running process now.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const names = {
+      dead: `.out.csv.${gone}-deadbeef.partial`,
+      own: `.out.csv.${process.pid}-01234567.partial`,
+      running: `.out.csv.${process.ppid}-cafebabe.partial`,
+      otherFile: `.other.csv.${gone}-deadbeef.partial`,
+      notATemp: '.out.csv.notes',
+    };
+    for (const name of Object.values(names)) await writeFile(join(dir, name), 'x');
+    const removed = await removeStaleTemps(join(dir, 'out.csv'));
+    expect(removed.map((f) => basename(f)).sort()).toEqual([names.dead, names.own].sort());
+    expect((await readdir(dir)).sort()).toEqual([names.notATemp, names.running, names.otherFile].sort());
   });
 });

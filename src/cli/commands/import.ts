@@ -120,6 +120,29 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
         results: { flag: '--results', value: opts.results },
       });
     }
+    if (err instanceof ImportStoppedError && err.cause instanceof importer.OutputWriteError) {
+      // A full disk ends the import as Ctrl-C does: unfinished, its checkpoint kept, resumable.
+      const r = err.report;
+      ctx.io.failure(
+        `${r.created + r.updated} rows landed, ${r.rejected} rejected before the import stopped.`,
+      );
+      if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
+      if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${display(ctx, r.fixesFile)}`);
+      const { errno } = err.cause;
+      const fix =
+        errno === 'ENOSPC' || errno === 'EDQUOT'
+          ? 'Free some space'
+          : errno === 'EFBIG'
+            ? 'Raise the file size limit (ulimit -f)'
+            : 'Fix the cause';
+      throw new CliError(err.cause.message, {
+        exitCode: ExitCode.INTERRUPTED,
+        hint: r.checkpointFile
+          ? `${fix}, then run the same command with --resume to send the rest.`
+          : `${fix}; rows read from stdin or a pipe cannot be resumed: import the rest from a file.`,
+        cause: err.cause,
+      });
+    }
     if (err instanceof ImportStoppedError) {
       const r = err.report;
       const landed = r.created + r.updated;
@@ -144,8 +167,12 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
     }
-    // These two are worded with their flags where every error is (../errors.ts).
-    if (err instanceof importer.UnfinishedImportError || err instanceof importer.CheckpointMismatchError)
+    // These are worded with their flags where every error is (../errors.ts).
+    if (
+      err instanceof importer.UnfinishedImportError ||
+      err instanceof importer.CheckpointMismatchError ||
+      err instanceof importer.OutputWriteError
+    )
       throw err;
     if (err instanceof importer.ImportError) throw new UsageError(err.message, { cause: err });
     throw err;
@@ -160,8 +187,13 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
   }
   if (report.fixesFile) {
+    // A resume appends to the fixes of the run it resumes, which may hold all of them.
+    const which =
+      report.fixed > 0
+        ? `${report.fixed} ${report.fixed === 1 ? 'contact' : 'contacts'} that landed`
+        : 'contacts that landed in the run resumed';
     ctx.io.note(
-      `Fields left out of ${report.fixed} ${report.fixed === 1 ? 'contact' : 'contacts'} that landed: ${display(ctx, report.fixesFile)} (correct them and import that file as is).`,
+      `Fields left out of ${which}: ${display(ctx, report.fixesFile)} (correct them and import that file as is).`,
     );
   }
   if (report.resultsFile)

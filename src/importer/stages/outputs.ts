@@ -2,14 +2,19 @@
 // results files. Every path is checked by the one output-path rule before any is opened and
 // before anything is sent, so a rejects path in a missing directory (or naming the input, the
 // config file, another output) stops the import at once with a message naming it, not at the
-// first reject with half the rows sent.
+// first reject with half the rows sent. The three files of records are written the one way
+// (../output-file.ts); the checkpoint records how long the fixes and results files were when it
+// claimed its rows, and a resume appends to them from there.
 
+import { resolve } from 'node:path';
 import type { UndoRecorder } from '../../undo/recorder.js';
 import { checkOutputPaths, type PlannedOutput, type ProtectedPath } from '../../util/output-path.js';
-import { defaultCheckpointPath, ImportCheckpoint, importSettings } from '../checkpoint.js';
+import { removeStaleTemps } from '../../util/write-file-atomic.js';
+import { defaultCheckpointPath, ImportCheckpoint, importSettings, type OutputMark } from '../checkpoint.js';
 import { FixesWriter } from '../fixes.js';
 import { defaultFixesPath, defaultRejectsPath, isTabular } from '../format.js';
 import { type ColumnMapping, describeMapping } from '../mapping.js';
+import type { OpenOutput } from '../output-file.js';
 import { createRejectsWriter, type RejectsWriter } from '../rejects.js';
 import { ResultsWriter, resultsFormat } from '../results.js';
 import type { ImportSource } from '../sources/types.js';
@@ -24,6 +29,13 @@ export interface ImportOutputs {
   results: ResultsWriter | undefined;
   /** The undo record, once the import has read what it needs (set by the pipeline). */
   undo?: UndoRecorder | undefined;
+  /**
+   * The first write that failed (a full disk) of any of these files: the import stops, and a
+   * resume goes on from the checkpoint as it was last written.
+   */
+  failure: Error | undefined;
+  /** Told of that failure when it happens (set by the pipeline, to stop sending). */
+  onFailure?: ((error: Error) => void) | undefined;
 }
 
 export interface OutputsOptions {
@@ -31,6 +43,8 @@ export interface OutputsOptions {
   kind: InputKind;
   source: ImportSource;
   agentId: string;
+  /** The service written to (`serviceName()`): a resume elsewhere is refused. */
+  service?: string | undefined;
   resume: boolean;
   /** Discard the checkpoint of an unfinished import of the input (else it refuses the run). */
   restart?: boolean | undefined;
@@ -50,6 +64,8 @@ export interface OutputsOptions {
   undoDir?: string | undefined;
   /** Files no output may replace besides the input (the config file, a database). */
   protect?: readonly ProtectedPath[] | undefined;
+  /** Opens the files of records (tests: a disk that fills up). */
+  openFile?: OpenOutput | undefined;
 }
 
 export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
@@ -70,8 +86,9 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
       hint: '(it sits beside the input: import a copy from a directory you can write to)',
     });
   }
-  planned.push({ output: 'rejects', what: 'the rejects file', path: rejectsPath });
-  if (fixesPath) planned.push({ output: 'fixes', what: 'the fixes file', path: fixesPath });
+  // The files of records are written in place: an existing one must itself be writable.
+  planned.push({ output: 'rejects', what: 'the rejects file', path: rejectsPath, inPlace: true });
+  if (fixesPath) planned.push({ output: 'fixes', what: 'the fixes file', path: fixesPath, inPlace: true });
   if (options.resultsPath) {
     planned.push({ output: 'results', what: 'the results file', path: options.resultsPath, inPlace: true });
   }
@@ -84,11 +101,18 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   ]);
 
   let results: ResultsWriter | undefined;
-  const outputs = {} as ImportOutputs;
+  let fixes: FixesWriter | undefined;
+  const outputs = { failure: undefined } as ImportOutputs;
+  const failed = (error: unknown) => {
+    if (outputs.failure) return;
+    outputs.failure = error instanceof Error ? error : new Error(String(error));
+    outputs.onFailure?.(outputs.failure);
+  };
   const checkpoint = checkpointPath
     ? await ImportCheckpoint.open({
         input,
         agentId: options.agentId,
+        service: options.service,
         resume: options.resume,
         restart: options.restart,
         consumed: source.consumed,
@@ -101,17 +125,46 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
           dateOrder: options.dateOrder,
           timeZone: options.timeZone,
         }),
-        // What the checkpoint claims must already be in the results file and the undo record
-        // (the service, the embedded mock too, commits a write before it answers).
+        // What the checkpoint claims must already be in the results and fixes files and the undo
+        // record (the service, the embedded mock too, commits a write before it answers).
         beforeWrite: async () => {
           outputs.undo?.flush();
-          await results?.flush();
+          // Not needed by the checkpoint (every run writes the rejects anew): for a user who looks.
+          rejects.flush().catch(() => {});
+          await Promise.all([results?.flush(), fixes?.flush()]);
         },
+        outputs: () => {
+          const marks: Record<string, OutputMark> = {};
+          if (results) marks.results = { path: resolve(results.path), bytes: results.length };
+          if (fixes) marks.fixes = { path: resolve(fixes.path), bytes: fixes.length };
+          return marks;
+        },
+        onFailure: failed,
       })
     : undefined;
+  // What a run killed before it could clean up left: its own files only, never another's in use.
+  for (const path of [checkpointPath, rejectsPath, fixesPath]) if (path) await removeStaleTemps(path);
+  source.notes ??= [];
+  const notes = source.notes;
+  /** What a resume keeps of one file, said when it is not all the run resumed wrote. */
+  const resumeOutput = (role: string, path: string, what: string) => {
+    const { keep, elsewhere } = checkpoint?.resumeOutput(role, path) ?? { keep: 0 };
+    if (elsewhere)
+      notes.push(
+        `--resume: the run resumed wrote its ${what} to ${elsewhere}; this run writes its own to ${path}`,
+      );
+    return keep;
+  };
+  const short = (what: string, path: string) =>
+    `--resume: ${what} ${path} holds less than the run resumed wrote to it (moved or cut since): records of that run are missing from it`;
   if (options.resultsPath) {
     // A resumed import adds the rows it lands to the results of the run it resumes.
-    results = await ResultsWriter.open(options.resultsPath, { resume: checkpoint?.resumed ?? false });
+    results = await ResultsWriter.open(options.resultsPath, {
+      keep: resumeOutput('results', options.resultsPath, 'results'),
+      onFailure: failed,
+      openFile: options.openFile,
+    });
+    if (results.short) notes.push(short('the results file', options.resultsPath));
   }
   const rejects = createRejectsWriter({
     path: rejectsPath,
@@ -121,18 +174,26 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
     delimiter: source.delimiter,
     bom: source.bom,
     input: kind === 'stdin' ? undefined : input,
+    onFailure: failed,
+    openFile: options.openFile,
   });
-  const fixes = fixesPath
-    ? new FixesWriter({
-        path: fixesPath,
-        // Read back like the rejects: CSV rows (with a .tsv's own delimiter), whatever the input was.
-        format: isTabular(source.format) ? 'csv' : source.format,
-        delimiter: source.delimiter,
-        // A JSON export's fixes are JSON records by the contract's names, which import as they are.
-        mapping: isTabular(source.format) ? options.mapping : undefined,
-        bom: source.bom,
-        input: kind === 'stdin' ? undefined : input,
-      })
-    : undefined;
+  if (fixesPath) {
+    // A resumed import adds the fixes of the rows it lands to those of the run it resumes.
+    fixes = new FixesWriter({
+      path: fixesPath,
+      // Read back like the rejects: CSV rows (with a .tsv's own delimiter), whatever the input was.
+      format: isTabular(source.format) ? 'csv' : source.format,
+      delimiter: source.delimiter,
+      // A JSON export's fixes are JSON records by the contract's names, which import as they are.
+      mapping: isTabular(source.format) ? options.mapping : undefined,
+      bom: source.bom,
+      input: kind === 'stdin' ? undefined : input,
+      keep: resumeOutput('fixes', fixesPath, 'fixes'),
+      onFailure: failed,
+      openFile: options.openFile,
+    });
+    await fixes.open();
+    if (fixes.short) notes.push(short('the fixes file', fixesPath));
+  }
   return Object.assign(outputs, { checkpoint, rejects, fixes, results });
 }

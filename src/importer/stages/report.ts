@@ -1,9 +1,9 @@
 // The report stage: counts, progress events, and what each row's outcome writes (the checkpoint
-// mark, the results record, the rejects record), then the closing report. The checkpoint is marked
-// here before the sink lets the next row of the same lanes go: that order is what keeps a resume
-// from replaying an older row over a newer one.
+// mark, the results and fixes records, the rejects record), then the closing report. The checkpoint
+// is marked here before the sink lets the next row of the same lanes go: that order is what keeps a
+// resume from replaying an older row over a newer one. A landed row's records are given to their
+// files in the same step as its mark, so the lengths a checkpoint records hold exactly its rows.
 
-import type { ContactInputParsed } from '../../api/contact.js';
 import type { UndoRef } from '../../undo/recorder.js';
 import type { RowPlan } from '../dry-run-plan.js';
 import type { ImportFormat } from '../format.js';
@@ -155,7 +155,8 @@ export class ImportTally {
   readonly #options: TallyOptions;
   #link: () => LinkState = () => IDLE_LINK;
   #lastProgress = 0;
-  #writeFailure: { error: unknown } | undefined;
+  /** A write failure found by `close()` (one during the run is the outputs' own `failure`). */
+  #closeFailure: Error | undefined;
 
   constructor(options: TallyOptions) {
     this.#options = options;
@@ -166,9 +167,10 @@ export class ImportTally {
     this.#link = link;
   }
 
-  /** A write of the rejects file failed (a full disk): the import must stop. */
+  /** A write of one of the import's files failed (a full disk): the import must stop. */
   get writeFailure(): { error: unknown } | undefined {
-    return this.#writeFailure;
+    const error = this.#options.outputs?.failure ?? this.#closeFailure;
+    return error && { error };
   }
 
   read(): void {
@@ -195,24 +197,25 @@ export class ImportTally {
     this.stats.rejected++;
     this.#rejectReasons.add(reason, source.line);
     this.#options.emit({ type: 'reject', line: source.line, reason });
-    this.#options.outputs?.rejects.write(source, reason).catch((error: unknown) => {
-      this.#writeFailure ??= { error };
-    });
+    // A failed write is the outputs' `failure`: the pipeline stops on it.
+    this.#options.outputs?.rejects.write(source, reason);
     this.progress();
   }
 
+  /** A row sent without some of its fields: told as it is checked, like a reject. */
+  fixing(source: SourceRecord, problems: readonly FieldProblem[]): void {
+    this.#options.emit({ type: 'fix', line: source.line, reason: fixReason(problems) });
+  }
+
   /**
-   * A contact that lands without some of its fields: they go to the fixes file (the row itself
-   * goes on to the sink). Counted when the row is accepted, in a dry run too.
+   * A contact that landed (or, in a dry run, would) without some of its fields: counted, and they
+   * go to the fixes file. Not before it lands: a row the service refuses, or one left unsent when
+   * the import stops, has no fix to keep (a resume sends it, and keeps its fix then).
    */
-  fix(source: SourceRecord, input: ContactInputParsed, problems: readonly FieldProblem[]): void {
+  #fix(source: SourceRecord, key: string, problems: readonly FieldProblem[]): void {
     this.stats.fixed++;
-    const reason = problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
-    this.#fixReasons.add(reason, source.line);
-    this.#options.emit({ type: 'fix', line: source.line, reason });
-    this.#options.outputs?.fixes?.write(source, input, problems).catch((error: unknown) => {
-      this.#writeFailure ??= { error };
-    });
+    this.#fixReasons.add(fixReason(problems), source.line);
+    this.#options.outputs?.fixes?.write(source, key, problems);
   }
 
   /** What a sink said of one row. */
@@ -227,6 +230,7 @@ export class ImportTally {
           id: contact.id,
           action,
         });
+        if (row.fixes) this.#fix(row.source, row.key, row.fixes);
         this.#options.outputs?.undo?.landed(row.key, action, contact);
         this.#options.outputs?.checkpoint?.markLanded(row.source.row);
         break;
@@ -236,7 +240,8 @@ export class ImportTally {
         this.reject(outcome.row.source, outcome.reason);
         return;
       case 'planned': {
-        const { plan } = outcome;
+        const { plan, row } = outcome;
+        if (row.fixes) this.#fix(row.source, row.key, row.fixes);
         if (plan.action === 'create') this.stats.created++;
         else if (plan.action === 'update') this.stats.updated++;
         else this.stats.unchanged++;
@@ -264,6 +269,8 @@ export class ImportTally {
   /**
    * Closes the files: the rejects found so far are kept even when the import stopped (they are what
    * the user fixes next); the checkpoint is kept for a resume when unfinished, removed otherwise.
+   * A file that cannot be written (a full disk) leaves the import unfinished, with its checkpoint as
+   * last written: see `writeFailure`.
    */
   async close(
     unfinished: boolean,
@@ -276,14 +283,23 @@ export class ImportTally {
     },
   ): Promise<ImportReport> {
     const { outputs } = this.#options;
-    const rejects = await outputs?.rejects.close();
-    const fixes = await outputs?.fixes?.close();
-    await outputs?.results?.close();
-    const undo = outputs?.undo?.end(!unfinished) ?? null;
+    const failed = (error: unknown) => {
+      this.#closeFailure ??= error instanceof Error ? error : new Error(String(error));
+    };
+    // Every file written before the checkpoint is told the import is complete (or removed).
+    await Promise.all([outputs?.results?.flush(), outputs?.fixes?.flush(), outputs?.rejects.flush()]).catch(
+      failed,
+    );
+    const stopped = unfinished || this.writeFailure !== undefined;
     if (outputs?.checkpoint) {
-      if (unfinished) await outputs.checkpoint.close();
+      // A checkpoint that cannot be written keeps the one written before: a resume goes on from it.
+      if (stopped) await outputs.checkpoint.close().catch(failed);
       else await outputs.checkpoint.complete();
     }
+    const rejects = await outputs?.rejects.close().catch(failed);
+    const fixes = await outputs?.fixes?.close().catch(failed);
+    await outputs?.results?.close().catch(failed);
+    const undo = outputs?.undo?.end(!stopped) ?? null;
     this.progress(true);
     const s = this.stats;
     const durationMs = Date.now() - s.startedAt;
@@ -314,11 +330,14 @@ export class ImportTally {
         .map(([country, count]) => ({ country, count }))
         .sort((a, b) => b.count - a.count || a.country.localeCompare(b.country)),
       resultsFile: outputs?.results?.path ?? null,
-      checkpointFile: unfinished ? (outputs?.checkpoint?.path ?? null) : null,
+      checkpointFile: stopped ? (outputs?.checkpoint?.path ?? null) : null,
       undo,
     };
   }
 }
+
+const fixReason = (problems: readonly FieldProblem[]) =>
+  problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
 
 const LINES_KEPT = 5;
 const PROBLEM_SEPARATOR = /; (?=[a-z_][\w.]*: )/;

@@ -4,6 +4,7 @@
 // naming the line that holds it, before it can make the service refuse a whole batch.
 // (The dry run's per-contact diff against the directory is `../dry-run-plan.ts`, a sink's business.)
 import type { ContactInputParsed } from '../../api/contact.js';
+import type { FieldProblem } from '../rows.js';
 import type { SourceRecord } from '../sources/types.js';
 import { EmailLedger } from './email-ledger.js';
 
@@ -25,6 +26,8 @@ export interface PlannedRow {
   json: string;
   /** UTF-8 bytes of `json`, or an estimate when it was not serialised. */
   bytes: number;
+  /** Fields left out of the contact: they go to the fixes file once it lands. */
+  fixes?: readonly FieldProblem[] | undefined;
 }
 
 /** A row whose external_id an earlier row of the file has: it updates that contact. */
