@@ -171,6 +171,34 @@ export function dotSegmentOf(path: string): string | undefined {
   return (end < 0 ? path : path.slice(0, end)).split(/[/\\]/).find(isDotSegment);
 }
 
+/**
+ * The first segment of a path (its query and fragment aside) that a server or proxy may read as
+ * `.` or `..`, or undefined: a dot segment (`dotSegmentOf`), or one that becomes one once
+ * percent-decoded (`%2e%2e%2f`, `..%5c`, `%252e%252e`: split at the `/` or `\` it then holds)
+ * or cut at a `;` parameter (`..;`, which Tomcat and Jetty read as `..`). For a path written by
+ * hand; the parameters `endpoint` encodes are held to `isDotSegment` alone, as the mock is.
+ */
+export function readAsDotSegmentOf(path: string): string | undefined {
+  const end = path.search(/[?#]/);
+  return (end < 0 ? path : path.slice(0, end))
+    .split(/[/\\]/)
+    .find((segment) => decodedParts(segment).some((part) => part === '.' || part === '..'));
+}
+
+/** A segment percent-decoded until it holds still (servers that decode twice exist), split and cut. */
+function decodedParts(segment: string): string[] {
+  let text = segment;
+  for (let round = 0; round < 3; round++) {
+    // Byte by byte: only the ASCII of dots and separators matters here.
+    const next = text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
+    if (next === text) break;
+    text = next;
+  }
+  return text.split(/[/\\]/).map((part) => part.split(';')[0]!);
+}
+
 /** What each path parameter is, for messages. */
 const PARAM_NAMES: Record<string, string> = { agentId: 'agent id', id: 'contact id', name: 'attribute name' };
 

@@ -1,7 +1,7 @@
 // ContactsClient: configuration, then the resources (`contacts`, `attributes`) over one transport.
 import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
-import { dotSegmentOf, type HttpMethod } from '../api/operations.js';
+import { type HttpMethod, isDotSegment, readAsDotSegmentOf } from '../api/operations.js';
 import { VERSION } from '../core/version.js';
 import { ContactsError, type Headers, RequestPathError } from './errors.js';
 import { type ProxyOptions, proxyFor, proxyFromEnv } from './proxy.js';
@@ -168,10 +168,13 @@ export function requestPath(baseUrl: string, path: string): string {
     );
   }
   // Below the base URL yet rewritten: `/contacts/..` would DELETE the path above the contact.
-  const dot = dotSegmentOf(path);
+  const dot = readAsDotSegmentOf(path);
   if (dot !== undefined) {
+    const why = isDotSegment(dot)
+      ? `which URL parsers, proxies and servers resolve away: it would reach ${url.pathname}`
+      : `which servers and proxies may read as "." or ".." (percent-decoded, split at a "/" or "\\", or cut at ";"): it could reach a path above the one meant`;
     throw new RequestPathError(
-      `The path ${JSON.stringify(path)} holds a ${JSON.stringify(dot)} segment, which URL parsers, proxies and servers resolve away: it would reach ${url.pathname}`,
+      `The path ${JSON.stringify(path)} holds a ${JSON.stringify(dot)} segment, ${why}`,
       'Give the path as it is meant, without "." or ".." segments (encoded or not); a contact whose external_id is "." or ".." can be addressed by its id (ct_...).',
     );
   }

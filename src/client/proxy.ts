@@ -1,7 +1,7 @@
 // Which proxy, if any, a request to the service goes through: HTTPS_PROXY, HTTP_PROXY and
 // NO_PROXY (either case, lower case first, as curl), and the dispatcher that uses it.
 import { BlockList, isIP } from 'node:net';
-import { type Dispatcher, ProxyAgent } from 'undici';
+import { type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { isLoopbackHost } from '../core/loopback.js';
 import { ProxyConfigError } from './errors.js';
 
@@ -92,14 +92,26 @@ export function redactProxy(proxy: string | URL): string {
 
 /**
  * A dispatcher that sends every request through `proxy`: an https:// service through a CONNECT
- * tunnel, an http:// one as a forward proxy's absolute-URI request, as curl does.
+ * tunnel, an http:// one as a forward proxy's absolute-URI request, as curl does. Each step of
+ * connecting (to the proxy, its answer to CONNECT, TLS through the tunnel) gives up after
+ * `connectTimeoutMs`.
  */
 export function proxyDispatcher(
   proxy: URL,
   target: URL,
-  agent: { keepAliveTimeout: number; keepAliveMaxTimeout: number },
+  options: { keepAliveTimeout: number; keepAliveMaxTimeout: number; connectTimeoutMs: number },
 ): Dispatcher {
-  return new ProxyAgent({ ...agent, uri: proxy.href, proxyTunnel: target.protocol === 'https:' });
+  const { connectTimeoutMs: timeout, ...agent } = options;
+  return new ProxyAgent({
+    ...agent,
+    uri: proxy.href,
+    proxyTunnel: target.protocol === 'https:',
+    proxyTls: { timeout },
+    requestTls: { timeout },
+    // The CONNECT is a request to the proxy: undici would wait minutes for its answer.
+    clientFactory: (origin, opts) =>
+      new Pool(origin, { ...opts, headersTimeout: timeout, bodyTimeout: timeout }),
+  });
 }
 
 /**

@@ -126,6 +126,12 @@ export class Transport {
   readonly #proxyShown: string | undefined;
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
   #reached = false;
+  /**
+   * Requests given up while undici was still connecting (it heeds an abort only once connected):
+   * closing waits for none of them.
+   */
+  readonly #abandoned = new Set<Promise<unknown>>();
+  #closing: Promise<void> | undefined;
 
   constructor(options: TransportOptions) {
     checkTimeout(options.timeoutMs, 'timeoutMs');
@@ -138,8 +144,15 @@ export class Transport {
     const proxy = options.dispatcher === undefined ? options.proxy : undefined;
     this.#proxyShown = proxy ? redactProxy(proxy) : undefined;
     this.#via = this.#proxyShown ? ` via proxy ${this.#proxyShown}` : '';
+    // Connecting (TCP, a proxy's CONNECT, TLS) gets the client's deadline: undici heeds no abort
+    // before a request has its connection, so these timers are what ends a connection nobody
+    // completes; each attempt's own timer ends the call itself.
+    const connectTimeoutMs = options.timeoutMs;
     this.#dispatcher =
-      options.dispatcher ?? (proxy ? proxyDispatcher(proxy, this.#origin, keepAlive) : new Agent(keepAlive));
+      options.dispatcher ??
+      (proxy
+        ? proxyDispatcher(proxy, this.#origin, { ...keepAlive, connectTimeoutMs })
+        : new Agent({ ...keepAlive, connect: { timeout: connectTimeoutMs } }));
   }
 
   get baseUrl(): string {
@@ -247,6 +260,15 @@ export class Transport {
     }, timeoutMs);
     const forward = () => deadline.abort(spec.signal?.reason);
     spec.signal?.addEventListener('abort', forward, { once: true });
+    // undici ends a request that has its connection as soon as the signal fires (its rejection
+    // comes in a microtask); one still connecting it ignores until connected. So once the signal
+    // has fired and the tasks queued by then have run, the attempt ends without it.
+    const gaveUp = new Promise<never>((_, reject) => {
+      deadline.signal.addEventListener('abort', () => setImmediate(() => reject(NOT_CONNECTED)), {
+        once: true,
+      });
+    });
+    gaveUp.catch(() => {});
 
     const started = performance.now();
     const debugging = this.#options.debug !== undefined;
@@ -256,7 +278,7 @@ export class Transport {
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
-      const res = await this.#dispatcher.request({
+      const sent = this.#dispatcher.request({
         origin: url.origin,
         path: url.path,
         method: spec.method,
@@ -266,6 +288,10 @@ export class Transport {
         // The deadline above bounds every wait; undici's idle timers would only race it.
         headersTimeout: 0,
         bodyTimeout: 0,
+      });
+      const res = await Promise.race([sent, gaveUp]).catch((err: unknown) => {
+        if (err === NOT_CONNECTED) this.#abandon(sent);
+        throw err;
       });
       answering = true;
       const text = await res.body.text();
@@ -285,11 +311,23 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
       spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
-      if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
-      if (expired || TIMEOUT_CODES.has((err as { code?: string }).code ?? '')) {
-        const what = answering ? 'the answer was still arriving' : 'no answer had come';
+      if (spec.signal?.aborted) {
+        throw new APIUserAbortError(undefined, { cause: err === NOT_CONNECTED ? spec.signal.reason : err });
+      }
+      const connecting = err === NOT_CONNECTED ? `no connection${this.#via} yet` : undefined;
+      if (expired) {
+        const what = connecting ?? (answering ? 'the answer was still arriving' : 'no answer had come');
         throw new APITimeoutError(
           `Request timed out after ${timeoutMs}ms: ${spec.method} ${url.href} (${what})`,
+          { cause: err === NOT_CONNECTED ? undefined : err },
+        );
+      }
+      const code = (err as { code?: string }).code ?? '';
+      if (TIMEOUT_CODES.has(code)) {
+        // undici's own timers: with the dispatcher made here, only connecting has any.
+        const after = this.#ownsDispatcher ? ` after ${this.#options.timeoutMs}ms` : '';
+        throw new APITimeoutError(
+          `Connecting timed out${after}: ${spec.method} ${url.href} (no connection${this.#via} yet; ${code})`,
           { cause: err },
         );
       }
@@ -311,6 +349,16 @@ export class Transport {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', forward);
     }
+  }
+
+  /** A request undici is still connecting: it ends, aborted, once connected or given up. */
+  #abandon(sent: Promise<Dispatcher.ResponseData>): void {
+    const settled = sent.then(
+      (res) => res.body.destroy(),
+      () => {},
+    );
+    this.#abandoned.add(settled);
+    void settled.then(() => this.#abandoned.delete(settled));
   }
 
   #proxyRefused(status: number, method: string, href: string, cause?: unknown): ProxyRefusedError {
@@ -342,8 +390,11 @@ export class Transport {
     this.#options.debug?.(redactSecrets(line, [this.#apiKey]));
   }
 
-  async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  /** Ends the connections; those still being made for an abandoned request are cut, not awaited. */
+  close(): Promise<void> {
+    if (!this.#ownsDispatcher) return Promise.resolve();
+    this.#closing ??= this.#abandoned.size > 0 ? this.#dispatcher.destroy() : this.#dispatcher.close();
+    return this.#closing;
   }
 }
 
@@ -364,6 +415,9 @@ function checkTimeout(ms: number, name: string): void {
     );
   }
 }
+
+/** How an attempt ends when its signal fired while undici was still connecting. */
+const NOT_CONNECTED = Symbol('not connected');
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 

@@ -1,7 +1,14 @@
 // The operations table's path builder: parameters percent-encoded, and `.`/`..` refused, since
 // URL parsers, proxies and servers resolve a dot segment away whatever its encoding.
 import { describe, expect, it } from 'vitest';
-import { dotSegmentOf, endpoint, isDotSegment, PathParamError, paths } from '../../src/api/index.js';
+import {
+  dotSegmentOf,
+  endpoint,
+  isDotSegment,
+  PathParamError,
+  paths,
+  readAsDotSegmentOf,
+} from '../../src/api/index.js';
 import { ContactsError } from '../../src/index.js';
 
 describe('isDotSegment and dotSegmentOf', () => {
@@ -21,6 +28,29 @@ describe('isDotSegment and dotSegmentOf', () => {
     expect(dotSegmentOf('/api/v1/chatbots/a1/contacts?page=..')).toBeUndefined();
     expect(dotSegmentOf('/api/v1/chatbots/a1/contacts#/..')).toBeUndefined();
     expect(dotSegmentOf('/api/v1/chatbots/a1/contacts/...')).toBeUndefined();
+  });
+});
+
+describe('readAsDotSegmentOf', () => {
+  it('finds a segment that is a dot segment once decoded, split or cut at `;`', () => {
+    for (const segment of [
+      '..',
+      '%2e',
+      '..;',
+      '.;x',
+      '%2e%2e%2f',
+      '..%2F',
+      '%2e%2e%5c',
+      'a%2f..',
+      '%252e%252e',
+      '..%3b',
+    ]) {
+      expect(readAsDotSegmentOf(`/a/${segment}/b?q=..`), segment).toBe(segment);
+    }
+    for (const segment of ['...', 'a..b', '..x', 'a%2F..b', 'x;..', '%2e%2e%2e', ';']) {
+      expect(readAsDotSegmentOf(`/a/${segment}/b`), segment).toBeUndefined();
+    }
+    expect(readAsDotSegmentOf('/a/b?x=..;')).toBeUndefined();
   });
 });
 

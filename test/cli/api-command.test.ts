@@ -141,6 +141,49 @@ describe('contacts api: what it sends and prints', () => {
     },
   );
 
+  it.each([
+    ['/api/v1/chatbots/{agent}/contacts/..;', '..;'],
+    ['/api/v1/chatbots/{agent}/contacts/..;jsessionid=x/y', '..;jsessionid=x'],
+    ['/api/v1/chatbots/{agent}/contacts/.;', '.;'],
+    ['/api/v1/chatbots/{agent}/contacts/%2e%2e%2f', '%2e%2e%2f'],
+    ['/api/v1/chatbots/{agent}/contacts/..%2f', '..%2f'],
+    ['/api/v1/chatbots/{agent}/contacts/%2e%2e%5c', '%2e%2e%5c'],
+    ['/api/v1/chatbots/{agent}/contacts/x%2F..%2Fy', 'x%2F..%2Fy'],
+    ['/api/v1/chatbots/{agent}/contacts/%252e%252e', '%252e%252e'],
+    ['/api/v1/chatbots/{agent}/contacts/..%3B', '..%3B'],
+  ])('refuses %s, which a server may read as a dot segment, and sends nothing', async (path, segment) => {
+    const { server, cli } = await scripted([{ status: 200, body: {} }]);
+    try {
+      const r = await cli(['api', 'DELETE', path]);
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(
+        `holds a "${segment}" segment, which servers and proxies may read as "." or ".." (percent-decoded, split at a "/" or "\\", or cut at ";")`,
+      );
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends a segment that merely holds dots: ..., a..b, ..x, a%2F..b', async () => {
+    const { server, cli } = await scripted([{ status: 204 }]);
+    try {
+      for (const id of ['...', 'a..b', '..x', 'a%2F..b', 'x;..']) {
+        const r = await cli(['api', 'DELETE', `/api/v1/chatbots/{agent}/contacts/${id}`]);
+        expect(r.code, id).toBe(0);
+      }
+      expect(server.requests.map((req) => req.url.split('/').pop())).toEqual([
+        '...',
+        'a..b',
+        '..x',
+        'a%2F..b',
+        'x;..',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses an agent of `.` or `..` for {agent}, and sends nothing', async () => {
     const server = await startScriptedServer([{ status: 200, body: {} }]);
     try {

@@ -3,7 +3,7 @@
 // proxy, so the mock is addressed as contacts.test, which only the test proxy resolves.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bypasses, proxyFor, proxyFromEnv, redactProxy } from '../../src/client/proxy.js';
-import { ContactsClient } from '../../src/index.js';
+import { APITimeoutError, ContactsClient } from '../../src/index.js';
 import { runInProcess, useTempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
 
@@ -11,7 +11,7 @@ import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
 const remote = (url: string) => url.replace('127.0.0.1', 'contacts.test');
 
 import { startProxy } from '../helpers/proxy.js';
-import { startScriptedServer } from '../helpers/scripted-server.js';
+import { startScriptedServer, startSilentServer } from '../helpers/scripted-server.js';
 
 describe('the client through a proxy', () => {
   it('sends an http:// request to the proxy as a forward request', async () => {
@@ -44,6 +44,72 @@ describe('the client through a proxy', () => {
     onTestFinished(() => loopback.close());
     await loopback.contacts.list({ agentId: AGENT });
     expect(proxy.seen).toEqual([]);
+  });
+});
+
+describe('a proxy that never opens the tunnel', () => {
+  async function throughSilentProxy(options: { trickle?: number }, timeoutMs: number) {
+    const proxy = await startSilentServer(options);
+    onTestFinished(() => proxy.close());
+    const client = new ContactsClient({
+      baseUrl: 'https://contacts.test',
+      apiKey: TEST_KEY,
+      agentId: AGENT,
+      timeoutMs,
+      maxRetries: 0,
+      proxy: { httpsProxy: proxy.url },
+    });
+    onTestFinished(() => client.close());
+    return { client, proxy };
+  }
+
+  it('never answering CONNECT: the request ends at its deadline, saying it had no connection through the proxy', async () => {
+    const { client, proxy } = await throughSilentProxy({}, 50);
+    const err = await client.contacts.get('u1').catch((e) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect(err.message).toBe(
+      `Request timed out after 50ms: GET https://contacts.test/api/v1/chatbots/${AGENT}/contacts/u1 (no connection via proxy ${proxy.url} yet)`,
+    );
+    expect(proxy.connections()).toBe(1);
+  });
+
+  it('trickling its answer to CONNECT a byte at a time: the request ends at its deadline', async () => {
+    const { client } = await throughSilentProxy({ trickle: 5 }, 100);
+    await expect(client.contacts.get('u1')).rejects.toThrow(
+      /^Request timed out after 100ms: .*\(no connection via proxy /,
+    );
+  });
+
+  it("a call's longer deadline still gets the CONNECT answered within the client's", async () => {
+    const { client } = await throughSilentProxy({}, 50);
+    const err = await client.contacts.get('u1', { timeoutMs: 600_000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect(err.message).toMatch(
+      /^Connecting timed out after 50ms: GET https:\/\/contacts\.test\/\S+ \(no connection via proxy /,
+    );
+  });
+
+  const home = useTempHome();
+  it('the CLI: HTTPS_PROXY that never answers, --timeout ends the command (exit 7)', async () => {
+    const proxy = await startSilentServer();
+    onTestFinished(() => proxy.close());
+    const r = await runInProcess(
+      [
+        '--base-url',
+        'https://contacts.test',
+        '--timeout',
+        '100ms',
+        '--max-retries',
+        '0',
+        'list',
+        '--agent',
+        AGENT,
+      ],
+      { env: { ...home.env, CONTACTS_API_KEY: TEST_KEY, HTTPS_PROXY: proxy.url }, cwd: home.dir },
+    );
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain(`error: Request timed out after 100ms: GET https://contacts.test/`);
+    expect(r.stderr).toContain(`(no connection via proxy ${proxy.url} yet)`);
   });
 });
 

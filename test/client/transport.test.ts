@@ -12,7 +12,12 @@ import {
   ResponseValidationError,
   VERSION,
 } from '../../src/index.js';
-import { type ScriptedServer, type Step, startScriptedServer } from '../helpers/scripted-server.js';
+import {
+  type ScriptedServer,
+  type Step,
+  startScriptedServer,
+  startSilentServer,
+} from '../helpers/scripted-server.js';
 
 const KEY = 'bk_test_secret_key_1234';
 const contact = {
@@ -180,6 +185,61 @@ describe('client transport', () => {
     await expect(client.contacts.upsertMany([{ external_id: 'a' }])).rejects.toBeInstanceOf(APITimeoutError);
     // A per-call timeoutMs is the deadline of that call's attempts.
     await expect(client.contacts.get('u1', { timeoutMs: 30 })).rejects.toThrow(/timed out after 30ms/);
+  });
+
+  describe('a connection that is never completed (a TLS handshake nobody answers)', () => {
+    async function silentClient(timeoutMs: number) {
+      const silent = await startSilentServer();
+      const client = new ContactsClient({
+        baseUrl: `https://127.0.0.1:${silent.port}`,
+        apiKey: KEY,
+        agentId: 'agent-1',
+        timeoutMs,
+        maxRetries: 0,
+      });
+      clients.push(client);
+      return { client, silent };
+    }
+
+    it('ends at the deadline, and says no connection was made', async () => {
+      const { client, silent } = await silentClient(50);
+      const err = await client.contacts.get('u1').catch((e) => e);
+      await silent.close();
+      expect(err).toBeInstanceOf(APITimeoutError);
+      expect(err.message).toMatch(
+        /^Request timed out after 50ms: GET https:\/\/127\.0\.0\.1:\d+\/api\/v1\/chatbots\/agent-1\/contacts\/u1 \(no connection yet\)$/,
+      );
+      expect(silent.connections()).toBe(1);
+    });
+
+    it("ends at a call's shorter deadline, and closing does not wait for the connection", async () => {
+      const { client, silent } = await silentClient(600_000);
+      await expect(client.contacts.get('u1', { timeoutMs: 50 })).rejects.toThrow(
+        /^Request timed out after 50ms: .* \(no connection yet\)$/,
+      );
+      await client.close();
+      await silent.close();
+    });
+
+    it("a call's longer deadline still connects within the client's", async () => {
+      const { client, silent } = await silentClient(50);
+      const err = await client.contacts.get('u1', { timeoutMs: 600_000 }).catch((e) => e);
+      await silent.close();
+      expect(err).toBeInstanceOf(APITimeoutError);
+      expect(err.message).toMatch(
+        /^Connecting timed out after 50ms: GET https:\/\/127\.0\.0\.1:\d+\/\S+ \(no connection yet; /,
+      );
+    });
+
+    it('ends at once when the caller aborts', async () => {
+      const { client, silent } = await silentClient(600_000);
+      const ctl = new AbortController();
+      const pending = client.contacts.get('u1', { signal: ctl.signal });
+      ctl.abort();
+      await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+      await client.close();
+      await silent.close();
+    });
   });
 
   it('stops at once when the caller aborts', async () => {

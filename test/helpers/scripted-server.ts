@@ -1,7 +1,7 @@
 // A node:http server on port 0 that answers from a script: for client behaviour the mock
 // cannot show on demand (a contract breach, a bare payload, a precise sequence of failures).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 
 export interface SeenRequest {
   method: string;
@@ -63,6 +63,44 @@ export async function startScriptedServer(steps: Step[]): Promise<ScriptedServer
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy();
         server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A TCP server on port 0 that takes every connection and never finishes a reply: silent, or
+ * trickling a status line and headers that never end, a byte every `trickle` ms. As a server it
+ * never completes a TLS handshake; as a proxy it never answers CONNECT. Counts its connections.
+ */
+export async function startSilentServer(
+  options: { trickle?: number } = {},
+): Promise<{ url: string; port: number; connections: () => number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    if (options.trickle === undefined) return;
+    const text = 'HTTP/1.1 200 Connection established\r\nX-Slow: ';
+    let sent = 0;
+    const drip = setInterval(() => {
+      socket.write(sent < text.length ? text[sent]! : 'a');
+      sent++;
+    }, options.trickle);
+    socket.on('close', () => clearInterval(drip));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };

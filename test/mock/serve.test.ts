@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -199,6 +200,63 @@ describe('contacts serve --mock: where the data lives', () => {
     const any = await runBin(['serve', '--mock', '--allow-host', '*'], { env: home.env, cwd: home.dir });
     expect(any.code).toBe(2);
     expect(any.stderr).toContain("--allow-host '*' needs --key");
+  });
+
+  it.each([['http://*'], ['https://*.com'], ['http://a*b.example:3000']])(
+    'refuses the pattern --cors %s: an origin is literal',
+    async (pattern) => {
+      const r = await runBin(['serve', '--mock', '--in-memory', '--cors', pattern], {
+        env: home.env,
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--cors: not an origin: ${pattern}`);
+      expect(r.stdout).toBe('');
+    },
+  );
+
+  it.each([['.com'], ['.COM.'], ['.test']])(
+    'refuses --allow-host %s without --key: every site under a top-level domain could reach the mock',
+    async (suffix) => {
+      const r = await runBin(['serve', '--mock', '--in-memory', '--allow-host', suffix], {
+        env: home.env,
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `--allow-host ${suffix} needs --key: it takes every name under a top-level domain`,
+      );
+      expect(r.stdout).toBe('');
+    },
+  );
+
+  it('serves --allow-host .com with --key, and a suffix of two labels or .localhost without one', async () => {
+    // fetch cannot set Host: node:http can.
+    const statusAs = (url: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        get(`${url}/health`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject);
+      });
+    const keyed = await started(home.dir, home.env, [
+      '--in-memory',
+      '--allow-host',
+      '.com',
+      '--key',
+      TEST_KEY,
+    ]);
+    expect(await statusAs(keyed.url, 'a.example.com')).toBe(200);
+    expect(await statusAs(keyed.url, 'a.example.org')).toBe(421);
+    await keyed.stop();
+    const two = await started(home.dir, home.env, [
+      '--in-memory',
+      '--allow-host',
+      '.mock.test',
+      '--allow-host',
+      '.localhost',
+    ]);
+    expect(await statusAs(two.url, 'a.mock.test')).toBe(200);
   });
 
   it("refuses --cors '*' without --key: any web page could read every contact and reset the mock", async () => {

@@ -44,6 +44,19 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
       });
     }
   }
+  // A suffix of one label (`.com`) takes every site under a top-level domain: as open to DNS
+  // rebinding as `*`. (`.localhost` names are served anyway: browsers keep them on this machine.)
+  const everySite = (opts.allowHost ?? []).find(
+    (name) => /^\.[^.]+\.?$/.test(name) && !/^\.localhost\.?$/i.test(name),
+  );
+  if (everySite !== undefined && !opts.key?.length) {
+    throw new UsageError(
+      `--allow-host ${everySite} needs --key: it takes every name under a top-level domain, so a web page of any site there could reach the mock through DNS rebinding; only requests with your key may be answered`,
+      {
+        hint: `Name the host or a domain you control (--allow-host .mock.example.com), or add --key bk_...`,
+      },
+    );
+  }
   if (opts.allowHost?.includes('*') && !opts.key?.length) {
     // Any Host is what DNS rebinding needs: a page of any site could then read and write the mock.
     throw new UsageError(
@@ -120,11 +133,18 @@ function defaultSeedAgent(agents: string[] | undefined): string | undefined {
   return agents.length === 1 ? agents[0] : undefined;
 }
 
-/** Whether a value is a web origin (`http://localhost:3000`), as a browser sends it. */
+/**
+ * Whether a value is a web origin (`http://localhost:3000`), as a browser sends it: a literal
+ * host, no pattern (`http://*`, `https://*.example.com` would be echoed as they are, matching no page).
+ */
 function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.origin === value.replace(/\/$/, '') &&
+      /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.[a-z0-9_-]+)*)$/i.test(url.hostname)
+    );
   } catch {
     return false;
   }
