@@ -7,7 +7,7 @@ import type { ResolvedSettings } from '../config/resolve.js';
 import { envSwitch, SWITCHES } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
-import { UsageError } from './errors.js';
+import { type KeyOrigin, KeyRefusedError, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { chooseFormat, type OutputFormat } from './output/format.js';
 import { createIo, type Io } from './output/terminal.js';
@@ -31,6 +31,8 @@ export class CommandContext {
   #mayCreateProfile = false;
   #retryReporter?: (line: string) => void;
   #mock?: MockServer;
+  /** Where the key the client sends came from; unset in mock mode, whose key is its own. */
+  #keyOrigin?: KeyOrigin;
 
   constructor(cli: CliIo, options: ContextOptions) {
     this.#cli = cli;
@@ -209,6 +211,14 @@ export class CommandContext {
     const apiKey = requireApiKey(settings);
     const baseUrl = requireBaseUrl(settings);
     this.#cli.secrets?.push(apiKey);
+    if (settings.apiKeySource !== 'none') {
+      this.#keyOrigin = {
+        source: settings.apiKeySource,
+        file: settings.apiKeyFile,
+        profile: settings.profile,
+        configPath: settings.configPath,
+      };
+    }
     const { proxyFromEnv } = await import('../client/proxy.js');
     return new ContactsClient({
       baseUrl,
@@ -220,6 +230,16 @@ export class CommandContext {
       ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
       ...(settings.timeout === undefined ? {} : { timeoutMs: settings.timeout }),
     });
+  }
+
+  /**
+   * A command's error as the user should read it: a 401 names where the refused key came from
+   * (CONTACTS_API_KEY, the key file, the profile), so the hint says what to change.
+   */
+  async explain(error: unknown): Promise<unknown> {
+    if (this.#keyOrigin === undefined) return error;
+    const { AuthenticationError } = await import('../client/errors.js');
+    return error instanceof AuthenticationError ? new KeyRefusedError(error, this.#keyOrigin) : error;
   }
 
   /**

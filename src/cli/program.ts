@@ -61,6 +61,8 @@ function lazy<A extends unknown[], O extends OptionValues>(
     const ctx = new CommandContext(io, command.optsWithGlobals() as ContextOptions);
     try {
       await run(ctx, ...positionals, command.opts() as O);
+    } catch (error) {
+      throw await ctx.explain(error);
     } finally {
       await ctx.close();
     }
