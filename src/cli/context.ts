@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { ContactsClient } from '../client/client.js';
 import { isFileOutputFormat } from '../config/output-formats.js';
 import type { ResolvedSettings } from '../config/resolve.js';
-import { envSwitch, SWITCHES } from '../config/settings.js';
+import { envSwitch, SETTINGS, SWITCHES } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
 import { type KeyOrigin, KeyRefusedError, UsageError } from './errors.js';
@@ -150,12 +150,31 @@ export class CommandContext {
     return this.#settings;
   }
 
-  /** The agent to address, or a usage error that says how to set one. */
+  /**
+   * The agent to address, or a usage error that says how to set one. The embedded mock is its
+   * own world: it takes the agent given for this run (--agent, CONTACTS_AGENT), else its own
+   * default, never the profile's, which names an agent of the service.
+   */
   async agent(): Promise<string> {
     const settings = await this.settings();
-    if (!settings.agent && this.mockMode) return EMBEDDED_MOCK_AGENT;
+    if (this.mockMode) return givenForRun(settings) ?? EMBEDDED_MOCK_AGENT;
     const { requireAgent } = await import('../config/resolve.js');
     return requireAgent(settings);
+  }
+
+  /**
+   * Under --mock without an agent given for the run, which agent was used and why (for a
+   * message about an empty directory); otherwise nothing.
+   */
+  async agentNote(): Promise<string> {
+    if (!this.mockMode) return '';
+    const settings = await this.settings();
+    if (givenForRun(settings) !== undefined) return '';
+    const profile =
+      settings.agentSource === 'profile'
+        ? `, not the profile's ${settings.agent}, which is for the service`
+        : '';
+    return ` (the embedded mock's default${profile}; --agent or ${SETTINGS.agent.env} picks another)`;
   }
 
   async format(): Promise<OutputFormat> {
@@ -280,6 +299,11 @@ export class CommandContext {
     if (client) await (await client.catch(() => undefined))?.close();
     await this.#mock?.close();
   }
+}
+
+/** The agent given for this run (--agent, or its variable), not the profile's. */
+function givenForRun(settings: ResolvedSettings): string | undefined {
+  return settings.agentSource === 'flag' || settings.agentSource === 'env' ? settings.agent : undefined;
 }
 
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */

@@ -61,3 +61,43 @@ describe('a refused key', () => {
     );
   });
 });
+
+describe('the embedded mock and the profile agent', () => {
+  const ndjson = (text: string) =>
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).external_id);
+
+  it('--mock list after `config set agent` shows the embedded directory, not an empty one', async () => {
+    const upsert = await cli(['--mock', 'upsert', '--external-id', 'u1', '--name', 'Ada']);
+    expect(upsert.code).toBe(0);
+    expect((await cli(['config', 'set', 'agent', 'acme'])).code).toBe(0);
+    const r = await cli(['--mock', 'list', '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(['u1']);
+    // Every command of the mock takes the same agent: the export sees the same contact.
+    const exported = await cli(['--mock', 'export', '-o', 'ndjson']);
+    expect(ndjson(exported.stdout)).toEqual(['u1']);
+  });
+
+  it('still takes the agent given for the run, by flag or variable', async () => {
+    expect((await cli(['--mock', 'upsert', '--agent', 'acme', '--external-id', 'a1'])).code).toBe(0);
+    expect((await cli(['config', 'set', 'agent', 'other'])).code).toBe(0);
+    expect(ndjson((await cli(['--mock', 'list', '--agent', 'acme', '-o', 'ndjson'])).stdout)).toEqual(['a1']);
+    expect(
+      ndjson((await cli(['--mock', 'list', '-o', 'ndjson'], { CONTACTS_AGENT: 'acme' })).stdout),
+    ).toEqual(['a1']);
+  });
+
+  it('an empty directory says which agent it used and why', async () => {
+    expect((await cli(['config', 'set', 'agent', 'acme'])).code).toBe(0);
+    const r = await cli(['--mock', 'list', '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "No contacts for agent demo (the embedded mock's default, not the profile's acme, which is for the service; --agent or CONTACTS_AGENT picks another).",
+    );
+    const given = await cli(['--mock', 'list', '--agent', 'x', '-o', 'ndjson']);
+    expect(given.stderr).toContain('No contacts for agent x.');
+  });
+});

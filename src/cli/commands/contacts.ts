@@ -20,7 +20,7 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
       csvAttributeColumns(client, agentId, format),
     ]);
     await writeContacts(ctx.io.stdout, format, page.data, { ...table, attributeNames });
-    if (page.total === 0) ctx.io.note(`No contacts for agent ${agentId}.`);
+    if (page.total === 0) ctx.io.note(`No contacts for agent ${agentId}${await ctx.agentNote()}.`);
     else if (page.hasNextPage()) {
       const next = ctx.commandLine(['list', '--agent', agentId, '--page', String(page.page + 1)], {
         '--per-page': opts.perPage === undefined ? undefined : String(opts.perPage),
@@ -46,7 +46,11 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   try {
     const summary = await writeContacts(ctx.io.stdout, format, contacts(), { ...table, attributeNames });
     spinner.stop();
-    ctx.io.note(summary.count === 0 ? `No contacts for agent ${agentId}.` : `${summary.count} contacts.`);
+    ctx.io.note(
+      summary.count === 0
+        ? `No contacts for agent ${agentId}${await ctx.agentNote()}.`
+        : `${summary.count} contacts.`,
+    );
   } catch (err) {
     spinner.fail();
     // Rows already on stdout cannot be taken back: the list is not read again, the run fails.
