@@ -4,6 +4,7 @@ import type { ContactsClient } from '../../client/client.js';
 import { InconsistentListError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
+import { plural } from '../output/plural.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
 import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
@@ -26,7 +27,7 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
         '--per-page': opts.perPage === undefined ? undefined : String(opts.perPage),
       });
       ctx.io.note(
-        `Page ${page.page} of ${page.totalPages} (${page.total} contacts). Next: ${next}  (or --all)`,
+        `Page ${page.page} of ${page.totalPages} (${plural(page.total, 'contact')}). Next: ${next}  (or --all)`,
       );
     }
     return;
@@ -49,7 +50,7 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
     ctx.io.note(
       summary.count === 0
         ? `No contacts for agent ${agentId}${await ctx.agentNote()}.`
-        : `${summary.count} contacts.`,
+        : `${plural(summary.count, 'contact')}.`,
     );
   } catch (err) {
     spinner.fail();
@@ -200,7 +201,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
     // A table is mapped as its import mapped it, with the agent's attributes.
     definitions: async () => (await ctx.client()).attributes.list({ agentId }),
   });
-  const what = `${ids.length} contact${ids.length === 1 ? '' : 's'} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
+  const what = `${plural(ids.length, 'contact')} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
   const left = updatedLeft.length;
   if (left > 0) {
     ctx.io.note(
@@ -239,7 +240,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
   const client = await ctx.client();
   const controller = new AbortController();
   const stop = ctx.onInterrupt(() => controller.abort());
-  const spinner = await ctx.io.spinner(`Deleting ${ids.length} contacts…`);
+  const spinner = await ctx.io.spinner(`Deleting ${plural(ids.length, 'contact')}…`);
   let report: Awaited<ReturnType<typeof runTeardown>>;
   try {
     report = await runTeardown({

@@ -86,3 +86,19 @@ describe('list --all', () => {
     expect(r.stderr).toContain('hint: Contacts were added or deleted while the list was read');
   });
 });
+
+describe('counts', () => {
+  it('one contact is one contact, in list --all and export', async () => {
+    const mock = await mockWith(1);
+    const env = envFor(home, { url: mock.url });
+    const listed = await runInProcess(['list', '--all', '-o', 'ndjson', '--agent', AGENT], {
+      env,
+      cwd: home.dir,
+    });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toMatch(/^1 contact\.$/m);
+    const exported = await runInProcess(['export', '-o', 'ndjson', '--agent', AGENT], { env, cwd: home.dir });
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain('Exported 1 contact.');
+  });
+});
