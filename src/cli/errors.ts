@@ -363,6 +363,9 @@ function notFoundHint(error: APIError): string {
     return 'Check the attribute name: `contacts attrs list` shows those defined for the agent.';
   }
   if (/\/contacts\/[^/]+$/.test(path)) {
+    if (error.method === 'DELETE') {
+      return "Check the contact's external_id (or the service's id) and the agent: `contacts list` shows them; with --missing-ok a contact already gone is not an error.";
+    }
     return "Check the contact's external_id (or the service's id) and the agent: `contacts list` shows them.";
   }
   return 'Check the agent id and the base URL.';

@@ -1,5 +1,5 @@
 // The command context: a key the service refuses is named by where it came from, so the hint
-// says what to change.
+// says what to change; under --mock the agent is the run's or the mock's own, never the profile's.
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
 import type { ContactsClient } from '../../client/client.js';
-import { InconsistentListError } from '../../client/errors.js';
+import { AgentNotFoundError, InconsistentListError, NotFoundError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
 import { plural } from '../output/plural.js';
@@ -179,7 +179,16 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
     }
   }
   const [client, format] = await Promise.all([ctx.client(), ctx.format()]);
-  const deleted = await client.contacts.delete(id, { agentId });
+  let deleted: Contact | null;
+  try {
+    deleted = await client.contacts.delete(id, { agentId });
+  } catch (error) {
+    // Only the contact may be missing: an unknown agent is still an error (a typo, or the wrong service).
+    if (!opts.missingOk || !(error instanceof NotFoundError) || error instanceof AgentNotFoundError)
+      throw error;
+    ctx.io.note(`Contact ${id} of agent ${agentId} is already gone.`);
+    return;
+  }
   ctx.io.note(`Deleted contact ${deleted?.external_id ?? id}.`);
   // A person has the note; a script gets the deleted record to log or undo from.
   if (deleted && format !== 'table') await writeContact(ctx.io.stdout, format, deleted);
