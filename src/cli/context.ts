@@ -7,7 +7,7 @@ import type { ResolvedSettings } from '../config/resolve.js';
 import { envSwitch, SWITCHES } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
-import { UsageError } from './errors.js';
+import { type KeyOrigin, KeyRefusedError, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { chooseFormat, type OutputFormat } from './output/format.js';
 import { createIo, type Io } from './output/terminal.js';
@@ -31,6 +31,8 @@ export class CommandContext {
   #mayCreateProfile = false;
   #retryReporter?: (line: string) => void;
   #mock?: MockServer;
+  /** Where the key the client sends came from; unset in mock mode, whose key is its own. */
+  #keyOrigin?: KeyOrigin;
 
   constructor(cli: CliIo, options: ContextOptions) {
     this.#cli = cli;
@@ -148,12 +150,29 @@ export class CommandContext {
     return this.#settings;
   }
 
-  /** The agent to address, or a usage error that says how to set one. */
+  /**
+   * The agent to address, or a usage error that says how to set one. The embedded mock is its
+   * own world: it takes the agent given for this run (--agent, CONTACTS_AGENT), else its own
+   * default, never the profile's, which names an agent of the service.
+   */
   async agent(): Promise<string> {
     const settings = await this.settings();
-    if (!settings.agent && this.mockMode) return EMBEDDED_MOCK_AGENT;
+    if (this.mockMode) return givenForRun(settings) ?? EMBEDDED_MOCK_AGENT;
     const { requireAgent } = await import('../config/resolve.js');
     return requireAgent(settings);
+  }
+
+  /**
+   * Notes `line` about what the agent holds (nothing, say); `why` is empty unless the embedded
+   * mock used its own default agent, which it then names, with the profile's agent it left aside.
+   */
+  async noteAboutAgent(line: (why: string) => string): Promise<void> {
+    const settings = await this.settings();
+    const mockDefault = this.mockMode && givenForRun(settings) === undefined;
+    this.io.note(line(mockDefault ? " (the mock's default; --agent picks another)" : ''));
+    if (mockDefault && settings.agentSource === 'profile') {
+      this.io.note(`The profile's agent ${settings.agent} is for the service, not for --mock.`);
+    }
   }
 
   async format(): Promise<OutputFormat> {
@@ -209,6 +228,14 @@ export class CommandContext {
     const apiKey = requireApiKey(settings);
     const baseUrl = requireBaseUrl(settings);
     this.#cli.secrets?.push(apiKey);
+    if (settings.apiKeySource !== 'none') {
+      this.#keyOrigin = {
+        source: settings.apiKeySource,
+        file: settings.apiKeyFile,
+        profile: settings.profile,
+        configPath: settings.configPath,
+      };
+    }
     const { proxyFromEnv } = await import('../client/proxy.js');
     return new ContactsClient({
       baseUrl,
@@ -220,6 +247,16 @@ export class CommandContext {
       ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
       ...(settings.timeout === undefined ? {} : { timeoutMs: settings.timeout }),
     });
+  }
+
+  /**
+   * A command's error as the user should read it: a 401 names where the refused key came from
+   * (CONTACTS_API_KEY, the key file, the profile), so the hint says what to change.
+   */
+  async explain(error: unknown): Promise<unknown> {
+    if (this.#keyOrigin === undefined) return error;
+    const { AuthenticationError } = await import('../client/errors.js');
+    return error instanceof AuthenticationError ? new KeyRefusedError(error, this.#keyOrigin) : error;
   }
 
   /**
@@ -260,6 +297,11 @@ export class CommandContext {
     if (client) await (await client.catch(() => undefined))?.close();
     await this.#mock?.close();
   }
+}
+
+/** The agent given for this run (--agent, or its variable), not the profile's. */
+function givenForRun(settings: ResolvedSettings): string | undefined {
+  return settings.agentSource === 'flag' || settings.agentSource === 'env' ? settings.agent : undefined;
 }
 
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */

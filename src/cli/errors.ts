@@ -24,6 +24,8 @@ import {
   ResponseValidationError,
 } from '../client/errors.js';
 import { ConfigError } from '../config/errors.js';
+import type { ApiKeySource } from '../config/resolve.js';
+import { API_KEY_ENV, API_KEY_FILE_ENV, DEFAULT_PROFILE } from '../config/settings.js';
 import { redactSecrets } from '../core/redact.js';
 import {
   CheckpointMismatchError,
@@ -85,6 +87,51 @@ export class InterruptedError extends CliError {
   }
 }
 
+/** Where the key of a run came from, as its settings resolved it: what a refused key's hint names. */
+export interface KeyOrigin {
+  source: Exclude<ApiKeySource, 'none'>;
+  /** The file CONTACTS_API_KEY_FILE names, for `key-file`. */
+  file: string | undefined;
+  profile: string;
+  configPath: string;
+}
+
+/**
+ * The service refused the key (401), worded by where the key came from: a refused key in
+ * CONTACTS_API_KEY is fixed there, not by logging in again.
+ */
+export class KeyRefusedError extends CliError {
+  override name = 'KeyRefusedError';
+  override readonly cause: AuthenticationError;
+  readonly origin: KeyOrigin;
+  constructor(cause: AuthenticationError, origin: KeyOrigin) {
+    super(`The service refused the API key from ${keyOriginName(origin)}: ${apiErrorMessage(cause)}`, {
+      exitCode: ExitCode.AUTH,
+      hint: refusedKeyHint(origin),
+      cause,
+    });
+    this.cause = cause;
+    this.origin = origin;
+  }
+}
+
+function keyOriginName(origin: KeyOrigin): string {
+  if (origin.source === 'env') return API_KEY_ENV;
+  if (origin.source === 'key-file') return `${API_KEY_FILE_ENV} (${origin.file})`;
+  return `profile "${origin.profile}" in ${origin.configPath}`;
+}
+
+function refusedKeyHint(origin: KeyOrigin): string {
+  const login = `contacts${origin.profile === DEFAULT_PROFILE ? '' : ` --profile ${origin.profile}`} auth login`;
+  if (origin.source === 'env') {
+    return `${API_KEY_ENV} holds a key the service refused: set it to a valid key, or unset it to use the profile's (\`${login}\` stores one).`;
+  }
+  if (origin.source === 'key-file') {
+    return `${API_KEY_FILE_ENV} names a file whose key the service refused: put a valid key on its first line, or unset ${API_KEY_FILE_ENV} to use the profile's.`;
+  }
+  return `Run \`${login}\` to store a valid key (profile "${origin.profile}").`;
+}
+
 const LIST_CHANGED_HINT =
   'Contacts were added or deleted while the list was read (an import or a delete running?), or the service repeated a page.';
 
@@ -127,7 +174,8 @@ interface Described {
   hint?: string;
 }
 
-const LOGIN_HINT = 'Run `contacts auth login`, or set CONTACTS_API_KEY.';
+/** Without the run's settings (a library caller of toExit), where the key came from is not known. */
+const LOGIN_HINT = `Run \`contacts auth login\`, or set ${API_KEY_ENV}.`;
 
 /** Maps any thrown value to what the user sees and the exit code. */
 export function toExit(error: unknown, options: ToExitOptions = {}): ExitPlan {
@@ -264,11 +312,16 @@ function describe(error: unknown): Described {
   return { code: ExitCode.FAILURE, message: `Unexpected failure: ${String(error)}` };
 }
 
-function describeApiError(error: APIError): Described {
+/** An API error's message as printed: the status last, with the request id support asks for. */
+function apiErrorMessage(error: APIError): string {
   // The client's message leads with the status ("404 Contact not found"); people read it last.
   const text = error.message.replace(new RegExp(`^${error.status}\\s+`), '');
   // The request id is what support asks for: in the message, not only under --debug.
-  const message = `${text} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''})`;
+  return `${text} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''})`;
+}
+
+function describeApiError(error: APIError): Described {
+  const message = apiErrorMessage(error);
   if (error instanceof ContactLimitError) {
     return {
       code: ExitCode.USAGE,
@@ -317,6 +370,9 @@ function notFoundHint(error: APIError): string {
     return 'Check the attribute name: `contacts attrs list` shows those defined for the agent.';
   }
   if (/\/contacts\/[^/]+$/.test(path)) {
+    if (error.method === 'DELETE') {
+      return "Check the contact's external_id (or the service's id) and the agent: `contacts list` shows them; with --missing-ok a contact already gone is not an error.";
+    }
     return "Check the contact's external_id (or the service's id) and the agent: `contacts list` shows them.";
   }
   return 'Check the agent id and the base URL.';
@@ -379,10 +435,11 @@ function describeListenError(error: unknown): Described | undefined {
 
 function debugLines(error: unknown): string[] {
   const lines: string[] = [];
-  if (error instanceof APIError) {
-    lines.push(`request: ${error.method} ${error.url}`);
-    if (error.requestId) lines.push(`request id: ${error.requestId}`);
-    if (error.body !== undefined) lines.push(`body: ${safeJson(error.body)}`);
+  const api = error instanceof KeyRefusedError ? error.cause : error;
+  if (api instanceof APIError) {
+    lines.push(`request: ${api.method} ${api.url}`);
+    if (api.requestId) lines.push(`request id: ${api.requestId}`);
+    if (api.body !== undefined) lines.push(`body: ${safeJson(api.body)}`);
   }
   if (error instanceof ResponseValidationError) {
     if (error.requestId) lines.push(`request id: ${error.requestId}`);

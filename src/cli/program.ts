@@ -61,6 +61,8 @@ function lazy<A extends unknown[], O extends OptionValues>(
     const ctx = new CommandContext(io, command.optsWithGlobals() as ContextOptions);
     try {
       await run(ctx, ...positionals, command.opts() as O);
+    } catch (error) {
+      throw await ctx.explain(error);
     } finally {
       await ctx.close();
     }
@@ -192,6 +194,10 @@ function deleteOptions(cmd: SubCommand) {
       'with --from a results file: delete the contacts the import updated too (they existed before it; by default only those it created)',
     )
     .option('--dry-run', 'with --from: say what would be deleted, delete nothing')
+    .option(
+      '--missing-ok',
+      'a contact already gone is not an error: exit 0, noted on stderr (--from always counts it done)',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
 }
 

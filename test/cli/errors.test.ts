@@ -6,6 +6,7 @@ import {
   CredentialsError,
   ExitCode,
   InterruptedError,
+  KeyRefusedError,
   toExit,
   UsageError,
 } from '../../src/cli/errors.js';
@@ -249,5 +250,44 @@ describe('redaction and debug', () => {
   it('splits multi-line messages into lines', () => {
     const { lines } = toExit(new CliError('first\nsecond'));
     expect(lines).toEqual(['error: first', 'second']);
+  });
+});
+
+describe('a refused key', () => {
+  const refused = () =>
+    api(AuthenticationError, 401, 'Unauthorized access', { headers: { 'x-request-id': 'req_1' } });
+  const origin = { file: undefined, profile: 'default', configPath: '/cfg/config.json' } as const;
+
+  it('names the variable it came from and says to set it or unset it', () => {
+    const { code, lines } = toExit(new KeyRefusedError(refused(), { ...origin, source: 'env' }));
+    expect(code).toBe(ExitCode.AUTH);
+    expect(lines[0]).toBe(
+      'error: The service refused the API key from CONTACTS_API_KEY: Unauthorized access (HTTP 401, request req_1)',
+    );
+    expect(lines.at(-1)).toMatch(
+      /^hint: CONTACTS_API_KEY holds a key the service refused: set it .* or unset it/,
+    );
+  });
+
+  it('names the key file', () => {
+    const { lines } = toExit(
+      new KeyRefusedError(refused(), { ...origin, source: 'key-file', file: '/run/k' }),
+    );
+    expect(lines[0]).toContain('from CONTACTS_API_KEY_FILE (/run/k):');
+    expect(lines.at(-1)).toContain('unset CONTACTS_API_KEY_FILE');
+  });
+
+  it('names the profile and its login', () => {
+    const { lines } = toExit(new KeyRefusedError(refused(), { ...origin, source: 'file', profile: 'work' }));
+    expect(lines[0]).toContain('from profile "work" in /cfg/config.json:');
+    expect(lines.at(-1)).toBe(
+      'hint: Run `contacts --profile work auth login` to store a valid key (profile "work").',
+    );
+  });
+
+  it('keeps the request details under --debug', () => {
+    const { lines } = toExit(new KeyRefusedError(refused(), { ...origin, source: 'env' }), { debug: true });
+    expect(lines).toContain(`request: GET ${URL}`);
+    expect(lines).toContain('request id: req_1');
   });
 });

@@ -1,9 +1,10 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
 import type { ContactsClient } from '../../client/client.js';
-import { InconsistentListError } from '../../client/errors.js';
+import { AgentNotFoundError, InconsistentListError, NotFoundError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
+import { plural } from '../output/plural.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
 import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
@@ -20,13 +21,13 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
       csvAttributeColumns(client, agentId, format),
     ]);
     await writeContacts(ctx.io.stdout, format, page.data, { ...table, attributeNames });
-    if (page.total === 0) ctx.io.note(`No contacts for agent ${agentId}.`);
+    if (page.total === 0) await ctx.noteAboutAgent((why) => `No contacts for agent ${agentId}${why}.`);
     else if (page.hasNextPage()) {
       const next = ctx.commandLine(['list', '--agent', agentId, '--page', String(page.page + 1)], {
         '--per-page': opts.perPage === undefined ? undefined : String(opts.perPage),
       });
       ctx.io.note(
-        `Page ${page.page} of ${page.totalPages} (${page.total} contacts). Next: ${next}  (or --all)`,
+        `Page ${page.page} of ${page.totalPages} (${plural(page.total, 'contact')}). Next: ${next}  (or --all)`,
       );
     }
     return;
@@ -46,7 +47,8 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   try {
     const summary = await writeContacts(ctx.io.stdout, format, contacts(), { ...table, attributeNames });
     spinner.stop();
-    ctx.io.note(summary.count === 0 ? `No contacts for agent ${agentId}.` : `${summary.count} contacts.`);
+    if (summary.count === 0) await ctx.noteAboutAgent((why) => `No contacts for agent ${agentId}${why}.`);
+    else ctx.io.note(`${plural(summary.count, 'contact')}.`);
   } catch (err) {
     spinner.fail();
     // Rows already on stdout cannot be taken back: the list is not read again, the run fails.
@@ -174,7 +176,16 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
     }
   }
   const [client, format] = await Promise.all([ctx.client(), ctx.format()]);
-  const deleted = await client.contacts.delete(id, { agentId });
+  let deleted: Contact | null;
+  try {
+    deleted = await client.contacts.delete(id, { agentId });
+  } catch (error) {
+    // Only the contact may be missing: an unknown agent is still an error (a typo, or the wrong service).
+    if (!opts.missingOk || !(error instanceof NotFoundError) || error instanceof AgentNotFoundError)
+      throw error;
+    ctx.io.note(`Contact ${id} of agent ${agentId} is already gone.`);
+    return;
+  }
   ctx.io.note(`Deleted contact ${deleted?.external_id ?? id}.`);
   // A person has the note; a script gets the deleted record to log or undo from.
   if (deleted && format !== 'table') await writeContact(ctx.io.stdout, format, deleted);
@@ -196,7 +207,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
     // A table is mapped as its import mapped it, with the agent's attributes.
     definitions: async () => (await ctx.client()).attributes.list({ agentId }),
   });
-  const what = `${ids.length} contact${ids.length === 1 ? '' : 's'} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
+  const what = `${plural(ids.length, 'contact')} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
   const left = updatedLeft.length;
   if (left > 0) {
     ctx.io.note(
@@ -235,7 +246,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
   const client = await ctx.client();
   const controller = new AbortController();
   const stop = ctx.onInterrupt(() => controller.abort());
-  const spinner = await ctx.io.spinner(`Deleting ${ids.length} contacts…`);
+  const spinner = await ctx.io.spinner(`Deleting ${plural(ids.length, 'contact')}…`);
   let report: Awaited<ReturnType<typeof runTeardown>>;
   try {
     report = await runTeardown({

@@ -8,6 +8,7 @@ import { checkOutputPaths, OutputPathError } from '../../util/output-path.js';
 import { type AtomicFile, openAtomicFile } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { listChangedError, UsageError } from '../errors.js';
+import { plural } from '../output/plural.js';
 import { writeContacts } from '../output/render.js';
 import { outputPathRefusal, protectedPaths } from '../output-paths.js';
 import type { ExportCommandOptions } from '../program.js';
@@ -153,7 +154,7 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
       summary = await write(undefined);
     }
     spinner.stop();
-    ctx.io.note(`Exported ${summary.count} contacts${target ? ` to ${opts.out}` : ''}.`);
+    ctx.io.note(`Exported ${plural(summary.count, 'contact')}${target ? ` to ${opts.out}` : ''}.`);
   } catch (err) {
     spinner.fail();
     if (err instanceof InconsistentListError) throw listChangedError(err, opts.out);

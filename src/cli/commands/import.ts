@@ -14,6 +14,7 @@ import {
   summaryLine,
   summaryRecord,
 } from '../output/import-report.js';
+import { plural } from '../output/plural.js';
 import { writeRecord } from '../output/render.js';
 import type { ImportCommandOptions } from '../program.js';
 
@@ -151,8 +152,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       const fileProblem = err.cause instanceof importer.ImportError;
       ctx.io.failure(
         (r.dryRun
-          ? `${r.rows} rows checked before the dry run stopped; nothing was written.`
-          : `${landed} rows landed, ${r.rejected} rejected before the import stopped.`) +
+          ? `${plural(r.rows, 'row')} checked before the dry run stopped; nothing was written.`
+          : `${plural(landed, 'row')} landed, ${r.rejected} rejected before the import stopped.`) +
           (fileProblem
             ? landed > 0
               ? ' Fix the file, then import it again: rows that landed are updated to the same values.'
@@ -206,11 +207,11 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     if (report.undo.full) ctx.io.note(`To take this import back: ${how}`);
     else if (report.created > 0)
       ctx.io.note(
-        `To take this import back: ${how} (it deletes the ${report.created} contacts created; the ${report.updated} updated stay as they are, their state before was not recorded: --undoable records it)`,
+        `To take this import back: ${how} (it deletes the ${plural(report.created, 'contact')} created; the ${report.updated} updated ${report.updated === 1 ? 'stays as it is, its' : 'stay as they are, their'} state before was not recorded: --undoable records it)`,
       );
     else
       ctx.io.note(
-        `This import cannot be taken back: it created nothing, and the state before of the ${report.updated} contacts it updated was not recorded (--undoable records it).`,
+        `This import cannot be taken back: it created nothing, and the state before of the ${plural(report.updated, 'contact')} it updated was not recorded (--undoable records it).`,
       );
   }
   if (report.interrupted) {
@@ -232,7 +233,10 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     throw new CliError('Import interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
   }
   if (report.rejected > 0) {
-    throw new CliError(`${report.rejected} rows were rejected`, { exitCode: ExitCode.PARTIAL, silent: true });
+    throw new CliError(`${plural(report.rejected, 'row')} rejected`, {
+      exitCode: ExitCode.PARTIAL,
+      silent: true,
+    });
   }
 }
 

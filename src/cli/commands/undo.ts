@@ -8,6 +8,7 @@ import type { KeptReason, UndoReport, UndoStep } from '../../undo/undo.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { display } from '../output/import-report.js';
+import { plural } from '../output/plural.js';
 import { writeRecord, writeRecords } from '../output/render.js';
 import { visible } from '../output/visible.js';
 import type { UndoCommandOptions } from '../program.js';
@@ -52,7 +53,9 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
     if (target !== undefined) throw new UsageError('--list takes no import: it lists them all');
     const records = await listUndoRecords(dir, agentId);
     if (records.length === 0)
-      ctx.io.note(`No import of agent ${agentId} to take back (records are kept in ${dir}).`);
+      await ctx.noteAboutAgent(
+        (why) => `No import of agent ${agentId}${why} to take back (records are kept in ${dir}).`,
+      );
     if (format === 'table') {
       if (records.length > 0)
         await writeRecords(
@@ -121,7 +124,9 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const scripted = Boolean(ctx.options.output) || !ctx.io.isTTY.stdout;
   let spinner = dryRun
     ? undefined
-    : await ctx.io.spinner(`Reading the ${record.created + record.updated} contacts of ${record.id}…`);
+    : await ctx.io.spinner(
+        `Reading the ${plural(record.created + record.updated, 'contact')} of ${record.id}…`,
+      );
   // Said once the plan is made (not under the spinner), before the question.
   const kept: string[] = [];
   let keptMore = 0;
@@ -147,7 +152,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
         const go =
           opts.yes ||
           (await confirm(
-            `Undo ${what}? It deletes ${count(plan.toDelete, 'contact')} and restores ${plan.toRestore}` +
+            `Undo ${what}? It deletes ${plural(plan.toDelete, 'contact')} and restores ${plan.toRestore}` +
               (plan.kept ? `; the ${plan.kept} listed are kept as they are` : '') +
               '.',
             ctx.io,
@@ -313,10 +318,6 @@ function showPlanned(ctx: CommandContext, format: string, step: UndoStep): void 
         ? `would restore ${step.external_id}: ${fields(step.changes, (now, was) => `${show(now)} -> ${show(was)}`)}`
         : keptLine(step);
   ctx.io.stdout.write(`${visible(line)}\n`);
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function summary(r: UndoReport, what: string, keptBy: ReadonlyMap<KeptReason, number>): string {

@@ -4,6 +4,7 @@ import { relative } from 'node:path';
 import { normalizeHeader } from '../../importer/mapping.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
+import { plural } from './plural.js';
 import { visible } from './visible.js';
 
 export function summaryRecord(r: ImportReport) {
@@ -115,8 +116,6 @@ export function summaryLine(r: ImportReport): string {
   const verb = r.rejected > 0 ? 'Read' : 'Imported';
   return `${verb} ${plural(r.rows, 'row')} in ${seconds} (${r.rowsPerSecond} rows/s): ${detail}.`;
 }
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * Rows per second over the last few seconds, not since the start: after an outage the figure

@@ -1,6 +1,6 @@
 // `contacts list --all` while the directory changes under it: rows already on stdout cannot be
 // taken back, so a walk that did not see one list fails (exit 6) and says so; never a short
-// listing with exit 0.
+// listing with exit 0. Counts said as counted (1 contact); `delete --missing-ok`.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { MockServer, RequestLogEntry } from '../../../src/mock/server.js';
 import { envFor, runInProcess, useTempHome } from '../../helpers/cli.js';
@@ -84,5 +84,53 @@ describe('list --all', () => {
       'contact r0 came twice (again on page 2); what was written is not the whole list',
     );
     expect(r.stderr).toContain('hint: Contacts were added or deleted while the list was read');
+  });
+});
+
+describe('counts', () => {
+  it('one contact is one contact, in list --all and export', async () => {
+    const mock = await mockWith(1);
+    const env = envFor(home, { url: mock.url });
+    const listed = await runInProcess(['list', '--all', '-o', 'ndjson', '--agent', AGENT], {
+      env,
+      cwd: home.dir,
+    });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toMatch(/^1 contact\.$/m);
+    const exported = await runInProcess(['export', '-o', 'ndjson', '--agent', AGENT], { env, cwd: home.dir });
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain('Exported 1 contact.');
+  });
+});
+
+describe('delete --missing-ok', () => {
+  const del = (url: string, argv: string[]) =>
+    runInProcess(['delete', ...argv, '--yes', '-o', 'json'], { env: envFor(home, { url }), cwd: home.dir });
+
+  it('a contact already gone exits 0 and says so; without it, exit 4 with the flag in the hint', async () => {
+    const mock = await mockWith(1);
+    const missing = await del(mock.url, ['nope', '--agent', AGENT]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('--missing-ok');
+    const ok = await del(mock.url, ['nope', '--agent', AGENT, '--missing-ok']);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain(`Contact nope of agent ${AGENT} is already gone.`);
+    expect(ok.stdout).toBe('');
+  });
+
+  it('deletes a contact that is there as without it', async () => {
+    const mock = await mockWith(1);
+    const r = await del(mock.url, ['c0', '--agent', AGENT, '--missing-ok']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ external_id: 'c0' });
+    expect(mock.store.findContact(AGENT, 'c0')).toBeUndefined();
+  });
+
+  it('an unknown agent is still an error', async () => {
+    const mock = await startTestMock({ agents: [AGENT] });
+    const r = await del(mock.url, ['c0', '--agent', 'typo', '--missing-ok']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('Chatbot not found');
+    expect(r.stderr).not.toContain('already gone');
   });
 });
