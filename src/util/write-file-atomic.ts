@@ -3,8 +3,8 @@
 // the streaming `openAtomicFile` share one open, one commit (fsync, rename, directory fsync) and
 // one cleanup.
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { type FileHandle, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { writeTarget } from './output-path.js';
 
