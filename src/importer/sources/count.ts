@@ -4,6 +4,7 @@
 import { jsonParser } from 'stream-json/parser.js';
 import type { CsvDelimiter } from '../format.js';
 import type { OpenedInput } from './input.js';
+import { MAX_RECORD_CHARS } from './record-limit.js';
 import { decodeText } from './text.js';
 
 const QUOTE = 0x22;
@@ -52,11 +53,17 @@ export async function countNdjsonRows(input: OpenedInput): Promise<number> {
   return records;
 }
 
-/** Elements of the top-level JSON array; stops quietly at a syntax error (the import reports it). */
-export async function countJsonRows(input: OpenedInput): Promise<number> {
+/**
+ * Elements of the top-level JSON array; stops quietly at a syntax error, or once an element is
+ * longer than a record may be (the import reports either): the tokenizer holds a string whole
+ * until it ends, so no more than that is ever held.
+ */
+export async function countJsonRows(input: OpenedInput, maxRecordChars = MAX_RECORD_CHARS): Promise<number> {
   const tokenize = jsonParser({ streamValues: false });
   let depth = 0;
   let elements = 0;
+  // Characters fed since an element last ended.
+  let within = 0;
   try {
     for await (const text of decodeText(input)) {
       let out: ReturnType<typeof tokenize>;
@@ -66,12 +73,17 @@ export async function countJsonRows(input: OpenedInput): Promise<number> {
         // A progress estimate: what was counted before the syntax error stands.
         break;
       }
-      if (typeof out === 'symbol') continue;
-      for (const { name } of out.values) {
-        if (depth === 1 && name !== 'endArray' && name !== 'keyValue') elements++;
-        if (name === 'startObject' || name === 'startArray') depth++;
-        else if (name === 'endObject' || name === 'endArray') depth--;
+      let ended = false;
+      if (typeof out !== 'symbol') {
+        for (const { name } of out.values) {
+          if (depth === 1 && name !== 'endArray' && name !== 'keyValue') elements++;
+          if (name === 'startObject' || name === 'startArray') depth++;
+          else if (name === 'endObject' || name === 'endArray') depth--;
+          if (depth <= 1) ended = true;
+        }
       }
+      within = ended ? 0 : within + text.length;
+      if (within > maxRecordChars) break;
     }
   } finally {
     input.destroy();

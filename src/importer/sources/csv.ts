@@ -4,7 +4,7 @@ import { restoreFormula } from '../csv-text.js';
 import { ImportError, SourceParseError } from '../errors.js';
 import { type CsvDelimiter, sniffDelimiter } from '../format.js';
 import type { OpenedInput } from './input.js';
-import { MAX_KEPT_RECORD_CHARS } from './ndjson.js';
+import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { readTable } from './table.js';
 import { decodeText } from './text.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
@@ -12,6 +12,8 @@ import type { Cell, ImportSource, SourceRecord } from './types.js';
 export interface CsvOptions {
   /** Overrides sniffing (`.tsv` files pass tab). */
   delimiter?: CsvDelimiter | undefined;
+  /** Longest record, in characters; reading stops at one longer (default 16 MiB). */
+  maxRecordChars?: number | undefined;
 }
 
 interface Parsed {
@@ -29,6 +31,7 @@ interface Parsed {
 export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Promise<ImportSource> {
   const { bom } = input;
   const delimiter = options.delimiter ?? sniffDelimiter(input.sampleText);
+  const maxRecordChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
 
   // Records are taken from `on_record` as the parser meets them, not from its readable side: a
   // stream that fails drops what it had buffered, and the rows before a broken quote must still
@@ -47,7 +50,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     record_delimiter: ['\r\n', '\n', '\r'],
     // A record larger than a request body cannot be sent, but it is still read (and rejected,
     // with its content kept in the rejects file) up to this much; past it, a quote is left open.
-    max_record_size: MAX_KEPT_RECORD_CHARS,
+    max_record_size: maxRecordChars,
     // An empty cell without quotes is "not given" (undefined); `""` is the empty string. A value
     // this tool neutralised against spreadsheet formulas gets its leading `'` back off.
     cast: (value, context) => (value === '' && !context.quoting ? undefined : restoreFormula(value)),
@@ -99,7 +102,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     while (taken === parsed.length) {
       parsed.length = 0;
       taken = 0;
-      if (failure) throw parseError(input.name, failure, nextLine, emptyLinesSeen);
+      if (failure) throw parseError(input.name, failure, nextLine, emptyLinesSeen, maxRecordChars);
       if (inputDone) return null;
       await feed();
     }
@@ -167,7 +170,13 @@ function widthError(fields: number, expected: number, delimiter: CsvDelimiter): 
 
 const QUOTE_ADVICE = 'a quote inside a value must be doubled ("") and the whole value quoted';
 
-function parseError(file: string, error: unknown, nextLine: number, emptyLinesSeen: number): Error {
+function parseError(
+  file: string,
+  error: unknown,
+  nextLine: number,
+  emptyLinesSeen: number,
+  maxRecordChars: number,
+): Error {
   if (error instanceof ImportError) return error;
   const e = error as { code?: unknown; index?: unknown; empty_lines?: unknown; message?: string };
   if (typeof e.code !== 'string' || !/^(CSV_|INVALID_)/.test(e.code)) return error as Error;
@@ -187,7 +196,7 @@ function parseError(file: string, error: unknown, nextLine: number, emptyLinesSe
       reason = 'a quote opened in this record is never closed';
       break;
     case 'CSV_MAX_RECORD_SIZE':
-      reason = `a record longer than ${MAX_KEPT_RECORD_CHARS / 1024 / 1024} MiB: is a quote left open?`;
+      reason = `the record that starts here is longer than ${sizeText(maxRecordChars)}, far more than a contact (is a quote left open?)`;
       break;
     default:
       reason = e.message ?? String(error);

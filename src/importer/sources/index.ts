@@ -29,6 +29,11 @@ export interface OpenSourceOptions extends InputOptions {
   delimiter?: CsvDelimiter | undefined;
   /** Workbooks only: the sheet to read, by name; default the first. */
   sheet?: string | undefined;
+  /**
+   * The longest record read, in characters (a workbook's row: of its XML): reading stops at a
+   * longer one, naming where. Default `MAX_RECORD_CHARS` (16 MiB); lower for a test.
+   */
+  maxRecordChars?: number | undefined;
 }
 
 /**
@@ -55,6 +60,7 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
     opened.destroy();
     throw new ImportError(`--sheet applies to .xlsx workbooks; ${opened.name} is read as ${format}`);
   }
+  const { maxRecordChars } = options;
   let source: ImportSource;
   switch (format) {
     case 'xlsx': {
@@ -62,23 +68,26 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
       // directory is at the end), so a resume checks the whole file, not a prefix.
       const { openXlsx } = await import('./xlsx.js');
       const path = opened.path;
-      source = await openXlsx(opened, { sheet: options.sheet, byContent: named !== 'xlsx' });
+      source = await openXlsx(opened, { sheet: options.sheet, byContent: named !== 'xlsx', maxRecordChars });
       if (named !== undefined && named !== 'xlsx')
         source.notes?.push(`${opened.name} is an Excel workbook (.xlsx), not ${named}: reading it as one`);
       if (path !== undefined) source.consumed = await wholeFile(path);
       return source;
     }
     case 'vcard':
-      source = await openVcard(opened);
+      source = await openVcard(opened, { maxRecordChars });
       break;
     case 'csv':
-      source = await openCsv(opened, { delimiter: options.delimiter ?? delimiterFromName(input) });
+      source = await openCsv(opened, {
+        delimiter: options.delimiter ?? delimiterFromName(input),
+        maxRecordChars,
+      });
       break;
     case 'json':
-      source = openJson(opened);
+      source = openJson(opened, { maxRecordChars });
       break;
     case 'ndjson':
-      source = openNdjson(opened);
+      source = openNdjson(opened, { maxKeptLength: maxRecordChars });
       break;
   }
   source.consumed = opened.consumed;
@@ -119,14 +128,14 @@ export async function countRows(
   file: string,
   format: ImportFormat,
   delimiter?: CsvDelimiter,
-  options: Pick<InputOptions, 'encoding'> & { sheet?: string | undefined } = {},
+  options: Pick<InputOptions, 'encoding'> & Pick<OpenSourceOptions, 'sheet' | 'maxRecordChars'> = {},
 ): Promise<number> {
   const opened = await openInput(file, options);
   switch (format) {
     case 'xlsx': {
       // A workbook has no cheaper count than reading its sheet: its rows as the import reads them.
       const { openXlsx } = await import('./xlsx.js');
-      const source = await openXlsx(opened, { sheet: options.sheet });
+      const source = await openXlsx(opened, { sheet: options.sheet, maxRecordChars: options.maxRecordChars });
       let rows = 0;
       for await (const _ of source.records) rows++;
       return rows;
@@ -136,7 +145,7 @@ export async function countRows(
     case 'csv':
       return countCsvRows(opened, delimiter ?? delimiterFromName(file) ?? sniffDelimiter(opened.sampleText));
     case 'json':
-      return countJsonRows(opened);
+      return countJsonRows(opened, options.maxRecordChars);
     case 'ndjson':
       return countNdjsonRows(opened);
   }

@@ -4,23 +4,30 @@ import { jsonParser, type Token } from 'stream-json/parser.js';
 import { mayHoldUnsafeNumber, numberTextProblem } from '../../api/json-numbers.js';
 import { ImportError, SourceParseError } from '../errors.js';
 import type { OpenedInput } from './input.js';
+import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { decodeText, jsonRecord } from './text.js';
 import type { ImportSource, SourceRecord } from './types.js';
+
+export interface JsonOptions {
+  /** Longest element, in characters of its text; reading stops at one longer (default 16 MiB). */
+  maxRecordChars?: number | undefined;
+}
 
 /**
  * Open a JSON array. Tokens carry no position, so the text is fed to the tokenizer one line at a
  * time: the line being fed when an element's first token appears is where the element starts.
- * Only one element is ever assembled in memory.
+ * Only one element is ever assembled in memory, and no more than `maxRecordChars` of its text.
  */
-export function openJson(input: OpenedInput): ImportSource {
+export function openJson(input: OpenedInput, options: JsonOptions = {}): ImportSource {
   if (input.sampleText.trim() === '' && input.sample.length < 64 * 1024) {
     input.destroy();
     throw new ImportError(`${input.name}: the file is empty: expected a JSON array of contacts`);
   }
-  return { name: input.name, format: 'json', records: elements(input), close: () => input.destroy() };
+  const records = elements(input, options.maxRecordChars ?? MAX_RECORD_CHARS);
+  return { name: input.name, format: 'json', records, close: () => input.destroy() };
 }
 
-async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
+async function* elements(input: OpenedInput, maxChars: number): AsyncGenerator<SourceRecord> {
   // Packed values only: one token per string or number, nothing streamed piecewise.
   const tokenize = jsonParser({ streamValues: false });
   let asm: Assembler | null = null;
@@ -49,10 +56,41 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
     problem = `${where || 'the value'}: ${reason}`;
   };
 
+  // The text fed since an element last ended: the tokenizer holds a string whole before it hands
+  // it on, so an element is measured as it is fed, not once it ends.
+  let elementChars = 0;
+  let elementLine = 1;
+  let ended = false;
+
   const finish = (value: unknown) => {
     const record = jsonRecord(value);
     ready.push({ row: ++row, line: start, ...record, ...(problem === null ? {} : { error: problem }) });
     problem = null;
+    ended = true;
+  };
+
+  /** Counts `slice` (part of one line, just tokenized) into the element being read; throws past the limit. */
+  const measure = (slice: string) => {
+    if (ended || !opened) {
+      // What follows the end of an element on its line is white space, or the next one's start.
+      ended = false;
+      elementChars = 0;
+      return;
+    }
+    if (!NOT_BLANK_RE.test(slice)) return;
+    if (elementChars === 0) elementLine = line;
+    elementChars += slice.length;
+    if (elementChars > maxChars) {
+      throw new SourceParseError({
+        file: input.name,
+        // An object's first token gives its line; a bare string's, the first line fed after the
+        // element before it.
+        line: asm ? start : elementLine,
+        reason:
+          `record ${row + 1} of the array is longer than ${sizeText(maxChars)}, far more than a ` +
+          'contact (is a string or a bracket left open?)',
+      });
+    }
   };
 
   const onToken = (token: Token) => {
@@ -66,6 +104,7 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
         });
       }
       opened = true;
+      ended = true;
       return;
     }
     if (asm) {
@@ -135,8 +174,10 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
         const nl = text.indexOf('\n', from);
         const to = nl === -1 ? text.length : nl + 1;
         try {
-          const out = tokenize(text.slice(from, to));
+          const slice = text.slice(from, to);
+          const out = tokenize(slice);
           if (typeof out !== 'symbol') for (const token of out.values) onToken(token);
+          measure(slice);
         } catch (error) {
           failure =
             error instanceof SourceParseError
@@ -175,6 +216,8 @@ async function* elements(input: OpenedInput): AsyncGenerator<SourceRecord> {
     input.destroy();
   }
 }
+
+const NOT_BLANK_RE = /[^ \t\r\n]/;
 
 /** What a file holds instead of an array, by its first token. */
 function foundWhat(token: Token): string {

@@ -2,28 +2,25 @@
 import { jsonNumberProblem } from '../../api/json-numbers.js';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
 import type { OpenedInput } from './input.js';
+import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { decodeText, jsonRecord } from './text.js';
 import type { ImportSource, SourceRecord } from './types.js';
-
-/** Past this, a line's text is not even kept for the rejects file: it is dropped as it streams. */
-export const MAX_KEPT_RECORD_CHARS = 16 * 1024 * 1024;
 
 export interface NdjsonOptions {
   /** Longest line sent, in characters; a longer one is rejected unparsed, its text kept. */
   maxLineLength?: number;
-  /** Longest line kept for the rejects file; a longer one is rejected without its text. */
-  maxKeptLength?: number;
+  /**
+   * Longest line kept for the rejects file (default 16 MiB, the limit of a record); a longer one
+   * is rejected without its text, dropped as it streams: one line needs no other to be read.
+   */
+  maxKeptLength?: number | undefined;
 }
 
 export function openNdjson(input: OpenedInput, options: NdjsonOptions = {}): ImportSource {
   return {
     name: input.name,
     format: 'ndjson',
-    records: lines(
-      input,
-      options.maxLineLength ?? MAX_BODY_BYTES,
-      options.maxKeptLength ?? MAX_KEPT_RECORD_CHARS,
-    ),
+    records: lines(input, options.maxLineLength ?? MAX_BODY_BYTES, options.maxKeptLength ?? MAX_RECORD_CHARS),
     close: () => input.destroy(),
   };
 }
@@ -71,7 +68,7 @@ async function* lines(input: OpenedInput, maxLength: number, maxKept: number): A
       row: ++row,
       line,
       record: {},
-      error: `Line is longer than ${maxKept} characters: rejected, and too long to keep in the rejects file`,
+      error: `Line is longer than ${sizeText(maxKept)}: rejected, and too long to keep in the rejects file`,
     });
   };
 

@@ -3,6 +3,7 @@
 // repeated where exports were pasted one after another, a report's footer), skipped alike
 // whichever way the rows were read.
 import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { MAX_RECORD_CHARS } from './record-limit.js';
 import { type Cell, REJECT_KEYS, type SourceRecord } from './types.js';
 
 export interface TableRow {
@@ -37,6 +38,8 @@ const RESERVED = new Set<string>([REJECT_KEYS.line, REJECT_KEYS.error]);
 const HEADER_WINDOW = 30;
 /** Rows held to find the header at most, blank ones (a sheet's empty rows) included. */
 const HEADER_WINDOW_ROWS = 200;
+/** Cell text held to find the header at most: rows near the limit of a record are few. */
+const HEADER_WINDOW_CHARS = MAX_RECORD_CHARS;
 
 /**
  * Reads the header: the row that looks like one (labels, not values) and heads the longest run
@@ -47,9 +50,10 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
   const { notes, widthError } = options;
   const window: TableRow[] = [];
   let nonBlank = 0;
+  let chars = 0;
   // A read that fails among the first rows fails again where it did, after the rows before it.
   let failure: { error: unknown } | undefined;
-  while (nonBlank < HEADER_WINDOW && window.length < HEADER_WINDOW_ROWS) {
+  while (nonBlank < HEADER_WINDOW && window.length < HEADER_WINDOW_ROWS && chars < HEADER_WINDOW_CHARS) {
     let row: TableRow | null;
     try {
       row = await options.read();
@@ -64,6 +68,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     if (blank && nonBlank === 0) continue;
     window.push(row);
     if (!blank) nonBlank++;
+    for (const cell of row.cells) chars += cell?.length ?? 0;
   }
   if (nonBlank === 0) return null;
   const at = headerRow(window);

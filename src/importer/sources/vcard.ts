@@ -6,6 +6,7 @@
 // as they stream, never assembled.
 import { ImportError, SourceParseError } from '../errors.js';
 import type { OpenedInput } from './input.js';
+import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
 
 /** The columns every vCard row has, named as the importer maps them. */
@@ -26,6 +27,8 @@ interface Property {
 
 interface Card {
   line: number;
+  /** Bytes of the properties read in it so far (those skipped, a PHOTO, are never held). */
+  bytes: number;
   version: string;
   fn?: string;
   n?: string;
@@ -38,16 +41,21 @@ interface Card {
   countries: { value: string; pref: number }[];
 }
 
+export interface VcardOptions {
+  /** Most bytes of properties one card may hold; reading stops at one larger (default 16 MiB). */
+  maxRecordChars?: number | undefined;
+}
+
 /**
  * Open a vCard input. The first card is read before this returns, so the note on how cards
  * without a UID are keyed can be said before the import starts.
  */
-export async function openVcard(input: OpenedInput): Promise<ImportSource> {
+export async function openVcard(input: OpenedInput, options: VcardOptions = {}): Promise<ImportSource> {
   if (input.encoding.startsWith('utf-16')) {
     input.destroy();
     throw new ImportError(`${input.name}: a UTF-16 vCard file: save it as UTF-8 and import it again`);
   }
-  const cards = readCards(input)[Symbol.asyncIterator]();
+  const cards = readCards(input, options.maxRecordChars ?? MAX_RECORD_CHARS)[Symbol.asyncIterator]();
   let first: IteratorResult<Card>;
   try {
     first = await cards.next();
@@ -164,7 +172,7 @@ function nameFromN(n: string | undefined): string | undefined {
 const NOT_PREFERRED = 101;
 
 /** The cards of the input in order, each with the line of its BEGIN:VCARD. */
-async function* readCards(input: OpenedInput): AsyncGenerator<Card> {
+async function* readCards(input: OpenedInput, maxBytes: number): AsyncGenerator<Card> {
   let card: Card | null = null;
   for await (const property of readProperties(input)) {
     const fail = (reason: string) => new SourceParseError({ file: input.name, line: property.line, reason });
@@ -177,10 +185,20 @@ async function* readCards(input: OpenedInput): AsyncGenerator<Card> {
       }
       if (card)
         throw fail(`BEGIN:VCARD inside the card that begins on line ${card.line}: is an END:VCARD missing?`);
-      card = { line: property.line, version: '3.0', emails: [], tels: [], countries: [] };
+      card = { line: property.line, bytes: 0, version: '3.0', emails: [], tels: [], countries: [] };
       continue;
     }
     if (!card) throw fail(`expected BEGIN:VCARD, found ${name}`);
+    card.bytes += property.value.length;
+    if (card.bytes > maxBytes) {
+      throw new SourceParseError({
+        file: input.name,
+        line: card.line,
+        reason:
+          `the card that begins here holds more than ${sizeText(maxBytes, 'bytes')}, far more than a ` +
+          'contact (is its END:VCARD missing?)',
+      });
+    }
     if (name === 'END') {
       const what = property.value.toString('latin1').trim().toUpperCase();
       if (what !== 'VCARD') continue;

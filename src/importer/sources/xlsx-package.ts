@@ -1,28 +1,50 @@
 // The parts of an .xlsx zip that the streaming reader needs, found through the package's own
 // relationships (whatever part names and targets its writer chose), re-fed to the reader as one
-// zip stream in the order and under the names it expects.
+// zip stream in the order and under the names it expects. Every part is inflated here, never to
+// more than the zip's directory says it holds: the parts held whole (the workbook, the styles, the
+// shared strings) are refused from the directory when larger than their limits, and a sheet's row
+// is refused once its XML passes the limit of a record, before the reader holds it.
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
-import { crc32, inflateRawSync } from 'node:zlib';
+import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
+import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
+import { xmlUnescape } from './xlsx-strings.js';
 
 export interface WorkbookPackage {
-  /** A zip of the workbook, its relationships, styles, shared strings and worksheets, in that order. */
+  /**
+   * A zip of the workbook, its relationships, styles and worksheets, in that order, every part
+   * stored (inflated here). The shared strings are not in it: see `sharedStrings`.
+   */
   stream: Readable;
-  sharedStrings: boolean;
+  /** The XML of the shared-strings part, uncompressed, as it streams; undefined without one. */
+  sharedStrings: (() => AsyncIterable<Buffer>) | undefined;
   /** The relationship ids of the worksheets (chart sheets have none): the sheets that hold rows. */
   worksheetIds: Set<string>;
+  /** Says a sheet's row was read: the sheet's XML from here on counts towards the next row. */
+  rowRead(): void;
+  /**
+   * Rejects when `stream` fails (a part damaged, a row too large). The reader does not always pass
+   * its input's error on to the sheet being read: a caller races its reads against this.
+   */
+  failure: Promise<never>;
+}
+
+export interface PackageOptions {
+  /** Bytes of a sheet's XML between two rows at most (default: the limit of a record, 16 MiB). */
+  maxRowBytes?: number | undefined;
 }
 
 /**
  * What is wrong with a zip that cannot be read as a workbook: `damaged` for a file cut short or
  * broken, `not-a-workbook` for a sound zip that holds no workbook (a .docx, an .ods, any archive),
- * with what it does look like.
+ * with what it does look like; `too-large` for a part held whole that is larger than this tool
+ * holds, and `row-too-large` for a sheet's row past the limit of a record.
  */
 export class WorkbookPackageError extends Error {
   constructor(
-    readonly reason: 'damaged' | 'not-a-workbook',
+    readonly reason: 'damaged' | 'not-a-workbook' | 'too-large' | 'row-too-large',
     message: string,
     readonly looksLike?: string,
   ) {
@@ -42,6 +64,10 @@ const FED = {
 const DEFAULT_WORKBOOK = 'xl/workbook.xml';
 /** Relationship parts are small; a bigger one is not a workbook's. */
 const MAX_RELS_BYTES = 4 * 1024 * 1024;
+/** The workbook and styles parts, each held whole (as objects) while the sheets are read. */
+export const MAX_HELD_PART_BYTES = 16 * 1024 * 1024;
+/** The shared strings' XML; the table read from it has limits of its own (xlsx-strings.ts). */
+export const MAX_SHARED_STRINGS_XML_BYTES = 256 * 1024 * 1024;
 const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024;
 /** End of central directory: the record every zip archive ends with (and a comment of up to 64 KiB). */
 const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
@@ -64,10 +90,13 @@ interface ZipEntry {
  * of the parts the reader needs. Only the directory and the relationship parts are read here;
  * the rest is streamed from the file as the reader pulls it.
  */
-export async function openWorkbookPackage(path: string): Promise<WorkbookPackage> {
+export async function openWorkbookPackage(
+  path: string,
+  options: PackageOptions = {},
+): Promise<WorkbookPackage> {
   const handle = await open(path, 'r');
   let parts: Part[];
-  let sharedStrings: boolean;
+  let strings: Part | undefined;
   let worksheetIds: Set<string>;
   try {
     const entries = await zipDirectory(handle);
@@ -99,9 +128,18 @@ export async function openWorkbookPackage(path: string): Promise<WorkbookPackage
 
     const sheets = target('worksheet');
     const styles = target('styles')[0]?.entry ?? find(FED.styles);
-    const strings = target('sharedStrings')[0]?.entry ?? find(FED.sharedStrings);
-    sharedStrings = strings !== undefined;
+    const stringsEntry = target('sharedStrings')[0]?.entry ?? find(FED.sharedStrings);
     worksheetIds = new Set(sheets.map((s) => s.id));
+    refuseLarger(workbook, MAX_HELD_PART_BYTES, 'the workbook part');
+    if (styles) refuseLarger(styles, MAX_HELD_PART_BYTES, "the workbook's styles");
+    if (stringsEntry) {
+      refuseLarger(stringsEntry, MAX_SHARED_STRINGS_XML_BYTES, "the workbook's shared strings");
+      strings = {
+        name: FED.sharedStrings,
+        entry: stringsEntry,
+        dataStart: await dataStart(handle, stringsEntry),
+      };
+    }
     const rewritten =
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
@@ -116,54 +154,186 @@ export async function openWorkbookPackage(path: string): Promise<WorkbookPackage
       { name: FED.rels, data: Buffer.from(rewritten) },
       { name: FED.workbook, entry: workbook },
       ...(styles ? [{ name: FED.styles, entry: styles }] : []),
-      ...(strings ? [{ name: FED.sharedStrings, entry: strings }] : []),
-      ...sheets.map((s, i) => ({ name: FED.sheet(i + 1), entry: s.entry })),
+      ...sheets.map((s, i) => ({ name: FED.sheet(i + 1), entry: s.entry, sheet: true })),
     ];
     // Where each entry's data starts (after its local header's name and extra field).
     for (const part of parts) if (part.entry) part.dataStart = await dataStart(handle, part.entry);
   } finally {
     await handle.close();
   }
-  return { stream: Readable.from(zipStream(path, parts)), sharedStrings, worksheetIds };
+  const rows = new RowGuard(options.maxRowBytes ?? MAX_RECORD_CHARS);
+  const stringsPart = strings;
+  let failed: (error: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => {
+    failed = reject;
+  });
+  failure.catch(() => {});
+  async function* stream(): AsyncGenerator<Buffer> {
+    try {
+      yield* zipStream(path, parts, rows);
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
+  }
+  return {
+    stream: Readable.from(stream()),
+    sharedStrings: stringsPart && (() => inflated(path, stringsPart)),
+    worksheetIds,
+    rowRead: () => rows.rowRead(),
+    failure,
+  };
 }
 
 interface Part {
   /** The name the reader sees. */
   name: string;
-  /** Bytes written here (stored), or an entry of the file copied as it is compressed. */
+  /** Bytes written here, or an entry of the file, inflated as it is read. */
   data?: Buffer;
   entry?: ZipEntry;
   dataStart?: number;
+  /** A worksheet: its rows are measured as its XML streams. */
+  sheet?: boolean;
+}
+
+/** Refuses, from the zip's directory, a part held whole that would expand past `max` bytes. */
+function refuseLarger(entry: ZipEntry, max: number, what: string): void {
+  if (entry.size <= max) return;
+  throw new WorkbookPackageError(
+    'too-large',
+    `${what} (${entry.name}) would expand to ${Math.ceil(entry.size / 1024 / 1024)} MiB, ` +
+      `more than the ${sizeText(max, 'bytes')} this tool reads`,
+  );
+}
+
+/**
+ * The XML of a sheet between two rows, counted as it streams to the reader: the reader holds a
+ * row whole before handing it on, so a row is refused here once its XML passes the limit.
+ */
+class RowGuard {
+  #sinceRow = 0;
+  constructor(readonly maxBytes: number) {}
+
+  rowRead(): void {
+    this.#sinceRow = 0;
+  }
+
+  sheetStarts(): void {
+    this.#sinceRow = 0;
+  }
+
+  add(bytes: number): void {
+    this.#sinceRow += bytes;
+    if (this.#sinceRow > this.maxBytes) {
+      throw new WorkbookPackageError(
+        'row-too-large',
+        `a row whose XML passes ${sizeText(this.maxBytes, 'bytes')}, far more than a contact`,
+      );
+    }
+  }
 }
 
 /**
  * The parts as a zip of their own: a fresh local header for each (its sizes given up front, so
- * the reader never has to look for where the data ends), the entry's compressed bytes copied
- * from the file, and an end record.
+ * the reader never has to look for where the data ends), the entry's bytes inflated here and
+ * wrapped in deflate's stored blocks, and an end record.
  */
-async function* zipStream(path: string, parts: Part[]): AsyncGenerator<Buffer> {
+async function* zipStream(path: string, parts: Part[], rows: RowGuard): AsyncGenerator<Buffer> {
   for (const part of parts) {
     const name = Buffer.from(part.name);
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(20, 4);
     const { data, entry } = part;
-    const method = data ? 0 : entry!.method;
-    header.writeUInt16LE(method, 8);
+    header.writeUInt16LE(data ? 0 : 8, 8);
     header.writeUInt32LE(data ? crc32(data) : entry!.crc, 14);
-    header.writeUInt32LE(data ? data.length : entry!.compressedSize, 18);
+    header.writeUInt32LE(data ? data.length : storedSize(entry!.size), 18);
     header.writeUInt32LE(data ? data.length : entry!.size, 22);
     header.writeUInt16LE(name.length, 26);
     yield Buffer.concat([header, name]);
     if (data) yield data;
-    else if (entry!.compressedSize > 0) {
-      const start = part.dataStart!;
-      yield* createReadStream(path, { start, end: start + entry!.compressedSize - 1 });
-    }
+    else if (part.sheet) {
+      rows.sheetStarts();
+      for await (const chunk of storedBlocks(inflated(path, part), entry!.size)) {
+        rows.add(chunk.length);
+        yield chunk;
+      }
+    } else yield* storedBlocks(inflated(path, part), entry!.size);
   }
   const end = Buffer.alloc(22);
   EOCD.copy(end);
   yield end;
+}
+
+/** Bytes a stored deflate block holds at most. */
+const STORED_BLOCK = 0xffff;
+const STORED_HEADER = 5;
+
+/** What `size` bytes take as stored deflate blocks (an empty part is one empty block). */
+const storedSize = (size: number) => size + STORED_HEADER * Math.max(1, Math.ceil(size / STORED_BLOCK));
+
+/**
+ * `size` bytes as a deflate stream of stored blocks (RFC 1951, 3.2.4): its length is known before
+ * a byte is read, and the reader's inflater hands its XML parser small pieces, as it does for any
+ * deflated part. (Stored as they are, a part reaches the parser in pieces so large that the
+ * events of each live long enough to make the garbage collector's work many times longer.)
+ */
+async function* storedBlocks(bytes: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  let done = 0;
+  // Bytes of the current block still to come.
+  let left = 0;
+  const header = () => {
+    left = Math.min(STORED_BLOCK, size - done);
+    const block = Buffer.alloc(STORED_HEADER);
+    block[0] = done + left === size ? 1 : 0;
+    block.writeUInt16LE(left, 1);
+    block.writeUInt16LE(~left & 0xffff, 3);
+    return block;
+  };
+  if (size === 0) yield header();
+  for await (const chunk of bytes) {
+    for (let at = 0; at < chunk.length; ) {
+      if (left === 0) yield header();
+      const piece = chunk.subarray(at, at + left);
+      at += piece.length;
+      left -= piece.length;
+      done += piece.length;
+      yield piece;
+    }
+  }
+}
+
+/**
+ * An entry's bytes, uncompressed, as they stream from the file: exactly as many as the zip's
+ * directory says, so a part that would expand past what the directory promised (a zip bomb) is
+ * refused as it passes that size.
+ */
+async function* inflated(path: string, part: Part): AsyncGenerator<Buffer> {
+  const entry = part.entry!;
+  const damaged = (why: string) => new WorkbookPackageError('damaged', `${entry.name}: ${why}`);
+  let size = 0;
+  if (entry.compressedSize > 0) {
+    const start = part.dataStart!;
+    const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1 });
+    const bytes = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
+    if (bytes !== raw) raw.on('error', (error) => bytes.destroy(error));
+    try {
+      for await (const chunk of bytes as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > entry.size)
+          throw damaged(`it expands past the ${entry.size} bytes its zip directory gives`);
+        yield chunk;
+      }
+    } catch (error) {
+      if (error instanceof WorkbookPackageError) throw error;
+      throw damaged('the zip archive is damaged');
+    } finally {
+      raw.destroy();
+      bytes.destroy();
+    }
+  }
+  if (size !== entry.size)
+    throw damaged(`it holds ${size} bytes where its zip directory gives ${entry.size}`);
 }
 
 /** The entries listed in the zip's central directory. */
@@ -282,19 +452,6 @@ function zipKind(byName: Map<string, ZipEntry>): string {
   if (byName.has('ppt/presentation.xml')) return 'a PowerPoint presentation (.pptx)';
   if (byName.has('mimetype') && byName.has('content.xml')) return 'an OpenDocument file (.ods, .odt)';
   return 'a zip archive';
-}
-
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function xmlUnescape(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code =
-        name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isInteger(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return XML_ENTITIES[name] ?? whole;
-  });
 }
 
 function xmlEscape(text: string): string {

@@ -1,7 +1,8 @@
 // An Excel workbook (.xlsx) read as CSV is: one sheet's first non-blank row is the header, each
 // later non-blank row a record, every cell as a person sees it. The zip is read as a stream
 // (excelts' WorkbookReader), one row at a time, its parts fed in the order the reader needs them
-// (see `wholeWorkbook`), so no sheet is ever held in memory or set aside in a temporary file.
+// (see `wholeWorkbook`), so no sheet is ever held in memory or set aside in a temporary file. The
+// shared strings are read here, into a compact table (xlsx-strings.ts), not by the reader.
 import { createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,9 +13,11 @@ import { WorkbookReader } from '@cj-tech-master/excelts';
 import { ImportError, SourceParseError } from '../errors.js';
 import { NotTextError } from './binary.js';
 import type { OpenedInput } from './input.js';
+import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { readTable, type TableRow } from './table.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
-import { openWorkbookPackage, WorkbookPackageError } from './xlsx-package.js';
+import { openWorkbookPackage, type WorkbookPackage, WorkbookPackageError } from './xlsx-package.js';
+import { readSharedStrings, SHARED_STRINGS_LIMITS, type SharedStrings } from './xlsx-strings.js';
 
 export interface XlsxOptions {
   /** The sheet to read, by its tab name; default the first sheet of the workbook. */
@@ -24,6 +27,8 @@ export interface XlsxOptions {
    * a zip that holds no workbook is then refused as a file that is not text.
    */
   byContent?: boolean | undefined;
+  /** A row's text, and its XML, at most (default 16 MiB); a shared string too. */
+  maxRecordChars?: number | undefined;
 }
 
 type SheetReader = AsyncIterable<WorkbookRow> & { name: string; id: number | string };
@@ -41,16 +46,19 @@ interface WorkbookCell {
  * sheet's own row number as their line, so a reject names the row a person sees in the sheet.
  */
 export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): Promise<ImportSource> {
+  const maxChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
   let whole: Awaited<ReturnType<typeof wholeWorkbook>>;
   try {
-    whole = await wholeWorkbook(input, options.byContent === true);
+    whole = await wholeWorkbook(input, options.byContent === true, maxChars);
   } catch (error) {
     input.destroy();
     throw error;
   }
+  const { strings } = whole;
   const reader = new WorkbookReader(whole.stream, {
-    // Without a shared-strings part (all strings inline) the reader must not wait for one.
-    sharedStrings: whole.sharedStrings ? 'cache' : 'ignore',
+    // The shared strings are read into a table of our own (`whole.strings`): a text cell comes
+    // as `{ sharedString: index }`.
+    sharedStrings: 'ignore',
     // The styles say which numbers are dates.
     styles: 'cache',
     hyperlinks: 'ignore',
@@ -60,9 +68,11 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   // The reader's events rather than its sheet iterator: throwing into `parse()` is what makes it
   // remove the temporary files of the sheets it set aside (a return() leaves them behind).
   const events = reader.parse();
+  // Every wait on the reader also ends when its input fails.
+  const orFailure = <T>(pending: Promise<T>) => Promise.race([pending, whole.failure]);
   const nextSheet = async (): Promise<SheetReader | null> => {
     for (;;) {
-      const next = await events.next();
+      const next = await orFailure(events.next());
       if (next.done) return null;
       if (next.value.eventType === 'worksheet') return next.value.value as unknown as SheetReader;
     }
@@ -79,8 +89,18 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     whole.cleanup();
   };
 
+  // The sheet being read (the one wanted, or one read past) and its last row read, for a message.
+  let reading = '';
+  let lastRow = 0;
   const fail = (error: unknown): Error => {
     if (error instanceof ImportError) return error;
+    if (error instanceof WorkbookPackageError && error.reason === 'row-too-large') {
+      return new ImportError(
+        `${input.name} (sheet "${reading}"): ${lastRow === 0 ? 'at the first row' : `after row ${lastRow}`}: ` +
+          error.message,
+        { cause: error },
+      );
+    }
     return new ImportError(`${input.name}: not a readable .xlsx workbook: ${whyUnreadable(error)}`, {
       cause: error,
     });
@@ -92,6 +112,10 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   try {
     for (;;) {
       const sheet = await nextSheet();
+      if (sheet) {
+        reading = sheet.name;
+        lastRow = 0;
+      }
       if (!sheet) {
         const names = workbookSheets(reader, whole.worksheetIds);
         throw new ImportError(
@@ -106,8 +130,10 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
         break;
       }
       // Another sheet: read past it (its rows are parsed and dropped, one at a time).
-      for await (const _ of sheet) {
-        // nothing kept
+      const skipped = sheet[Symbol.asyncIterator]();
+      for (let row = await orFailure(skipped.next()); !row.done; row = await orFailure(skipped.next())) {
+        lastRow = row.value.number;
+        whole.rowRead();
       }
     }
   } catch (error) {
@@ -121,12 +147,21 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   const readRow = async (): Promise<TableRow | null> => {
     let next: IteratorResult<WorkbookRow>;
     try {
-      next = await rows!.next();
+      next = await orFailure(rows!.next());
     } catch (error) {
       throw fail(error);
     }
     if (next.done) return null;
-    return { cells: rowCells(next.value), line: next.value.number, last: next.value.number };
+    const row = next.value;
+    lastRow = row.number;
+    whole.rowRead();
+    const cells = rowCells(row, strings, maxChars);
+    if (cells === undefined) {
+      throw new ImportError(
+        `${where()}: row ${row.number} holds more than ${sizeText(maxChars)} of text, far more than a contact`,
+      );
+    }
+    return { cells, line: row.number, last: row.number };
   };
 
   const notes = input.notes;
@@ -177,7 +212,8 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
 async function wholeWorkbook(
   input: OpenedInput,
   byContent: boolean,
-): Promise<{ stream: Readable; sharedStrings: boolean; worksheetIds: Set<string>; cleanup(): void }> {
+  maxChars: number,
+): Promise<WorkbookPackage & { strings: SharedStrings | undefined; cleanup(): void }> {
   const fail = (reason: string) => new ImportError(`${input.name}: not a readable .xlsx workbook: ${reason}`);
   const head = input.sample;
   if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) {
@@ -209,11 +245,16 @@ async function wholeWorkbook(
   }
   input.destroy();
   try {
-    return { ...(await openWorkbookPackage(path)), cleanup };
+    const pkg = await openWorkbookPackage(path, { maxRowBytes: maxChars });
+    const limits = { ...SHARED_STRINGS_LIMITS, maxStringChars: maxChars };
+    const strings = pkg.sharedStrings && (await readSharedStrings(pkg.sharedStrings(), input.name, limits));
+    return { ...pkg, strings, cleanup };
   } catch (error) {
     cleanup();
     if (!(error instanceof WorkbookPackageError)) throw error;
     if (error.reason === 'not-a-workbook' && byContent) throw new NotTextError(input.name, error.looksLike!);
+    if (error.reason === 'too-large')
+      throw new ImportError(`${input.name}: ${error.message}: save the sheet as CSV and import that`);
     throw fail(
       error.reason === 'not-a-workbook'
         ? `${error.message}; it looks like ${error.looksLike}`
@@ -250,14 +291,39 @@ function isWanted(sheet: SheetReader, names: string[], wanted: string | undefine
   return names.length === 0 || sheet.name === names[0];
 }
 
-/** A row's cells by column (1-based in the sheet, 0-based here); gaps are empty cells. */
-function rowCells(row: WorkbookRow): Cell[] {
+/**
+ * A row's cells by column (1-based in the sheet, 0-based here); gaps are empty cells. Undefined
+ * when their text passes `maxChars` (cells naming one long shared string many times, say).
+ */
+function rowCells(
+  row: WorkbookRow,
+  strings: SharedStrings | undefined,
+  maxChars: number,
+): Cell[] | undefined {
   const cells: Cell[] = [];
+  let chars = 0;
   row.eachCell((cell, column) => {
-    cells[column - 1] = cellText(cell.value, formatCode(cell.numFmt));
+    if (chars > maxChars) return;
+    const { value } = cell;
+    const text = cellText(
+      isSharedString(value) ? strings?.get(value.sharedString) : value,
+      formatCode(cell.numFmt),
+    );
+    chars += text?.length ?? 0;
+    cells[column - 1] = text;
   });
+  if (chars > maxChars) return undefined;
   for (let i = 0; i < cells.length; i++) if (!(i in cells)) cells[i] = undefined;
   return cells;
+}
+
+/** A text cell as the reader gives it without a shared-strings table of its own. */
+function isSharedString(value: unknown): value is { sharedString: number } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { sharedString?: unknown }).sharedString === 'number'
+  );
 }
 
 function formatCode(numFmt: WorkbookCell['numFmt']): string | undefined {
