@@ -51,12 +51,29 @@ export function outputPathRefusal(
     });
   }
   return new UsageError(`Cannot write ${self}: ${error.reason}${error.hint ? ` ${error.hint}` : ''}`, {
-    hint:
-      error.code === 'foreign_symlink'
-        ? 'Remove the link or name a path in a directory of your own; nothing was written.'
-        : error.code === 'protected_file'
-          ? 'Name another file; nothing was written.'
-          : undefined,
+    hint: refusalHint(error, named),
     cause: error,
   });
+}
+
+function refusalHint(
+  error: OutputPathError,
+  named: Record<string, { flag: string; value: string | undefined }>,
+): string | undefined {
+  switch (error.code) {
+    case 'foreign_symlink':
+      return 'Remove the link or name a path in a directory of your own; nothing was written.';
+    case 'foreign_file':
+      return 'Name a path in a directory of your own; nothing was written.';
+    case 'protected_file':
+      return 'Name another file; nothing was written.';
+    case 'dangling_symlink':
+      return 'Name the file itself, or remove the link; nothing was written.';
+    case 'not_regular_file':
+      return error.output === 'out' && named.out
+        ? `Omit ${named.out.flag} to write to stdout (and redirect it); nothing was written.`
+        : 'Name a regular file; nothing was written.';
+    default:
+      return undefined;
+  }
 }
