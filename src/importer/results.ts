@@ -1,9 +1,11 @@
 // The results file: one record per row that landed (its line, external_id, the service's id, and
 // whether it was created or updated), as Salesforce's bulk jobs give, in CSV or NDJSON by the
 // file's extension. A resumed import appends to it, so the file covers every landed row.
+import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { writeTarget } from '../util/output-path.js';
 import { CSV_WRITE_OPTIONS, csvCell } from './csv-text.js';
 import { ImportError } from './errors.js';
 
@@ -47,9 +49,20 @@ export class ResultsWriter {
   /** Opens `path`: appended to on `resume` (the header written only into an empty file), else replaced. */
   static async open(path: string, options: { resume: boolean }): Promise<ResultsWriter> {
     const format = resultsFormat(path);
-    const file = await open(path, options.resume ? 'a+' : 'w');
+    // Opened where it is: the output-path rule again at the open (no link or file another user
+    // planted, nothing but a regular file), and the last name not followed if it became a link since.
+    const target = await writeTarget(path);
+    const flags =
+      constants.O_CREAT |
+      (options.resume ? constants.O_RDWR | constants.O_APPEND : constants.O_WRONLY | constants.O_TRUNC) |
+      (constants.O_NOFOLLOW ?? 0) |
+      (constants.O_NONBLOCK ?? 0);
+    const file = await open(target, flags, 0o666);
     let size = 0;
     try {
+      if (!(await file.stat()).isFile()) {
+        throw new ImportError(`--results ${path}: not a regular file; nothing was written to it`);
+      }
       if (options.resume) {
         // A run killed mid-write leaves part of a record: cut it off, or the next one joins it.
         size = await wholeRecordsLength(file, format === 'csv');
