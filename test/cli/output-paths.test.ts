@@ -147,3 +147,45 @@ describe.skipIf(!root)('an output beside the input, in a shared sticky directory
     expect(await mockIds()).toEqual([]);
   });
 });
+
+describe('files that are no regular file, and the files a command reads', () => {
+  it.skipIf(process.platform === 'win32')(
+    'export --out /dev/null is refused, saying it is a device; /dev/null stays a character device',
+    async () => {
+      const r = await cli(['--mock', 'export', '--out', '/dev/null']);
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(
+        'Cannot write --out /dev/null: it is a character device, not a regular file',
+      );
+      expect(r.stderr).toContain('Omit --out to write to stdout');
+      expect((await lstat('/dev/null')).isCharacterDevice()).toBe(true);
+    },
+  );
+
+  it('--rejects naming the --map-file is refused; the mapping file keeps its content', async () => {
+    const map = '{"external_id": "external_id", "email": "email"}\n';
+    await writeFile(at('map.json'), map);
+    await symlink('map.json', at('alias.json'));
+    for (const rejects of ['map.json', 'alias.json']) {
+      const r = await cli(['--mock', 'import', 'in.csv', '--map-file', 'map.json', '--rejects', rejects]);
+      expect(r.code, rejects).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(`Cannot write --rejects ${rejects}: it is the mapping file (--map-file)`);
+    }
+    expect(await readFile(at('map.json'), 'utf8')).toBe(map);
+    expect(await mockIds()).toEqual([]);
+  });
+
+  it('template --from F --out M writes the mapping to M through the rule; --out F is refused', async () => {
+    const r = await cli(['--mock', 'template', '--from', 'in.csv', '--out', 'm.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(await readFile(at('m.json'), 'utf8'))).toMatchObject({ external_id: 'external_id' });
+    expect(r.stderr).toContain('--map-file m.json');
+
+    const before = await readFile(at('in.csv'), 'utf8');
+    const refused = await cli(['--mock', 'template', '--from', 'in.csv', '--out', 'in.csv']);
+    expect(refused.code).toBe(ExitCode.USAGE);
+    expect(refused.stderr).toContain('Cannot write --out in.csv: it is the input (--from)');
+    expect(await readFile(at('in.csv'), 'utf8')).toBe(before);
+  });
+});
