@@ -189,3 +189,30 @@ describe('files that are no regular file, and the files a command reads', () => 
     expect(await readFile(at('in.csv'), 'utf8')).toBe(before);
   });
 });
+
+describe("a mock's database path", () => {
+  const withData = (data: string, argv: string[]) =>
+    runInProcess(argv, { env: { ...home.env, CONTACTS_MOCK_DATA: data }, cwd: home.dir });
+
+  it("at the config file's lock is refused; no database is made there", async () => {
+    const lock = join(home.env.CONTACTS_CONFIG_DIR!, 'config.json.lock');
+    await mkdir(home.env.CONTACTS_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+    const r = await withData(lock, ['--mock', 'list']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(`Cannot write CONTACTS_MOCK_DATA ${lock}: it is the config file's lock`);
+    await expect(lstat(lock)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it.skipIf(!root)('through a link another user planted in a shared directory is refused', async () => {
+    const shared = at('shared');
+    await mkdir(shared);
+    await chmod(shared, 0o1777);
+    const planted = join(shared, 'mock.db');
+    await symlink(at('victim.db'), planted);
+    await lchown(planted, 65534, 65534);
+    const r = await withData(planted, ['--mock', 'list']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(`${planted} is a symbolic link owned by another user (uid 65534)`);
+    await expect(lstat(at('victim.db'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
