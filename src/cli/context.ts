@@ -212,7 +212,16 @@ export class CommandContext {
     };
     if (this.mockMode) {
       const { startEmbeddedMock } = await import('./embedded-mock.js');
-      this.#mock = await startEmbeddedMock(this.mockDataFile());
+      const { checkMockDataFile } = await import('./output-paths.js');
+      const { mkdir } = await import('node:fs/promises');
+      const { dirname } = await import('node:path');
+      const dataFile = this.mockDataFile();
+      await mkdir(dirname(dataFile), { recursive: true });
+      await checkMockDataFile(this, dataFile, {
+        flag: 'CONTACTS_MOCK_DATA',
+        value: this.env.CONTACTS_MOCK_DATA,
+      });
+      this.#mock = await startEmbeddedMock(dataFile);
       return new ContactsClient({
         baseUrl: this.#mock.url,
         apiKey: EMBEDDED_MOCK_KEY,

@@ -614,7 +614,7 @@ Learn more: contacts <command> --help`,
     )
     .option(
       '--from <file>',
-      'print instead the mapping file (for import --map-file) the importer makes of this file: its export recognised, each column and what it fills',
+      'print instead (or write to --out) the mapping file (for import --map-file) the importer makes of this file: its export recognised, each column and what it fills',
     )
     .addHelpText(
       'after',

@@ -4,7 +4,9 @@
 // cutting off what a killed run wrote after its last checkpoint, and appends: after any
 // interruption (Ctrl-C, kill -9, a full disk) no record is lost and none is there twice. Nothing
 // waits in a hidden temporary file: the records so far are always at the file's own path.
+import { constants } from 'node:fs';
 import { type FileHandle, open, rm, stat } from 'node:fs/promises';
+import { OutputPathError, writeTarget } from '../util/output-path.js';
 import { writeAll } from '../util/write-file-atomic.js';
 import { ImportError, OutputWriteError } from './errors.js';
 
@@ -17,7 +19,24 @@ export type OutputHandle = Pick<FileHandle, 'read' | 'write' | 'sync' | 'truncat
  */
 export type OpenOutput = (path: string) => Promise<OutputHandle>;
 
-const openForAppend: OpenOutput = (path) => open(path, 'a+');
+/**
+ * The output-path rule again at the open, which may come long after the check before the first
+ * send (no link or file another user planted since); the last name is not followed if it became a
+ * link in between, and nothing but a regular file is written (a FIFO does not block the open).
+ */
+const openForAppend: OpenOutput = async (path) => {
+  const target = await writeTarget(path);
+  const handle = await open(
+    target,
+    constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o666,
+  );
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new ImportError(`${path}: not a regular file; nothing was written to it`);
+  }
+  return handle;
+};
 
 /**
  * What of a file already at the path a resume keeps and appends to: a length in bytes (what the
@@ -224,7 +243,11 @@ export class OutputFile {
   }
 
   #wrap(error: unknown): Error {
-    return error instanceof ImportError ? error : new OutputWriteError(this.#o.what, this.path, error);
+    // A refusal by the output-path rule at the open (a link planted since the check) is not a
+    // failed write: nothing was written, and it says why itself.
+    return error instanceof ImportError || error instanceof OutputPathError
+      ? error
+      : new OutputWriteError(this.#o.what, this.path, error);
   }
 
   /** Opened without truncating, so a file found to be the input is left as it was. */

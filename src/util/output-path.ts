@@ -26,6 +26,11 @@ export interface PlannedOutput {
   inPlace?: boolean;
   /** Said after the reason, when a refusal has a way on of its own. */
   hint?: string;
+  /**
+   * A mock's database, opened where it is: that it (or a name beside it) holds a SQLite database
+   * is what it is for, not a refusal.
+   */
+  database?: boolean;
 }
 
 export type OutputPathCode =
@@ -35,6 +40,12 @@ export type OutputPathCode =
   | 'same_file'
   /** A symbolic link on the way is owned by another user, in a sticky world-writable directory. */
   | 'foreign_symlink'
+  /** The file is owned by another user, in a sticky world-writable directory (`fs.protected_regular`). */
+  | 'foreign_file'
+  /** It exists and is no regular file: a device, a named pipe, a socket. */
+  | 'not_regular_file'
+  /** It is a symbolic link to a file that does not exist. */
+  | 'dangling_symlink'
   | 'is_directory'
   | 'no_directory'
   | 'permission_denied';
@@ -51,7 +62,7 @@ export class OutputPathError extends ContactsError {
   readonly reason: string;
   /** What it would have replaced: the protected path, or the other output (`same_file`). */
   readonly conflict: { path: string; what: string; output?: string | undefined } | undefined;
-  /** `foreign_symlink`: the link, its owner, and the shared directory holding it. */
+  /** `foreign_symlink`, `foreign_file`: the link (or file), its owner, and the shared directory holding it. */
   readonly link: ForeignLink | undefined;
   /** The way on the output's planner gave (`PlannedOutput.hint`), which the message ends with. */
   readonly hint: string | undefined;
@@ -108,7 +119,7 @@ async function problemOf(
 ): Promise<Problem | null> {
   const { path } = output;
   const walked = await followPath(path);
-  if (walked.foreign) return foreignLink(walked.foreign);
+  if (walked.foreign) return foreignProblem(walked.foreign);
   for (const p of protect) {
     if (p.directory ? await isInside(path, p.path) : await sameFile(path, p.path)) {
       return {
@@ -129,12 +140,24 @@ async function problemOf(
       };
     }
   }
+  if (walked.dangling) return danglingLink(walked.dangling);
   // Through a symlink, the file it points at is the one written, beside itself in its own directory.
   const target = walked.exists ? walked.reached! : resolve(path);
   const info = await stat(target).catch(() => null);
   if (info?.isDirectory()) return { code: 'is_directory', reason: 'it is a directory' };
-  if (info?.isFile() && (await isSqliteDatabase(target))) {
-    return { code: 'protected_file', reason: 'it holds a SQLite database, which would be overwritten' };
+  if (info && !info.isFile()) return notRegular(info);
+  if (!output.database) {
+    if (info && (await isSqliteDatabase(target))) {
+      return { code: 'protected_file', reason: 'it holds a SQLite database, which would be overwritten' };
+    }
+    const journalOf = await journaledDatabase(target);
+    if (journalOf) {
+      return {
+        code: 'protected_file',
+        reason: `it is a journal of the SQLite database ${journalOf}, whose data it would destroy`,
+        conflict: { path: journalOf, what: 'a SQLite database' },
+      };
+    }
   }
   const dir = dirname(target);
   const dirInfo = await stat(dir).catch(() => null);
@@ -157,25 +180,58 @@ async function problemOf(
 
 /**
  * The file a write to `path` replaces: through its symbolic links, as `cp` would (the file a link
- * points at gets the content, the link stays); a path that does not exist (or a dangling link) is
- * itself the target. A link it would follow that another user planted in a shared directory is
- * refused, as Linux's `fs.protected_symlinks` refuses it.
+ * points at gets the content, the link stays); a path that does not exist is itself the target.
+ * Refused (`OutputPathError`), as where the path was checked, since a file may be opened long
+ * after: a link or file another user planted in a shared directory (Linux's
+ * `fs.protected_symlinks` and `fs.protected_regular`), a dangling link, and anything but a
+ * regular file (a device, a named pipe: a rename would replace it).
  */
 export async function writeTarget(path: string): Promise<string> {
   const full = resolve(path);
   if (process.platform === 'win32') return realpath(full).catch(() => full);
   const walked = await followPath(full);
-  if (walked.foreign) {
-    throw new OutputPathError({ target: { path: full, what: 'the file' }, ...foreignLink(walked.foreign) });
-  }
-  return walked.exists ? walked.reached! : full;
+  const refuse = (problem: Problem) =>
+    new OutputPathError({ target: { path: full, what: 'the file' }, ...problem });
+  if (walked.foreign) throw refuse(foreignProblem(walked.foreign));
+  if (walked.dangling) throw refuse(danglingLink(walked.dangling));
+  if (!walked.exists) return full;
+  const info = await stat(walked.reached!).catch(() => null);
+  if (info && !info.isFile() && !info.isDirectory()) throw refuse(notRegular(info));
+  return walked.reached!;
 }
 
-const foreignLink = (link: ForeignLink): Problem => ({
-  code: 'foreign_symlink',
-  reason: `${link.path} is a symbolic link owned by another user (uid ${link.uid}) in the shared directory ${link.dir}; refusing to follow it`,
-  link,
+const foreignProblem = (found: ForeignLink & { file?: boolean }): Problem => {
+  const { file, ...link } = found;
+  return file
+    ? {
+        code: 'foreign_file',
+        reason: `it is owned by another user (uid ${link.uid}) in the shared directory ${link.dir}; refusing to write into a file someone else put there`,
+        link,
+      }
+    : {
+        code: 'foreign_symlink',
+        reason: `${link.path} is a symbolic link owned by another user (uid ${link.uid}) in the shared directory ${link.dir}; refusing to follow it`,
+        link,
+      };
+};
+
+const danglingLink = (link: { path: string; to: string }): Problem => ({
+  code: 'dangling_symlink',
+  reason: `${link.path} is a symbolic link to ${link.to}, which does not exist`,
 });
+
+const notRegular = (info: Stats): Problem => ({
+  code: 'not_regular_file',
+  reason: `it is ${kindOf(info)}, not a regular file`,
+});
+
+function kindOf(info: Stats): string {
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isFIFO()) return 'a named pipe';
+  if (info.isSocket()) return 'a socket';
+  return 'not a file';
+}
 
 /** As Linux's ELOOP: more links than this on one path and the kernel gives up. */
 const MAX_LINKS = 40;
@@ -184,21 +240,36 @@ const STICKY_WORLD_WRITABLE = 0o1002;
 /**
  * Walks `path` one name at a time as the kernel does, following each symbolic link met, and
  * stops at the first link `fs.protected_symlinks` would not follow: one in a sticky, world-writable
- * directory (/tmp) owned neither by the user nor by the directory's owner. `reached` is the file
- * the walk ends at, or would once what is missing on the way is made (through a dangling link:
- * the file opening it would create); `exists` whether it is there.
+ * directory (/tmp) owned neither by the user nor by the directory's owner; and at a last name that
+ * is such a file, which `fs.protected_regular` would not let an open create-or-truncate.
+ * `reached` is the file the walk ends at, or would once what is missing on the way is made (through
+ * a dangling link: the file opening it would create, and `dangling` names the link); `exists`
+ * whether it is there.
  */
-async function followPath(
-  path: string,
-): Promise<{ reached?: string; exists?: boolean; foreign?: ForeignLink }> {
+export async function followPath(path: string): Promise<{
+  reached?: string;
+  exists?: boolean;
+  foreign?: ForeignLink & { file?: boolean };
+  dangling?: { path: string; to: string };
+}> {
   const me = process.geteuid?.();
   if (me === undefined) return {};
   const full = resolve(path);
   let dir = parse(full).root;
-  let rest = names(full);
+  // Each name with the link (and its text) it came from, if one did.
+  type Name = { name: string; link?: { path: string; to: string } };
+  let rest: Name[] = names(full).map((name) => ({ name }));
   let links = 0;
+  const shared = async (info: Stats) => {
+    const parent = await stat(dir);
+    return (
+      (parent.mode & STICKY_WORLD_WRITABLE) === STICKY_WORLD_WRITABLE &&
+      info.uid !== me &&
+      info.uid !== parent.uid
+    );
+  };
   while (rest.length > 0) {
-    const name = rest.shift()!;
+    const { name, link } = rest.shift()!;
     if (name === '.') continue;
     if (name === '..') {
       dir = dirname(dir);
@@ -207,23 +278,26 @@ async function followPath(
     const here = join(dir, name);
     const info: Stats | null = await lstat(here).catch(() => null);
     // Missing (or unreadable): nothing further is followed; the write creates it, or fails and says why.
-    if (!info) return { reached: join(here, ...rest), exists: false };
+    if (!info) {
+      return {
+        reached: join(here, ...rest.map((n) => n.name)),
+        exists: false,
+        ...(link ? { dangling: link } : {}),
+      };
+    }
     if (!info.isSymbolicLink()) {
+      if (rest.length === 0 && !info.isDirectory() && (await shared(info))) {
+        return { foreign: { path: here, uid: info.uid, dir, file: true } };
+      }
       dir = here;
       continue;
     }
     if (++links > MAX_LINKS) return {};
-    const parent = await stat(dir);
-    if (
-      (parent.mode & STICKY_WORLD_WRITABLE) === STICKY_WORLD_WRITABLE &&
-      info.uid !== me &&
-      info.uid !== parent.uid
-    ) {
-      return { foreign: { path: here, uid: info.uid, dir } };
-    }
+    if (await shared(info)) return { foreign: { path: here, uid: info.uid, dir } };
     const to = await readlink(here);
     if (isAbsolute(to)) dir = parse(to).root;
-    rest = [...names(to), ...rest];
+    const from = { path: here, to };
+    rest = [...names(to).map((n) => ({ name: n, link: from })), ...rest];
   }
   return { reached: dir, exists: true };
 }
@@ -274,6 +348,20 @@ export function databaseFiles(path: string): string[] {
 }
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * The SQLite database whose journal `path` is named as (`<db>-wal`, `-shm`, `-journal`), when that
+ * database exists, whether the journal does yet or not.
+ */
+async function journaledDatabase(path: string): Promise<string | null> {
+  const suffix = JOURNAL_SUFFIXES.find((s) => path.endsWith(s) && path.length > s.length);
+  if (!suffix) return null;
+  const db = path.slice(0, -suffix.length);
+  const info = await stat(db).catch(() => null);
+  return info?.isFile() && (await isSqliteDatabase(db)) ? db : null;
+}
+
+const JOURNAL_SUFFIXES = ['-wal', '-shm', '-journal'];
 
 /** Whether the file begins as every SQLite database does (a mock's data file, wherever it is). */
 async function isSqliteDatabase(path: string): Promise<boolean> {

@@ -3,10 +3,10 @@
 // the streaming `openAtomicFile` share one open, one commit (fsync, rename, directory fsync) and
 // one cleanup.
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { writeTarget } from './output-path.js';
+import { checkOutputPaths, writeTarget } from './output-path.js';
 
 /** A file being written beside its target, which `commit()` replaces in one step. */
 export interface AtomicFile {
@@ -54,10 +54,12 @@ export async function openAtomicFile(path: string): Promise<AtomicFile> {
     `${tempPrefix(target)}${process.pid}-${randomBytes(4).toString('hex')}.partial`,
   );
   const existing = await stat(target).catch(() => null);
-  // A replaced file keeps its permissions (a private 0600 file stays private). Only the permission
-  // bits: a set-id bit carried onto new content would be a hazard. The temporary file is created
-  // with them too, so it is never readable by more people than the file it replaces.
-  const mode = existing?.isFile() ? existing.mode & 0o777 : undefined;
+  // A replaced file keeps its permissions (a private 0600 file stays private), if it is the user's
+  // own: another user's mode says nothing of who may read what this user writes. Only the
+  // permission bits: a set-id bit carried onto new content would be a hazard. The temporary file
+  // is created with them too, so it is never readable by more people than the file it replaces.
+  const mine = existing?.uid === process.geteuid?.() || process.geteuid === undefined;
+  const mode = existing?.isFile() && mine ? existing.mode & 0o777 : undefined;
   // Exclusive: never write into a file (or through a symlink) someone else put at that name.
   const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
@@ -176,6 +178,13 @@ class TempFile implements AtomicFile {
   async commit(): Promise<void> {
     await this.finish();
     try {
+      // A rename replaces whatever has the name: only ever a regular file (or nothing; a
+      // directory it cannot replace).
+      const there = await lstat(this.target).catch(() => null);
+      if (there && !there.isFile() && !there.isDirectory()) {
+        await checkOutputPaths([{ path: this.target, what: 'the file' }]);
+        throw new Error(`${this.target} is no longer a regular file; it was left as it is`);
+      }
       await rename(this.temp, this.target);
     } catch (error) {
       await this.abort();

@@ -147,3 +147,72 @@ describe.skipIf(!root)('an output beside the input, in a shared sticky directory
     expect(await mockIds()).toEqual([]);
   });
 });
+
+describe('files that are no regular file, and the files a command reads', () => {
+  it.skipIf(process.platform === 'win32')(
+    'export --out /dev/null is refused, saying it is a device; /dev/null stays a character device',
+    async () => {
+      const r = await cli(['--mock', 'export', '--out', '/dev/null']);
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(
+        'Cannot write --out /dev/null: it is a character device, not a regular file',
+      );
+      expect(r.stderr).toContain('Omit --out to write to stdout');
+      expect((await lstat('/dev/null')).isCharacterDevice()).toBe(true);
+    },
+  );
+
+  it('--rejects naming the --map-file is refused; the mapping file keeps its content', async () => {
+    const map = '{"external_id": "external_id", "email": "email"}\n';
+    await writeFile(at('map.json'), map);
+    await symlink('map.json', at('alias.json'));
+    for (const rejects of ['map.json', 'alias.json']) {
+      const r = await cli(['--mock', 'import', 'in.csv', '--map-file', 'map.json', '--rejects', rejects]);
+      expect(r.code, rejects).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(`Cannot write --rejects ${rejects}: it is the mapping file (--map-file)`);
+    }
+    expect(await readFile(at('map.json'), 'utf8')).toBe(map);
+    expect(await mockIds()).toEqual([]);
+  });
+
+  it('template --from F --out M writes the mapping to M through the rule; --out F is refused', async () => {
+    const r = await cli(['--mock', 'template', '--from', 'in.csv', '--out', 'm.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(await readFile(at('m.json'), 'utf8'))).toMatchObject({ external_id: 'external_id' });
+    expect(r.stderr).toContain('--map-file m.json');
+
+    const before = await readFile(at('in.csv'), 'utf8');
+    const refused = await cli(['--mock', 'template', '--from', 'in.csv', '--out', 'in.csv']);
+    expect(refused.code).toBe(ExitCode.USAGE);
+    expect(refused.stderr).toContain('Cannot write --out in.csv: it is the input (--from)');
+    expect(await readFile(at('in.csv'), 'utf8')).toBe(before);
+  });
+});
+
+describe("a mock's database path", () => {
+  const withData = (data: string, argv: string[]) =>
+    runInProcess(argv, { env: { ...home.env, CONTACTS_MOCK_DATA: data }, cwd: home.dir });
+
+  it("at the config file's lock is refused; no database is made there", async () => {
+    const lock = join(home.env.CONTACTS_CONFIG_DIR!, 'config.json.lock');
+    await mkdir(home.env.CONTACTS_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+    const r = await withData(lock, ['--mock', 'list']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(`Cannot write CONTACTS_MOCK_DATA ${lock}: it is the config file's lock`);
+    await expect(lstat(lock)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it.skipIf(!root)('through a link another user planted in a shared directory is refused', async () => {
+    const shared = at('shared');
+    await mkdir(shared);
+    await chmod(shared, 0o1777);
+    const planted = join(shared, 'mock.db');
+    await symlink(at('victim.db'), planted);
+    await lchown(planted, 65534, 65534);
+    const r = await withData(planted, ['--mock', 'list']);
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain(`${planted} is a symbolic link owned by another user (uid 65534)`);
+    await expect(lstat(at('victim.db'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

@@ -1,7 +1,8 @@
 // The results file on resume: cut back to the length the checkpoint recorded (or, for a checkpoint
 // from before lengths were kept, to its last whole record) before the new records are appended, so
 // none is there twice and none joins a half-written one.
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstat, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ResultsWriter } from '../../src/importer/results.js';
@@ -51,5 +52,30 @@ describe('ResultsWriter on resume', () => {
     const writer = await ResultsWriter.open(path, { keep: 'whole-records' });
     await writer.close();
     expect(await readFile(path, 'utf8')).toBe('line,external_id,id,action\n');
+  });
+});
+describe('ResultsWriter.open, where the results are written in place', () => {
+  it("writes through a link of the user's own to its file, and refuses a named pipe and a dangling link", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'real.csv'), 'old\n');
+    await symlink('real.csv', join(dir, 'link.csv'));
+    const writer = await ResultsWriter.open(join(dir, 'link.csv'), {});
+    writer.write({ line: 2, external_id: 'a', id: 'c_2', action: 'created' });
+    await writer.close();
+    expect(await readFile(join(dir, 'real.csv'), 'utf8')).toBe(
+      'line,external_id,id,action\n2,a,c_2,created\n',
+    );
+    expect((await lstat(join(dir, 'link.csv'))).isSymbolicLink()).toBe(true);
+
+    if (process.platform === 'win32') return;
+    execFileSync('mkfifo', [join(dir, 'pipe.csv')]);
+    await expect(ResultsWriter.open(join(dir, 'pipe.csv'), {})).rejects.toMatchObject({
+      code: 'not_regular_file',
+    });
+    await symlink('gone.csv', join(dir, 'dangling.csv'));
+    await expect(ResultsWriter.open(join(dir, 'dangling.csv'), {})).rejects.toMatchObject({
+      code: 'dangling_symlink',
+    });
+    expect((await lstat(join(dir, 'dangling.csv'))).isSymbolicLink()).toBe(true);
   });
 });

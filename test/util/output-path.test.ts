@@ -1,15 +1,19 @@
 // The one output-path rule: identity through any alias, the protected files, two outputs that are
 // one file, and links another user planted in a shared (sticky, world-writable) directory.
+import { execFileSync } from 'node:child_process';
 import {
   chmod,
   chown,
   lchown,
   link,
+  lstat,
   mkdir,
   mkdtemp,
+  readdir,
   readFile,
   realpath,
   rm,
+  stat,
   symlink,
   writeFile,
 } from 'node:fs/promises';
@@ -132,6 +136,55 @@ describe('checkOutputPaths', () => {
     expect(await readFile(at('x.csv'), 'utf8')).toBe('old');
   });
 
+  it('refuses a device, a named pipe and a dangling link, saying what each is; writes nothing', async () => {
+    if (!posix) return;
+    // /dev/null exists everywhere and is a character device: the check writes nothing to it.
+    const device = await refusal([{ path: '/dev/null', what: 'x' }]);
+    expect(device.code).toBe('not_regular_file');
+    expect(device.reason).toBe('it is a character device, not a regular file');
+    await expect(writeTarget('/dev/null')).rejects.toMatchObject({ code: 'not_regular_file' });
+    expect((await lstat('/dev/null')).isCharacterDevice()).toBe(true);
+
+    execFileSync('mkfifo', [at('pipe')]);
+    const fifo = await refusal([{ path: at('pipe'), what: 'x' }]);
+    expect(fifo.code).toBe('not_regular_file');
+    expect(fifo.reason).toBe('it is a named pipe, not a regular file');
+    await expect(openAtomicFile(at('pipe'))).rejects.toMatchObject({ code: 'not_regular_file' });
+    expect((await lstat(at('pipe'))).isFIFO()).toBe(true);
+
+    await symlink(join('nowhere', 'x.csv'), at('dangling.csv'));
+    const dangling = await refusal([{ path: at('dangling.csv'), what: 'x' }]);
+    expect(dangling.code).toBe('dangling_symlink');
+    expect(dangling.reason).toBe(
+      `${at('dangling.csv')} is a symbolic link to nowhere/x.csv, which does not exist`,
+    );
+    await expect(openAtomicFile(at('dangling.csv'))).rejects.toMatchObject({ code: 'dangling_symlink' });
+    expect((await lstat(at('dangling.csv'))).isSymbolicLink()).toBe(true);
+    expect((await readdir(dir)).sort()).toEqual(['dangling.csv', 'pipe']);
+  });
+
+  it("refuses a SQLite database's -wal, -shm and -journal, there or not yet, but not a plain file's", async () => {
+    await writeFile(
+      at('srv.db'),
+      Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)]),
+    );
+    await writeFile(at('srv.db-wal'), 'acknowledged writes');
+    for (const name of ['srv.db-wal', 'srv.db-shm', 'srv.db-journal']) {
+      const e = await refusal([{ path: at(name), what: 'x' }]);
+      expect(e.code, name).toBe('protected_file');
+      expect(e.reason).toBe(
+        `it is a journal of the SQLite database ${at('srv.db')}, whose data it would destroy`,
+      );
+    }
+    // The mock's own database, opened where it is, is what it is for.
+    await expect(checkOutputPaths([{ path: at('srv.db-wal'), what: 'x', database: true }])).resolves.toBe(
+      undefined,
+    );
+    await writeFile(at('notes.txt'), 'plain');
+    await expect(checkOutputPaths([{ path: at('notes.txt-wal'), what: 'x' }])).resolves.toBe(undefined);
+    expect(await readFile(at('srv.db-wal'), 'utf8')).toBe('acknowledged writes');
+  });
+
   it('refuses a directory and a path with no directory', async () => {
     await mkdir(at('adir'));
     expect((await refusal([{ path: at('adir'), what: 'x' }])).code).toBe('is_directory');
@@ -184,6 +237,39 @@ describe.skipIf(!root)('a symbolic link another user planted in a shared directo
     const e = await refusal([{ path: join(planted, 'r.csv'), what: 'the rejects file' }]);
     expect(e.code).toBe('foreign_symlink');
     expect(e.link?.path).toBe(planted);
+  });
+
+  it('a regular file another user owns there is refused (fs.protected_regular), at the check and at the open', async () => {
+    const planted = join(shared, 'in.rejects.csv');
+    await writeFile(planted, 'theirs');
+    await chown(planted, NOBODY, NOBODY);
+    await chmod(planted, 0o666);
+    const e = await refusal([{ path: planted, what: 'the rejects file', output: 'rejects' }]);
+    expect(e.code).toBe('foreign_file');
+    expect(e.link).toEqual({ path: planted, uid: NOBODY, dir: shared });
+    expect(e.reason).toBe(
+      `it is owned by another user (uid ${NOBODY}) in the shared directory ${shared}; refusing to write into a file someone else put there`,
+    );
+    await expect(openAtomicFile(planted)).rejects.toMatchObject({ code: 'foreign_file' });
+    expect(await readFile(planted, 'utf8')).toBe('theirs');
+
+    // Outside a shared directory, another user's file is replaced, but its mode is not copied:
+    // the new file gets the creator's umask, not the 0666 the other user chose.
+    const elsewhere = at('theirs.csv');
+    await writeFile(elsewhere, 'theirs');
+    await chown(elsewhere, NOBODY, NOBODY);
+    await chmod(elsewhere, 0o666);
+    const old = process.umask(0o077);
+    try {
+      const atomic = await openAtomicFile(elsewhere);
+      await atomic.write('mine');
+      await atomic.commit();
+    } finally {
+      process.umask(old);
+    }
+    const after = await stat(elsewhere);
+    expect(after.mode & 0o777).toBe(0o600);
+    expect(after.uid).toBe(process.getuid!());
   });
 
   it("is followed when it is the user's own, or the directory owner's, or the directory is not sticky", async () => {

@@ -4,7 +4,7 @@
 import { extname, resolve } from 'node:path';
 import { InconsistentListError } from '../../client/errors.js';
 import { WALK_ATTEMPTS, walkUntilConsistent } from '../../client/walk.js';
-import { checkOutputPaths, OutputPathError } from '../../util/output-path.js';
+import { checkOutputPaths, OutputPathError, type ProtectedPath } from '../../util/output-path.js';
 import { type AtomicFile, openAtomicFile } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { listChangedError, UsageError } from '../errors.js';
@@ -166,10 +166,15 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
  * `--out`, made absolute and checked by the output-path rule (not the config file, the mock's
  * database, the undo records; no link another user planted), worded with the option.
  */
-export async function checkedOut(ctx: CommandContext, out: string, what: string): Promise<string> {
+export async function checkedOut(
+  ctx: CommandContext,
+  out: string,
+  what: string,
+  inputs: readonly ProtectedPath[] = [],
+): Promise<string> {
   const path = resolve(ctx.cwd, out);
   try {
-    await checkOutputPaths([{ path, what, output: 'out' }], await protectedPaths(ctx));
+    await checkOutputPaths([{ path, what, output: 'out' }], [...inputs, ...(await protectedPaths(ctx))]);
   } catch (error) {
     if (error instanceof OutputPathError)
       throw outputPathRefusal(ctx, error, { out: { flag: '--out', value: out } });

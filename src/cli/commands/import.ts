@@ -66,7 +66,13 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   ]);
   const { undoDir } = await import('../../util/data-dir.js');
   const { outputPathRefusal, protectedPaths } = await import('../output-paths.js');
-  const protect = await protectedPaths(ctx);
+  const protect = [
+    ...(await protectedPaths(ctx)),
+    // Every file the command reads is an input no output may replace.
+    ...(opts.mapFile
+      ? [{ path: resolve(ctx.cwd, opts.mapFile), what: 'the mapping file (--map-file)' }]
+      : []),
+  ];
 
   const controller = new AbortController();
   const diff = opts.diff ? diffWriter(ctx, outFormat) : undefined;

@@ -82,6 +82,16 @@ export async function serve(ctx: CommandContext, opts: ServeOptions) {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(dirname(dataFile!), { recursive: true });
   }
+  if (dataFile) {
+    const { checkMockDataFile } = await import('../output-paths.js');
+    await checkMockDataFile(
+      ctx,
+      dataFile,
+      embedded
+        ? { flag: 'CONTACTS_MOCK_DATA', value: ctx.env.CONTACTS_MOCK_DATA }
+        : { flag: '--data', value: opts.data },
+    );
+  }
   if (opts.rateLimit === undefined && (opts.rateWindow !== undefined || opts.rateLimitHeaders === false)) {
     throw new UsageError('--rate-window and --no-rate-limit-headers go with --rate-limit <n>');
   }

@@ -1,7 +1,7 @@
 // `contacts template`: the import file to fill for an agent: the contact fields and every
 // attribute that takes values, named as the importer maps them without --map.
 import type { AttributeDefinition } from '../../api/attribute.js';
-import { type AtomicFile, openAtomicFile } from '../../util/write-file-atomic.js';
+import { type AtomicFile, openAtomicFile, writeFileAtomic } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { OutStream } from '../io.js';
@@ -11,7 +11,7 @@ import { checkedOut, exportFormat } from './export.js';
 const FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
 
 export async function template(ctx: CommandContext, opts: { out?: string; from?: string } = {}) {
-  if (opts.from !== undefined) return mappingFile(ctx, opts.from);
+  if (opts.from !== undefined) return mappingFile(ctx, opts.from, opts.out);
   const format = exportFormat('template', ctx.options.output, opts.out);
   if (format === 'xlsx' && !opts.out && ctx.io.isTTY.stdout) {
     throw new UsageError('A workbook is not text for a terminal', {
@@ -100,12 +100,21 @@ async function csvColumns(definitions: readonly AttributeDefinition[]): Promise<
  * `--from <file>`: the mapping the importer makes of the file's header, as a `--map-file`: every
  * column with what it fills (`-` when nothing), the phone and email columns in the order tried.
  */
-async function mappingFile(ctx: CommandContext, file: string) {
+async function mappingFile(ctx: CommandContext, file: string, out: string | undefined) {
   const { resolve } = await import('node:path');
+  const path = file === '-' ? '-' : resolve(ctx.cwd, file);
+  // Before the service is started; the file it reads is an input no output may replace.
+  const target = out
+    ? await checkedOut(
+        ctx,
+        out,
+        'the mapping file',
+        path === '-' ? [] : [{ path, what: 'the input (--from)' }],
+      )
+    : undefined;
   const importer = await import('../../importer/index.js');
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   const definitions = await client.attributes.list({ agentId });
-  const path = file === '-' ? '-' : resolve(ctx.cwd, file);
   let source: Awaited<ReturnType<typeof importer.openSource>>;
   try {
     source = await importer.openSource(path, { stdin: ctx.io.stdin });
@@ -146,8 +155,12 @@ async function mappingFile(ctx: CommandContext, file: string) {
   // The ordered columns first, in their order (a mapping file's entries keep theirs); then the rest.
   for (const i of [...mapping.emailColumns, ...mapping.phoneColumns, ...mapping.countryColumns]) put(i);
   for (let i = 0; i < mapping.header.length; i++) put(i);
-  ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
+  const text = `${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`;
+  if (target) await writeFileAtomic(target, text);
+  else ctx.io.stdout.write(text);
   ctx.io.note(importer.summarizeMapping(mapping));
   for (const decision of mapping.decisions) ctx.io.note(decision);
-  ctx.io.note(`Edit it if need be, then: contacts import ${file} --map-file <this file> --agent ${agentId}`);
+  ctx.io.note(
+    `Edit it if need be, then: contacts import ${file} --map-file ${out ?? '<this file>'} --agent ${agentId}`,
+  );
 }
