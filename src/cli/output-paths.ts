@@ -52,7 +52,7 @@ export async function checkMockDataFile(
   try {
     await checkOutputPaths(
       [
-        { path: db!, what: 'the mock database', output: 'data', database: true, inPlace: true },
+        { path: db!, what: 'the mock database', output: 'data', database: true },
         ...journals.map((j) => ({
           path: j,
           what: 'a journal of the mock database',

@@ -28,7 +28,7 @@ export interface PlannedOutput {
   hint?: string;
   /**
    * A mock's database, opened where it is: that it (or a name beside it) holds a SQLite database
-   * is what it is for, not a refusal.
+   * is what it is for, not a refusal; whether it can be opened and written its opener says.
    */
   database?: boolean;
 }
@@ -159,6 +159,8 @@ async function problemOf(
       };
     }
   }
+  // Whether a database can be opened and written there its opener says, in its own words.
+  if (output.database) return null;
   const dir = dirname(target);
   const dirInfo = await stat(dir).catch(() => null);
   if (!dirInfo) return { code: 'no_directory', reason: `its directory ${dir} does not exist` };
