@@ -19,7 +19,7 @@ export interface ClientOptions {
   apiKey?: string;
   /** The agent addressed when a call names none. Defaults to `CONTACTS_AGENT`. */
   agentId?: string;
-  /** How long each attempt may take, from sending the request to the last byte of the answer. Default 30 s. */
+  /** How long each attempt may take, from connecting (proxy, TLS) to the last byte of the answer. Default 30 s. */
   timeoutMs?: number;
   /** Retries after the first attempt on 408, 429, 5xx and connection failures. Default 2. */
   maxRetries?: number;

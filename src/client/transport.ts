@@ -311,9 +311,7 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
       spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
-      if (spec.signal?.aborted) {
-        throw new APIUserAbortError(undefined, { cause: err === NOT_CONNECTED ? spec.signal.reason : err });
-      }
+      if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
       const connecting = err === NOT_CONNECTED ? `no connection${this.#via} yet` : undefined;
       if (expired) {
         const what = connecting ?? (answering ? 'the answer was still arriving' : 'no answer had come');
