@@ -1,7 +1,7 @@
 // A workbook's shared-strings table (xl/sharedStrings.xml): a sheet's text cell names a string by
 // its index, anywhere in the table, so the table is held while the sheet is read. It is read from
-// the XML as it streams into a compact store (the strings joined a block at a time, and where each
-// ends: a few bytes a string beside its text, where an array of strings takes dozens), within
+// the XML as it streams into a compact store (the strings' UTF-8 text end to end, and where each
+// ends: four bytes a string beside its text, where an array of strings takes dozens), within
 // limits that keep a table of millions of empty strings from filling memory or taking minutes.
 import { ImportError } from '../errors.js';
 import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
@@ -9,65 +9,59 @@ import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 export interface SharedStringsLimits {
   /** Strings in the table at most. */
   maxStrings: number;
-  /** Characters of their text at most, all strings together. */
-  maxTextChars: number;
+  /** UTF-8 bytes of their text at most, all strings together. */
+  maxTextBytes: number;
   /** Characters of one string at most: a cell is part of one record. */
   maxStringChars: number;
 }
 
 export const SHARED_STRINGS_LIMITS: SharedStringsLimits = {
   maxStrings: 4_000_000,
-  maxTextChars: 64 * 1024 * 1024,
+  maxTextBytes: 64 * 1024 * 1024,
   maxStringChars: MAX_RECORD_CHARS,
 };
 
-/** Strings a block holds: a block is one string of their text joined. */
-const BLOCK_BITS = 12;
-const BLOCK_SIZE = 1 << BLOCK_BITS;
-
-/** The strings of a workbook's table, by index. */
+/** The strings of a workbook's table, by index: their UTF-8 text end to end, and where each ends. */
 export class SharedStrings {
-  readonly #blocks: string[] = [];
-  #pending: string[] = [];
-  /** Where each string ends within its block. */
+  #text: Buffer = Buffer.alloc(64 * 1024);
+  #used = 0;
   #ends = new Uint32Array(1024);
   #count = 0;
-  #chars = 0;
 
   get count(): number {
     return this.#count;
   }
 
-  /** Characters of all the strings. */
-  get chars(): number {
-    return this.#chars;
+  /** Bytes of all the strings' text. */
+  get bytes(): number {
+    return this.#used;
   }
 
   /** The string at `index`; undefined past the end (a cell naming a string the table lacks). */
   get(index: number): string | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.#count) return undefined;
-    const block = index >>> BLOCK_BITS;
-    if (block === this.#blocks.length) return this.#pending[index & (BLOCK_SIZE - 1)];
-    const start = (index & (BLOCK_SIZE - 1)) === 0 ? 0 : this.#ends[index - 1]!;
-    return this.#blocks[block]!.slice(start, this.#ends[index]);
+    const start = index === 0 ? 0 : this.#ends[index - 1]!;
+    return this.#text.toString('utf8', start, this.#ends[index]!);
   }
 
-  add(text: string): void {
-    const index = this.#count++;
-    if (index === this.#ends.length) {
+  /**
+   * Adds a string (its UTF-8 bytes, `bytes` of them), growing the store as needed, never past
+   * `maxBytes`. Copied, the string is garbage at once: holding strings cut from the XML instead
+   * makes the garbage collector keep far more of every later read alive (seen by V8's counts).
+   */
+  add(text: string, bytes: number, maxBytes: number): void {
+    if (this.#used + bytes > this.#text.length) {
+      const grown = Buffer.alloc(Math.min(maxBytes, Math.max(this.#used + bytes, this.#text.length * 2)));
+      this.#text.copy(grown, 0, 0, this.#used);
+      this.#text = grown;
+    }
+    this.#used += this.#text.write(text, this.#used, 'utf8');
+    if (this.#count === this.#ends.length) {
       const grown = new Uint32Array(this.#ends.length * 2);
       grown.set(this.#ends);
       this.#ends = grown;
     }
-    const first = (index & (BLOCK_SIZE - 1)) === 0;
-    this.#ends[index] = (first ? 0 : this.#ends[index - 1]!) + text.length;
-    this.#chars += text.length;
-    this.#pending.push(text);
-    if (this.#pending.length === BLOCK_SIZE) {
-      // Joined, the strings no longer keep alive the chunks of XML they were cut from.
-      this.#blocks.push(this.#pending.join(''));
-      this.#pending = [];
-    }
+    this.#ends[this.#count++] = this.#used;
   }
 }
 
@@ -101,9 +95,10 @@ export async function readSharedStrings(
     if (text.length > limits.maxStringChars) throw tooLong();
     if (table.count >= limits.maxStrings)
       throw refuse(`hold more than the ${limits.maxStrings.toLocaleString('en')} strings this tool reads`);
-    if (table.chars + text.length > limits.maxTextChars)
-      throw refuse(`hold more than the ${sizeText(limits.maxTextChars)} of text this tool reads`);
-    table.add(text);
+    const bytes = text.length === 0 ? 0 : Buffer.byteLength(text);
+    if (table.bytes + bytes > limits.maxTextBytes)
+      throw refuse(`hold more than the ${sizeText(limits.maxTextBytes, 'bytes')} of text this tool reads`);
+    table.add(text, bytes, limits.maxTextBytes);
   };
   // The XML of one string (its markup included) is held whole at most this long.
   const maxStringXml = Math.max(limits.maxStringChars * 4, PROLOGUE_CHARS);

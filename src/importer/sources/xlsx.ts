@@ -68,8 +68,23 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   // The reader's events rather than its sheet iterator: throwing into `parse()` is what makes it
   // remove the temporary files of the sheets it set aside (a return() leaves them behind).
   const events = reader.parse();
-  // Every wait on the reader also ends when its input fails.
-  const orFailure = <T>(pending: Promise<T>) => Promise.race([pending, whole.failure]);
+  // Every wait on the reader also ends when its input fails. (Not by racing each wait against
+  // `whole.failure`: a promise that never settles would keep every row raced against it.)
+  let failed: { error: unknown } | undefined;
+  let waiting: ((error: unknown) => void) | undefined;
+  whole.failure.catch((error: unknown) => {
+    failed = { error };
+    waiting?.(error);
+  });
+  const orFailure = <T>(pending: Promise<T>): Promise<T> => {
+    if (failed) return Promise.reject(failed.error);
+    return new Promise<T>((resolve, reject) => {
+      waiting = reject;
+      pending.then(resolve, reject).finally(() => {
+        if (waiting === reject) waiting = undefined;
+      });
+    });
+  };
   const nextSheet = async (): Promise<SheetReader | null> => {
     for (;;) {
       const next = await orFailure(events.next());

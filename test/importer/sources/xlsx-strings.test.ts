@@ -53,7 +53,7 @@ describe('shared strings', () => {
     expect(await table(prefixed, 3)).toEqual(['one', 'two']);
   });
 
-  it('holds thousands of strings across blocks, and has none past the end', async () => {
+  it('holds thousands of strings, and has none past the end', async () => {
     const many = Array.from({ length: 10_000 }, (_, i) => `s${i}`);
     const strings = await readSharedStrings(
       pieces(`<sst>${many.map((s) => `<si><t>${s}</t></si>`).join('')}</sst>`, 1000),
@@ -73,7 +73,7 @@ describe('shared strings', () => {
 });
 
 describe('the limits of a shared-strings table', () => {
-  const limits = { maxStrings: 100, maxTextChars: 1000, maxStringChars: 300 };
+  const limits = { maxStrings: 100, maxTextBytes: 1000, maxStringChars: 300 };
 
   it('refuses more strings than the limit, even empty ones', async () => {
     const error = await table(`<sst>${'<si><t/></si>'.repeat(101)}</sst>`, 1 << 16, limits).catch((e) => e);
@@ -88,7 +88,7 @@ describe('the limits of a shared-strings table', () => {
   it('refuses more text than the limit', async () => {
     const xml = `<sst>${`<si><t>${'x'.repeat(250)}</t></si>`.repeat(5)}</sst>`;
     await expect(table(xml, 1 << 16, limits)).rejects.toThrow(
-      'hold more than the 1000 characters of text this tool reads',
+      'hold more than the 1000 bytes of text this tool reads',
     );
   });
 
