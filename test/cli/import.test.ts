@@ -13,6 +13,7 @@ import { runImport } from '../../src/importer/pipeline.js';
 import type { MockServer } from '../../src/mock/server.js';
 import {
   BIN,
+  KILL_AND_RESUME_TIMEOUT,
   killImportAtFirstCheckpoint,
   envFor as mockEnv,
   runBin,
@@ -112,77 +113,85 @@ describe('contacts import', () => {
       args: ['--batch-size', '1', '--concurrency', '4'],
       faults: { latencyMs: 1 },
     },
-  ])('resumes after kill -9, sending only what had not landed ($name)', async ({ rows, args, faults }) => {
-    let posts = 0;
-    const mock = await startTestMock({
-      faults,
-      onRequest: (e) => {
-        if (e.method === 'POST' && e.status !== 429) posts++;
-      },
-    });
-    mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
-    const file = await bigCsv(rows);
-    const checkpoint = `${file}.import-checkpoint.json`;
+  ])(
+    'resumes after kill -9, sending only what had not landed ($name)',
+    async ({ rows, args, faults }) => {
+      let posts = 0;
+      const mock = await startTestMock({
+        faults,
+        onRequest: (e) => {
+          if (e.method === 'POST' && e.status !== 429) posts++;
+        },
+      });
+      mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
+      const file = await bigCsv(rows);
+      const checkpoint = `${file}.import-checkpoint.json`;
 
-    expect(await killImportAtFirstCheckpoint(file, args, { env: envFor(mock), cwd: home.dir })).toBe(
-      'SIGKILL',
-    );
-    const landedBeforeResume = mock.store.contacts(AGENT).length;
-    expect(landedBeforeResume).toBeGreaterThan(0);
-    expect(landedBeforeResume).toBeLessThan(rows);
+      expect(await killImportAtFirstCheckpoint(file, args, { env: envFor(mock), cwd: home.dir })).toBe(
+        'SIGKILL',
+      );
+      const landedBeforeResume = mock.store.contacts(AGENT).length;
+      expect(landedBeforeResume).toBeGreaterThan(0);
+      expect(landedBeforeResume).toBeLessThan(rows);
 
-    const postsBefore = posts;
-    const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
-      env: envFor(mock),
-      cwd: home.dir,
-    });
-    expect(r.code).toBe(0);
-    const summary = JSON.parse(r.stdout);
-    expect(summary.skipped).toBeGreaterThan(0);
-    expect(summary.skipped + summary.created + summary.updated).toBe(rows);
-    // Only rows not in the checkpoint were sent again: at most those plus the few in flight at the kill.
-    const batch = args.length === 0 ? 1000 : 1;
-    const needed = Math.ceil((rows - summary.skipped) / batch);
-    expect(posts - postsBefore).toBeGreaterThanOrEqual(needed);
-    expect(posts - postsBefore).toBeLessThanOrEqual(needed + (batch > 1 ? 1 : 0));
-    expect(summary.requests - summary.rate_limited).toBe(posts - postsBefore);
-    expectAllLanded(mock, rows);
-    await expect(readFile(checkpoint)).rejects.toThrow();
-  });
+      const postsBefore = posts;
+      const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
+        env: envFor(mock),
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(0);
+      const summary = JSON.parse(r.stdout);
+      expect(summary.skipped).toBeGreaterThan(0);
+      expect(summary.skipped + summary.created + summary.updated).toBe(rows);
+      // Only rows not in the checkpoint were sent again: at most those plus the few in flight at the kill.
+      const batch = args.length === 0 ? 1000 : 1;
+      const needed = Math.ceil((rows - summary.skipped) / batch);
+      expect(posts - postsBefore).toBeGreaterThanOrEqual(needed);
+      expect(posts - postsBefore).toBeLessThanOrEqual(needed + (batch > 1 ? 1 : 0));
+      expect(summary.requests - summary.rate_limited).toBe(posts - postsBefore);
+      expectAllLanded(mock, rows);
+      await expect(readFile(checkpoint)).rejects.toThrow();
+    },
+    KILL_AND_RESUME_TIMEOUT,
+  );
 
-  it('resumes after kill -9 with every fix and result kept once: none lost, none twice', async () => {
-    const mock = await startTestMock({ faults: { latencyMs: 1, rateLimit: 4 } });
-    const rows = 12_000;
-    // Every contact lands without its phone (no country to place it in): each has a fix.
-    const lines = ['external_id,name,phonenumber'];
-    for (let i = 1; i <= rows; i++) lines.push(`u${i},Name ${i},${100000 + i}`);
-    const file = join(home.dir, 'phones.csv');
-    await writeFile(file, `${lines.join('\n')}\n`);
-    const args = ['--results', 'results.csv'];
+  it(
+    'resumes after kill -9 with every fix and result kept once: none lost, none twice',
+    async () => {
+      const mock = await startTestMock({ faults: { latencyMs: 1, rateLimit: 4 } });
+      const rows = 12_000;
+      // Every contact lands without its phone (no country to place it in): each has a fix.
+      const lines = ['external_id,name,phonenumber'];
+      for (let i = 1; i <= rows; i++) lines.push(`u${i},Name ${i},${100000 + i}`);
+      const file = join(home.dir, 'phones.csv');
+      await writeFile(file, `${lines.join('\n')}\n`);
+      const args = ['--results', 'results.csv'];
 
-    expect(await killImportAtFirstCheckpoint(file, args, { env: envFor(mock), cwd: home.dir })).toBe(
-      'SIGKILL',
-    );
-    const landedBefore = mock.store.contacts(AGENT).length;
-    expect(landedBefore).toBeLessThan(rows);
+      expect(await killImportAtFirstCheckpoint(file, args, { env: envFor(mock), cwd: home.dir })).toBe(
+        'SIGKILL',
+      );
+      const landedBefore = mock.store.contacts(AGENT).length;
+      expect(landedBefore).toBeLessThan(rows);
 
-    const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
-      env: envFor(mock),
-      cwd: home.dir,
-    });
-    expect(r.code, r.stderr).toBe(0);
-    const summary = JSON.parse(r.stdout);
-    expect(summary.skipped).toBeGreaterThan(0);
-    const expected = Array.from({ length: rows }, (_, i) => `u${i + 1}`).sort();
-    const keys = (records: string[][], column = 0) => records.slice(1).map((record) => record[column]);
-    const fixes = parse(await readFile(join(home.dir, 'phones.fixes.csv'), 'utf8')) as string[][];
-    expect(fixes[0]).toEqual(['external_id', 'name', 'phonenumber', 'country', '_line', '_error']);
-    expect(keys(fixes).sort()).toEqual(expected);
-    const results = parse(await readFile(join(home.dir, 'results.csv'), 'utf8')) as string[][];
-    expect(keys(results, 1).sort()).toEqual(expected);
-    expect(mock.store.contacts(AGENT)).toHaveLength(rows);
-    expect((await readdir(home.dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
-  });
+      const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
+        env: envFor(mock),
+        cwd: home.dir,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout);
+      expect(summary.skipped).toBeGreaterThan(0);
+      const expected = Array.from({ length: rows }, (_, i) => `u${i + 1}`).sort();
+      const keys = (records: string[][], column = 0) => records.slice(1).map((record) => record[column]);
+      const fixes = parse(await readFile(join(home.dir, 'phones.fixes.csv'), 'utf8')) as string[][];
+      expect(fixes[0]).toEqual(['external_id', 'name', 'phonenumber', 'country', '_line', '_error']);
+      expect(keys(fixes).sort()).toEqual(expected);
+      const results = parse(await readFile(join(home.dir, 'results.csv'), 'utf8')) as string[][];
+      expect(keys(results, 1).sort()).toEqual(expected);
+      expect(mock.store.contacts(AGENT)).toHaveLength(rows);
+      expect((await readdir(home.dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+    },
+    KILL_AND_RESUME_TIMEOUT,
+  );
 
   it('Ctrl-C stops cleanly with exit 130 and a hint, and --resume finishes the job', async () => {
     // Paced to 4 requests a second: the Ctrl-C comes with most of the file still to send.

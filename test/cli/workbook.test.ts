@@ -11,7 +11,14 @@ import { Workbook, WorkbookWriter } from '@cj-tech-master/excelts';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import type { MockServer } from '../../src/mock/server.js';
-import { BIN, envFor, killImportAtFirstCheckpoint, runBin, useTempHome } from '../helpers/cli.js';
+import {
+  BIN,
+  envFor,
+  KILL_AND_RESUME_TIMEOUT,
+  killImportAtFirstCheckpoint,
+  runBin,
+  useTempHome,
+} from '../helpers/cli.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const AGENT = 'wb';
@@ -202,62 +209,66 @@ describe('importing an .xlsx workbook', () => {
     expect(lines[2]).toMatch(/^1003,Grace,Hopper,grace@example\.com,,,,enterprise,5,/);
   });
 
-  it('resumes after kill -9 by row, sending only what had not landed', async () => {
-    let posts = 0;
-    const mock = await startTestMock({
-      onRequest: (e) => {
-        if (e.method === 'POST') posts++;
-      },
-    });
-    // The first run goes through a gate that answers 100 rows and then none: however fast the
-    // machine, it is still mid-import (rows in flight) when its first checkpoint is written.
-    const gate = await gateAfter(mock.url, 100);
-    const rows = 3000;
-    const file = join(home.dir, 'many.xlsx');
-    const writer = new WorkbookWriter({ filename: file, useSharedStrings: true });
-    const sheet = writer.addWorksheet('People');
-    sheet.addRow(['external_id', 'name']).commit();
-    for (let i = 1; i <= rows; i++) {
-      // A blank row half way: rows are counted among the non-blank ones, the same in every run.
-      if (i === rows / 2) sheet.addRow([]).commit();
-      sheet.addRow([i, `Person ${i}`]).commit();
-    }
-    sheet.commit();
-    await writer.commit();
-    const args = ['--agent', AGENT, '--batch-size', '1', '--concurrency', '4'];
+  it(
+    'resumes after kill -9 by row, sending only what had not landed',
+    async () => {
+      let posts = 0;
+      const mock = await startTestMock({
+        onRequest: (e) => {
+          if (e.method === 'POST') posts++;
+        },
+      });
+      // The first run goes through a gate that answers 100 rows and then none: however fast the
+      // machine, it is still mid-import (rows in flight) when its first checkpoint is written.
+      const gate = await gateAfter(mock.url, 100);
+      const rows = 3000;
+      const file = join(home.dir, 'many.xlsx');
+      const writer = new WorkbookWriter({ filename: file, useSharedStrings: true });
+      const sheet = writer.addWorksheet('People');
+      sheet.addRow(['external_id', 'name']).commit();
+      for (let i = 1; i <= rows; i++) {
+        // A blank row half way: rows are counted among the non-blank ones, the same in every run.
+        if (i === rows / 2) sheet.addRow([]).commit();
+        sheet.addRow([i, `Person ${i}`]).commit();
+      }
+      sheet.commit();
+      await writer.commit();
+      const args = ['--agent', AGENT, '--batch-size', '1', '--concurrency', '4'];
 
-    const signal = await killImportAtFirstCheckpoint(file, args, {
-      env: { ...envFor(home, mock), CONTACTS_BASE_URL: gate.url },
-      cwd: home.dir,
-    });
-    expect(signal).toBe('SIGKILL');
-    // The resume goes to the service its checkpoint names (another base URL is refused): the
-    // gate, which now lets every row through.
-    gate.open();
-    onTestFinished(() => gate.close());
-    const landedBefore = mock.store.contacts(AGENT).length;
-    expect(landedBefore).toBeGreaterThan(0);
-    expect(landedBefore).toBeLessThanOrEqual(100);
+      const signal = await killImportAtFirstCheckpoint(file, args, {
+        env: { ...envFor(home, mock), CONTACTS_BASE_URL: gate.url },
+        cwd: home.dir,
+      });
+      expect(signal).toBe('SIGKILL');
+      // The resume goes to the service its checkpoint names (another base URL is refused): the
+      // gate, which now lets every row through.
+      gate.open();
+      onTestFinished(() => gate.close());
+      const landedBefore = mock.store.contacts(AGENT).length;
+      expect(landedBefore).toBeGreaterThan(0);
+      expect(landedBefore).toBeLessThanOrEqual(100);
 
-    const postsBefore = posts;
-    const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
-      env: { ...envFor(home, mock), CONTACTS_BASE_URL: gate.url },
-      cwd: home.dir,
-    });
-    expect(r.code, r.stderr).toBe(ExitCode.OK);
-    const summary = JSON.parse(r.stdout);
-    expect(summary.skipped).toBeGreaterThan(0);
-    expect(summary.skipped + summary.created + summary.updated).toBe(rows);
-    // Only the rows not in the checkpoint were sent again.
-    expect(posts - postsBefore).toBe(rows - summary.skipped);
-    const got = byId(mock);
-    expect(Object.keys(got)).toHaveLength(rows);
-    expect([1, rows / 2, rows].map((i) => got[String(i)]?.name)).toEqual([
-      'Person 1',
-      `Person ${rows / 2}`,
-      `Person ${rows}`,
-    ]);
-  });
+      const postsBefore = posts;
+      const r = await runBin(['import', file, '--resume', '-o', 'json', ...args], {
+        env: { ...envFor(home, mock), CONTACTS_BASE_URL: gate.url },
+        cwd: home.dir,
+      });
+      expect(r.code, r.stderr).toBe(ExitCode.OK);
+      const summary = JSON.parse(r.stdout);
+      expect(summary.skipped).toBeGreaterThan(0);
+      expect(summary.skipped + summary.created + summary.updated).toBe(rows);
+      // Only the rows not in the checkpoint were sent again.
+      expect(posts - postsBefore).toBe(rows - summary.skipped);
+      const got = byId(mock);
+      expect(Object.keys(got)).toHaveLength(rows);
+      expect([1, rows / 2, rows].map((i) => got[String(i)]?.name)).toEqual([
+        'Person 1',
+        `Person ${rows / 2}`,
+        `Person ${rows}`,
+      ]);
+    },
+    KILL_AND_RESUME_TIMEOUT,
+  );
 
   it("imports another program's workbook: every field of the sheet --sheet names, no word on encodings", async () => {
     const mock = await startTestMock();

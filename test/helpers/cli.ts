@@ -14,6 +14,13 @@ import { TEST_KEY } from './mock.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/contacts.js', import.meta.url));
 
+/**
+ * The time a test that kills an import and resumes it may take: two runs of the CLI over
+ * thousands of requests, which on a machine with both cores busy take longer than the default.
+ * A bound on a hang, not an assertion: nothing in such a test depends on how long it took.
+ */
+export const KILL_AND_RESUME_TIMEOUT = 120_000;
+
 export interface CliResult {
   code: number;
   stdout: string;
