@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { ContactsClient } from '../client/client.js';
 import { isFileOutputFormat } from '../config/output-formats.js';
 import type { ResolvedSettings } from '../config/resolve.js';
-import { envSwitch, SETTINGS, SWITCHES } from '../config/settings.js';
+import { envSwitch, SWITCHES } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
 import { type KeyOrigin, KeyRefusedError, UsageError } from './errors.js';
@@ -163,18 +163,16 @@ export class CommandContext {
   }
 
   /**
-   * Under --mock without an agent given for the run, which agent was used and why (for a
-   * message about an empty directory); otherwise nothing.
+   * Notes `line` about what the agent holds (nothing, say); `why` is empty unless the embedded
+   * mock used its own default agent, which it then names, with the profile's agent it left aside.
    */
-  async agentNote(): Promise<string> {
-    if (!this.mockMode) return '';
+  async noteAboutAgent(line: (why: string) => string): Promise<void> {
     const settings = await this.settings();
-    if (givenForRun(settings) !== undefined) return '';
-    const profile =
-      settings.agentSource === 'profile'
-        ? `, not the profile's ${settings.agent}, which is for the service`
-        : '';
-    return ` (the embedded mock's default${profile}; --agent or ${SETTINGS.agent.env} picks another)`;
+    const mockDefault = this.mockMode && givenForRun(settings) === undefined;
+    this.io.note(line(mockDefault ? " (the mock's default; --agent picks another)" : ''));
+    if (mockDefault && settings.agentSource === 'profile') {
+      this.io.note(`The profile's agent ${settings.agent} is for the service, not for --mock.`);
+    }
   }
 
   async format(): Promise<OutputFormat> {

@@ -94,9 +94,10 @@ describe('the embedded mock and the profile agent', () => {
     expect((await cli(['config', 'set', 'agent', 'acme'])).code).toBe(0);
     const r = await cli(['--mock', 'list', '-o', 'ndjson']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(
-      "No contacts for agent demo (the embedded mock's default, not the profile's acme, which is for the service; --agent or CONTACTS_AGENT picks another).",
-    );
+    expect(r.stderr).toContain("No contacts for agent demo (the mock's default; --agent picks another).\n");
+    expect(r.stderr).toContain("The profile's agent acme is for the service, not for --mock.\n");
+    // Each line fits an 80-column terminal.
+    for (const line of r.stderr.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     const given = await cli(['--mock', 'list', '--agent', 'x', '-o', 'ndjson']);
     expect(given.stderr).toContain('No contacts for agent x.');
   });

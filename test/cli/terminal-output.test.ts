@@ -15,7 +15,9 @@ describe('contacts list on a terminal', () => {
   it('fits the terminal width and says "No contacts" instead of drawing an empty box', async () => {
     const empty = await cli(['--mock', 'list'], true, 80);
     expect(empty.stdout).toBe('');
-    expect(empty.stderr).toMatch(/No contacts for agent demo\./);
+    expect(empty.stderr).toMatch(
+      /No contacts for agent demo \(the mock's default; --agent picks another\)\./,
+    );
     for (let i = 0; i < 3; i++) {
       await cli(['--mock', 'upsert', '-e', `u${i}`, '--name', `A long name ${'x'.repeat(90)}`]);
     }

@@ -21,7 +21,7 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
       csvAttributeColumns(client, agentId, format),
     ]);
     await writeContacts(ctx.io.stdout, format, page.data, { ...table, attributeNames });
-    if (page.total === 0) ctx.io.note(`No contacts for agent ${agentId}${await ctx.agentNote()}.`);
+    if (page.total === 0) await ctx.noteAboutAgent((why) => `No contacts for agent ${agentId}${why}.`);
     else if (page.hasNextPage()) {
       const next = ctx.commandLine(['list', '--agent', agentId, '--page', String(page.page + 1)], {
         '--per-page': opts.perPage === undefined ? undefined : String(opts.perPage),
@@ -47,11 +47,8 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   try {
     const summary = await writeContacts(ctx.io.stdout, format, contacts(), { ...table, attributeNames });
     spinner.stop();
-    ctx.io.note(
-      summary.count === 0
-        ? `No contacts for agent ${agentId}${await ctx.agentNote()}.`
-        : `${plural(summary.count, 'contact')}.`,
-    );
+    if (summary.count === 0) await ctx.noteAboutAgent((why) => `No contacts for agent ${agentId}${why}.`);
+    else ctx.io.note(`${plural(summary.count, 'contact')}.`);
   } catch (err) {
     spinner.fail();
     // Rows already on stdout cannot be taken back: the list is not read again, the run fails.

@@ -53,8 +53,8 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
     if (target !== undefined) throw new UsageError('--list takes no import: it lists them all');
     const records = await listUndoRecords(dir, agentId);
     if (records.length === 0)
-      ctx.io.note(
-        `No import of agent ${agentId}${await ctx.agentNote()} to take back (records are kept in ${dir}).`,
+      await ctx.noteAboutAgent(
+        (why) => `No import of agent ${agentId}${why} to take back (records are kept in ${dir}).`,
       );
     if (format === 'table') {
       if (records.length > 0)
