@@ -1,94 +1,22 @@
 // The package as a user installs it: `npm pack`'s tarball, installed offline into a temporary
-// project (its dependencies from the npm cache `npm ci` filled, pinned by our lock file), then
-// the installed `contacts` run as a user would. Also: the build says nothing when it succeeds.
+// project (its dependencies from the npm cache `npm ci` filled, pinned by our lock file; see
+// helpers/packed.ts), then the installed `contacts` run as a user would. Also: the build says
+// nothing when it succeeds.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { type Packed, packAndInstall, ROOT } from './helpers/packed.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
-
-interface Packed {
-  dir: string;
-  tarball: string;
-  size: number;
-  files: string[];
-  /** The installed package's directory and the `contacts` npm linked for it. */
-  installed: string;
-  contacts: string;
-  /** PATH with this test's own node first, so the installed shebang runs the Node under test. */
-  env: NodeJS.ProcessEnv;
-}
 
 let packed: Packed;
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'contacts-cli-packed-'));
-  const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-  const env: NodeJS.ProcessEnv = {
-    PATH: [dirname(process.execPath), process.env.PATH].join(delimiter),
-    HOME: dir,
-    npm_config_cache: cache,
-    npm_config_update_notifier: 'false',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-  };
-  // dist/ is built by `npm test` before the suite runs; prepack's rebuild would replace it under
-  // the other tests, so the pack here takes it as it is.
-  const [report] = JSON.parse(
-    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
-      cwd: ROOT,
-      env,
-      encoding: 'utf8',
-    }),
-  );
-  const tarball = join(dir, report.filename);
-
-  // An app that depends on the tarball, with a lock file of our production dependencies only:
-  // `npm ci --offline` then installs exactly what a user gets, from the cache, without network.
-  const app = join(dir, 'app');
-  await mkdir(app);
-  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8'));
-  const dependencies = { 'contacts-cli': `file:../${report.filename}` };
-  const packages: Record<string, unknown> = {
-    '': { name: 'app', version: '1.0.0', dependencies },
-    'node_modules/contacts-cli': {
-      version: pkg.version,
-      resolved: `file:../${report.filename}`,
-      license: pkg.license,
-      dependencies: pkg.dependencies,
-      bin: pkg.bin,
-      engines: pkg.engines,
-      peerDependencies: pkg.peerDependencies,
-      peerDependenciesMeta: pkg.peerDependenciesMeta,
-    },
-  };
-  for (const [path, entry] of Object.entries(lock.packages as Record<string, { dev?: boolean }>)) {
-    if (path !== '' && !entry.dev) packages[path] = entry;
-  }
-  await writeFile(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies }),
-  );
-  await writeFile(
-    join(app, 'package-lock.json'),
-    JSON.stringify({ name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages }),
-  );
-  execFileSync('npm', ['ci', '--offline'], { cwd: app, env, stdio: 'pipe' });
-  packed = {
-    dir,
-    tarball,
-    size: report.size,
-    files: report.files.map((f: { path: string }) => f.path),
-    installed: join(app, 'node_modules', 'contacts-cli'),
-    contacts: join(app, 'node_modules', '.bin', 'contacts'),
-    env,
-  };
-  return () => rm(dir, { recursive: true, force: true });
+  packed = await packAndInstall();
+  return () => packed.remove();
 }, 180_000);
 
 /** Runs the installed `contacts` with a temporary config directory. */

@@ -3,8 +3,24 @@ import * as z from 'zod';
 import { ContactSchema } from './contact.js';
 import { contractRegistry } from './registry.js';
 
+/** The schema of `{"message": "Success", "data": <payload>}`. */
+export type SuccessEnvelopeSchema<T extends z.ZodType> = z.ZodObject<
+  { message: z.ZodString; data: T },
+  z.core.$loose
+>;
+
+/**
+ * The schema dataPayload() returns: either shape in, the payload out. Named rather than
+ * inferred, so that the published declarations say this and not zod's expansion of it, which
+ * does not compile under `skipLibCheck: false`.
+ */
+export type DataPayloadSchema<T extends z.ZodType> = z.ZodPipe<
+  z.ZodUnion<readonly [SuccessEnvelopeSchema<T>, T]>,
+  z.ZodTransform<z.output<T>, z.output<SuccessEnvelopeSchema<T>> | z.output<T>>
+>;
+
 /** `{"message": "Success", "data": <payload>}`. */
-export function successEnvelope<T extends z.ZodType>(data: T) {
+export function successEnvelope<T extends z.ZodType>(data: T): SuccessEnvelopeSchema<T> {
   return z.looseObject({ message: z.string(), data });
 }
 
@@ -12,7 +28,7 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
  * The payload of a success response: the envelope's `data`, or the body itself when a server
  * sends it bare (clients tolerate both).
  */
-export function dataPayload<T extends z.ZodType>(data: T) {
+export function dataPayload<T extends z.ZodType>(data: T): DataPayloadSchema<T> {
   return z.union([successEnvelope(data), data]).transform((body) => {
     const isEnvelope = body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body;
     return (isEnvelope ? (body as { data: unknown }).data : body) as z.output<T>;

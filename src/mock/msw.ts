@@ -1,31 +1,16 @@
 // msw 2 handlers over the same core as the server (`respond`: faults, test controls, the API),
 // for code that talks to the API with fetch. The `contacts-cli/mock/msw` entry and the only
 // module that imports msw: msw is an optional peer dependency, so everyone else never loads or
-// installs it, and without it this entry says what to install.
-import type { HttpHandler } from 'msw';
+// installs it. Imported statically, not awaited: a top-level await would keep the entry from
+// `require()` (Node fails one with ERR_REQUIRE_ASYNC_MODULE); without msw, Node's own error
+// names the package (`Cannot find package 'msw'`).
+import { type HttpHandler, HttpResponse, http } from 'msw';
 import { API_PREFIX } from '../api/limits.js';
 import { type HttpMethod, OPERATIONS } from '../api/operations.js';
 import type { FaultOptions } from './faults.js';
 import { createMockState, type MockSeed, type MockState } from './handler.js';
 import type { RequestLogEntry } from './request-log.js';
 import { ADMIN_PREFIX, respond } from './respond.js';
-
-/** The message when msw is not installed: the one thing to do about it. */
-export const MSW_MISSING =
-  'contacts-cli/mock/msw needs msw 2, an optional peer dependency: npm install --save-dev msw@^2';
-
-async function loadMsw(): Promise<typeof import('msw')> {
-  try {
-    return await import('msw');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND')
-      throw new Error(MSW_MISSING, { cause: error });
-    throw error;
-  }
-}
-
-const { HttpResponse, http } = await loadMsw();
 
 export interface MockHandlersOptions {
   /** Only requests under this URL are answered (e.g. `https://api.example.com`); by default any origin. */
