@@ -91,7 +91,10 @@ interface Project {
 }
 
 /** Writes the project under the app (so it finds the app's node_modules) and runs our tsc on it. */
-async function typecheck(name: string, project: Project): Promise<{ code: number; out: string; files: string[] }> {
+async function typecheck(
+  name: string,
+  project: Project,
+): Promise<{ code: number; out: string; files: string[] }> {
   const dir = join(packed.app, name);
   await mkdir(dir);
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));

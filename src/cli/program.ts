@@ -175,7 +175,11 @@ function listOptions(cmd: SubCommand) {
       `contacts per page (${PER_PAGE_MIN} to ${PER_PAGE_MAX})`,
       integer(PER_PAGE_MIN, PER_PAGE_MAX),
     )
-    .option('--all', 'stream every page');
+    .option('--all', 'stream every page')
+    .option(
+      '--columns <list>',
+      "the table's columns, comma-separated: id, external_id, name, email, phonenumber, stripe, attributes, created_at, updated_at, attr.<name> (default: external_id to updated_at, those empty on the page left out; on a narrow terminal the times and summaries go first, then the name, and ids, emails and phone numbers are never cut)",
+    );
 }
 
 export type ListCommandOptions = OptionsOf<typeof listOptions>;

@@ -4,6 +4,7 @@ import type { ContactsClient } from '../../client/client.js';
 import { AgentNotFoundError, InconsistentListError, NotFoundError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
+import { parseContactColumns } from '../output/contact-columns.js';
 import { plural } from '../output/plural.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
 import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
@@ -12,8 +13,14 @@ import { contactBody, type FieldOptions } from './contact-input.js';
 
 export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page cannot be used together');
+  const columns = opts.columns === undefined ? undefined : parseContactColumns(opts.columns);
   const [client, agentId, format] = await Promise.all([ctx.client(), ctx.agent(), ctx.format()]);
-  const table = ctx.io.table;
+  if (columns && format !== 'table') {
+    throw new UsageError(`--columns chooses a table's columns, not those of -o ${format}`, {
+      hint: `-o table draws the table; -o ${format} has every field (pick some with ${format === 'csv' ? 'csvcut' : 'jq'}).`,
+    });
+  }
+  const table = { ...ctx.io.table, columns };
 
   if (!opts.all) {
     const [page, attributeNames] = await Promise.all([

@@ -5,6 +5,7 @@ import type { AttributeDefinition } from '../../api/attribute.js';
 import type { Contact } from '../../api/contact.js';
 import { CONTACT_RECORD_FIELDS } from '../../api/limits.js';
 import { cell, isoTime } from './cells.js';
+import { type ContactColumn, defaultContactColumns, stripeSummary } from './contact-columns.js';
 import type { OutputFormat } from './format.js';
 import type { TableOptions } from './table.js';
 
@@ -41,6 +42,8 @@ export interface ContactWriterOptions extends TableOptions {
    * which want the values as they are (`export` turns it on unless --raw).
    */
   formulaGuard?: boolean;
+  /** The table's columns (`list --columns`); by default those of `defaultContactColumns()`. */
+  columns?: readonly ContactColumn[];
 }
 
 /** Standard contact columns, in CSV order; custom attributes follow as `attr.<name>`. */
@@ -48,15 +51,6 @@ export const CONTACT_COLUMNS = CONTACT_RECORD_FIELDS.filter((f) => f !== 'custom
 /** Prefix of custom attribute columns in CSV, so an export can be imported again. */
 export const ATTRIBUTE_COLUMN_PREFIX = 'attr.';
 
-const LIST_TABLE_COLUMNS = [
-  'external_id',
-  'name',
-  'email',
-  'phonenumber',
-  'stripe',
-  'attributes',
-  'updated_at',
-] as const;
 const ATTRIBUTE_COLUMNS = ['name', 'type', 'label', 'description', 'archived'] as const;
 
 // ---------------------------------------------------------------------------------------
@@ -83,16 +77,9 @@ export function createContactWriter(
           });
     case 'table':
       return collecting(async (contacts) => {
-        const rows = contacts.map((c) => [
-          c.external_id,
-          c.name,
-          c.email,
-          c.phonenumber,
-          stripeSummary(c.stripe_accounts),
-          attributeSummary(c.custom_attributes),
-          isoTime(c.updated_at),
-        ]);
-        await put(out, (await table()).renderTable([...LIST_TABLE_COLUMNS], rows, options));
+        const columns = options.columns ?? defaultContactColumns();
+        const rows = contacts.map((c) => columns.map((column) => column.value(c)));
+        await put(out, (await table()).renderTable(columns, rows, options));
         return { count: contacts.length, droppedAttributes: [] };
       });
   }
@@ -219,21 +206,6 @@ function attributeNamesOf(contacts: readonly Contact[]): string[] {
   const names = new Set<string>();
   for (const c of contacts) for (const k of Object.keys(c.custom_attributes)) names.add(k);
   return [...names].sort();
-}
-
-/** `main (cus_123), billing (ada@example.com)`: a Stripe account list in one cell. */
-function stripeSummary(accounts: Contact['stripe_accounts'] | undefined): string {
-  return (accounts ?? [])
-    .map((a) => `${a.label} (${[a.stripe_id, a.stripe_email].filter(Boolean).join(', ')})`)
-    .join(', ');
-}
-
-function attributeSummary(attributes: Contact['custom_attributes']): string {
-  return Object.keys(attributes)
-    .sort()
-    .filter((k) => attributes[k] !== null)
-    .map((k) => `${k}=${cell(attributes[k])}`)
-    .join(', ');
 }
 
 // ---------------------------------------------------------------------------------------

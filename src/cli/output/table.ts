@@ -1,6 +1,7 @@
 // Tables for people (cli-table3), loaded only when a table is drawn: as gh and kubectl draw them,
 // columns apart by two spaces under an upper-case header, one line a row, fitted to the
-// terminal's width, long cells cut with an ellipsis unless --no-truncate.
+// terminal's width (free text cut with an ellipsis, identifiers never; low-value columns left
+// out first) unless --no-truncate.
 import Table from 'cli-table3';
 import { cell } from './cells.js';
 import { visible } from './visible.js';
@@ -67,53 +68,125 @@ function cut(s: string, max: number): string {
 }
 
 /**
- * Content widths that fit `width` columns of terminal (borders and padding included): the
- * widest columns give up characters first, none below its floor. Null when nothing needs cutting.
+ * A column of a table and how it gives way when the table is wider than the terminal. A bare
+ * header string is a `text` column that never drops.
  */
-function fitWidths(natural: number[], floors: number[], width: number): number[] | null {
+export interface TableColumn {
+  header: string;
+  /**
+   * `text` (free text, a summary) is cut with an ellipsis to fit; `whole` (an id, an email, a
+   * phone number, a time) is never cut: a cut identifier is a wrong one. Default: `text`.
+   */
+  fit?: 'text' | 'whole';
+  /** Left out when every cell of it is empty. */
+  dropWhenEmpty?: boolean;
+  /**
+   * Left out when the table does not fit otherwise, rightmost first: `first` before any text
+   * column is cut below a readable width (times, summaries), `last` only once every text column
+   * is at its narrowest (a name). Unset: always shown.
+   */
+  drop?: 'first' | 'last';
+}
+
+/** Text columns are cut down to this width before a `drop: 'first'` column is left out. */
+const READABLE_COLUMN = 16;
+
+interface Fit {
+  widths: number[];
+  fits: boolean;
+}
+
+/**
+ * Content widths that fit `width` columns of terminal (gaps included): the widest text columns
+ * give up characters first, none below its floor; `fits` false when the floors are too wide.
+ */
+function fitWidths(natural: number[], floors: number[], width: number): Fit {
   const chrome = (natural.length - 1) * GAP;
   const widths = [...natural];
   const total = () => widths.reduce((a, b) => a + b, 0) + chrome;
-  if (total() <= width) return null;
   while (total() > width) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
       if (widths[i]! > floors[i]! && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
     }
-    if (widest === -1) break; // every column at its floor: the terminal is too narrow to fit
+    if (widest === -1) return { widths, fits: false }; // every column at its floor
     widths[widest]!--;
   }
-  return widths;
+  return { widths, fits: true };
+}
+
+/**
+ * Which columns to show and how wide, for `width` terminal columns: text cut to a readable
+ * width, then `drop: 'first'` columns left out (rightmost first), then text cut to its
+ * narrowest, then `drop: 'last'` columns left out. A table of identifiers wider than the
+ * terminal is drawn whole (the terminal wraps it) rather than cut.
+ */
+function layout(
+  columns: TableColumn[],
+  rows: string[][],
+  width: number,
+): { shown: number[]; widths: number[] } {
+  const natural = columns.map((c, i) => Math.max(length(c.header), ...rows.map((r) => length(r[i] ?? ''))));
+  // Headers stay whole: a column whose name is cut is harder to read than a cut value.
+  const floor = (least: number) => (i: number) =>
+    columns[i]!.fit === 'whole'
+      ? natural[i]!
+      : Math.min(natural[i]!, Math.max(least, length(columns[i]!.header)));
+  let shown = columns.map((_, i) => i);
+  const attempt = (least: number) =>
+    fitWidths(
+      shown.map((i) => natural[i]!),
+      shown.map(floor(least)),
+      width,
+    );
+  const dropping = (least: number, stage: 'first' | 'last'): Fit => {
+    for (;;) {
+      const fit = attempt(least);
+      const victim = shown.findLast((i) => columns[i]!.drop === stage);
+      if (fit.fits || victim === undefined) return fit;
+      shown = shown.filter((i) => i !== victim);
+    }
+  };
+  let fit = dropping(READABLE_COLUMN, 'first');
+  if (!fit.fits) fit = dropping(MIN_COLUMN, 'last');
+  return { shown, widths: fit.widths };
 }
 
 /** Cells cut so the rows fit: to the terminal's width, or to `maxCellWidth` without one. */
 function fitted(
-  head: string[],
+  columns: TableColumn[],
   rows: string[][],
   options: TableOptions,
 ): { head: string[]; rows: string[][] } {
+  const head = columns.map((c) => c.header);
   if (options.truncate === false) return { head, rows };
   if (options.width === undefined) {
     const max = options.maxCellWidth ?? DEFAULT_MAX_CELL_WIDTH;
-    return { head, rows: rows.map((r) => r.map((c) => cut(c, max))) };
+    return { head, rows: rows.map((r) => r.map((c, i) => (columns[i]?.fit === 'whole' ? c : cut(c, max)))) };
   }
-  const natural = head.map((h, i) => Math.max(length(h), ...rows.map((r) => length(r[i] ?? ''))));
-  // Headers stay whole: a column whose name is cut is harder to read than a cut value.
-  const floors = head.map((h, i) => Math.min(natural[i]!, Math.max(MIN_COLUMN, length(h))));
-  const widths = fitWidths(natural, floors, options.width);
-  if (!widths) return { head, rows };
+  const { shown, widths } = layout(columns, rows, options.width);
   return {
-    head: head.map((h, i) => cut(h, widths[i]!)),
-    rows: rows.map((r) => r.map((c, i) => cut(c, widths[i]!))),
+    head: shown.map((i, k) => cut(head[i]!, widths[k]!)),
+    rows: rows.map((r) => shown.map((i, k) => cut(r[i] ?? '', widths[k]!))),
   };
 }
 
-/** A table with a header row; empty when there are no rows (the command says so in words). */
-export function renderTable(head: string[], rows: unknown[][], options: TableOptions = {}): string {
+/**
+ * A table with a header row; empty when there are no rows (the command says so in words).
+ * Columns marked `dropWhenEmpty` are left out when no row has a value in them.
+ */
+export function renderTable(
+  head: readonly (string | TableColumn)[],
+  rows: unknown[][],
+  options: TableOptions = {},
+): string {
   if (rows.length === 0) return '';
+  const cells = rows.map((r) => r.map(text));
+  const all = head.map((c) => (typeof c === 'string' ? { header: c } : c));
+  const kept = all.flatMap((c, i) => (c.dropWhenEmpty && cells.every((r) => (r[i] ?? '') === '') ? [] : [i]));
   const fit = fitted(
-    head.map((h) => text(h).toUpperCase()),
-    rows.map((r) => r.map(text)),
+    kept.map((i) => ({ ...all[i]!, header: text(all[i]!.header).toUpperCase() })),
+    cells.map((r) => kept.map((i) => r[i] ?? '')),
     options,
   );
   const table = new Table({ head: fit.head, style: tableStyle(options), chars: CHARS });
@@ -124,7 +197,7 @@ export function renderTable(head: string[], rows: unknown[][], options: TableOpt
 /** Field and value, one pair a line (`contacts get`); the field in colour on a colour terminal. */
 export function renderKeyValue(pairs: [string, unknown][], options: TableOptions = {}): string {
   const fit = fitted(
-    ['field', 'value'],
+    [{ header: 'field' }, { header: 'value' }],
     pairs.map(([k, v]) => [text(k), text(v)]),
     options,
   );

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttributeDefinition } from '../../../src/api/attribute.js';
 import type { Contact } from '../../../src/api/contact.js';
 import type { OutStream } from '../../../src/cli/io.js';
+import { parseContactColumns } from '../../../src/cli/output/contact-columns.js';
 import { chooseFormat } from '../../../src/cli/output/format.js';
 import {
   createContactWriter,
@@ -262,14 +263,85 @@ describe('table', () => {
     for (const line of lines) expect(line).not.toMatch(/\s$/);
   });
 
-  it('fits the terminal width, cutting the widest columns first but never a header', async () => {
-    const long = contact(9, { name: 'n'.repeat(120), email: `${'e'.repeat(60)}@example.com` });
+  it('fits the terminal width by cutting the name, never an id, an email or a phone number', async () => {
+    const long = contact(9, {
+      external_id: 'crm-000000000042',
+      name: 'n'.repeat(120),
+      email: 'ada.lovelace@example.com',
+      phonenumber: '+442079460958',
+    });
     const { text } = await render('table', [long], { color: false, width: 80 });
-    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
-    expect(text).toContain('…');
-    expect(text).toMatch(/EXTERNAL_ID\s+NAME\s+EMAIL\s+PHONENUMBER\s+STRIPE\s+ATTRIBUTES\s+UPDATED_AT/);
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^EXTERNAL_ID\s+NAME\s+EMAIL\s+PHONENUMBER/);
+    for (const whole of ['crm-000000000042', 'ada.lovelace@example.com', '+442079460958']) {
+      expect(lines[1]).toContain(whole);
+    }
+    expect(lines[1]).toMatch(/nnnnnnnnnnnnnnn…/);
     const all = await render('table', [long], { color: false, width: 80, truncate: false });
     expect(all.text).toContain('n'.repeat(120));
+  });
+
+  it('leaves out the columns empty on the page', async () => {
+    const { text } = await render('table', MANY, { color: false });
+    const header = text.split('\n')[0];
+    expect(header).toMatch(/^EXTERNAL_ID\s+NAME\s+EMAIL\s+PHONENUMBER\s+ATTRIBUTES\s+UPDATED_AT$/);
+    const bare = await render('table', [contact(1, { name: null, email: null, phonenumber: null })], {
+      color: false,
+    });
+    expect(bare.text.split('\n')[0]).toMatch(/^EXTERNAL_ID\s+UPDATED_AT$/);
+  });
+
+  it('on a narrow terminal leaves out the time, then the summaries, before the name gets unreadable', async () => {
+    const rich = contact(1, {
+      name: 'Grace Brewster Murray Hopper',
+      email: 'grace@navy.example.mil',
+      phonenumber: '+14155550123',
+      stripe_accounts: [{ label: 'main', stripe_id: 'cus_123456789' }],
+      custom_attributes: { plan: 'pro' },
+    });
+    const header = async (width: number) =>
+      (await render('table', [rich], { color: false, width })).text.split('\n')[0]!.split(/\s+/);
+    expect(await header(160)).toEqual([
+      'EXTERNAL_ID',
+      'NAME',
+      'EMAIL',
+      'PHONENUMBER',
+      'STRIPE',
+      'ATTRIBUTES',
+      'UPDATED_AT',
+    ]);
+    expect(await header(110)).toEqual([
+      'EXTERNAL_ID',
+      'NAME',
+      'EMAIL',
+      'PHONENUMBER',
+      'STRIPE',
+      'ATTRIBUTES',
+    ]);
+    expect(await header(80)).toEqual(['EXTERNAL_ID', 'NAME', 'EMAIL', 'PHONENUMBER']);
+    const narrow = (await render('table', [rich], { color: false, width: 80 })).text;
+    expect(narrow).toContain('Grace Brewster Murray Hopper');
+    // Narrower still: the name goes too, and what is left is drawn whole, wider than asked.
+    const tiny = (await render('table', [rich], { color: false, width: 30 })).text;
+    expect(tiny.split('\n')[0]!.split(/\s+/)).toEqual(['EXTERNAL_ID', 'EMAIL', 'PHONENUMBER']);
+    expect(tiny).toContain('grace@navy.example.mil  +14155550123');
+  });
+
+  it('draws the columns asked for, in that order, empty or not, and none left out for width', async () => {
+    const columns = parseContactColumns('phone,id,stripe,attr.plan,created_at,attr.missing');
+    const { text } = await render('table', [ADA, BOB], { color: false, width: 40, columns });
+    const [header, ada, bob] = text.trimEnd().split('\n');
+    expect(header!.split(/\s+/)).toEqual([
+      'PHONENUMBER',
+      'ID',
+      'STRIPE',
+      'ATTR.PLAN',
+      'CREATED_AT',
+      'ATTR.MISSING',
+    ]);
+    expect(ada).toMatch(/^\+44 20 7946 0958\s+ct_0001\s+pro\s+2024-05-31T12:00:00Z$/);
+    expect(bob).toMatch(/^\s+ct_0002\s+2024-05-31T12:00:00Z$/);
   });
 
   it('draws nothing for an empty list: the command says so in words', async () => {
@@ -277,11 +349,13 @@ describe('table', () => {
     expect(text).toBe('');
   });
 
-  it('cuts long values so rows stay readable', async () => {
-    const long = contact(9, { name: 'x'.repeat(200) });
+  it('without a terminal width, cuts long text so rows stay readable, but not an email', async () => {
+    const email = `${'e'.repeat(60)}@example.com`;
+    const long = contact(9, { name: 'x'.repeat(200), email });
     const { text } = await render('table', [long], { color: false, maxCellWidth: 20 });
     expect(text).toContain(`${'x'.repeat(19)}…`);
     expect(text).not.toContain('x'.repeat(20));
+    expect(text).toContain(email);
   });
 
   it('shows one contact as key/value rows, custom attributes as attr.<name>', async () => {
