@@ -8,7 +8,7 @@ import type { AttributeDefinition } from '../../src/api/attribute.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { AgentNotFoundError } from '../../src/client/errors.js';
 import { ImportError } from '../../src/importer/errors.js';
-import { readTeardownIds, runTeardown, TeardownStoppedError } from '../../src/teardown/teardown.js';
+import { readTeardownIds, runTeardown, TeardownStoppedError } from '../../src/bulk/teardown.js';
 import { AGENT, startTestMock, TEST_KEY, tempDir } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 

@@ -4,7 +4,7 @@
 // import's scheduler (src/bulk/scheduler.ts) and with the client's retries. A contact already
 // gone counts as done, so a teardown can run twice.
 import type { AttributeDefinition } from '../api/attribute.js';
-import { isAboutOneContact, runPaced } from '../bulk/paced-run.js';
+import { isAboutOneContact, runPaced } from './paced-run.js';
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 import { headerWords, roleByWords } from '../importer/columns.js';
