@@ -197,7 +197,10 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
  * gone counts as done, so it can run twice.
  */
 async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOptions) {
-  const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../bulk/teardown.js');
+  const [{ readTeardownIds }, { runTeardown, TeardownStoppedError }] = await Promise.all([
+    import('../../importer/teardown-ids.js'),
+    import('../../bulk/teardown.js'),
+  ]);
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
