@@ -3,7 +3,7 @@
 // retries. A contact already gone counts as done, so a teardown can run twice.
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
-import { ImportError } from '../importer/errors.js';
+import { ContactsError } from '../core/error.js';
 import { isAboutOneContact, runPaced } from './paced-run.js';
 
 export interface TeardownId {
@@ -76,7 +76,8 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
   return report;
 }
 
-export class TeardownStoppedError extends ImportError {
+/** The teardown stopped on a failure not about one contact (`cause`); `report` says how far it got. */
+export class TeardownStoppedError extends ContactsError {
   override name = 'TeardownStoppedError';
   readonly report: TeardownReport;
   constructor(cause: unknown, report: TeardownReport) {

@@ -1,3 +1,5 @@
+// Bulk delete (`delete --from`): the deletes under the import's scheduler: it keeps to a rate
+// limit the service states instead of learning it from 429s, and stops sending once interrupted.
 import { describe, expect, it } from 'vitest';
 import { runTeardown, TeardownStoppedError } from '../../src/bulk/teardown.js';
 import { ContactsClient } from '../../src/client/client.js';
