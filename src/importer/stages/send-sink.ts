@@ -10,7 +10,7 @@
 // waits, and so does reading.
 import type { Contact } from '../../api/contact.js';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
-import { NotSent, paced } from '../../bulk/paced.js';
+import { NotSent, pacedAttempts } from '../../bulk/paced.js';
 import type { Scheduler } from '../../bulk/scheduler.js';
 import type { ContactsClient } from '../../client/client.js';
 import { RateLimitError } from '../../client/errors.js';
@@ -395,7 +395,6 @@ export class SendSink implements ImportSink {
   /** Options for one request: every attempt paced, reported to the scheduler and counted. */
   #request(firstTicket: number | undefined): RequestOptions {
     const { scheduler } = this.#o;
-    let ticket = firstTicket;
     return {
       agentId: this.#o.agentId,
       maxRetries: this.#o.maxRetries,
@@ -404,17 +403,17 @@ export class SendSink implements ImportSink {
           this.#o.emit({ type: 'throttled', concurrency: scheduler.limit });
         }
       },
-      beforeAttempt: async (attempt) => {
-        // A first attempt is not sent once the import is stopped; a retry finishes what it began.
-        ticket ??= await paced(scheduler, () => attempt === 1 && this.#stopped);
-        this.#requests++;
-      },
-      onAttempt: (event) => {
-        scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now());
-        ticket = undefined;
-        if (event.status === 429) this.#throttled++;
-        this.#schedulePump();
-      },
+      ...pacedAttempts(scheduler, {
+        ticket: firstTicket,
+        stopped: () => this.#stopped,
+        sent: () => {
+          this.#requests++;
+        },
+        answered: (event) => {
+          if (event.status === 429) this.#throttled++;
+          this.#schedulePump();
+        },
+      }),
     };
   }
 }
