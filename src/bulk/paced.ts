@@ -1,13 +1,13 @@
 // The scheduler on the clock: waits until it lets an attempt leave, and tells it each answer.
+
 import type { RequestOptions } from '../client/resources/core.js';
 import { sleep } from '../client/retry.js';
 import type { AttemptEvent } from '../client/transport.js';
+import { ContactsError } from '../core/error.js';
 import type { Scheduler } from './scheduler.js';
 
 /** Thrown by `paced` for an attempt cancelled while it waited: it was never sent. */
-export class NotSent extends Error {
-  override name = 'NotSent';
-}
+export class NotSent extends ContactsError {}
 
 /**
  * Resolves with the ticket of an attempt leaving now, once the scheduler's pace allows it; throws

@@ -78,7 +78,6 @@ export async function runTeardown(options: TeardownOptions): Promise<TeardownRep
 
 /** The teardown stopped on a failure not about one contact (`cause`); `report` says how far it got. */
 export class TeardownStoppedError extends ContactsError {
-  override name = 'TeardownStoppedError';
   readonly report: TeardownReport;
   constructor(cause: unknown, report: TeardownReport) {
     super(`Teardown stopped: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

@@ -103,9 +103,7 @@ export interface RecordedContact {
 }
 
 /** A record that cannot be read or written (a usage error: exit 2). */
-export class UndoRecordError extends ImportError {
-  override name = 'UndoRecordError';
-}
+export class UndoRecordError extends ImportError {}
 
 /** The record files of one agent's directory, oldest first (their names sort by time). */
 function recordFiles(agentDir: string): string[] {
