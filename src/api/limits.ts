@@ -43,4 +43,4 @@ export const READ_ONLY_CONTACT_FIELDS = [
   'id',
   'created_at',
   'updated_at',
-] as const satisfies readonly ((typeof CONTACT_RECORD_FIELDS)[number])[];
+] as const satisfies readonly (typeof CONTACT_RECORD_FIELDS)[number][];

@@ -7,7 +7,7 @@ import { RECORD_ID_PATTERN, type UndoRecordSummary } from '../../undo/record.js'
 import type { KeptReason, UndoReport, UndoStep } from '../../undo/undo.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { display } from '../output/import-report.js';
+import { pathFromCwd } from '../output/import-report.js';
 import { plural } from '../output/plural.js';
 import { writeRecord, writeRecords } from '../output/render.js';
 import { visible } from '../output/visible.js';
@@ -105,7 +105,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const service = await ctx.service();
   const record = await chooseRecord(ctx, dir, target, { agentId, service, findUndoRecord, listUndoRecords });
   const dryRun = opts.dryRun ?? false;
-  const what = `the import of ${display(ctx, record.input === '-' ? 'stdin' : record.input)} (${record.id}, ${localTime(record.startedAt)})`;
+  const what = `the import of ${pathFromCwd(ctx, record.input === '-' ? 'stdin' : record.input)} (${record.id}, ${localTime(record.startedAt)})`;
   if (!dryRun && !opts.yes) {
     ctx.mayPrompt(`Undo ${what}?`, {
       flag: '--yes',
@@ -272,7 +272,7 @@ function listed(ctx: CommandContext, r: UndoRecordSummary) {
   return {
     id: r.id,
     time: localTime(r.startedAt),
-    file: r.input === '-' ? 'stdin' : display(ctx, r.input),
+    file: r.input === '-' ? 'stdin' : pathFromCwd(ctx, r.input),
     created: r.created,
     updated: r.updated,
     service: serviceName(r.service),
