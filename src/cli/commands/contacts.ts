@@ -6,9 +6,9 @@ import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
 import { plural } from '../output/plural.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
-import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
 import { contactBody, type FieldOptions } from './contact-input.js';
+import type { DeleteCommandOptions, ListCommandOptions } from './contacts-command.js';
 
 export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page cannot be used together');

@@ -12,7 +12,7 @@ import { listChangedError, UsageError } from '../errors.js';
 import { plural } from '../output/plural.js';
 import { writeContacts } from '../output/render.js';
 import { outputPathRefusal, protectedPaths } from '../output-paths.js';
-import type { ExportCommandOptions } from '../program.js';
+import type { ExportCommandOptions } from './export-command.js';
 
 /**
  * The format a file (or stdout) gets: `-o`, else the --out extension, else CSV. An extension

@@ -16,7 +16,7 @@ import {
 } from '../output/import-report.js';
 import { plural } from '../output/plural.js';
 import { writeRecord } from '../output/render.js';
-import type { ImportCommandOptions } from '../program.js';
+import type { ImportCommandOptions } from './import-command.js';
 
 export type { ImportCommandOptions };
 

@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../../core/loopback.js';
 import { type CommandContext, EMBEDDED_MOCK_AGENT } from '../context.js';
 import { UsageError } from '../errors.js';
 import { serveMock } from '../output/serve-mock.js';
-import type { ServeOptions } from '../program.js';
+import type { ServeOptions } from './serve-command.js';
 
 export type { ServeOptions };
 

@@ -11,8 +11,8 @@ import { pathFromCwd } from '../output/import-report.js';
 import { plural } from '../output/plural.js';
 import { writeRecord, writeRecords } from '../output/render.js';
 import { visible } from '../output/visible.js';
-import type { UndoCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
+import type { UndoCommandOptions } from './undo-command.js';
 
 /** Off a terminal, a progress line at most this often (as an import's). */
 const PROGRESS_LINE_MS = 2000;
