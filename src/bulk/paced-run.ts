@@ -5,13 +5,11 @@
 import { PathParamError } from '../api/operations.js';
 import { AgentNotFoundError } from '../client/errors.js';
 import type { RequestOptions } from '../client/resources/core.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from './defaults.js';
 import { NotSent, pacedAttempts } from './paced.js';
 import { Scheduler } from './scheduler.js';
 
-/** Requests in flight at most, by default: as an import sends. */
-export const DEFAULT_CONCURRENCY = 8;
-/** Retries per request (5xx, 429, connection failures) before the run stops. */
-export const DEFAULT_RETRIES = 10;
+export { DEFAULT_CONCURRENCY, DEFAULT_RETRIES };
 
 /** What `send` passes to the client call of its item. */
 export type PacedRequest = Pick<RequestOptions, 'maxRetries' | 'beforeAttempt' | 'onAttempt'>;

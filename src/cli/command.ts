@@ -69,13 +69,15 @@ export function switchOption<K extends SwitchKey>(key: K) {
   return new Option<(typeof SWITCHES)[K]['flags']>(spec.flags, `${spec.description} (env: ${spec.env}=1)`);
 }
 
-/** The program, or a group of commands (`attrs`, `auth`, `config`): what a declaration adds its command to. */
+/** The program, or a group of commands (`attrs`, `auth`, `config`): what a command is added to. */
 export type Parent = Command;
 /** A command of the program, before its own arguments and options (commander's `{}`: none yet). */
 // biome-ignore lint/complexity/noBannedTypes: the empty options type extra-typings starts a command with.
 export type SubCommand = Command<[], {}, GlobalOptions>;
-/** The options a command's declaring function gives it, as commander's extra typings read them. */
-export type OptionsOf<F extends (cmd: SubCommand) => { opts(): unknown }> = ReturnType<ReturnType<F>['opts']>;
+/** The options a command's declaration gives it, as commander's extra typings read them. */
+export type OptionsOf<F extends (parent: Parent) => { opts(): unknown }> = ReturnType<ReturnType<F>['opts']>;
 
-export const agentOption = () => settingOption('agent');
-export const defaultCountryOption = () => settingOption('default-country');
+/** A command of `parent` that works on an agent's directory: `-a, --agent` is its first option. */
+export function agentCommand(parent: Parent, name: string) {
+  return (parent.command(name) as unknown as SubCommand).addOption(settingOption('agent'));
+}

@@ -20,6 +20,7 @@ import { importCommand } from './commands/import-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { templateCommand } from './commands/template-command.js';
 import { undoCommand } from './commands/undo-command.js';
+import { EMBEDDED_MOCK_AGENT } from './defaults.js';
 import type { CliIo } from './io.js';
 import { visible } from './output/visible.js';
 
@@ -74,7 +75,7 @@ Examples:
   $ contacts attrs define plan --type text --agent my-agent
   $ contacts upsert --external-id u_42 --name "Ada Lovelace" --email ada@example.com --attr plan=pro
   $ contacts list --all -o ndjson | jq .email
-  $ contacts --mock list --agent demo      # no key, no server: an embedded mock
+  $ contacts --mock list --agent ${EMBEDDED_MOCK_AGENT}      # no key, no server: an embedded mock
 
 Learn more: contacts <command> --help`,
     );

@@ -2,15 +2,17 @@
 // only when the command runs.
 import { Argument } from '@commander-js/extra-typings';
 import { HTTP_METHODS } from '../../api/operations.js';
-import { agentOption, lazy, type OptionsOf, type Parent, type SubCommand } from '../command.js';
+import { agentCommand, lazy, type OptionsOf, type Parent } from '../command.js';
 import type { CliIo } from '../io.js';
 
-/** `api`'s arguments and options; `ApiCommandOptions` is read from here. */
-function apiOptions(cmd: SubCommand) {
-  return cmd
+/** `contacts api`; `ApiCommandOptions` is read from here. */
+function declareApi(parent: Parent) {
+  return agentCommand(parent, 'api')
+    .description(
+      'send any request to the API with the configured key, base URL and retries; print the answer',
+    )
     .addArgument(new Argument('<method>', 'the HTTP method').choices(HTTP_METHODS))
     .argument('<path>', 'the path below the base URL, with any query; {agent} is filled with the agent')
-    .addOption(agentOption())
     .option(
       '--data <json|@file>',
       'the request body (POST, PATCH, PUT, DELETE): JSON inline, @file.json, or @- for stdin',
@@ -31,14 +33,8 @@ Examples:
     );
 }
 
-export type ApiCommandOptions = OptionsOf<typeof apiOptions>;
+export type ApiCommandOptions = OptionsOf<typeof declareApi>;
 
 export function apiCommand(program: Parent, io: CliIo): void {
-  apiOptions(
-    program
-      .command('api')
-      .description(
-        'send any request to the API with the configured key, base URL and retries; print the answer',
-      ),
-  ).action(lazy(io, async () => (await import('./api.js')).api));
+  declareApi(program).action(lazy(io, async () => (await import('./api.js')).api));
 }

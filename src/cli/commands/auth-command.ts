@@ -1,13 +1,13 @@
 // `contacts auth login`, `status` and `logout`: their declarations. The runs, ./auth.ts, are
 // loaded only when a command runs.
-import { agentOption, lazy, type OptionsOf, type Parent, type SubCommand } from '../command.js';
+import { agentCommand, lazy, type OptionsOf, type Parent } from '../command.js';
 import type { CliIo } from '../io.js';
 
-/** `auth login`'s options; `LoginCommandOptions` is read from here. */
-function loginOptions(cmd: SubCommand) {
-  return cmd
+/** `contacts auth login`; `LoginCommandOptions` is read from here. */
+function declareLogin(auth: Parent) {
+  return agentCommand(auth, 'login')
+    .description('store a bk_ workspace key (hidden prompt, or stdin with --with-key)')
     .option('--with-key', 'read the key from stdin, e.g. `contacts auth login --with-key < key.txt`')
-    .addOption(agentOption())
     .addHelpText(
       'after',
       `
@@ -17,13 +17,11 @@ call to the service: a key it refuses is not stored (exit 3). Otherwise it is st
     );
 }
 
-export type LoginCommandOptions = OptionsOf<typeof loginOptions>;
+export type LoginCommandOptions = OptionsOf<typeof declareLogin>;
 
 export function authCommand(program: Parent, io: CliIo): void {
   const auth = program.command('auth').description('store, check and remove the workspace key');
-  loginOptions(
-    auth.command('login').description('store a bk_ workspace key (hidden prompt, or stdin with --with-key)'),
-  ).action(lazy(io, async () => (await import('./auth.js')).login));
+  declareLogin(auth).action(lazy(io, async () => (await import('./auth.js')).login));
   auth
     .command('status')
     .description('show the base URL, profile and key in use (masked), and where each came from')

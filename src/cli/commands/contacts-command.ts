@@ -2,14 +2,7 @@
 // ./contacts.ts, are loaded only when a command runs.
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { PER_PAGE_MAX, PER_PAGE_MIN } from '../../api/limits.js';
-import {
-  agentOption,
-  defaultCountryOption,
-  lazy,
-  type OptionsOf,
-  type Parent,
-  type SubCommand,
-} from '../command.js';
+import { agentCommand, lazy, type OptionsOf, type Parent, settingOption } from '../command.js';
 import type { CliIo } from '../io.js';
 import { collect, collectAttr, collectStripeAccount, integer } from '../options.js';
 
@@ -25,7 +18,7 @@ function fieldOptions<A extends unknown[], O extends OptionValues, G extends Opt
       'phone number, sent as E.164: "+44 20 7946 0958", or national with --default-country',
     )
     .addOption(new Option('--phonenumber <number>', 'the same as --phone, by the field name').hideHelp())
-    .addOption(defaultCountryOption())
+    .addOption(settingOption('default-country'))
     .option(
       '--attr <key=value>',
       'set a custom attribute, converted to its type (seats=3 is the number 3); key:=json sends raw JSON (repeatable)',
@@ -39,10 +32,11 @@ function fieldOptions<A extends unknown[], O extends OptionValues, G extends Opt
     .option('--data <json|@file>', 'the fields as JSON, inline or @file.json (@- for stdin); flags win');
 }
 
-/** `list`'s options; `ListCommandOptions` is read from here. */
-function listOptions(cmd: SubCommand) {
-  return cmd
-    .addOption(agentOption())
+/** `contacts list`; `ListCommandOptions` is read from here. */
+function declareList(parent: Parent) {
+  return agentCommand(parent, 'list')
+    .alias('ls')
+    .description("list the agent's contacts, oldest first")
     .option('-p, --page <n>', 'page number', integer(1))
     .option(
       '--per-page <n>',
@@ -52,13 +46,14 @@ function listOptions(cmd: SubCommand) {
     .option('--all', 'stream every page');
 }
 
-export type ListCommandOptions = OptionsOf<typeof listOptions>;
+export type ListCommandOptions = OptionsOf<typeof declareList>;
 
-/** `delete`'s argument and options; `DeleteCommandOptions` is read from here. */
-function deleteOptions(cmd: SubCommand) {
-  return cmd
+/** `contacts delete`; `DeleteCommandOptions` is read from here. */
+function declareDelete(parent: Parent) {
+  return agentCommand(parent, 'delete')
+    .alias('rm')
+    .description('delete a contact, or every contact a file names (--from)')
     .argument('[id]', 'external_id or the service id')
-    .addOption(agentOption())
     .option(
       '--from <file>',
       'delete every contact the file names, keyed as its import keyed them: an import file, a results file (only the contacts the import created), or one id a line; - for stdin',
@@ -75,25 +70,19 @@ function deleteOptions(cmd: SubCommand) {
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
 }
 
-export type DeleteCommandOptions = OptionsOf<typeof deleteOptions>;
+export type DeleteCommandOptions = OptionsOf<typeof declareDelete>;
 
 export function contactCommands(program: Parent, io: CliIo): void {
-  listOptions(
-    program.command('list').alias('ls').description("list the agent's contacts, oldest first"),
-  ).action(lazy(io, async () => (await import('./contacts.js')).list));
+  declareList(program).action(lazy(io, async () => (await import('./contacts.js')).list));
 
-  program
-    .command('get')
+  agentCommand(program, 'get')
     .description('show one contact')
     .argument('<id>', 'external_id or the service id')
-    .addOption(agentOption())
     .action(lazy(io, async () => (await import('./contacts.js')).get));
 
   fieldOptions(
-    program
-      .command('upsert')
+    agentCommand(program, 'upsert')
       .description('create a contact, or update the one with the same external_id')
-      .addOption(agentOption())
       .option('-e, --external-id <id>', "your system's id for the contact (required, here or in --data)"),
   )
     // Not an upsert option: taken only to say that `update` clears fields.
@@ -101,11 +90,9 @@ export function contactCommands(program: Parent, io: CliIo): void {
     .action(lazy(io, async () => (await import('./contacts.js')).upsert));
 
   fieldOptions(
-    program
-      .command('update')
+    agentCommand(program, 'update')
       .description("change some of a contact's fields (the rest keep their values)")
       .argument('<id>', 'external_id or the service id')
-      .addOption(agentOption())
       .option('-e, --external-id <id>', 'give the contact a new external_id'),
   )
     .option(
@@ -115,10 +102,5 @@ export function contactCommands(program: Parent, io: CliIo): void {
     )
     .action(lazy(io, async () => (await import('./contacts.js')).update));
 
-  deleteOptions(
-    program
-      .command('delete')
-      .alias('rm')
-      .description('delete a contact, or every contact a file names (--from)'),
-  ).action(lazy(io, async () => (await import('./contacts.js')).remove));
+  declareDelete(program).action(lazy(io, async () => (await import('./contacts.js')).remove));
 }

@@ -1,12 +1,12 @@
 // `contacts export`: its declaration (options, help). The run, ./export.ts, is loaded only when
 // the command runs.
-import { agentOption, lazy, type OptionsOf, type Parent, type SubCommand } from '../command.js';
+import { agentCommand, lazy, type OptionsOf, type Parent } from '../command.js';
 import type { CliIo } from '../io.js';
 
-/** `export`'s options; `ExportCommandOptions` is read from here. */
-function exportOptions(cmd: SubCommand) {
-  return cmd
-    .addOption(agentOption())
+/** `contacts export`; `ExportCommandOptions` is read from here. */
+function declareExport(parent: Parent) {
+  return agentCommand(parent, 'export')
+    .description('write every contact of the agent as CSV (importable again as is), JSON, NDJSON or .xlsx')
     .option(
       '--out <file>',
       'write to this file (atomically) instead of stdout; its extension picks the format',
@@ -28,12 +28,8 @@ spreadsheets show as text and \`contacts import\` removes again; --raw writes va
     );
 }
 
-export type ExportCommandOptions = OptionsOf<typeof exportOptions>;
+export type ExportCommandOptions = OptionsOf<typeof declareExport>;
 
 export function exportCommand(program: Parent, io: CliIo): void {
-  exportOptions(
-    program
-      .command('export')
-      .description('write every contact of the agent as CSV (importable again as is), JSON, NDJSON or .xlsx'),
-  ).action(lazy(io, async () => (await import('./export.js')).exportContacts));
+  declareExport(program).action(lazy(io, async () => (await import('./export.js')).exportContacts));
 }

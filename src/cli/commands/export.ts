@@ -1,7 +1,9 @@
 // `contacts export`: every contact of the agent, page by page, as CSV (importable again as is),
 // JSON, NDJSON or an Excel workbook, to stdout or to a file written atomically. A file is
 // written only from a walk of the pages that saw one list; stdout fails when the list changes.
+
 import { extname, resolve } from 'node:path';
+import { PER_PAGE_MAX } from '../../api/limits.js';
 import { InconsistentListError } from '../../client/errors.js';
 import { WALK_ATTEMPTS, walkUntilConsistent } from '../../client/walk.js';
 import { fileType, type WrittenFormat } from '../../importer/format-names.js';
@@ -80,7 +82,7 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
   const spinner = await ctx.io.spinner('Exporting contacts…');
   let count = 0;
   async function* contacts() {
-    for await (const page of client.contacts.pages({ agentId, perPage: 1000 })) {
+    for await (const page of client.contacts.pages({ agentId, perPage: PER_PAGE_MAX })) {
       count += page.data.length;
       spinner.update(`Exporting contacts… ${count} of ${page.total}`);
       yield* page.data;

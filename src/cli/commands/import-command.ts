@@ -1,25 +1,21 @@
 // `contacts import`: its declaration (argument, options, help). The run, ./import.ts, is loaded
 // only when the command runs.
 import { Option } from '@commander-js/extra-typings';
-import { MAX_BATCH_SIZE } from '../../api/limits.js';
+import { MAX_BATCH_SIZE, PER_PAGE_MAX } from '../../api/limits.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../bulk/defaults.js';
+import { DEFAULT_BATCH_SIZE, SAMPLE_ROWS } from '../../importer/defaults.js';
 import { FORMAT_NAMES } from '../../importer/format-names.js';
-import {
-  agentOption,
-  defaultCountryOption,
-  lazy,
-  type OptionsOf,
-  type Parent,
-  type SubCommand,
-  settingOption,
-} from '../command.js';
+import { RECORDS_KEPT } from '../../undo/defaults.js';
+import { agentCommand, lazy, type OptionsOf, type Parent, settingOption } from '../command.js';
 import type { CliIo } from '../io.js';
 import { collect, integer } from '../options.js';
+import { withCommas } from '../output/plural.js';
 
-/** `import`'s arguments and options; `ImportCommandOptions` is read from here. */
-function importOptions(cmd: SubCommand) {
-  return cmd
+/** `contacts import`; `ImportCommandOptions` is read from here. */
+function declareImport(parent: Parent) {
+  return agentCommand(parent, 'import')
+    .description('upsert every row of a CSV, Excel (.xlsx), vCard, JSON or NDJSON file by external_id')
     .argument('<file>', 'the file to import, or - for stdin')
-    .addOption(agentOption())
     .addOption(
       new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices(
         FORMAT_NAMES,
@@ -27,7 +23,7 @@ function importOptions(cmd: SubCommand) {
     )
     .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
     .option('--sheet <name>', 'the sheet of an .xlsx workbook to import (default: the first)')
-    .addOption(defaultCountryOption())
+    .addOption(settingOption('default-country'))
     .option(
       '--encoding <name>',
       'text encoding of the file, e.g. windows-1252, latin1, utf-16le (default: UTF-8, or UTF-16 by its BOM)',
@@ -43,12 +39,12 @@ function importOptions(cmd: SubCommand) {
     )
     .option(
       '--concurrency <n>',
-      'requests in flight at most (default 8); halved while the service asks for less (429, 503)',
-      integer(1, 256),
+      `requests in flight at most (default ${DEFAULT_CONCURRENCY}); halved while the service asks for less (429, 503)`,
+      integer(1, MAX_CONCURRENCY),
     )
     .option(
       '--batch-size <n>',
-      `contacts per request at most (1 to ${MAX_BATCH_SIZE}; default ${MAX_BATCH_SIZE}, under the 1 MiB body limit); 1 sends single rows`,
+      `contacts per request at most (1 to ${MAX_BATCH_SIZE}; default ${DEFAULT_BATCH_SIZE}, under the 1 MiB body limit); 1 sends single rows`,
       integer(1, MAX_BATCH_SIZE),
     )
     .option(
@@ -106,7 +102,7 @@ function importOptions(cmd: SubCommand) {
       'after',
       `
 Any export imports as it is: each column is read by the words of its header and by its values
-(the first 1,000 rows), so Email 1, Work Email, Phone - home, Mobile, Home Country, Attendee no.
+(the first ${withCommas(SAMPLE_ROWS)} rows), so Email 1, Work Email, Phone - home, Mobile, Home Country, Attendee no.
 or a column that simply holds emails are found whatever system wrote them; the first line says
 what each column fills. Lines before the header (notes, a report's title) are skipped. The key is
 the file's own id column; without one the email, in lower case; where most rows have no email, a
@@ -133,8 +129,8 @@ A date-time without a zone (HubSpot's 2024-03-22 17:59, Salesforce's 9/20/2022 3
 in --time-zone's wall clock, daylight saving included, and stored in UTC; without it, as UTC.
 
 Every import can be taken back with contacts undo: before it writes, the import reads what the
-contacts it changes hold (the directory listed in pages of 1,000, or the file's ids asked for),
-and keeps that with what it wrote, for the last 20 imports of each agent. Where that reading
+contacts it changes hold (the directory listed in pages of ${withCommas(PER_PAGE_MAX)}, or the file's ids asked for),
+and keeps that with what it wrote, for the last ${RECORDS_KEPT} imports of each agent. Where that reading
 would take more requests than the import itself (a small file into a very large directory), it
 says so and records only the contacts it creates; --undoable reads anyway, --no-undo records
 nothing.
@@ -156,12 +152,8 @@ Examples:
     );
 }
 
-export type ImportCommandOptions = OptionsOf<typeof importOptions>;
+export type ImportCommandOptions = OptionsOf<typeof declareImport>;
 
 export function importCommand(program: Parent, io: CliIo): void {
-  importOptions(
-    program
-      .command('import')
-      .description('upsert every row of a CSV, Excel (.xlsx), vCard, JSON or NDJSON file by external_id'),
-  ).action(lazy(io, async () => (await import('./import.js')).importFile));
+  declareImport(program).action(lazy(io, async () => (await import('./import.js')).importFile));
 }

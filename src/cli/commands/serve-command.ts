@@ -1,18 +1,20 @@
 // `contacts serve`: its declaration (options, help). The run, ./serve.ts, is loaded only when the
 // command runs.
-import { lazy, type Parent, type SubCommand } from '../command.js';
+import { lazy, type OptionsOf, type Parent, type SubCommand } from '../command.js';
+import { EMBEDDED_MOCK_AGENT, MOCK_DATA, SERVE_HOST, SERVE_PORT } from '../defaults.js';
 import type { CliIo } from '../io.js';
 import { collect, collectList, decimal, integer } from '../options.js';
 
-/** `serve`'s options; `ServeOptions` is read from here. */
-function serveOptions(cmd: SubCommand) {
-  return cmd
+/** `contacts serve`; `ServeOptions` is read from here. */
+function declareServe(parent: Parent) {
+  return (parent.command('serve') as unknown as SubCommand)
+    .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock')
     .option('--mock', 'required: the mock is the server this command runs')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), SERVE_PORT)
+    .option('--host <host>', 'address to listen on', SERVE_HOST)
     .option(
       '--data <file>',
-      "keep the state in this SQLite database (default: ./.contacts-mock/mock.db, the embedded --mock's; created if absent; each write committed before it is answered)",
+      `keep the state in this SQLite database (default: ./${MOCK_DATA}, the embedded --mock's; created if absent; each write committed before it is answered)`,
     )
     .option('--in-memory', 'keep nothing: the state lives in memory and goes when the server stops')
     .option(
@@ -21,7 +23,7 @@ function serveOptions(cmd: SubCommand) {
     )
     .option(
       '--seed-agent <id>',
-      "the agent a --seed file's contacts belong to (default: demo; with --agents, the only one; one of several must be named)",
+      `the agent a --seed file's contacts belong to (default: ${EMBEDDED_MOCK_AGENT}; with --agents, the only one; one of several must be named)`,
     )
     .option('--key <bk_key>', 'accept only this key (repeatable; default: any bk_ key)', collect)
     .option(
@@ -64,12 +66,8 @@ function serveOptions(cmd: SubCommand) {
     .option('--no-rate-limit-headers', 'answer 429s with Retry-After only, without X-RateLimit-* headers');
 }
 
-export type ServeOptions = ReturnType<ReturnType<typeof serveOptions>['opts']>;
+export type ServeOptions = OptionsOf<typeof declareServe>;
 
 export function serveCommand(program: Parent, io: CliIo): void {
-  serveOptions(
-    program
-      .command('serve')
-      .description('run a local mock of the Contacts API for offline work and tests: contacts serve --mock'),
-  ).action(lazy(io, async () => (await import('./serve.js')).serve));
+  declareServe(program).action(lazy(io, async () => (await import('./serve.js')).serve));
 }

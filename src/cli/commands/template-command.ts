@@ -1,13 +1,11 @@
 // `contacts template`: its declaration (options, help). The run, ./template.ts, is loaded only
 // when the command runs.
-import { agentOption, lazy, type Parent } from '../command.js';
+import { agentCommand, lazy, type Parent } from '../command.js';
 import type { CliIo } from '../io.js';
 
 export function templateCommand(program: Parent, io: CliIo): void {
-  program
-    .command('template')
+  agentCommand(program, 'template')
     .description("print the import file to fill: the contact fields and the agent's attributes")
-    .addOption(agentOption())
     .option(
       '--out <file>',
       'write to this file instead of stdout; its extension picks the format (.xlsx: a workbook)',

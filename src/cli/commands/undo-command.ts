@@ -1,16 +1,18 @@
 // `contacts undo`: its declaration (argument, options, help). The run, ./undo.ts, is loaded only
 // when the command runs.
-import { agentOption, lazy, type OptionsOf, type Parent, type SubCommand } from '../command.js';
+
+import { RECORDS_KEPT } from '../../undo/defaults.js';
+import { agentCommand, lazy, type OptionsOf, type Parent } from '../command.js';
 import type { CliIo } from '../io.js';
 
-/** `undo`'s argument and options; `UndoCommandOptions` is read from here. */
-function undoOptions(cmd: SubCommand) {
-  return cmd
+/** `contacts undo`; `UndoCommandOptions` is read from here. */
+function declareUndo(parent: Parent) {
+  return agentCommand(parent, 'undo')
+    .description('take an import back: delete what it created, restore what it updated')
     .argument(
       '[import]',
       "the import to take back: its --results file, or its id from --list (default: the agent's most recent import from this machine)",
     )
-    .addOption(agentOption())
     .option('--list', "list the agent's imports that can be taken back: time, id, file, counts, service")
     .option('--dry-run', 'show what would be deleted, restored and kept; change nothing')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
@@ -24,7 +26,7 @@ Run twice, or after an interruption, an undo finds done what is done (exit 0). A
 for another agent or another service (--mock's database, or a base URL).
 
 Records are kept in the data directory (CONTACTS_DATA_DIR; else CONTACTS_CONFIG_DIR/data; else
-the platform's, e.g. ~/.local/share/contacts-cli-nodejs), the last 20 imports per agent.
+the platform's, e.g. ~/.local/share/contacts-cli-nodejs), the last ${RECORDS_KEPT} imports per agent.
 
 Exit codes: 0 done (or nothing to do), 2 a record of another agent or service, or of an import
 still running, 8 some contacts could not be restored, 130 interrupted.
@@ -36,12 +38,8 @@ Examples:
     );
 }
 
-export type UndoCommandOptions = OptionsOf<typeof undoOptions>;
+export type UndoCommandOptions = OptionsOf<typeof declareUndo>;
 
 export function undoCommand(program: Parent, io: CliIo): void {
-  undoOptions(
-    program
-      .command('undo')
-      .description('take an import back: delete what it created, restore what it updated'),
-  ).action(lazy(io, async () => (await import('./undo.js')).undo));
+  declareUndo(program).action(lazy(io, async () => (await import('./undo.js')).undo));
 }

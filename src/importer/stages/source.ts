@@ -2,6 +2,7 @@
 // resumed; a FIFO, a device or stdin is read once, as it comes), opening it, and its records in
 // file order until they end or the signal aborts, even while a read waits on a pipe.
 import { stat } from 'node:fs/promises';
+import { SAMPLE_ROWS } from '../defaults.js';
 import { ImportError } from '../errors.js';
 import { countRows, type OpenSourceOptions, openSource } from '../sources/index.js';
 import type { Cell, ImportSource, SourceRecord } from '../sources/types.js';
@@ -98,8 +99,7 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
   });
 }
 
-/** Rows of a table read before its columns are mapped, at most. */
-export const SAMPLE_ROWS = 1000;
+export { SAMPLE_ROWS };
 /** The cell text those rows hold at most: wide rows must not hold the file in memory. */
 export const SAMPLE_MAX_CHARS = 16 * 1024 * 1024;
 
