@@ -1,5 +1,7 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
+
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
+import { PER_PAGE_MAX } from '../../api/limits.js';
 import type { ContactsClient } from '../../client/client.js';
 import { AgentNotFoundError, InconsistentListError, NotFoundError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
@@ -38,7 +40,7 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   const spinner = await ctx.io.spinner('Fetching contacts…');
   let fetched = 0;
   async function* contacts(): AsyncGenerator<Contact> {
-    for await (const page of client.contacts.pages({ agentId, perPage: opts.perPage ?? 1000 })) {
+    for await (const page of client.contacts.pages({ agentId, perPage: opts.perPage ?? PER_PAGE_MAX })) {
       fetched += page.data.length;
       spinner.update(`Fetching contacts… ${fetched} of ${page.total}`);
       yield* page.data;
@@ -246,7 +248,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
       return;
     }
   }
-  const client = await ctx.client();
+  const [client, { maxRetries }] = await Promise.all([ctx.client(), ctx.settings()]);
   const controller = new AbortController();
   const stop = ctx.onInterrupt(() => controller.abort());
   const spinner = await ctx.io.spinner(`Deleting ${plural(ids.length, 'contact')}…`);
@@ -256,6 +258,8 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
       client,
       agentId,
       ids,
+      // --max-retries (else the bulk commands' default, not a single call's).
+      ...(maxRetries === undefined ? {} : { maxRetries }),
       signal: controller.signal,
       onProgress: (r) =>
         spinner.update(`${r.deleted + r.notFound + r.failed} of ${r.ids} done, ${r.failed} failed`),

@@ -139,12 +139,15 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   };
   let report: UndoReport;
   try {
+    const { maxRetries } = await ctx.settings();
     report = await undoImport({
       client,
       agentId,
       record: record.path,
       service,
       dryRun,
+      // --max-retries (else the bulk commands' default, not a single call's).
+      ...(maxRetries === undefined ? {} : { maxRetries }),
       signal: controller.signal,
       confirm: async (plan) => {
         spinner?.stop();
