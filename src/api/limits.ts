@@ -37,3 +37,10 @@ export const CONTACT_RECORD_FIELDS = [
   'created_at',
   'updated_at',
 ] as const;
+
+/** The fields of a record the service sets (read-only): an export's copies of them are never input. */
+export const READ_ONLY_CONTACT_FIELDS = [
+  'id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (typeof CONTACT_RECORD_FIELDS)[number][];

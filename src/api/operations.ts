@@ -207,7 +207,6 @@ const PARAM_NAMES: Record<string, string> = { agentId: 'agent id', id: 'contact 
  * request; `param` says which (`agentId`, `id`, `name`).
  */
 export class PathParamError extends ContactsError {
-  override name = 'PathParamError';
   readonly param: string;
   readonly value: string;
   constructor(param: string, value: string, path: string) {

@@ -23,15 +23,15 @@ export interface DirectoryReaderOptions {
 }
 
 export class DirectoryReader {
-  readonly #o: DirectoryReaderOptions;
+  readonly #options: DirectoryReaderOptions;
   get client(): ContactsClient {
-    return this.#o.client;
+    return this.#options.client;
   }
   get agentId(): string {
-    return this.#o.agentId;
+    return this.#options.agentId;
   }
   get maxRetries(): number {
-    return this.#o.maxRetries;
+    return this.#options.maxRetries;
   }
   /** The contacts the directory holds, as its first page says. */
   readonly total: number;
@@ -41,7 +41,7 @@ export class DirectoryReader {
   #first: Page | undefined;
 
   private constructor(options: DirectoryReaderOptions, first: Page) {
-    this.#o = options;
+    this.#options = options;
     this.#first = first;
     this.total = first.total;
     this.pages = Math.max(1, first.totalPages);
@@ -75,7 +75,7 @@ export class DirectoryReader {
    * start with `walkUntilConsistent`.
    */
   async list(onPage: (contacts: readonly Contact[]) => void): Promise<void> {
-    const first = this.#first ?? (await this.#page(1, { maxRetries: this.#o.maxRetries }));
+    const first = this.#first ?? (await this.#page(1, { maxRetries: this.#options.maxRetries }));
     this.#first = undefined;
     const check = new WalkCheck();
     check.page(first);
@@ -93,15 +93,15 @@ export class DirectoryReader {
         check.page(next);
         onPage(next.data);
       },
-      { concurrency: READS_IN_FLIGHT, maxRetries: this.#o.maxRetries },
+      { concurrency: READS_IN_FLIGHT, maxRetries: this.#options.maxRetries },
     );
     check.end();
   }
 
   #page(page: number, request: Omit<RequestOptions, 'agentId'>): Promise<Page> {
-    return this.#o.client.contacts.list({
+    return this.#options.client.contacts.list({
       ...request,
-      agentId: this.#o.agentId,
+      agentId: this.#options.agentId,
       perPage: PER_PAGE_MAX,
       page,
     });
@@ -117,7 +117,7 @@ export class DirectoryReader {
     const unaddressable = new Set(ids.filter((id) => isDotSegment(encodeURIComponent(id))));
     if (unaddressable.size > 0) {
       // Read now, page after page: the first page this reader opened with may be out of date.
-      const { client, agentId, maxRetries } = this.#o;
+      const { client, agentId, maxRetries } = this.#options;
       await walkUntilConsistent(async () => {
         for (const id of unaddressable) found.set(id, null);
         for await (const c of client.contacts.listAll({ agentId, perPage: PER_PAGE_MAX, maxRetries })) {
@@ -129,7 +129,10 @@ export class DirectoryReader {
       unaddressable.size > 0 ? ids.filter((id) => !unaddressable.has(id)) : ids,
       async (id, request) => {
         try {
-          const c = await this.#o.client.contacts.get(id, { ...request, agentId: this.#o.agentId });
+          const c = await this.#options.client.contacts.get(id, {
+            ...request,
+            agentId: this.#options.agentId,
+          });
           // The service resolves :id as an external_id first, then as its own id.
           found.set(id, c.external_id === id ? c : null);
         } catch (error) {
@@ -137,7 +140,7 @@ export class DirectoryReader {
           else throw error;
         }
       },
-      { concurrency: READS_IN_FLIGHT, maxRetries: this.#o.maxRetries },
+      { concurrency: READS_IN_FLIGHT, maxRetries: this.#options.maxRetries },
     );
     return found;
   }

@@ -1,16 +1,15 @@
 // One request per item, under the bulk commands' scheduler (./scheduler.ts): at most `concurrency`
 // in flight (fewer while the service asks for less), every attempt paced and its answer reported.
-// What teardown and undo send; the import's batches have their own sink (importer/stages).
+// What teardown and undo send; the import's batches have their own sink (importer/stages), whose
+// requests are paced alike (pacedAttempts, ./paced.ts).
 import { PathParamError } from '../api/operations.js';
 import { AgentNotFoundError } from '../client/errors.js';
 import type { RequestOptions } from '../client/resources/core.js';
-import { NotSent, paced } from './paced.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from './defaults.js';
+import { NotSent, pacedAttempts } from './paced.js';
 import { Scheduler } from './scheduler.js';
 
-/** Requests in flight at most, by default: as an import sends. */
-export const DEFAULT_CONCURRENCY = 8;
-/** Retries per request (5xx, 429, connection failures) before the run stops. */
-export const DEFAULT_RETRIES = 10;
+export { DEFAULT_CONCURRENCY, DEFAULT_RETRIES };
 
 /** What `send` passes to the client call of its item. */
 export type PacedRequest = Pick<RequestOptions, 'maxRetries' | 'beforeAttempt' | 'onAttempt'>;
@@ -53,15 +52,14 @@ export async function runPaced<T>(
       break;
     }
     scheduler.acquire();
-    let ticket: number | undefined;
     const request: PacedRequest = {
       maxRetries: options.maxRetries ?? DEFAULT_RETRIES,
-      beforeAttempt: async (attempt) => {
-        // A first attempt is not sent once the run is stopped; a retry finishes what it began.
-        ticket = await paced(scheduler, () => attempt === 1 && stopped());
-        if (attempt === 1) sent++;
-      },
-      onAttempt: (event) => scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now()),
+      ...pacedAttempts(scheduler, {
+        stopped,
+        sent: (attempt) => {
+          if (attempt === 1) sent++;
+        },
+      }),
     };
     const task = send(item, request)
       .catch((error: unknown) => {

@@ -7,6 +7,7 @@ import type { ResolvedSettings } from '../config/resolve.js';
 import { envSwitch, SWITCHES } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { MockServer } from '../mock/server.js';
+import { EMBEDDED_MOCK_AGENT, MOCK_DATA } from './defaults.js';
 import { type KeyOrigin, KeyRefusedError, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { chooseFormat, type OutputFormat } from './output/format.js';
@@ -16,10 +17,6 @@ import type { ContextOptions } from './program.js';
 
 /** The key the embedded mock accepts: it checks keys, so the client sends a well-formed one. */
 const EMBEDDED_MOCK_KEY = 'bk_embedded_mock';
-/** Agent used with --mock when none is set, so `contacts --mock list` works on a fresh clone. */
-export const EMBEDDED_MOCK_AGENT = 'demo';
-/** The embedded mock's database, under the working directory. */
-export const MOCK_DATA = '.contacts-mock/mock.db';
 
 export class CommandContext {
   readonly io: Io;

@@ -26,6 +26,7 @@ import {
 import { ConfigError } from '../config/errors.js';
 import type { ApiKeySource } from '../config/resolve.js';
 import { API_KEY_ENV, API_KEY_FILE_ENV, DEFAULT_PROFILE } from '../config/settings.js';
+import { ContactsError } from '../core/error.js';
 import { redactSecrets } from '../core/redact.js';
 import {
   CheckpointMismatchError,
@@ -50,8 +51,7 @@ export interface CliErrorOptions {
 }
 
 /** An error the CLI raises on purpose: its message is already fit for the user. */
-export class CliError extends Error {
-  override name = 'CliError';
+export class CliError extends ContactsError {
   readonly exitCode: number;
   readonly hint: string | undefined;
   readonly silent: boolean;
@@ -65,7 +65,6 @@ export class CliError extends Error {
 
 /** Bad arguments, options or configuration. */
 export class UsageError extends CliError {
-  override name = 'UsageError';
   constructor(message: string, options: Omit<CliErrorOptions, 'exitCode'> = {}) {
     super(message, { ...options, exitCode: ExitCode.USAGE });
   }
@@ -73,7 +72,6 @@ export class UsageError extends CliError {
 
 /** No API key, or one that cannot be right. */
 export class CredentialsError extends CliError {
-  override name = 'CredentialsError';
   constructor(message: string, options: Omit<CliErrorOptions, 'exitCode'> = {}) {
     super(message, { ...options, exitCode: ExitCode.AUTH });
   }
@@ -81,7 +79,6 @@ export class CredentialsError extends CliError {
 
 /** The user pressed Ctrl-C (at a prompt, or during a command that listens for SIGINT). */
 export class InterruptedError extends CliError {
-  override name = 'InterruptedError';
   constructor(message = 'Interrupted', options: Omit<CliErrorOptions, 'exitCode'> = {}) {
     super(message, { ...options, exitCode: ExitCode.INTERRUPTED });
   }
@@ -101,7 +98,6 @@ export interface KeyOrigin {
  * CONTACTS_API_KEY is fixed there, not by logging in again.
  */
 export class KeyRefusedError extends CliError {
-  override name = 'KeyRefusedError';
   override readonly cause: AuthenticationError;
   readonly origin: KeyOrigin;
   constructor(cause: AuthenticationError, origin: KeyOrigin) {

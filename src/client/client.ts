@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
 import { type HttpMethod, isDotSegment, readAsDotSegmentOf } from '../api/operations.js';
 import { VERSION } from '../core/version.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ContactsError, type Headers, RequestPathError } from './errors.js';
 import { type ProxyOptions, proxyFor, proxyFromEnv } from './proxy.js';
 import { Attributes } from './resources/attributes.js';
@@ -67,8 +68,12 @@ export class ContactsClient {
       baseUrl,
       apiKey,
       userAgent: `contacts-cli/${VERSION} node/${process.versions.node}${options.userAgent ? ` ${options.userAgent}` : ''}`,
-      timeoutMs: options.timeoutMs ?? 30_000,
-      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? 2 },
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: {
+        ...DEFAULT_RETRY_POLICY,
+        ...options.retry,
+        maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      },
       dispatcher: options.dispatcher,
       proxy:
         options.dispatcher || options.proxy === false

@@ -9,7 +9,6 @@ export type Headers = Record<string, string | string[] | undefined>;
 
 /** The service answered with a non-2xx status. */
 export class APIError extends ContactsError {
-  override name = 'APIError';
   readonly status: number;
   readonly headers: Headers;
   readonly body: unknown;
@@ -43,37 +42,18 @@ export class APIError extends ContactsError {
   }
 }
 
-export class BadRequestError extends APIError {
-  override name = 'BadRequestError';
-}
+export class BadRequestError extends APIError {}
 /** 400 "Maximum contacts limit reached": the write would create a contact past the agent's quota. */
-export class ContactLimitError extends BadRequestError {
-  override name = 'ContactLimitError';
-}
-export class AuthenticationError extends APIError {
-  override name = 'AuthenticationError';
-}
-export class PermissionDeniedError extends APIError {
-  override name = 'PermissionDeniedError';
-}
-export class NotFoundError extends APIError {
-  override name = 'NotFoundError';
-}
+export class ContactLimitError extends BadRequestError {}
+export class AuthenticationError extends APIError {}
+export class PermissionDeniedError extends APIError {}
+export class NotFoundError extends APIError {}
 /** 404 "Chatbot not found": the agent itself does not exist (not the contact or attribute). */
-export class AgentNotFoundError extends NotFoundError {
-  override name = 'AgentNotFoundError';
-}
-export class ConflictError extends APIError {
-  override name = 'ConflictError';
-}
-export class PayloadTooLargeError extends APIError {
-  override name = 'PayloadTooLargeError';
-}
-export class UnsupportedMediaTypeError extends APIError {
-  override name = 'UnsupportedMediaTypeError';
-}
+export class AgentNotFoundError extends NotFoundError {}
+export class ConflictError extends APIError {}
+export class PayloadTooLargeError extends APIError {}
+export class UnsupportedMediaTypeError extends APIError {}
 export class RateLimitError extends APIError {
-  override name = 'RateLimitError';
   /** Seconds the server asked us to wait (`Retry-After`), when it said. */
   get retryAfterSeconds(): number | undefined {
     const raw = this.headers['retry-after'];
@@ -81,13 +61,10 @@ export class RateLimitError extends APIError {
     return Number.isFinite(n) ? n : undefined;
   }
 }
-export class InternalServerError extends APIError {
-  override name = 'InternalServerError';
-}
+export class InternalServerError extends APIError {}
 
 /** The request never got an answer: refused, reset, DNS, TLS. Keeps the low-level `cause`. */
 export class APIConnectionError extends ContactsError {
-  override name = 'APIConnectionError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -98,7 +75,6 @@ export class APIConnectionError extends ContactsError {
  * user's configuration, naming the variable it came from, not a failure to reach anything.
  */
 export class ProxyConfigError extends ContactsError {
-  override name = 'ProxyConfigError';
   /** The variable (or client option) that holds the value. */
   readonly variable: string;
   constructor(message: string, variable: string) {
@@ -112,7 +88,6 @@ export class ProxyConfigError extends ContactsError {
  * host), to a CONNECT or a forwarded request. Not a network blip: never retried.
  */
 export class ProxyRefusedError extends ContactsError {
-  override name = 'ProxyRefusedError';
   readonly status: number;
   /** The proxy's URL, credentials redacted. */
   readonly proxy: string;
@@ -125,7 +100,6 @@ export class ProxyRefusedError extends ContactsError {
 
 /** A path for `request()` that cannot be sent below the base URL (`/../admin`, a space). */
 export class RequestPathError extends ContactsError {
-  override name = 'RequestPathError';
   readonly hint: string | undefined;
   constructor(message: string, hint?: string) {
     super(message);
@@ -134,13 +108,10 @@ export class RequestPathError extends ContactsError {
 }
 
 /** No answer within the timeout. */
-export class APITimeoutError extends APIConnectionError {
-  override name = 'APITimeoutError';
-}
+export class APITimeoutError extends APIConnectionError {}
 
 /** The caller aborted the request through its AbortSignal. */
 export class APIUserAbortError extends ContactsError {
-  override name = 'APIUserAbortError';
   constructor(message = 'Request was aborted', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -148,7 +119,6 @@ export class APIUserAbortError extends ContactsError {
 
 /** The service answered 2xx, but the body breaks the contract. */
 export class ResponseValidationError extends ContactsError {
-  override name = 'ResponseValidationError';
   readonly status: number;
   readonly issues: Issue[];
   readonly body: unknown;
@@ -210,7 +180,6 @@ export type InconsistentListCode = 'total_changed' | 'page_gone' | 'repeated_id'
  * page (`walkUntilConsistent`).
  */
 export class InconsistentListError extends ContactsError {
-  override name = 'InconsistentListError';
   readonly code: InconsistentListCode;
   /** The page that showed it (none for `count_mismatch`, seen at the end). */
   readonly page: number | undefined;

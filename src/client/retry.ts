@@ -1,5 +1,6 @@
 // When to try a request again, and how long to wait first: exponential backoff with jitter,
 // `Retry-After` honoured up to a cap. Every operation of this API is safe to repeat.
+import { DEFAULT_MAX_RETRIES } from './defaults.js';
 import type { Headers } from './errors.js';
 
 export interface RetryPolicy {
@@ -12,7 +13,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxRetries: 2,
+  maxRetries: DEFAULT_MAX_RETRIES,
   initialDelayMs: 500,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,

@@ -11,7 +11,6 @@ import { ContactsError } from '../core/error.js';
 export type ConfigErrorKind = 'invalid' | 'missing' | 'credentials' | 'file';
 
 export class ConfigError extends ContactsError {
-  override name = 'ConfigError';
   readonly kind: ConfigErrorKind;
   /** One line telling the user what to do next. */
   readonly hint: string | undefined;

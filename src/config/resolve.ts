@@ -86,12 +86,12 @@ export function resolveSettings({
       : DEFAULT_PROFILE;
   const profileSource = flagProfile ? 'flag' : envProfile ? 'env' : 'default';
   if (requireExistingProfile && profile !== DEFAULT_PROFILE) {
-    const known = store.profiles();
-    if (!known.includes(profile)) {
+    const profiles = store.profiles();
+    if (!profiles.includes(profile)) {
       const from = profileSource === 'flag' ? '--profile' : PROFILE_ENV;
       throw new ConfigError('invalid', `No profile "${profile}" (from ${from}) in ${store.path}`, {
         hint:
-          (known.length > 0 ? `Profiles: ${known.join(', ')}. ` : 'There are no profiles yet. ') +
+          (profiles.length > 0 ? `Profiles: ${profiles.join(', ')}. ` : 'There are no profiles yet. ') +
           `To create it: \`contacts --profile ${profile} auth login\` or \`contacts --profile ${profile} config set base-url <url>\`.`,
       });
     }

@@ -2,6 +2,8 @@
 // checks every value passes, whichever source (flag, env, file) it comes from.
 
 import { API_KEY_PREFIX, apiKeyProblem } from '../api/key.js';
+import { DEFAULT_RETRIES } from '../bulk/defaults.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from '../client/defaults.js';
 import { didYouMean } from '../util/suggest.js';
 import { canonicalTimeZone, timeZoneName, zoneOffset } from '../util/time-zone.js';
 import { ConfigError } from './errors.js';
@@ -100,7 +102,7 @@ export const SETTINGS = {
     env: 'CONTACTS_MAX_RETRIES',
     file: 'max_retries',
     description: 'retries of a failed request: 429, 5xx, connection failures',
-    fallback: '2, import 10',
+    fallback: `${DEFAULT_MAX_RETRIES}; import, undo and delete --from: ${DEFAULT_RETRIES}`,
     parse: (raw, from) => Number(validateRetries(raw, from)),
   }),
   timeout: setting({
@@ -109,7 +111,7 @@ export const SETTINGS = {
     env: 'CONTACTS_TIMEOUT',
     file: 'timeout',
     description: 'how long each attempt may take, to the last byte of the answer: 30s, 500ms, 2m',
-    fallback: '30s',
+    fallback: `${DEFAULT_TIMEOUT_MS / 1000}s`,
     parse: parseDuration,
     normalise: (raw, from) => {
       parseDuration(raw, from);

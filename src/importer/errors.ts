@@ -5,13 +5,10 @@ import { ContactsError } from '../core/error.js';
 export { type OutputPathCode, OutputPathError, type ProtectedPath } from '../util/output-path.js';
 
 /** Base of every importer error: the import cannot go on (or cannot start). */
-export class ImportError extends ContactsError {
-  override name = 'ImportError';
-}
+export class ImportError extends ContactsError {}
 
 /** The input cannot be read as its format: a broken quote, truncated JSON. Rows before it were read. */
 export class SourceParseError extends ImportError {
-  override name = 'SourceParseError';
   readonly file: string;
   readonly line: number;
   /** 1-based CSV column (field) when known. */
@@ -32,7 +29,6 @@ export class SourceParseError extends ImportError {
 
 /** The columns cannot be mapped: a bad `--map`, no external_id column, an undefined attribute. */
 export class MappingError extends ImportError {
-  override name = 'MappingError';
   /** The target no field has (`plan` in `--map Plan=plan`), for a caller that can say more. */
   readonly unknownTarget: string | undefined;
   constructor(message: string, options: { unknownTarget?: string } = {}) {
@@ -46,7 +42,6 @@ export class MappingError extends ImportError {
  * The way on is to restart (the `restart` option): the caller words it.
  */
 export class CheckpointMismatchError extends ImportError {
-  override name = 'CheckpointMismatchError';
   readonly code = 'checkpoint_mismatch';
   readonly path: string;
   readonly reasons: string[];
@@ -63,7 +58,6 @@ export class CheckpointMismatchError extends ImportError {
  * words the two ways on (the `resume` and `restart` options).
  */
 export class UnfinishedImportError extends ImportError {
-  override name = 'UnfinishedImportError';
   readonly code = 'unfinished_import';
   /** The checkpoint file. */
   readonly path: string;
@@ -102,7 +96,6 @@ const WRITE_FAILURES: Record<string, string> = {
  * the checkpoint says. The caller words the way on.
  */
 export class OutputWriteError extends ImportError {
-  override name = 'OutputWriteError';
   readonly code = 'output_write_failed';
   /** The file that could not be written. */
   readonly file: string;

@@ -2,7 +2,7 @@
 // and the CSV delimiter sniffed from the header line.
 import { extname, join } from 'node:path';
 import { ImportError } from './errors.js';
-import { FORMAT_ALIASES } from './format-names.js';
+import { FORMAT_ALIASES, fileType } from './format-names.js';
 
 export const IMPORT_FORMATS = ['csv', 'json', 'ndjson', 'xlsx', 'vcard'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -17,28 +17,6 @@ export function isTabular(format: ImportFormat): boolean {
 
 export const CSV_DELIMITERS = [',', ';', '\t'] as const;
 export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
-
-const BY_EXTENSION: Record<string, ImportFormat> = {
-  '.csv': 'csv',
-  '.tsv': 'csv',
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-  '.xlsx': 'xlsx',
-  // Macro-enabled and template workbooks hold their sheets the same way.
-  '.xlsm': 'xlsx',
-  '.xltx': 'xlsx',
-  '.vcf': 'vcard',
-  '.vcard': 'vcard',
-};
-
-/** Files this tool cannot read, with what to do instead (the extension alone decides). */
-const UNREADABLE: Record<string, string> = {
-  '.xls': 'an Excel 97-2003 workbook (.xls): open it in a spreadsheet and save it as .xlsx or CSV',
-  '.xlsb': 'an Excel binary workbook (.xlsb): open it in a spreadsheet and save it as .xlsx or CSV',
-  '.ods': 'an OpenDocument spreadsheet (.ods): save it as .xlsx or CSV',
-  '.numbers': 'a Numbers document: export it as Excel (.xlsx) or CSV',
-};
 
 /** An explicit format option, checked; `tsv` and `jsonl` are accepted as their formats. */
 export function parseFormatOption(value: string): ImportFormat {
@@ -62,9 +40,9 @@ export function formatFromName(input: string, explicit?: string): ImportFormat |
   if (explicit) return parseFormatOption(explicit);
   if (input === '-') return undefined;
   const ext = extname(input).toLowerCase();
-  const unreadable = UNREADABLE[ext];
-  if (unreadable) throw new ImportError(`${input} is ${unreadable}`);
-  return BY_EXTENSION[ext];
+  const type = fileType(ext);
+  if (type?.instead) throw new ImportError(`${input} is ${type.is} (${ext}): ${type.instead}`);
+  return type?.reads;
 }
 
 /** The delimiter an extension implies (`.tsv` is tab), undefined when it must be sniffed. */

@@ -1,6 +1,7 @@
 // Which contact field or custom attribute each CSV column fills: synonyms, attribute names and
 // `--map` overrides, resolved once from the header.
 import type { AttributeDefinition } from '../api/attribute.js';
+import { READ_ONLY_CONTACT_FIELDS } from '../api/limits.js';
 import { didYouMean } from '../util/suggest.js';
 import { type ColumnRole, headerWords, inferColumns, placeOf, roleByWords } from './columns.js';
 import { MappingError } from './errors.js';
@@ -97,7 +98,7 @@ export function isGenericHeader(header: string): boolean {
 }
 
 /** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
-const RECORD_FIELDS = new Set(['id', 'createdat', 'updatedat']);
+const RECORD_FIELDS = new Set(READ_ONLY_CONTACT_FIELDS.map(normalizeHeader));
 
 const ATTR_PREFIX_RE = /^(attr|custom_attributes)\./i;
 

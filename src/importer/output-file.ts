@@ -74,7 +74,7 @@ const BUFFER_BYTES = 64 * 1024;
 
 export class OutputFile {
   readonly path: string;
-  readonly #o: OutputFileOptions;
+  readonly #options: OutputFileOptions;
   #handle: OutputHandle | null = null;
   /** Writes may be given: opened, or nothing to open before the first record. */
   #opened: boolean;
@@ -94,7 +94,7 @@ export class OutputFile {
 
   constructor(options: OutputFileOptions) {
     this.path = options.path;
-    this.#o = options;
+    this.#options = options;
     this.#opened = (options.keep ?? 0) === 0 && !options.eager;
   }
 
@@ -108,8 +108,8 @@ export class OutputFile {
   }
 
   async #open(): Promise<void> {
-    const keep = this.#o.keep ?? 0;
-    if (keep !== 0 || this.#o.eager) {
+    const keep = this.#options.keep ?? 0;
+    if (keep !== 0 || this.#options.eager) {
       let handle: OutputHandle | undefined;
       try {
         handle = await this.#openHandle();
@@ -121,7 +121,7 @@ export class OutputFile {
           keep === 0
             ? 0
             : keep === 'whole-records' || short
-              ? await wholeRecordsLength(handle, this.#o.csv)
+              ? await wholeRecordsLength(handle, this.#options.csv)
               : keep;
         await handle.truncate(this.#kept);
       } catch (error) {
@@ -131,7 +131,8 @@ export class OutputFile {
       this.#handle = handle;
       this.#length = this.#kept;
       // Else with the first record.
-      if (this.#length === 0 && this.#o.eager && this.#o.preamble) this.#push(this.#o.preamble);
+      if (this.#length === 0 && this.#options.eager && this.#options.preamble)
+        this.#push(this.#options.preamble);
     }
     this.#opened = true;
   }
@@ -161,11 +162,11 @@ export class OutputFile {
 
   /** One record, whole (ending in its newline). Written later, in order: see `flush()`. */
   write(text: string): void {
-    if (this.#closed) throw new ImportError(`${this.#o.what} ${this.path} is already closed`);
-    if (!this.#opened) throw new ImportError(`${this.#o.what} ${this.path} is not open yet`);
+    if (this.#closed) throw new ImportError(`${this.#options.what} ${this.path} is already closed`);
+    if (!this.#opened) throw new ImportError(`${this.#options.what} ${this.path} is not open yet`);
     this.#records++;
     if (this.#failure) return;
-    if (this.#length === 0 && this.#o.preamble) this.#push(this.#o.preamble);
+    if (this.#length === 0 && this.#options.preamble) this.#push(this.#options.preamble);
     this.#push(text);
     if (this.#buffered >= BUFFER_BYTES && !this.#draining) {
       this.#draining = true;
@@ -195,11 +196,11 @@ export class OutputFile {
         this.#handle = null;
         await handle?.close().catch(() => {});
       }
-      if (this.#length === 0 && !this.#o.eager) {
+      if (this.#length === 0 && !this.#options.eager) {
         // Nothing kept nor written: a file `open()` found empty, or made, is left by no one; an old
         // one is removed only when it is ours.
-        const emptied = (this.#o.keep ?? 0) !== 0;
-        if (emptied || (await this.#o.isOurs?.(this.path))) await rm(this.path, { force: true });
+        const emptied = (this.#options.keep ?? 0) !== 0;
+        if (emptied || (await this.#options.isOurs?.(this.path))) await rm(this.path, { force: true });
       }
     });
   }
@@ -237,7 +238,7 @@ export class OutputFile {
       this.#buffer = [];
       this.#buffered = 0;
       this.#failure = this.#wrap(error);
-      this.#o.onFailure?.(this.#failure);
+      this.#options.onFailure?.(this.#failure);
       throw this.#failure;
     }
   }
@@ -247,18 +248,20 @@ export class OutputFile {
     // failed write: nothing was written, and it says why itself.
     return error instanceof ImportError || error instanceof OutputPathError
       ? error
-      : new OutputWriteError(this.#o.what, this.path, error);
+      : new OutputWriteError(this.#options.what, this.path, error);
   }
 
   /** Opened without truncating, so a file found to be the input is left as it was. */
   async #openHandle(truncate = false): Promise<OutputHandle> {
-    const handle = await (this.#o.openFile ?? openForAppend)(this.path);
+    const handle = await (this.#options.openFile ?? openForAppend)(this.path);
     try {
-      const { protect } = this.#o;
+      const { protect } = this.#options;
       if (protect && protect !== '-') {
         const [mine, theirs] = await Promise.all([handle.stat(), stat(protect).catch(() => null)]);
         if (theirs && mine.dev === theirs.dev && mine.ino === theirs.ino) {
-          throw new ImportError(`${this.#o.what} ${this.path} is the input ${protect}; choose another path`);
+          throw new ImportError(
+            `${this.#options.what} ${this.path} is the input ${protect}; choose another path`,
+          );
         }
       }
       if (truncate) await handle.truncate(0);

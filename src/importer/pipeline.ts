@@ -12,6 +12,7 @@ import { type UndoChoice, UndoRecorder } from '../undo/recorder.js';
 import { undoDir } from '../util/data-dir.js';
 import type { ProtectedPath } from '../util/output-path.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
+import { DEFAULT_BATCH_SIZE } from './defaults.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
 import { nearlyRecognised } from './exports.js';
@@ -49,8 +50,7 @@ import type { DateOrder } from './values.js';
 export { DEFAULT_CONCURRENCY } from '../bulk/paced-run.js';
 export type { ImportEvent, ImportReport, ImportStats } from './stages/report.js';
 export type { ImportSink, RowOutcome } from './stages/sink.js';
-/** Contacts a request by default: the batch form's maximum (prod), bytes permitting. */
-export const DEFAULT_BATCH_SIZE = 1000;
+export { DEFAULT_BATCH_SIZE };
 
 /** Rows read before the first is validated, to learn what the file says of itself. */
 const LOOK_AHEAD_ROWS = SAMPLE_ROWS;

@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { CSV_WRITE_OPTIONS, csvCell } from './csv-text.js';
 import { ImportError } from './errors.js';
+import { fileType } from './format-names.js';
 import { OutputFile, type OutputFileOptions } from './output-file.js';
 
 export interface ResultRecord {
@@ -20,9 +21,8 @@ export type ResultsFormat = 'csv' | 'ndjson';
 
 /** The format a results path asks for, or an error naming the extensions it takes. */
 export function resultsFormat(path: string): ResultsFormat {
-  const ext = extname(path).toLowerCase();
-  if (ext === '.csv') return 'csv';
-  if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
+  const written = fileType(extname(path))?.written;
+  if (written === 'csv' || written === 'ndjson') return written;
   throw new ImportError(`--results ${path}: name a .csv or .ndjson file (its extension picks the format)`);
 }
 

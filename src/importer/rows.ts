@@ -4,7 +4,7 @@ import { type AttributeDefinition, subMillisecondDigits } from '../api/attribute
 import { type ContactInputParsed, createContactValidators, EmailSchema } from '../api/contact.js';
 import { toIssues } from '../api/envelope.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
-import { MAX_JSON_DEPTH } from '../api/limits.js';
+import { MAX_JSON_DEPTH, READ_ONLY_CONTACT_FIELDS } from '../api/limits.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
 import { countryCode } from './countries.js';
 import type { ColumnMapping, ColumnTarget } from './mapping.js';
@@ -670,9 +670,6 @@ export function emailKey(mapping: ColumnMapping, cells: readonly Cell[]): string
   return email && keyOfEmail(email.text);
 }
 
-/** The service's own fields of a contact record: read-only, so an export's copies are dropped. */
-const RECORD_FIELDS = ['id', 'created_at', 'updated_at'] as const;
-
 /**
  * The record ready for the contract's input schema: without the read-only fields of a
  * record (a JSON export imports again as is), and with a numeric external_id as its string,
@@ -680,9 +677,9 @@ const RECORD_FIELDS = ['id', 'created_at', 'updated_at'] as const;
  */
 function fromJson(source: Record<string, unknown>): Record<string, unknown> | string {
   let record = source;
-  if (RECORD_FIELDS.some((f) => f in source)) {
+  if (READ_ONLY_CONTACT_FIELDS.some((f) => f in source)) {
     record = { ...source };
-    for (const f of RECORD_FIELDS) delete record[f];
+    for (const f of READ_ONLY_CONTACT_FIELDS) delete record[f];
   }
   const id = record.external_id;
   if (typeof id !== 'number') return record;

@@ -1,9 +1,9 @@
 // The one error type of the mock core: a contract error (status, message, issues) that the
 // request handler turns into the wire's error body.
 import type { Issue } from '../api/envelope.js';
+import { ContactsError } from '../core/error.js';
 
-export class MockHttpError extends Error {
-  override name = 'MockHttpError';
+export class MockHttpError extends ContactsError {
   readonly status: number;
   readonly issues: Issue[] | undefined;
   readonly headers: Record<string, string>;
@@ -28,8 +28,7 @@ export const notFound = (message: string) => new MockHttpError(404, message);
 export const conflict = (message: string, issues?: Issue[]) => new MockHttpError(409, message, { issues });
 
 /** The mock's data file cannot be used: unreadable, a directory, corrupt, or not the mock's. */
-export class MockDataFileError extends Error {
-  override name = 'MockDataFileError';
+export class MockDataFileError extends ContactsError {
   readonly file: string;
   /** What to do about it, when the message does not already say. */
   readonly hint: string | undefined;
@@ -41,6 +40,4 @@ export class MockDataFileError extends Error {
 }
 
 /** A seed that cannot be used, naming the file and where in it. */
-export class SeedError extends Error {
-  override name = 'SeedError';
-}
+export class SeedError extends ContactsError {}

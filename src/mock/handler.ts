@@ -180,7 +180,7 @@ export function answerApi(state: MockState, req: MockRequest): MockResponse {
  * A contact body with the fields production does not know taken out (reported in
  * `x-contacts-ignored`), or in strict mode a 400 naming each of them.
  */
-function known(state: MockState, agentId: string, body: unknown, batch = false): SplitFields {
+function dropUnknownFields(state: MockState, agentId: string, body: unknown, batch = false): SplitFields {
   const names = state.store.attributeNames(agentId);
   const split =
     batch && isPlainObject(body) ? splitUnknownBatchFields(body, names) : splitUnknownFields(body, names);
@@ -249,10 +249,10 @@ function route(state: MockState, req: MockRequest): MockResponse {
     case 'upsertContact': {
       const body = jsonBody(req);
       if ('users' in body) {
-        const split = known(state, agent, body, true);
+        const split = dropUnknownFields(state, agent, body, true);
         return reporting(success(200, store.batchUpsert(agent, split.body)), split.ignored);
       }
-      const split = known(state, agent, body);
+      const split = dropUnknownFields(state, agent, body);
       const { contact, created } = store.upsertContact(agent, split.body);
       return reporting(success(created ? 201 : 200, contact), split.ignored);
     }
@@ -261,7 +261,7 @@ function route(state: MockState, req: MockRequest): MockResponse {
     case 'deleteContact':
       return success(200, store.deleteContact(agent, id));
     case 'updateContact': {
-      const split = known(state, agent, unwrapData(jsonBody(req)));
+      const split = dropUnknownFields(state, agent, unwrapData(jsonBody(req)));
       return reporting(success(200, store.patchContact(agent, id, split.body)), split.ignored);
     }
     case 'listAttributes':

@@ -13,13 +13,14 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type Database from 'libsql';
 import { ImportError } from '../importer/errors.js';
+import { RECORDS_KEPT } from './defaults.js';
 import { type ContactState, canonical } from './state.js';
+
+export { RECORDS_KEPT };
 
 /** An import's id: the time it started (UTC, to the millisecond) and four hex digits. */
 export const RECORD_ID_PATTERN = /^\d{8}T\d{9}-[0-9a-f]{4}$/;
 
-/** Imports kept per agent: the oldest give way. */
-export const RECORDS_KEPT = 20;
 const SCHEMA_VERSION = 1;
 /** `PRAGMA application_id`: marks a file as an undo record ("CtUn"). */
 const APPLICATION_ID = 0x4374556e;
@@ -103,9 +104,7 @@ export interface RecordedContact {
 }
 
 /** A record that cannot be read or written (a usage error: exit 2). */
-export class UndoRecordError extends ImportError {
-  override name = 'UndoRecordError';
-}
+export class UndoRecordError extends ImportError {}
 
 /** The record files of one agent's directory, oldest first (their names sort by time). */
 function recordFiles(agentDir: string): string[] {

@@ -104,13 +104,10 @@ export interface UndoOptions {
 }
 
 /** The record cannot be used here: another agent, another service, an import still running. */
-export class UndoRefusedError extends ImportError {
-  override name = 'UndoRefusedError';
-}
+export class UndoRefusedError extends ImportError {}
 
 /** An undo that stopped on an error not about one contact (the key, the service, the network). */
 export class UndoStoppedError extends ContactsError {
-  override name = 'UndoStoppedError';
   readonly report: UndoReport;
   constructor(cause: unknown, report: UndoReport) {
     super(`Undo stopped: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

@@ -52,7 +52,6 @@ export type OutputPathCode =
 
 /** A path this tool refuses to write: nothing has been written to it (or anywhere, before it). */
 export class OutputPathError extends ContactsError {
-  override name = 'OutputPathError';
   readonly code: OutputPathCode;
   /** The output refused, as its caller named it (`PlannedOutput.output`), if it did. */
   readonly output: string | undefined;

@@ -3,16 +3,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { HttpMethod } from '../../src/api/operations.js';
 import type { api } from '../../src/cli/commands/api.js';
+import type { ApiCommandOptions } from '../../src/cli/commands/api-command.js';
 import type { login } from '../../src/cli/commands/auth.js';
+import type { LoginCommandOptions } from '../../src/cli/commands/auth-command.js';
 import type { list, remove } from '../../src/cli/commands/contacts.js';
+import type { DeleteCommandOptions, ListCommandOptions } from '../../src/cli/commands/contacts-command.js';
 import type { exportContacts } from '../../src/cli/commands/export.js';
-import type {
-  ApiCommandOptions,
-  DeleteCommandOptions,
-  ExportCommandOptions,
-  ListCommandOptions,
-  LoginCommandOptions,
-} from '../../src/cli/program.js';
+import type { ExportCommandOptions } from '../../src/cli/commands/export-command.js';
 import type { ContactsClient } from '../../src/client/client.js';
 
 describe('command option types', () => {

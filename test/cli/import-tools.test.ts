@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
 import { AGENT, startTestMock } from '../helpers/mock.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
 
 const home = useTempHome();
 
@@ -374,6 +375,21 @@ describe('teardown: delete --from', () => {
       stdin: 'p3\n# a comment\n\np4\n',
     });
     expect(JSON.parse(stdin.stdout)).toMatchObject({ ids: 2, deleted: 1, not_found: 1 });
+  });
+
+  it('retries each delete as --max-retries says, as an import does', async () => {
+    const server = await startScriptedServer([{ status: 503, body: { message: 'Service unavailable' } }]);
+    try {
+      await writeFile(file('ids.txt'), 'gone1\n');
+      const r = await runInProcess(['delete', '--from', 'ids.txt', '--yes', '--max-retries', '1'], {
+        env: envFor(home, server, { CONTACTS_AGENT: AGENT }),
+        cwd: home.dir,
+      });
+      expect(r.code).not.toBe(0);
+      expect(server.requests.filter((q) => q.method === 'DELETE')).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
   });
 
   /** The CLI against a mock on port 0, whose store the test reads and seeds directly. */

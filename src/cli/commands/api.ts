@@ -5,7 +5,7 @@ import { jsonNumberProblem } from '../../api/json-numbers.js';
 import { type HttpMethod, isDotSegment, PathParamError } from '../../api/operations.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { ApiCommandOptions } from '../program.js';
+import type { ApiCommandOptions } from './api-command.js';
 import { readJsonData } from './contact-input.js';
 
 export async function api(ctx: CommandContext, method: HttpMethod, path: string, opts: ApiCommandOptions) {

@@ -5,8 +5,8 @@ import { maskKey } from '../../core/redact.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writeRecord } from '../output/render.js';
-import type { LoginCommandOptions } from '../program.js';
 import { type PromptIo, readAllStdin, readSecret } from '../prompt.js';
+import type { LoginCommandOptions } from './auth-command.js';
 
 /** Where a person finds a key, said where they are asked for one. */
 const KEY_PROMPT =

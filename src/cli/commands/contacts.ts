@@ -1,5 +1,7 @@
 // `contacts list|get|upsert|update|delete`: thin commands over client.contacts.
+
 import type { Contact, ContactInput, ContactPatch } from '../../api/contact.js';
+import { PER_PAGE_MAX } from '../../api/limits.js';
 import type { ContactsClient } from '../../client/client.js';
 import { AgentNotFoundError, InconsistentListError, NotFoundError } from '../../client/errors.js';
 import type { CommandContext } from '../context.js';
@@ -7,9 +9,9 @@ import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
 import { parseContactColumns } from '../output/contact-columns.js';
 import { plural } from '../output/plural.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
-import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
 import { contactBody, type FieldOptions } from './contact-input.js';
+import type { DeleteCommandOptions, ListCommandOptions } from './contacts-command.js';
 
 export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page cannot be used together');
@@ -45,7 +47,7 @@ export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   const spinner = await ctx.io.spinner('Fetching contacts…');
   let fetched = 0;
   async function* contacts(): AsyncGenerator<Contact> {
-    for await (const page of client.contacts.pages({ agentId, perPage: opts.perPage ?? 1000 })) {
+    for await (const page of client.contacts.pages({ agentId, perPage: opts.perPage ?? PER_PAGE_MAX })) {
       fetched += page.data.length;
       spinner.update(`Fetching contacts… ${fetched} of ${page.total}`);
       yield* page.data;
@@ -204,7 +206,10 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
  * gone counts as done, so it can run twice.
  */
 async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOptions) {
-  const { readTeardownIds, runTeardown, TeardownStoppedError } = await import('../../teardown/teardown.js');
+  const [{ readTeardownIds }, { runTeardown, TeardownStoppedError }] = await Promise.all([
+    import('../../importer/teardown-ids.js'),
+    import('../../bulk/teardown.js'),
+  ]);
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
@@ -250,7 +255,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
       return;
     }
   }
-  const client = await ctx.client();
+  const [client, { maxRetries }] = await Promise.all([ctx.client(), ctx.settings()]);
   const controller = new AbortController();
   const stop = ctx.onInterrupt(() => controller.abort());
   const spinner = await ctx.io.spinner(`Deleting ${plural(ids.length, 'contact')}…`);
@@ -260,6 +265,8 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
       client,
       agentId,
       ids,
+      // --max-retries (else the bulk commands' default, not a single call's).
+      ...(maxRetries === undefined ? {} : { maxRetries }),
       signal: controller.signal,
       onProgress: (r) =>
         spinner.update(`${r.deleted + r.notFound + r.failed} of ${r.ids} done, ${r.failed} failed`),

@@ -1,9 +1,12 @@
 // `contacts export`: every contact of the agent, page by page, as CSV (importable again as is),
 // JSON, NDJSON or an Excel workbook, to stdout or to a file written atomically. A file is
 // written only from a walk of the pages that saw one list; stdout fails when the list changes.
+
 import { extname, resolve } from 'node:path';
+import { PER_PAGE_MAX } from '../../api/limits.js';
 import { InconsistentListError } from '../../client/errors.js';
 import { WALK_ATTEMPTS, walkUntilConsistent } from '../../client/walk.js';
+import { fileType, type WrittenFormat } from '../../importer/format-names.js';
 import { checkOutputPaths, OutputPathError, type ProtectedPath } from '../../util/output-path.js';
 import { type AtomicFile, openAtomicFile } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
@@ -11,29 +14,7 @@ import { listChangedError, UsageError } from '../errors.js';
 import { plural } from '../output/plural.js';
 import { writeContacts } from '../output/render.js';
 import { outputPathRefusal, protectedPaths } from '../output-paths.js';
-import type { ExportCommandOptions } from '../program.js';
-
-export type FileFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
-
-/** The extensions the importer reads back, and what each is written as. */
-const WRITTEN: Record<string, FileFormat> = {
-  '.csv': 'csv',
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-  '.xlsx': 'xlsx',
-};
-
-/** Extensions that promise a format this tool does not write: refused whatever -o says. */
-const NOT_WRITTEN: Record<string, string> = {
-  '.xls': 'an Excel 97-2003 workbook',
-  '.xlsm': 'a macro-enabled workbook',
-  '.xlsb': 'an Excel binary workbook',
-  '.ods': 'an OpenDocument spreadsheet',
-  '.numbers': 'a Numbers document',
-  '.vcf': 'vCards',
-  '.vcard': 'vCards',
-};
+import type { ExportCommandOptions } from './export-command.js';
 
 /**
  * The format a file (or stdout) gets: `-o`, else the --out extension, else CSV. An extension
@@ -44,7 +25,7 @@ export function exportFormat(
   command: string,
   asked: string | undefined,
   out: string | undefined,
-): FileFormat {
+): WrittenFormat {
   const writes = 'csv, json, ndjson or xlsx';
   if (asked !== undefined && asked !== 'csv' && asked !== 'json' && asked !== 'ndjson' && asked !== 'xlsx') {
     throw new UsageError(`${command} writes ${writes}, not ${asked}`, {
@@ -58,13 +39,13 @@ export function exportFormat(
       hint: 'Name the file .csv, or pass -o csv.',
     });
   }
-  const notWritten = NOT_WRITTEN[ext];
-  if (notWritten) {
-    throw new UsageError(`${command} cannot write ${notWritten} (${out})`, {
+  const type = fileType(ext);
+  const byName = type?.written;
+  if (!byName && type?.is) {
+    throw new UsageError(`${command} cannot write ${type.is} (${out})`, {
       hint: 'Name the file .csv, .json, .ndjson or .xlsx.',
     });
   }
-  const byName = WRITTEN[ext];
   if (asked && byName && byName !== asked) {
     throw new UsageError(`--out ${out} names ${byName} but -o asks for ${asked}`, {
       hint: `Name the file .${asked === 'ndjson' ? 'ndjson' : asked}, or drop -o.`,
@@ -101,7 +82,7 @@ export async function exportContacts(ctx: CommandContext, opts: ExportCommandOpt
   const spinner = await ctx.io.spinner('Exporting contacts…');
   let count = 0;
   async function* contacts() {
-    for await (const page of client.contacts.pages({ agentId, perPage: 1000 })) {
+    for await (const page of client.contacts.pages({ agentId, perPage: PER_PAGE_MAX })) {
       count += page.data.length;
       spinner.update(`Exporting contacts… ${count} of ${page.total}`);
       yield* page.data;

@@ -10,13 +10,13 @@ import {
   closingLines,
   createProgress,
   diffWriter,
-  display,
+  pathFromCwd,
   summaryLine,
   summaryRecord,
 } from '../output/import-report.js';
 import { plural } from '../output/plural.js';
 import { writeRecord } from '../output/render.js';
-import type { ImportCommandOptions } from '../program.js';
+import type { ImportCommandOptions } from './import-command.js';
 
 export type { ImportCommandOptions };
 
@@ -133,8 +133,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       ctx.io.failure(
         `${r.created + r.updated} rows landed, ${r.rejected} rejected before the import stopped.`,
       );
-      if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
-      if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${display(ctx, r.fixesFile)}`);
+      if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${pathFromCwd(ctx, r.rejectsFile)}`);
+      if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${pathFromCwd(ctx, r.fixesFile)}`);
       const { errno } = err.cause;
       const fix =
         errno === 'ENOSPC' || errno === 'EDQUOT'
@@ -168,8 +168,8 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
               ? ' Fix the cause, then run the same command with --resume to send the rest.'
               : ''),
       );
-      if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
-      if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${display(ctx, r.fixesFile)}`);
+      if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${pathFromCwd(ctx, r.rejectsFile)}`);
+      if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${pathFromCwd(ctx, r.fixesFile)}`);
       throw err.cause instanceof importer.ImportError
         ? new UsageError(err.cause.message, { cause: err.cause })
         : err.cause;
@@ -191,7 +191,9 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   ctx.io.note(summaryLine(report));
   for (const line of closingLines(report)) ctx.io.note(line);
   if (report.rejectsFile) {
-    ctx.io.note(`Rejected rows: ${display(ctx, report.rejectsFile)} (fix them and import that file again).`);
+    ctx.io.note(
+      `Rejected rows: ${pathFromCwd(ctx, report.rejectsFile)} (fix them and import that file again).`,
+    );
   }
   if (report.fixesFile) {
     // A resume appends to the fixes of the run it resumes, which may hold all of them.
@@ -200,14 +202,14 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
         ? `${report.fixed} ${report.fixed === 1 ? 'contact' : 'contacts'} that landed`
         : 'contacts that landed in the run resumed';
     ctx.io.note(
-      `Fields left out of ${which}: ${display(ctx, report.fixesFile)} (correct them and import that file as is).`,
+      `Fields left out of ${which}: ${pathFromCwd(ctx, report.fixesFile)} (correct them and import that file as is).`,
     );
   }
   if (report.resultsFile)
-    ctx.io.note(`Results of the rows that landed: ${display(ctx, report.resultsFile)}.`);
+    ctx.io.note(`Results of the rows that landed: ${pathFromCwd(ctx, report.resultsFile)}.`);
   if (report.undo && !report.interrupted) {
     const how = ctx.commandLine(
-      ['undo', report.resultsFile ? display(ctx, report.resultsFile) : report.undo.id],
+      ['undo', report.resultsFile ? pathFromCwd(ctx, report.resultsFile) : report.undo.id],
       { '--agent': ctx.options.agent },
     );
     if (report.undo.full) ctx.io.note(`To take this import back: ${how}`);

@@ -2,17 +2,18 @@
 // presenting the server is `../output/serve-mock.ts`, the server itself `src/mock/server.ts`.
 import { apiKeyProblem } from '../../api/key.js';
 import { isLoopbackHost } from '../../core/loopback.js';
-import { type CommandContext, EMBEDDED_MOCK_AGENT } from '../context.js';
+import type { CommandContext } from '../context.js';
+import { EMBEDDED_MOCK_AGENT, SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import { serveMock } from '../output/serve-mock.js';
-import type { ServeOptions } from '../program.js';
+import type { ServeOptions } from './serve-command.js';
 
 export type { ServeOptions };
 
 export async function serve(ctx: CommandContext, opts: ServeOptions) {
   if (!ctx.mockMode) {
     throw new UsageError('serve needs --mock: the mock is the only server this tool runs', {
-      hint: 'contacts serve --mock [--port 4010]',
+      hint: `contacts serve --mock [--port ${SERVE_PORT}]`,
     });
   }
   for (const key of opts.key ?? []) {

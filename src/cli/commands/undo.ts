@@ -7,12 +7,12 @@ import { RECORD_ID_PATTERN, type UndoRecordSummary } from '../../undo/record.js'
 import type { KeptReason, UndoReport, UndoStep } from '../../undo/undo.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { display } from '../output/import-report.js';
+import { pathFromCwd } from '../output/import-report.js';
 import { plural } from '../output/plural.js';
 import { writeRecord, writeRecords } from '../output/render.js';
 import { visible } from '../output/visible.js';
-import type { UndoCommandOptions } from '../program.js';
 import { confirm } from '../prompt.js';
+import type { UndoCommandOptions } from './undo-command.js';
 
 /** Off a terminal, a progress line at most this often (as an import's). */
 const PROGRESS_LINE_MS = 2000;
@@ -105,7 +105,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const service = await ctx.service();
   const record = await chooseRecord(ctx, dir, target, { agentId, service, findUndoRecord, listUndoRecords });
   const dryRun = opts.dryRun ?? false;
-  const what = `the import of ${display(ctx, record.input === '-' ? 'stdin' : record.input)} (${record.id}, ${localTime(record.startedAt)})`;
+  const what = `the import of ${pathFromCwd(ctx, record.input === '-' ? 'stdin' : record.input)} (${record.id}, ${localTime(record.startedAt)})`;
   if (!dryRun && !opts.yes) {
     ctx.mayPrompt(`Undo ${what}?`, {
       flag: '--yes',
@@ -139,12 +139,15 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   };
   let report: UndoReport;
   try {
+    const { maxRetries } = await ctx.settings();
     report = await undoImport({
       client,
       agentId,
       record: record.path,
       service,
       dryRun,
+      // --max-retries (else the bulk commands' default, not a single call's).
+      ...(maxRetries === undefined ? {} : { maxRetries }),
       signal: controller.signal,
       confirm: async (plan) => {
         spinner?.stop();
@@ -272,7 +275,7 @@ function listed(ctx: CommandContext, r: UndoRecordSummary) {
   return {
     id: r.id,
     time: localTime(r.startedAt),
-    file: r.input === '-' ? 'stdin' : display(ctx, r.input),
+    file: r.input === '-' ? 'stdin' : pathFromCwd(ctx, r.input),
     created: r.created,
     updated: r.updated,
     service: serviceName(r.service),

@@ -94,7 +94,8 @@ export function closingLines(r: ImportReport): string[] {
   return lines;
 }
 
-export function display(ctx: CommandContext, file: string): string {
+/** A path as a message shows it: relative to the working directory when under it, else as it is. */
+export function pathFromCwd(ctx: CommandContext, file: string): string {
   const rel = relative(ctx.cwd, file);
   return rel.startsWith('..') ? file : rel;
 }

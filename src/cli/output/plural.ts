@@ -4,3 +4,8 @@
 export function plural(n: number, noun: string, nouns = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : nouns}`;
 }
+
+/** `1000` -> `1,000`: a count as help and messages print it (without loading the locale's data). */
+export function withCommas(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

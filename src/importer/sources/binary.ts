@@ -4,7 +4,6 @@ import { ImportError } from '../errors.js';
 
 /** A file given to the import that holds no text, with what it looks like (`a PNG image`). */
 export class NotTextError extends ImportError {
-  override name = 'NotTextError';
   readonly file: string;
   readonly looksLike: string;
   constructor(file: string, looksLike: string) {

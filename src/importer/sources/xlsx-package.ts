@@ -9,6 +9,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
+import { ContactsError } from '../../core/error.js';
 import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { xmlUnescape } from './xlsx-strings.js';
 
@@ -42,7 +43,7 @@ export interface PackageOptions {
  * with what it does look like; `too-large` for a part held whole that is larger than this tool
  * holds, and `row-too-large` for a sheet's row past the limit of a record.
  */
-export class WorkbookPackageError extends Error {
+export class WorkbookPackageError extends ContactsError {
   constructor(
     readonly reason: 'damaged' | 'not-a-workbook' | 'too-large' | 'row-too-large',
     message: string,

@@ -10,7 +10,7 @@
 // waits, and so does reading.
 import type { Contact } from '../../api/contact.js';
 import { MAX_BODY_BYTES } from '../../api/limits.js';
-import { NotSent, paced } from '../../bulk/paced.js';
+import { NotSent, pacedAttempts } from '../../bulk/paced.js';
 import type { Scheduler } from '../../bulk/scheduler.js';
 import type { ContactsClient } from '../../client/client.js';
 import { RateLimitError } from '../../client/errors.js';
@@ -93,7 +93,7 @@ class CreatedKeys {
 }
 
 export class SendSink implements ImportSink {
-  readonly #o: SendSinkOptions;
+  readonly #options: SendSinkOptions;
   readonly #queue = new LaneQueue<PlannedRow>();
   readonly #tasks = new Set<Promise<void>>();
   readonly #maxBatchBytes: number;
@@ -117,7 +117,7 @@ export class SendSink implements ImportSink {
   readonly #createdKeys = new CreatedKeys();
 
   constructor(options: SendSinkOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#batchForm = options.batchSize > 1;
     this.#maxBatchBytes = options.maxBatchBytes ?? MAX_BATCH_BYTES;
     this.#maxHeldRows = options.maxHeldRows ?? MAX_HELD_ROWS;
@@ -130,8 +130,8 @@ export class SendSink implements ImportSink {
 
   get link(): LinkState {
     return {
-      inFlight: this.#o.scheduler.inFlight,
-      limit: this.#o.scheduler.limit,
+      inFlight: this.#options.scheduler.inFlight,
+      limit: this.#options.scheduler.limit,
       requests: this.#requests,
       throttled: this.#throttled,
     };
@@ -175,12 +175,12 @@ export class SendSink implements ImportSink {
   }
 
   #batchRows(): number {
-    return this.#batchForm ? this.#o.batchSize : 1;
+    return this.#batchForm ? this.#options.batchSize : 1;
   }
 
   /** Sends what may be sent now; otherwise sets a timer for when it may. */
   #pump(): void {
-    const { scheduler } = this.#o;
+    const { scheduler } = this.#options;
     while (!this.#stopped && !this.#failure && scheduler.canStart && this.#queue.ready > 0) {
       const now = Date.now();
       const linger = this.#lingerFor(now);
@@ -211,8 +211,8 @@ export class SendSink implements ImportSink {
     const q = this.#queue;
     if (q.ready >= this.#batchRows() || q.readyBytes >= this.#maxBatchBytes - ENVELOPE_BYTES) return 0;
     // Nothing more will come (the end, a full buffer), or what waits needs these sent first.
-    if (this.#ended || this.#full() || (q.waiting > 0 && this.#o.scheduler.inFlight === 0)) return 0;
-    if (this.#o.mayPause === false) return Number.POSITIVE_INFINITY;
+    if (this.#ended || this.#full() || (q.waiting > 0 && this.#options.scheduler.inFlight === 0)) return 0;
+    if (this.#options.mayPause === false) return Number.POSITIVE_INFINITY;
     const until = Math.min(this.#lastAcceptAt + LINGER_PAUSE_MS, this.#readySince + LINGER_MAX_MS);
     return Math.max(0, until - now);
   }
@@ -239,16 +239,16 @@ export class SendSink implements ImportSink {
   }
 
   #launch(rows: PlannedRow[], paceTicket: number): void {
-    this.#o.scheduler.acquire();
+    this.#options.scheduler.acquire();
     const send = () =>
       this.#batchForm ? this.#sendBatch(rows, paceTicket) : this.#sendOne(rows[0]!, paceTicket);
-    const { beforeSend } = this.#o;
+    const { beforeSend } = this.#options;
     const task: Promise<void> = (beforeSend ? beforeSend(rows).then(send) : send())
       .catch((error: unknown) => {
         this.#failure ??= { error };
       })
       .finally(() => {
-        this.#o.scheduler.release();
+        this.#options.scheduler.release();
         this.#tasks.delete(task);
         this.#wake();
         this.#pump();
@@ -280,7 +280,7 @@ export class SendSink implements ImportSink {
     while (pending.length > 0) {
       let contacts: Contact[];
       try {
-        contacts = await this.#o.client.contacts.upsertMany(
+        contacts = await this.#options.client.contacts.upsertMany(
           pending.map((r) => new JsonText(r.json)),
           this.#request(ticket),
         );
@@ -335,7 +335,7 @@ export class SendSink implements ImportSink {
     let retried = false;
     try {
       const options = this.#request(paceTicket);
-      const { contact, created } = await this.#o.client.contacts.upsert(new JsonText(row.json), {
+      const { contact, created } = await this.#options.client.contacts.upsert(new JsonText(row.json), {
         ...options,
         onRetry: (event) => {
           retried = true;
@@ -362,7 +362,7 @@ export class SendSink implements ImportSink {
     if (said === true) return this.#createdKeys.add(row.key);
     const created =
       said ??
-      ((this.#o.newestIdBefore === '' || contact.id > this.#o.newestIdBefore) &&
+      ((this.#options.newestIdBefore === '' || contact.id > this.#options.newestIdBefore) &&
         contact.created_at === contact.updated_at);
     return created && !this.#createdKeys.has(row.key) && this.#createdKeys.add(row.key);
   }
@@ -370,16 +370,16 @@ export class SendSink implements ImportSink {
   #noBatchForm(reason: string): void {
     if (!this.#batchForm) return;
     this.#batchForm = false;
-    this.#o.emit({ type: 'batch-unsupported', reason });
+    this.#options.emit({ type: 'batch-unsupported', reason });
   }
 
   #landed(row: PlannedRow, created: boolean, contact: Contact): void {
-    this.#o.onOutcome({ type: 'landed', row, action: created ? 'created' : 'updated', contact });
+    this.#options.onOutcome({ type: 'landed', row, action: created ? 'created' : 'updated', contact });
     this.#done(row);
   }
 
   #rejected(row: PlannedRow, reason: string): void {
-    this.#o.onOutcome({ type: 'rejected', row, reason });
+    this.#options.onOutcome({ type: 'rejected', row, reason });
     this.#done(row);
   }
 
@@ -394,27 +394,26 @@ export class SendSink implements ImportSink {
 
   /** Options for one request: every attempt paced, reported to the scheduler and counted. */
   #request(firstTicket: number | undefined): RequestOptions {
-    const { scheduler } = this.#o;
-    let ticket = firstTicket;
+    const { scheduler } = this.#options;
     return {
-      agentId: this.#o.agentId,
-      maxRetries: this.#o.maxRetries,
+      agentId: this.#options.agentId,
+      maxRetries: this.#options.maxRetries,
       onRetry: (event: RetryEvent) => {
         if (event.error instanceof RateLimitError) {
-          this.#o.emit({ type: 'throttled', concurrency: scheduler.limit });
+          this.#options.emit({ type: 'throttled', concurrency: scheduler.limit });
         }
       },
-      beforeAttempt: async (attempt) => {
-        // A first attempt is not sent once the import is stopped; a retry finishes what it began.
-        ticket ??= await paced(scheduler, () => attempt === 1 && this.#stopped);
-        this.#requests++;
-      },
-      onAttempt: (event) => {
-        scheduler.answered(ticket ?? 0, event.status, event.headers, Date.now());
-        ticket = undefined;
-        if (event.status === 429) this.#throttled++;
-        this.#schedulePump();
-      },
+      ...pacedAttempts(scheduler, {
+        ticket: firstTicket,
+        stopped: () => this.#stopped,
+        sent: () => {
+          this.#requests++;
+        },
+        answered: (event) => {
+          if (event.status === 429) this.#throttled++;
+          this.#schedulePump();
+        },
+      }),
     };
   }
 }

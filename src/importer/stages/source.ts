@@ -2,6 +2,7 @@
 // resumed; a FIFO, a device or stdin is read once, as it comes), opening it, and its records in
 // file order until they end or the signal aborts, even while a read waits on a pipe.
 import { stat } from 'node:fs/promises';
+import { SAMPLE_ROWS } from '../defaults.js';
 import { ImportError } from '../errors.js';
 import { countRows, type OpenSourceOptions, openSource } from '../sources/index.js';
 import type { Cell, ImportSource, SourceRecord } from '../sources/types.js';
@@ -19,6 +20,9 @@ export async function inputKind(input: string): Promise<InputKind> {
   return info === null || info.isFile() ? 'file' : 'stream';
 }
 
+/** What `unlessAborted` gives when the signal came first. */
+const ABORTED = Symbol('aborted');
+
 /**
  * Opens the input. Opening waits for the first bytes, which a FIFO or a terminal may never send:
  * the signal ends that wait too (the input is closed once it does open).
@@ -29,23 +33,8 @@ export async function openInputSource(
   signal?: AbortSignal,
 ): Promise<ImportSource> {
   const opening = openSource(input, options);
-  if (!signal) return opening;
-  const opened = await new Promise<ImportSource | null>((resolve, reject) => {
-    const onAbort = () => resolve(null);
-    if (signal.aborted) return resolve(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-    opening.then(
-      (source) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(source);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-  if (opened === null) {
+  const opened = await unlessAborted(opening, signal);
+  if (opened === ABORTED) {
     void opening.then(
       (source) => source.close(),
       () => {},
@@ -67,8 +56,6 @@ export function countForProgress(
   return countRows(input, source.format, source.delimiter, { encoding, sheet });
 }
 
-const ABORTED = Symbol('aborted');
-
 /**
  * The source's records until they end or `signal` aborts. An abort ends the wait for the next
  * record at once, even when the read under it is blocked on a FIFO or a terminal (the pending
@@ -79,7 +66,7 @@ export async function* readRecords(source: ImportSource, signal?: AbortSignal): 
   try {
     for (;;) {
       if (signal?.aborted) return;
-      const next = await nextOrAbort(records, signal);
+      const next = await unlessAborted(records.next(), signal);
       if (next === ABORTED || next.done) return;
       yield next.value;
     }
@@ -89,21 +76,20 @@ export async function* readRecords(source: ImportSource, signal?: AbortSignal): 
 }
 
 /**
- * The next record, or ABORTED when the signal fires first. The listener is removed each time:
- * racing every read against one long-lived promise would keep every record read alive.
+ * What `promise` gives, or ABORTED once `signal` fires (or has) first; a rejection after that is
+ * left handled. The listener is removed as soon as either comes: racing every read against one
+ * long-lived promise would keep every record read alive.
  */
-function nextOrAbort<T>(
-  iterator: AsyncIterator<T>,
-  signal: AbortSignal | undefined,
-): Promise<IteratorResult<T> | typeof ABORTED> {
-  if (!signal) return iterator.next();
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (!signal) return promise;
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    iterator.next().then(
-      (result) => {
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
         signal.removeEventListener('abort', onAbort);
-        resolve(result);
+        resolve(value);
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
@@ -113,8 +99,7 @@ function nextOrAbort<T>(
   });
 }
 
-/** Rows of a table read before its columns are mapped, at most. */
-export const SAMPLE_ROWS = 1000;
+export { SAMPLE_ROWS };
 /** The cell text those rows hold at most: wide rows must not hold the file in memory. */
 export const SAMPLE_MAX_CHARS = 16 * 1024 * 1024;
 

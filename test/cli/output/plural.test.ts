@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plural } from '../../../src/cli/output/plural.js';
+import { plural, withCommas } from '../../../src/cli/output/plural.js';
 
 describe('plural', () => {
   it('says one without an s, and any other count with it', () => {
@@ -11,5 +11,14 @@ describe('plural', () => {
   it('takes an irregular plural', () => {
     expect(plural(3, 'entry', 'entries')).toBe('3 entries');
     expect(plural(1, 'entry', 'entries')).toBe('1 entry');
+  });
+});
+
+describe('withCommas', () => {
+  it('groups the digits of a count by three', () => {
+    expect(withCommas(0)).toBe('0');
+    expect(withCommas(999)).toBe('999');
+    expect(withCommas(1000)).toBe('1,000');
+    expect(withCommas(1234567)).toBe('1,234,567');
   });
 });

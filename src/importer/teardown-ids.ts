@@ -1,30 +1,23 @@
-// Teardown: the contacts a file names, deleted. The file is read with the importer's own readers
+// The contacts a file names, for `delete --from`: the file is read with the importer's own readers
 // and keyed as its import keyed it (an import file, or its results file, whose updated contacts
-// existed before and are left) or is plain text with one id a line; deletes run under the
-// import's scheduler (src/bulk/scheduler.ts) and with the client's retries. A contact already
-// gone counts as done, so a teardown can run twice.
+// existed before and are left), or is plain text with one id a line. The deletes themselves are
+// src/bulk/teardown.ts.
 import type { AttributeDefinition } from '../api/attribute.js';
-import { isAboutOneContact, runPaced } from '../bulk/paced-run.js';
-import type { ContactsClient } from '../client/client.js';
-import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
-import { headerWords, roleByWords } from '../importer/columns.js';
-import { ImportError } from '../importer/errors.js';
-import type { ExportProfile } from '../importer/exports.js';
-import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from '../importer/format.js';
-import { readAsExportTable } from '../importer/json-export.js';
-import { normalizeHeader, resolveMapping } from '../importer/mapping.js';
-import { emailKey } from '../importer/rows.js';
-import { openSource } from '../importer/sources/index.js';
-import { type OpenedInput, openInput } from '../importer/sources/input.js';
-import { decodeText } from '../importer/sources/text.js';
-import type { ImportSource, SourceRecord } from '../importer/sources/types.js';
-import { sampleRecords } from '../importer/stages/source.js';
+import type { TeardownId } from '../bulk/teardown.js';
+import { headerWords, roleByWords } from './columns.js';
+import { ImportError } from './errors.js';
+import type { ExportProfile } from './exports.js';
+import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from './format.js';
+import { readAsExportTable } from './json-export.js';
+import { normalizeHeader, resolveMapping } from './mapping.js';
+import { emailKey } from './rows.js';
+import { openSource } from './sources/index.js';
+import { type OpenedInput, openInput } from './sources/input.js';
+import { decodeText } from './sources/text.js';
+import type { ImportSource, SourceRecord } from './sources/types.js';
+import { sampleRecords } from './stages/source.js';
 
-export interface TeardownId {
-  /** Where the id stands in the file, for messages. */
-  line: number;
-  id: string;
-}
+export type { TeardownId };
 
 export interface TeardownIds {
   /** The contacts to delete, each once, in file order. */
@@ -91,13 +84,13 @@ function headerNamesAKey(sample: string): boolean {
 }
 
 async function structuredFromOpened(opened: OpenedInput, options: ReadTeardownOptions): Promise<TeardownIds> {
-  const { openCsv } = await import('../importer/sources/csv.js');
-  const { openNdjson } = await import('../importer/sources/ndjson.js');
-  const { openJson } = await import('../importer/sources/json.js');
+  const { openCsv } = await import('./sources/csv.js');
+  const { openNdjson } = await import('./sources/ndjson.js');
+  const { openJson } = await import('./sources/json.js');
   const kind = sniffFormat(opened.sampleText);
   let source: ImportSource;
-  if (kind === 'xlsx') source = await (await import('../importer/sources/xlsx.js')).openXlsx(opened);
-  else if (kind === 'vcard') source = await (await import('../importer/sources/vcard.js')).openVcard(opened);
+  if (kind === 'xlsx') source = await (await import('./sources/xlsx.js')).openXlsx(opened);
+  else if (kind === 'vcard') source = await (await import('./sources/vcard.js')).openVcard(opened);
   else
     source = kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
   return idsFromSource(source, options);
@@ -206,77 +199,4 @@ async function plainIds(opened: OpenedInput): Promise<TeardownId[]> {
   }
   if (carry) take(carry);
   return ids;
-}
-
-export interface TeardownReport {
-  /** Ids the file named (each once). */
-  ids: number;
-  deleted: number;
-  /** Already gone: counted as done. */
-  notFound: number;
-  failed: number;
-  failures: { line: number; id: string; reason: string }[];
-  interrupted: boolean;
-  durationMs: number;
-}
-
-export interface TeardownOptions {
-  client: ContactsClient;
-  agentId: string;
-  ids: readonly TeardownId[];
-  /** Requests in flight at most; default 8, as an import's. */
-  concurrency?: number;
-  maxRetries?: number;
-  signal?: AbortSignal;
-  onProgress?: (report: TeardownReport) => void;
-}
-
-/** Deletes every id under the scheduler; stops on a failure that is not about one contact. */
-export async function runTeardown(options: TeardownOptions): Promise<TeardownReport> {
-  const { client, agentId, ids } = options;
-  const started = Date.now();
-  const report: TeardownReport = {
-    ids: ids.length,
-    deleted: 0,
-    notFound: 0,
-    failed: 0,
-    failures: [],
-    interrupted: false,
-    durationMs: 0,
-  };
-  try {
-    const run = await runPaced(
-      ids,
-      async (entry, request) => {
-        try {
-          await client.contacts.delete(entry.id, { ...request, agentId });
-          report.deleted++;
-        } catch (error) {
-          if (error instanceof NotFoundError && !(error instanceof AgentNotFoundError)) report.notFound++;
-          else if (isAboutOneContact(error)) {
-            report.failed++;
-            report.failures.push({ line: entry.line, id: entry.id, reason: (error as Error).message });
-          } else throw error;
-        } finally {
-          options.onProgress?.({ ...report, durationMs: Date.now() - started });
-        }
-      },
-      { concurrency: options.concurrency, maxRetries: options.maxRetries, signal: options.signal },
-    );
-    report.interrupted = run.interrupted;
-  } catch (error) {
-    report.durationMs = Date.now() - started;
-    throw new TeardownStoppedError(error, report);
-  }
-  report.durationMs = Date.now() - started;
-  return report;
-}
-
-export class TeardownStoppedError extends ImportError {
-  override name = 'TeardownStoppedError';
-  readonly report: TeardownReport;
-  constructor(cause: unknown, report: TeardownReport) {
-    super(`Teardown stopped: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.report = report;
-  }
 }
