@@ -1,9 +1,9 @@
 // `contacts api`: any request with the configured key, base URL, retries and redaction.
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/cli/errors.js';
-import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
-import { AGENT, startTestMock, TEST_KEY } from '../helpers/mock.js';
-import { type Step, startScriptedServer } from '../helpers/scripted-server.js';
+import { ExitCode } from '../../../src/cli/errors.js';
+import { envFor, runInProcess, useTempHome } from '../../helpers/cli.js';
+import { AGENT, startTestMock, TEST_KEY } from '../../helpers/mock.js';
+import { type Step, startScriptedServer } from '../../helpers/scripted-server.js';
 
 const home = useTempHome();
 

@@ -3,11 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { askForApiKey } from '../../src/cli/commands/auth.js';
-import { ExitCode } from '../../src/cli/errors.js';
-import { runInProcess, useTempHome } from '../helpers/cli.js';
-import { startTestMock } from '../helpers/mock.js';
-import { startProxy } from '../helpers/proxy.js';
+import { askForApiKey } from '../../../src/cli/commands/auth.js';
+import { ExitCode } from '../../../src/cli/errors.js';
+import { runInProcess, useTempHome } from '../../helpers/cli.js';
+import { startTestMock } from '../../helpers/mock.js';
+import { startProxy } from '../../helpers/proxy.js';
 
 const home = useTempHome();
 

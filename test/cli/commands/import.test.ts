@@ -7,10 +7,10 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ExitCode } from '../../src/cli/errors.js';
-import { ContactsClient } from '../../src/client/client.js';
-import { runImport } from '../../src/importer/pipeline.js';
-import type { MockServer } from '../../src/mock/server.js';
+import { ExitCode } from '../../../src/cli/errors.js';
+import { ContactsClient } from '../../../src/client/client.js';
+import { runImport } from '../../../src/importer/pipeline.js';
+import type { MockServer } from '../../../src/mock/server.js';
 import {
   BIN,
   KILL_AND_RESUME_TIMEOUT,
@@ -19,8 +19,8 @@ import {
   runBin,
   runInProcess,
   useTempHome,
-} from '../helpers/cli.js';
-import { startTestMock, TEST_KEY } from '../helpers/mock.js';
+} from '../../helpers/cli.js';
+import { startTestMock, TEST_KEY } from '../../helpers/mock.js';
 
 const AGENT = 'imp';
 const home = useTempHome();

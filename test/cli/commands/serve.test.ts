@@ -3,8 +3,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ExitCode } from '../../src/cli/errors.js';
-import { BIN, runInProcess, useTempHome } from '../helpers/cli.js';
+import { ExitCode } from '../../../src/cli/errors.js';
+import { BIN, runInProcess, useTempHome } from '../../helpers/cli.js';
 
 const KEY = 'bk_serve_revision_two_1234';
 

@@ -4,11 +4,11 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Contact } from '../../src/api/contact.js';
-import { ExitCode } from '../../src/cli/errors.js';
-import type { MockServer } from '../../src/mock/server.js';
-import { envFor, runInProcess, useTempHome } from '../helpers/cli.js';
-import { startTestMock } from '../helpers/mock.js';
+import type { Contact } from '../../../src/api/contact.js';
+import { ExitCode } from '../../../src/cli/errors.js';
+import type { MockServer } from '../../../src/mock/server.js';
+import { envFor, runInProcess, useTempHome } from '../../helpers/cli.js';
+import { startTestMock } from '../../helpers/mock.js';
 
 const home = useTempHome();
 const AGENT = 'undo-cli';

@@ -3,18 +3,18 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
+import type { CliIo } from '../../../src/cli/io.js';
+import { run } from '../../../src/cli/main.js';
 import {
   closingLines,
   progressLine,
   RateMeter,
   summaryLine,
   summaryRecord,
-} from '../../src/cli/output/import-report.js';
-import type { ImportReport } from '../../src/importer/pipeline.js';
-import { useTempHome } from '../helpers/cli.js';
-import { startTestMock } from '../helpers/mock.js';
+} from '../../../src/cli/output/import-report.js';
+import type { ImportReport } from '../../../src/importer/pipeline.js';
+import { useTempHome } from '../../helpers/cli.js';
+import { startTestMock } from '../../helpers/mock.js';
 
 const event = (
   over: Partial<Record<'created' | 'updated' | 'rejected' | 'skipped', number>>,

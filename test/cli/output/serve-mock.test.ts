@@ -7,11 +7,11 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { paths } from '../../src/api/index.js';
-import { type ServeMockOptions, serveMock } from '../../src/cli/output/serve-mock.js';
-import { openSqliteStore } from '../../src/mock/sqlite-store.js';
-import { BIN, runBin, useTempHome } from '../helpers/cli.js';
-import { AGENT, api, TEST_KEY, tempDir } from '../helpers/mock.js';
+import { paths } from '../../../src/api/index.js';
+import { type ServeMockOptions, serveMock } from '../../../src/cli/output/serve-mock.js';
+import { openSqliteStore } from '../../../src/mock/sqlite-store.js';
+import { BIN, runBin, useTempHome } from '../../helpers/cli.js';
+import { AGENT, api, TEST_KEY, tempDir } from '../../helpers/mock.js';
 
 class Capture extends PassThrough {
   text = '';

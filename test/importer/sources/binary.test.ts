@@ -1,9 +1,9 @@
 // Files that are not text, given as CSV or with no extension, are refused naming what they look
 // like, while UTF-16 text (with a BOM or without) is still read as text.
 import { describe, expect, it } from 'vitest';
-import { NotTextError } from '../../src/importer/sources/binary.js';
-import { openSource } from '../../src/importer/sources/index.js';
-import { fixture, readAll } from './helpers.js';
+import { NotTextError } from '../../../src/importer/sources/binary.js';
+import { openSource } from '../../../src/importer/sources/index.js';
+import { fixture, readAll } from '../helpers.js';
 
 const bytes = (...parts: (number[] | string)[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));

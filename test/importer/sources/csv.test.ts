@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SourceParseError } from '../../src/importer/errors.js';
-import { countRows, openSource } from '../../src/importer/sources/index.js';
-import type { SourceRecord } from '../../src/importer/sources/types.js';
-import { fixture, readAll, stdinOf } from './helpers.js';
+import { SourceParseError } from '../../../src/importer/errors.js';
+import { countRows, openSource } from '../../../src/importer/sources/index.js';
+import type { SourceRecord } from '../../../src/importer/sources/types.js';
+import { fixture, readAll, stdinOf } from '../helpers.js';
 
 describe('CSV source', () => {
   it('reads header and rows with the physical line each row starts on', async () => {

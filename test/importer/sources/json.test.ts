@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ImportError, SourceParseError } from '../../src/importer/errors.js';
-import { countRows, openSource } from '../../src/importer/sources/index.js';
-import { fixture, readAll, stdinOf } from './helpers.js';
+import { ImportError, SourceParseError } from '../../../src/importer/errors.js';
+import { countRows, openSource } from '../../../src/importer/sources/index.js';
+import { fixture, readAll, stdinOf } from '../helpers.js';
 
 describe('JSON array source', () => {
   it('streams the elements with the line each one opens on', async () => {
@@ -146,8 +146,8 @@ describe('NDJSON source', () => {
   });
 
   it('skips a line longer than the limit without holding it, and reads on', async () => {
-    const { openNdjson } = await import('../../src/importer/sources/ndjson.js');
-    const { openInput } = await import('../../src/importer/sources/input.js');
+    const { openNdjson } = await import('../../../src/importer/sources/ndjson.js');
+    const { openInput } = await import('../../../src/importer/sources/input.js');
     const long = `{"external_id":"x","name":"${'n'.repeat(500)}"}`;
     const text = `{"external_id":"1"}\n${long}\n{"external_id":"3"}\n`;
     const source = openNdjson(await openInput('-', { stdin: stdinOf(text, 64) }), { maxLineLength: 100 });

@@ -1,7 +1,7 @@
 // The vCard reader alone: versions, parameters, folding, encodings and its errors.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openSource } from '../../src/importer/sources/index.js';
+import { openSource } from '../../../src/importer/sources/index.js';
 
 async function read(text: string | Buffer, options: { encoding?: string } = {}) {
   const stdin = Readable.from([typeof text === 'string' ? Buffer.from(text) : text]);

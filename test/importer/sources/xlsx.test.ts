@@ -7,11 +7,11 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { NotTextError } from '../../src/importer/sources/binary.js';
-import { countRows, openSource } from '../../src/importer/sources/index.js';
-import { readAll, tempDir } from './helpers.js';
+import { NotTextError } from '../../../src/importer/sources/binary.js';
+import { countRows, openSource } from '../../../src/importer/sources/index.js';
+import { readAll, tempDir } from '../helpers.js';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/workbooks/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/workbooks/', import.meta.url));
 const fixture = (name: string) => join(FIXTURES, name);
 
 const HEADER = ['id', 'name', 'email', 'phone', 'signed_up', 'vip'];
