@@ -82,36 +82,3 @@ describe('request ids', () => {
     expect(plan.lines).toContain('request id: req_broken1');
   });
 });
-
-describe('records', () => {
-  it('read a Stripe account whose missing id or email comes as null, and a record without the list', async () => {
-    const record = {
-      id: 'ct_1',
-      external_id: 'r1',
-      name: null,
-      email: null,
-      phonenumber: null,
-      custom_attributes: {},
-      created_at: 1,
-      updated_at: 1,
-    };
-    const server = await startScriptedServer([
-      {
-        status: 200,
-        body: {
-          message: 'Success',
-          data: { ...record, stripe_accounts: [{ label: 'main', stripe_id: 'cus_1', stripe_email: null }] },
-        },
-      },
-      { status: 200, body: { message: 'Success', data: record } },
-    ]);
-    const c = client(server.url);
-    expect((await c.contacts.get('r1')).stripe_accounts).toEqual([
-      { label: 'main', stripe_id: 'cus_1', stripe_email: null },
-    ]);
-    // A server of revision 1 leaves the list out: none.
-    expect((await c.contacts.get('r1')).stripe_accounts).toEqual([]);
-    await c.close();
-    await server.close();
-  });
-});

@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { apiKeyProblem } from '../../src/api/key.js';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { AuthenticationError } from '../../src/client/errors.js';
@@ -13,18 +12,6 @@ import { api, startTestMock } from '../helpers/mock.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
 const home = useTempHome();
-
-describe('the key rule', () => {
-  it('takes bk_ keys of header-safe characters only, case-sensitively', () => {
-    expect(apiKeyProblem('bk_live_0123456789')).toBeNull();
-    expect(apiKeyProblem('bk_a<b>c+/=.~')).toBeNull();
-    expect(apiKeyProblem('BK_live_0123456789')).toMatch(/does not start with "bk_"/);
-    expect(apiKeyProblem('bk_')).toMatch(/nothing after/);
-    for (const bad of ['bk_a b', 'bk_a"b', "bk_a'b", 'bk_a\\b', 'bk_a\u0007b', 'bk_a\u00e9b', 'bk_a`b']) {
-      expect(apiKeyProblem(bad), JSON.stringify(bad)).toMatch(/cannot carry/);
-    }
-  });
-});
 
 describe('redaction of the exact key', () => {
   const key = 'bk_live<secret>tail&x=1';

@@ -3,7 +3,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { visible } from '../../src/cli/output/visible.js';
 import { runInProcess, useTempHome } from '../helpers/cli.js';
 
 const EVIL = 'Evil\u001b]0;PWNED\u0007\u001b[2J\u009b31m\r\u202e';
@@ -15,16 +14,6 @@ const home = useTempHome();
 
 const cli = (argv: string[], tty = true) =>
   runInProcess(['--mock', ...argv], { env: home.env, cwd: home.dir, tty });
-
-describe('visible()', () => {
-  it('replaces every control character with a readable escape and keeps line feeds', () => {
-    expect(visible(`a\u001b[2Jb\u0007c\td\re\u009bf\u202eg\nh`)).toBe(
-      'a\\e[2Jb\\x07c\\td\\re\\x9bf\\u202eg\nh',
-    );
-    expect(visible('x\ny', { singleLine: true })).toBe('x\\ny');
-    expect(visible('plain text, café ✓')).toBe('plain text, café ✓');
-  });
-});
 
 describe('data shown to a person', () => {
   it('a name with escape sequences cannot retitle or clear the terminal in list and get tables', async () => {
