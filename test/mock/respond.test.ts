@@ -12,6 +12,7 @@ import { createMockHandlers } from '../../src/mock/msw.js';
 import { ADMIN_PREFIX } from '../../src/mock/respond.js';
 import { loadSeed } from '../../src/mock/seed.js';
 import { openSqliteStore } from '../../src/mock/sqlite-store.js';
+import { heldSleep } from '../helpers/held-sleep.js';
 import { AGENT, api, startTestMock, storedContact, TEST_KEY, tempDir } from '../helpers/mock.js';
 
 describe('GET /__mock/requests', () => {
@@ -378,14 +379,23 @@ describe('msw handlers with faults and controls', () => {
 
   it('waits out the latency before answering', async () => {
     const BASE = 'https://slow.example.test';
-    const server = setupServer(...createMockHandlers({ baseUrl: BASE, faults: { latencyMs: 60 } }));
+    const latency = heldSleep();
+    const faults = { latencyMs: 60, sleep: latency.sleep };
+    const server = setupServer(...createMockHandlers({ baseUrl: BASE, faults }));
     server.listen({ onUnhandledRequest: 'error' });
     onTestFinished(() => server.close());
-    const started = performance.now();
-    const res = await fetch(`${BASE}/api/v1/chatbots/${AGENT}/contacts`, {
+    let answered = false;
+    const pending = fetch(`${BASE}/api/v1/chatbots/${AGENT}/contacts`, {
       headers: { authorization: `Bearer ${TEST_KEY}` },
+    }).finally(() => {
+      answered = true;
     });
-    expect(res.status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    expect(await latency.asked).toBe(60);
+    expect(answered).toBe(false);
+    const log = async () => (await (await fetch(`${BASE}/__mock/requests`)).json()).data;
+    expect(await log()).toEqual([]);
+    latency.release();
+    expect((await pending).status).toBe(200);
+    expect(await log()).toMatchObject([{ method: 'GET', status: 200 }]);
   });
 });
