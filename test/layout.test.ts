@@ -2,13 +2,12 @@
 // (src/a/b.ts -> test/a/b.test.ts), and no floor of src/ imports a floor above it. Both count
 // what exists when the test runs: a new module or directory is held to the same rules.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importSpecifiers, resolveInSrc, SRC } from './helpers/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SRC = join(ROOT, 'src');
 
 /** The share of source modules that must have a test at their path. */
 const MIRRORED_SHARE = 0.8;
@@ -83,23 +82,6 @@ function refusal(from: string, to: string): string | null {
   return floorOf(to) > floorOf(from) ? `${to} is a floor above ${from}` : null;
 }
 
-/** Relative specifiers a module imports: static, type-only, re-exports and dynamic `import()`. */
-function importsOf(text: string): string[] {
-  return ts
-    .preProcessFile(text, true, true)
-    .importedFiles.map((f) => f.fileName)
-    .filter((name) => name.startsWith('.'));
-}
-
-/** The module under src/ a specifier names (`./x.js` is `x.ts`), or null outside src/. */
-function target(module: string, specifier: string): string | null {
-  const path = relative(SRC, resolve(SRC, dirname(module), specifier))
-    .split(sep)
-    .join('/');
-  if (path.startsWith('..')) return null;
-  return path.replace(/\.js$/, '.ts');
-}
-
 /** Every import that breaks the floors, as "src/file imports 'specifier': why". */
 function layeringViolations(files: ReadonlyMap<string, string>): string[] {
   const found: string[] = [];
@@ -109,8 +91,8 @@ function layeringViolations(files: ReadonlyMap<string, string>): string[] {
       found.push(`src/${module} is on no floor: add its directory to FLOORS in test/layout.test.ts`);
       continue;
     }
-    for (const specifier of importsOf(text)) {
-      const to = target(module, specifier);
+    for (const specifier of importSpecifiers(text).filter((name) => name.startsWith('.'))) {
+      const to = resolveInSrc(module, specifier);
       if (
         to === null ||
         EXCEPTIONS.some((e) => e.from === module && (to === e.to || to.startsWith(`${e.to}/`)))
