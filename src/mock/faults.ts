@@ -2,6 +2,8 @@
 // be replayed), and a fixed-window rate limit with the usual headers (or, to test a client
 // against a service that sends none, only Retry-After on its 429s).
 
+import { setTimeout as delay } from 'node:timers/promises';
+
 /** What a failing request turns into. */
 export type FaultKind =
   /** 500 with an error body. */
@@ -33,6 +35,8 @@ export interface FaultOptions {
   rateLimitHeaders?: boolean;
   /** Clock in milliseconds, for tests. */
   now?: () => number;
+  /** Waits `ms` (the latency), rejecting when `signal` aborts; for tests. Default: a timer. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<unknown>;
 }
 
 export interface RateLimitDecision {
@@ -44,6 +48,8 @@ export interface RateLimitDecision {
 export interface FaultInjector {
   readonly seed: number;
   readonly latencyMs: number;
+  /** Waits out the latency; rejects when `signal` aborts. */
+  waitLatency(signal: AbortSignal): Promise<unknown>;
   /** Counts the request against the window; null when no rate limit is set. */
   checkRateLimit(): RateLimitDecision | null;
   /** The fault for the next request, or null to answer it normally. */
@@ -93,6 +99,7 @@ export function createFaultInjector(options: FaultOptions): FaultInjector {
   const windowMs = options.rateWindowMs ?? 1000;
   const withHeaders = options.rateLimitHeaders ?? true;
   const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   let random = mulberry32(seed);
   let windowStart = Number.NEGATIVE_INFINITY;
   let used = 0;
@@ -100,6 +107,9 @@ export function createFaultInjector(options: FaultOptions): FaultInjector {
   return {
     seed,
     latencyMs: options.latencyMs ?? 0,
+    waitLatency(signal) {
+      return sleep(this.latencyMs, signal);
+    },
     checkRateLimit() {
       if (limit === undefined) return null;
       const t = now();

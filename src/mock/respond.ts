@@ -2,7 +2,6 @@
 // `/__mock/`, then the faults a run asked for (rate limit, latency, injected errors, dropped
 // connections), then the API itself (`answerApi`), and the request log. It decides, and writes
 // the answer's JSON; an adapter only carries the outcome out: send it, or drop the connection.
-import { setTimeout as delay } from 'node:timers/promises';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
 import { redactSecrets } from '../core/redact.js';
 import { badRequest, MockHttpError } from './errors.js';
@@ -160,7 +159,7 @@ export function respond(state: MockState, req: MockRequest): MockOutcome | Promi
     return handled(state, request, started, limit?.headers);
   };
   if (faults.latencyMs <= 0) return go();
-  return delay(faults.latencyMs, undefined, { signal: state.closing }).then(go, () => DROP); // closing: dropped
+  return faults.waitLatency(state.closing).then(go, () => DROP); // closing: dropped
 }
 
 function log(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '../../src/api/index.js';
 import { checkFaultOptions, createFaultInjector, type FaultKind } from '../../src/mock/faults.js';
 import type { MockServer } from '../../src/mock/server.js';
+import { heldSleep } from '../helpers/held-sleep.js';
 import { AGENT, api, startTestMock } from '../helpers/mock.js';
 
 /** A seed whose first failure, at fail rate 1, is `kind`. */
@@ -107,11 +108,21 @@ describe('failures over HTTP', () => {
   });
 
   it('delays answers by latencyMs', async () => {
-    const server = await startTestMock({ faults: { latencyMs: 60 } });
-    const started = performance.now();
-    expect((await api(server.url).get(paths.contacts(AGENT))).status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
-    expect(server.requests[0]!.durationMs).toBeGreaterThanOrEqual(55);
+    const latency = heldSleep();
+    const server = await startTestMock({ faults: { latencyMs: 60, sleep: latency.sleep } });
+    let answered = false;
+    const pending = api(server.url)
+      .get(paths.contacts(AGENT))
+      .finally(() => {
+        answered = true;
+      });
+    // Held in the latency: neither answered nor handled (a request is logged once handled).
+    expect(await latency.asked).toBe(60);
+    expect(answered).toBe(false);
+    expect(server.requests).toEqual([]);
+    latency.release();
+    expect((await pending).status).toBe(200);
+    expect(server.requests).toMatchObject([{ method: 'GET', status: 200 }]);
   });
 
   it('closes promptly with a delayed request still pending', async () => {

@@ -1,0 +1,60 @@
+// Placing an export's phone number in its country, and storing it in E.164.
+import { describe, expect, it } from 'vitest';
+import { internationalCountry, isInternational, placePhone } from '../../src/importer/phones.js';
+
+describe('international numbers', () => {
+  it('are written with + or 00, and belong to the country they name', () => {
+    expect(isInternational('+44 20 7946 0018')).toBe(true);
+    expect(isInternational('0044 20 7946 0018')).toBe(true);
+    expect(isInternational('020 7946 0018')).toBe(false);
+    expect(isInternational('00 12')).toBe(false);
+    expect(internationalCountry('+1 212 736 5000')).toBe('US');
+    expect(internationalCountry('+44 20 79')).toBeUndefined();
+    expect(internationalCountry('+44 20 7946 0018')).toBe('GB');
+    expect(internationalCountry('020 7946 0018')).toBeUndefined();
+  });
+
+  it('are placed as written, 00 read as +', () => {
+    expect(placePhone('+44 20 7946 0018')).toEqual({ ok: true, e164: '+442079460018', country: 'GB' });
+    expect(placePhone('0049 30 901820')).toEqual({ ok: true, e164: '+4930901820', country: 'DE' });
+  });
+
+  it('say what is wrong with one that is not valid', () => {
+    expect(placePhone('+44 20 79')).toEqual({ ok: false, reason: 'too short for +44' });
+    expect(placePhone('+999 1234567')).toEqual({ ok: false, reason: 'unknown country calling code' });
+  });
+});
+
+describe('national numbers', () => {
+  it('are read in the candidate country they are valid in, written as that country writes them', () => {
+    const both = { countries: ['US', 'GB'], from: 'file' as const };
+    expect(placePhone('020 7946 0018', both)).toMatchObject({
+      ok: true,
+      e164: '+442079460018',
+      country: 'GB',
+    });
+    expect(placePhone('(212) 736-5000', both)).toMatchObject({
+      ok: true,
+      e164: '+12127365000',
+      country: 'US',
+    });
+  });
+
+  it('need a country, and say where they looked when none fits', () => {
+    const none = placePhone('020 7946 0018');
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.reason).toMatch(/^a national number and no country to read it in/);
+    const row = placePhone('(212) 736-5000', { countries: ['FR'], from: 'row', column: 'Mailing Country' });
+    expect(row).toEqual({
+      ok: false,
+      reason: "not a valid number in FR (the row's Mailing Country): write it with + and the country code",
+    });
+  });
+
+  it('read a number with its country code but no + as international', () => {
+    expect(placePhone('4930901820', { countries: ['DE'], from: 'default' })).toMatchObject({
+      ok: true,
+      e164: '+4930901820',
+    });
+  });
+});

@@ -1,0 +1,97 @@
+// Rows of cells -> records for every tabular source: the header found among preamble lines, keys
+// made unique, and the leftovers of exports (blank rows, repeated headers, totals) skipped.
+import { describe, expect, it } from 'vitest';
+import { isBlank, readTable, recordChars, uniqueKeys } from '../../../src/importer/sources/table.js';
+import type { Cell, SourceRecord } from '../../../src/importer/sources/types.js';
+
+function rowsOf(rows: Cell[][]) {
+  let i = 0;
+  return async () => (i < rows.length ? { cells: rows[i]!, line: i + 1, last: ++i } : null);
+}
+
+async function table(rows: Cell[][], widthError?: (fields: number, expected: number) => string) {
+  const notes: string[] = [];
+  const read = await readTable({ read: rowsOf(rows), notes, widthError });
+  const records: SourceRecord[] = [];
+  if (read) for await (const r of read.records()) records.push(r);
+  return { header: read?.header, records, notes };
+}
+
+describe('readTable', () => {
+  it('reads the header and each row as a record by it, with its line', async () => {
+    const { header, records } = await table([
+      ['external_id', 'name'],
+      ['u1', 'Ann'],
+      ['u2', undefined],
+    ]);
+    expect(header).toEqual(['external_id', 'name']);
+    expect(records.map((r) => [r.row, r.line, r.record])).toEqual([
+      [1, 2, { external_id: 'u1', name: 'Ann' }],
+      [2, 3, { external_id: 'u2', name: undefined }],
+    ]);
+  });
+
+  it('skips a preamble before the header, and says so', async () => {
+    const { header, records, notes } = await table([
+      ['Contacts report'],
+      ['Generated 2026-01-01'],
+      [undefined],
+      ['Email', 'First Name', 'Last Name'],
+      ['a@x.co', 'Ann', 'Lee'],
+      ['b@x.co', 'Bo', 'Ng'],
+    ]);
+    expect(header).toEqual(['Email', 'First Name', 'Last Name']);
+    expect(records.map((r) => r.line)).toEqual([5, 6]);
+    expect(notes.join('\n')).toMatch(/line/);
+  });
+
+  it('skips blank rows, a repeated header and a totals row, saying so', async () => {
+    const { records, notes } = await table([
+      ['name', 'seats'],
+      ['Ann', '3'],
+      [' ', undefined],
+      ['name', 'seats'],
+      ['Bo', '4'],
+      ['Total', '7'],
+    ]);
+    expect(records.map((r) => r.record.name)).toEqual(['Ann', 'Bo']);
+    expect(notes.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a row of another width is rejected where the source says so, else cut to the header', async () => {
+    const csv = await table(
+      [
+        ['a', 'b'],
+        ['1', '2', '3'],
+      ],
+      (fields, expected) => `${fields} fields, expected ${expected}`,
+    );
+    expect(csv.records[0]!.error).toBe('3 fields, expected 2');
+    const sheet = await table([
+      ['a', 'b'],
+      ['1', '2', 'note'],
+    ]);
+    expect(sheet.records[0]!.record).toEqual({ a: '1', b: '2' });
+  });
+
+  it('is null for no rows at all', async () => {
+    expect(await readTable({ read: rowsOf([]), notes: [] })).toBeNull();
+  });
+});
+
+describe('helpers', () => {
+  it('uniqueKeys numbers empty and repeated headers so no column is lost', () => {
+    expect(uniqueKeys(['Email', ' ', 'Email', 'Name'])).toEqual([
+      'Email',
+      'column 2',
+      'Email (column 3)',
+      'Name',
+    ]);
+  });
+
+  it('isBlank and recordChars', () => {
+    expect(isBlank([undefined, ' ', ''])).toBe(true);
+    expect(isBlank([undefined, 'x'])).toBe(false);
+    expect(recordChars(['ab', undefined, 'é'])).toBe(3);
+  });
+});

@@ -1,0 +1,192 @@
+// The vCard reader alone: versions, parameters, folding, encodings and its errors.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { openSource } from '../../../src/importer/sources/index.js';
+
+async function read(text: string | Buffer, options: { encoding?: string } = {}) {
+  const stdin = Readable.from([typeof text === 'string' ? Buffer.from(text) : text]);
+  const source = await openSource('-', { stdin, format: 'vcf', ...options });
+  const rows = [];
+  for await (const r of source.records) rows.push({ line: r.line, raw: r.raw, error: r.error });
+  return { source, rows };
+}
+
+/** The records as the source yields them, whole. */
+async function records(text: string) {
+  const stdin = Readable.from([Buffer.from(text)]);
+  const source = await openSource('-', { stdin, format: 'vcf' });
+  const rows = [];
+  for await (const r of source.records) rows.push(r);
+  return rows;
+}
+
+describe('vCard source', () => {
+  it('reads 4.0: PREF=1 wins over order, tel: URIs, urn:uuid UIDs, escapes', async () => {
+    const { source, rows } = await read(
+      [
+        'BEGIN:VCARD',
+        'VERSION:4.0',
+        'FN:Doe\\, Jane',
+        'EMAIL;TYPE=work:jane.work@example.com',
+        'EMAIL;PREF=1:jane@example.com',
+        'TEL;VALUE=uri;TYPE="voice,home":tel:+44-20-7946-0000',
+        'TEL;VALUE=uri;PREF=2;TYPE="cell":tel:+44-7700-900123;ext=12',
+        'UID:urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6',
+        'END:VCARD',
+        '',
+      ].join('\n'),
+    );
+    expect(source.header).toEqual(['external_id', 'name', 'email', 'phonenumber', 'country', 'company']);
+    expect(rows).toEqual([
+      {
+        line: 1,
+        raw: [
+          'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6',
+          'Doe, Jane',
+          'jane@example.com',
+          '+44-7700-900123',
+          undefined,
+          undefined,
+        ],
+        error: undefined,
+      },
+    ]);
+  });
+
+  it('uses N when there is no FN, the first email and phone without preference, and rejects a card with no key', async () => {
+    const { rows, source } = await read(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'N:Turing;Alan;Mathison;Dr.;',
+        'TEL;TYPE=WORK:+44 1',
+        'TEL;TYPE=HOME:+44 2',
+        'EMAIL:first@example.com',
+        'EMAIL:second@example.com',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Nobody',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:2.1',
+        'FN:Mum',
+        'TEL;CELL:+1 (415) 555-0101',
+        'END:VCARD',
+      ].join('\r\n'),
+    );
+    expect(source.notes).toEqual([
+      'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
+      "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
+        'external_id = TEL (the one imported), its digits and leading + as written.',
+    ]);
+    expect(rows[0]).toEqual({
+      line: 1,
+      raw: [
+        'first@example.com',
+        'Dr. Alan Mathison Turing',
+        'first@example.com',
+        '+44 1',
+        undefined,
+        undefined,
+      ],
+      error: undefined,
+    });
+    expect(rows[1]).toMatchObject({
+      line: 9,
+      error: 'The card has no UID, EMAIL or TEL: nothing to key the contact by',
+    });
+    expect(rows[2]?.raw?.slice(0, 4)).toEqual(['+14155550101', 'Mum', undefined, '+1 (415) 555-0101']);
+    expect(rows[2]?.error).toBeUndefined();
+  });
+
+  it("takes an iPhone's number as the mobile one", async () => {
+    const { rows } = await read(
+      'BEGIN:VCARD\nVERSION:3.0\nUID:i\nTEL;type=HOME;type=VOICE:+44 1\nTEL;type=IPHONE:+44 2\nEND:VCARD\n',
+    );
+    expect(rows[0]?.raw?.[3]).toBe('+44 2');
+  });
+
+  it('skips a photo of any size without holding it, and keeps reading after it', async () => {
+    const base64 = 'A'.repeat(76);
+    const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');
+    const text = `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p1\r\nPHOTO;ENCODING=b;TYPE=JPEG:${base64}\r\n${photo}\r\nFN:After Photo\r\nEND:VCARD\r\n`;
+    const { rows } = await read(text);
+    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', undefined, undefined, undefined, undefined]);
+    // One line of 4 MB (a 4.0 data: URI, unfolded) is dropped as it streams.
+    const long = `BEGIN:VCARD\nVERSION:4.0\nUID:p2\nPHOTO:data:image/jpeg;base64,${'B'.repeat(4 * 1024 * 1024)}\nFN:Long\nEND:VCARD\n`;
+    expect((await read(long)).rows[0]?.raw).toEqual([
+      'p2',
+      'Long',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("reads ORG's first component as company, escapes and quoted-printable undone", async () => {
+    const { rows } = await read(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:o1',
+        'ORG:Lee\\, Park & Co.;Sales;',
+        'ORG:Second Org',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:o2',
+        'ORG:Smith\\; Sons Ltd',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:2.1',
+        'UID:o3',
+        'ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:B=C3=A4ckerei M=C3=BCller;Filiale Mitte',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:o4',
+        'ORG:;Only a unit',
+        'END:VCARD',
+        '',
+      ].join('\r\n'),
+    );
+    expect(rows.map((r) => r.raw?.[5])).toEqual([
+      'Lee, Park & Co.',
+      'Smith; Sons Ltd',
+      'Bäckerei Müller',
+      undefined,
+    ]);
+  });
+
+  it("titles each record with the card's name, for messages that name the card", async () => {
+    const cards = await records(
+      'BEGIN:VCARD\nVERSION:3.0\nUID:a\nFN:Ann Lee\nEND:VCARD\n' +
+        'BEGIN:VCARD\nVERSION:3.0\nUID:b\nN:Lee;Bo;;;\nEND:VCARD\n' +
+        'BEGIN:VCARD\nVERSION:3.0\nUID:c\nEND:VCARD\n',
+    );
+    expect(cards.map((r) => r.title)).toEqual(['Ann Lee', 'Bo Lee', undefined]);
+  });
+
+  it('names the file and line of what it cannot read', async () => {
+    await expect(read('BEGIN:VCARD\nVERSION:3.0\nFN:x\nBEGIN:VCARD\n')).rejects.toThrow(
+      'stdin: line 4: BEGIN:VCARD inside the card that begins on line 1',
+    );
+    // Not UTF-8 and no CHARSET: read as Windows-1252, as every text file the importer detects so.
+    const guessed = await read(
+      Buffer.from('BEGIN:VCARD\nVERSION:2.1\nUID:g\nFN:J\xfcrgen\nEND:VCARD\n', 'latin1'),
+    );
+    expect(guessed.rows[0]?.raw?.[1]).toBe('Jürgen');
+    const latin = await read(
+      Buffer.from('BEGIN:VCARD\nVERSION:2.1\nUID:u\nFN:J\xfcrgen\nEND:VCARD\n', 'latin1'),
+      {
+        encoding: 'windows-1252',
+      },
+    );
+    expect(latin.rows[0]?.raw?.[1]).toBe('Jürgen');
+    await expect(read('BEGIN:VCARD\nVERSION:3.0\nFN x\nEND:VCARD\n')).resolves.toBeTruthy();
+    await expect(read('FN:x\n')).rejects.toThrow('stdin: line 1: expected BEGIN:VCARD, found FN');
+    await expect(read('NOTE:x\n')).rejects.toThrow('stdin: the file holds no vCard (no BEGIN:VCARD line)');
+  });
+});

@@ -1,0 +1,112 @@
+// Cell values as other systems write them: apostrophes, padding, several values, emails with
+// names, yes/no, and dates in vendor and spreadsheet forms.
+import { describe, expect, it } from 'vitest';
+import {
+  cellValues,
+  cleanCell,
+  emailIn,
+  firstValue,
+  GOOGLE_MULTI_VALUE,
+  isLocalDateTime,
+  LOST_CHARACTERS_RE,
+  readBoolean,
+  readDate,
+  slashDateOrder,
+} from '../../src/importer/values.js';
+
+describe('cells', () => {
+  it('cleanCell drops a spreadsheet apostrophe and padding, no-break spaces included', () => {
+    expect(cleanCell("'7210448301122")).toBe('7210448301122');
+    expect(cleanCell('  x \u00a0')).toBe('x');
+    expect(cleanCell('same')).toBe('same');
+  });
+
+  it('cellValues and firstValue split a cell of several values on the first separator it holds', () => {
+    const cell = `a@x.co${GOOGLE_MULTI_VALUE}b@x.co ::: `;
+    expect(cellValues(cell, [GOOGLE_MULTI_VALUE, ';'])).toEqual(['a@x.co', 'b@x.co']);
+    expect(firstValue(cell, [GOOGLE_MULTI_VALUE])).toEqual({ value: 'a@x.co', count: 2 });
+    expect(firstValue('one', [GOOGLE_MULTI_VALUE])).toEqual({ value: 'one', count: 1 });
+    expect(cellValues('one', [';'])).toEqual(['one']);
+  });
+
+  it('emailIn finds the address as mail programs write one', () => {
+    expect(emailIn('Ada Lovelace <ada@example.com>')).toBe('ada@example.com');
+    expect(emailIn('mailto:ada@example.com')).toBe('ada@example.com');
+    expect(emailIn('ada@example.com; alt@example.com')).toBe('ada@example.com');
+    expect(emailIn('ada@example.com (Ada)')).toBe('ada@example.com');
+    expect(emailIn('not an email')).toBe('not an email');
+  });
+
+  it('readBoolean takes yes/no words in any case, and nothing else', () => {
+    expect(['TRUE', 'yes', 'Y', 'on', 'Checked', '1'].map(readBoolean)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['false', 'NO', 'n', 'off', 'unchecked', '0'].map(readBoolean)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(readBoolean('maybe')).toBeUndefined();
+  });
+
+  it('LOST_CHARACTERS_RE finds names an exporter turned into question marks', () => {
+    expect(LOST_CHARACTERS_RE.test('J??rg')).toBe(true);
+    expect(LOST_CHARACTERS_RE.test('Who?')).toBe(false);
+  });
+});
+
+describe('dates', () => {
+  it('reads ISO dates and date-times, a date-time without a zone as UTC or in the zone given', () => {
+    expect(readDate('2024-05-31', undefined)).toBe('2024-05-31');
+    expect(readDate('2024-03-22 17:59', undefined)).toBe('2024-03-22T17:59:00.000Z');
+    expect(readDate('2024-03-22T17:59:00+01:00', undefined)).toBe('2024-03-22T16:59:00.000Z');
+    expect(readDate('2024-03-22 17:59:00 UTC', undefined, 'America/New_York')).toBe(
+      '2024-03-22T17:59:00.000Z',
+    );
+    expect(readDate('2024-07-01 12:00', undefined, 'America/New_York')).toBe('2024-07-01T16:00:00.000Z');
+    expect(readDate('2024-01-01 12:00', undefined, 'America/New_York')).toBe('2024-01-01T17:00:00.000Z');
+  });
+
+  it('keeps digits past the millisecond for the contract to say what it stores', () => {
+    expect(readDate('2024-03-22T17:59:00.123456Z', undefined)).toBe('2024-03-22T17:59:00.123456Z');
+  });
+
+  it('reads slash dates in the column’s order, with a 12-hour time', () => {
+    expect(readDate('9/20/2022', 'mdy')).toBe('2022-09-20');
+    expect(readDate('20.09.2022', 'dmy')).toBe('2022-09-20');
+    expect(readDate('3/4/24', 'dmy')).toBe('2024-04-03');
+    expect(readDate('9/20/2022 5:03 PM', 'mdy')).toBe('2022-09-20T17:03:00.000Z');
+    expect(readDate('9/20/2022 12:03 AM', 'mdy')).toBe('2022-09-20T00:03:00.000Z');
+    expect(readDate('3/4/2024', undefined)).toBeUndefined();
+  });
+
+  it('reads spreadsheet text dates, and refuses days no calendar has', () => {
+    expect(readDate('22-Mar-2024', undefined)).toBe('2024-03-22');
+    expect(readDate('22 March 2024', undefined)).toBe('2024-03-22');
+    expect(readDate('Sept 3, 2024', undefined)).toBe('2024-09-03');
+    expect(readDate('2024/3/22', undefined)).toBe('2024-03-22');
+    expect(readDate('2023-02-29', undefined)).toBeUndefined();
+    expect(readDate('2024-02-29', undefined)).toBe('2024-02-29');
+    expect(readDate('22 Marchx 2024', undefined)).toBeUndefined();
+    expect(readDate('soon', undefined)).toBeUndefined();
+  });
+
+  it('slashDateOrder decides from a part above 12; isLocalDateTime finds times without a zone', () => {
+    expect(slashDateOrder('20/09/2022')).toBe('dmy');
+    expect(slashDateOrder('09/20/2022')).toBe('mdy');
+    expect(slashDateOrder('3/4/2024')).toBe('either');
+    expect(slashDateOrder('2024-03-04')).toBeUndefined();
+    expect(isLocalDateTime('2024-03-22 17:59')).toBe(true);
+    expect(isLocalDateTime('2024-03-22T17:59:00Z')).toBe(false);
+    expect(isLocalDateTime('9/20/2022 3:04 PM')).toBe(true);
+    expect(isLocalDateTime('9/20/2022')).toBe(false);
+  });
+});
