@@ -6,7 +6,7 @@
 //   node bench/peers.js [--duration 5] [--connections 10] [--peers-dir DIR] [--only mock,json-server,prism]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -269,6 +269,7 @@ const WORKLOADS = [
     name: 'POST create, --data (SQLite)',
     seeded: 0,
     data: true,
+    against: 'POST create',
     run: (s) => wrk(s.base, 'POST', s.post, s.headers, true),
   },
 ];
@@ -281,10 +282,15 @@ const SERVERS = [
 
 if (SERVERS.some((s) => s.name !== 'mock')) installPeers(args['peers-dir']);
 
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+const loadAtStart = load();
 const rows = [];
 let failed = false;
 for (const w of WORKLOADS) {
-  const row = { workload: w.name };
+  const row = { workload: w.name, against: w.against };
   for (const server of SERVERS) {
     if (w.data && server.skipData) continue;
     const s = await server.start({ seeded: w.seeded, data: w.data });
@@ -305,15 +311,22 @@ for (const w of WORKLOADS) {
 
 const fmt = (n) => (n === undefined ? '-' : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n.toFixed(0));
 console.log(
-  `wrk -t1 -c${args.connections} -d${args.duration}s, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; req/s`,
+  `wrk -t1 -c${args.connections} -d${args.duration}s, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; req/s; Node ${process.version}`,
 );
+console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end`);
 console.log(
   ['workload'.padEnd(32), ...SERVERS.map((s) => s.name.padStart(12)), '  mock / best peer'].join(''),
 );
 for (const row of rows) {
-  const peers = SERVERS.filter((s) => s.name !== 'mock' && row[s.name] !== undefined).map((s) => row[s.name]);
+  // The --data row has no peer figures of its own: it is set beside the peers' POST create.
+  const against = row.against ? rows.find((r) => r.workload === row.against) : row;
+  const peers = SERVERS.filter((s) => s.name !== 'mock' && against?.[s.name] !== undefined).map(
+    (s) => against[s.name],
+  );
   const ratio =
-    row.mock !== undefined && peers.length ? `${(row.mock / Math.max(...peers)).toFixed(1)}x` : '';
+    row.mock !== undefined && peers.length
+      ? `${(row.mock / Math.max(...peers)).toFixed(1)}x${row.against ? ` (of the peers' ${row.against})` : ''}`
+      : '';
   console.log(
     [row.workload.padEnd(32), ...SERVERS.map((s) => fmt(row[s.name]).padStart(12)), `  ${ratio}`].join(''),
   );

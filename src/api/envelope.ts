@@ -1,6 +1,7 @@
 // The envelopes around every payload: success, the paginated contact list, and errors.
 import * as z from 'zod';
 import { ContactSchema } from './contact.js';
+import { UNKNOWN_FIELD } from './messages.js';
 import { contractRegistry } from './registry.js';
 
 /** The schema of `{"message": "Success", "data": <payload>}`. */
@@ -68,7 +69,7 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export function toIssues(error: z.ZodError): Issue[] {
   return error.issues.flatMap((i): Issue[] => {
     if (i.code === 'unrecognized_keys') {
-      return i.keys.map((key) => ({ field: dotted([...i.path, key]), message: 'Unknown field' }));
+      return i.keys.map((key) => ({ field: dotted([...i.path, key]), message: UNKNOWN_FIELD }));
     }
     return [{ field: dotted(i.path) || '(body)', message: i.message }];
   });

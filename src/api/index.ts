@@ -6,6 +6,7 @@ export * from './headers.js';
 export * from './json-depth.js';
 export * from './key.js';
 export * from './limits.js';
+export * from './messages.js';
 export * from './operations.js';
 export * from './paths.js';
 export * from './query.js';

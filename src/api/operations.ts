@@ -167,6 +167,8 @@ export function isDotSegment(segment: string): boolean {
  * separates segments too, as a URL parser reads an http(s) path.
  */
 export function dotSegmentOf(path: string): string | undefined {
+  // A dot segment holds a dot or a `%2e`: most paths hold neither.
+  if (!path.includes('.') && !path.includes('%')) return undefined;
   const end = path.search(/[?#]/);
   return (end < 0 ? path : path.slice(0, end)).split(/[/\\]/).find(isDotSegment);
 }

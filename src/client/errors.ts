@@ -1,6 +1,7 @@
 // One error hierarchy for everything the client can throw; subclasses chosen by HTTP status.
 import type { Issue } from '../api/envelope.js';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
+import { CHATBOT_NOT_FOUND, MAX_CONTACTS_REACHED } from '../api/messages.js';
 import { ContactsError } from '../core/error.js';
 
 export { ContactsError };
@@ -155,8 +156,8 @@ const BY_STATUS: Record<number, typeof APIError> = {
  * revision 2): the agent missing rather than a contact, the quota rather than a bad field.
  */
 const BY_MESSAGE: Record<number, [message: string, ErrorClass: typeof APIError][]> = {
-  400: [['Maximum contacts limit reached', ContactLimitError]],
-  404: [['Chatbot not found', AgentNotFoundError]],
+  400: [[MAX_CONTACTS_REACHED, ContactLimitError]],
+  404: [[CHATBOT_NOT_FOUND, AgentNotFoundError]],
 };
 
 /** The APIError subclass for an HTTP status and, where it tells more, the service's message. */

@@ -3,8 +3,12 @@
 
 import { randomBytes } from 'node:crypto';
 import type { SplitFields } from '../api/contact.js';
+import type { Pagination } from '../api/envelope.js';
 import {
+  CHATBOT_NOT_FOUND,
   dotSegmentOf,
+  INVALID_BODY,
+  INVALID_PARAMETERS,
   ignoredFieldsHeaders,
   isWellFormedApiKey,
   jsonDepthExceeds,
@@ -12,11 +16,15 @@ import {
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
   matchPath,
+  type OperationId,
   operationFor,
   REQUEST_ID_HEADER,
+  SUCCESS,
   splitUnknownBatchFields,
   splitUnknownFields,
   toIssues,
+  UNAUTHORIZED,
+  UNKNOWN_FIELD,
 } from '../api/index.js';
 import { buildOpenApiDocument } from '../api/openapi.js';
 import { redactSecrets } from '../core/redact.js';
@@ -24,12 +32,8 @@ import { VERSION } from '../core/version.js';
 import { badRequest, MockHttpError, notFound } from './errors.js';
 import { createFaultInjector, type FaultInjector, type FaultOptions } from './faults.js';
 import { RequestLog, type RequestLogEntry } from './request-log.js';
-import { INVALID_BODY } from './rules.js';
 import { createMockStore } from './sqlite-store.js';
 import type { MockStore } from './store.js';
-
-export const CHATBOT_NOT_FOUND = 'Chatbot not found';
-const INVALID_PARAMETERS = 'Invalid request parameters';
 
 export interface MockState {
   store: MockStore;
@@ -113,8 +117,13 @@ export interface MockRequest {
 export interface MockResponse {
   status: number;
   headers: Record<string, string>;
-  /** A JSON value; undefined for no body. */
+  /** A JSON value; undefined for no body, or when `json` holds it. */
   body: unknown;
+  /**
+   * The body as JSON text, when it was written as text (the store keeps each contact as its
+   * JSON, and SQLite joins a page's): then `body` is undefined. `handleRequest` parses it back.
+   */
+  json?: string;
   /** Dotted paths of the fields dropped from the request (also in `x-contacts-ignored`). */
   ignored?: string[];
   /** An unexpected error behind a 500, for the adapter to report. */
@@ -129,8 +138,30 @@ const BEARER_RE = /^Bearer +(\S+)$/i;
 const success = (status: number, data: unknown): MockResponse => ({
   status,
   headers: {},
-  body: { message: 'Success', data },
+  body: { message: SUCCESS, data },
 });
+
+/** The success envelope's text up to its `data`. */
+const SUCCESS_DATA = `{"message":${JSON.stringify(SUCCESS)},"data":`;
+
+/** `success` for `data` given as JSON text: the same bytes `JSON.stringify` would write. */
+const successJson = (status: number, data: string): MockResponse => ({
+  status,
+  headers: {},
+  body: undefined,
+  json: `${SUCCESS_DATA}${data}}`,
+});
+
+/** The list's answer: the envelope, the page's array (JSON text), its total and its pages. */
+function listJson(data: string, total: number, pages: Pagination): MockResponse {
+  const { page, per_page, total_pages } = pages;
+  return {
+    status: 200,
+    headers: {},
+    body: undefined,
+    json: `${SUCCESS_DATA}${data},"total":${total},"pages":{"page":${page},"per_page":${per_page},"total_pages":${total_pages}}}`,
+  };
+}
 
 export function errorResponse(error: MockHttpError): MockResponse {
   const body: { message: string; code?: string; issues?: unknown } = { message: error.message };
@@ -160,6 +191,7 @@ export function handleRequest(state: MockState, req: MockRequest): MockResponse 
   const response = answerApi(state, req);
   // Every response, errors included, carries its own id (contract revision 2).
   response.headers = { ...response.headers, [REQUEST_ID_HEADER]: req.requestId ?? newRequestId() };
+  if (response.json !== undefined) response.body = JSON.parse(response.json);
   return response;
 }
 
@@ -187,7 +219,7 @@ function dropUnknownFields(state: MockState, agentId: string, body: unknown, bat
   if (state.strict && split.ignored.length > 0) {
     throw badRequest(
       INVALID_BODY,
-      split.ignored.map((field) => ({ field, message: 'Unknown field' })),
+      split.ignored.map((field) => ({ field, message: UNKNOWN_FIELD })),
     );
   }
   return split;
@@ -201,6 +233,60 @@ function reporting(response: MockResponse, ignored: string[]): MockResponse {
   if (ignored.length === 0) return response;
   return { ...response, headers: { ...response.headers, ...ignoredFieldsHeaders(ignored) }, ignored };
 }
+
+/** What an operation's handler is given: the state, the request and the path's parameters. */
+interface OperationCall {
+  state: MockState;
+  req: MockRequest;
+  agent: string;
+  /** A contact's external_id or service id, trimmed (routes of one contact). */
+  id: string;
+  /** An attribute's name (routes of one attribute). */
+  name: string;
+}
+
+/**
+ * The API's operations, each answered by one handler, keyed by the operation's id in the API's
+ * table (`src/api/operations.ts`): a handler is a value, and the type makes every operation
+ * have one.
+ */
+const OPERATION_HANDLERS: { readonly [Id in OperationId]: (call: OperationCall) => MockResponse } = {
+  listContacts({ state, req, agent }) {
+    const query = ListQuerySchema.safeParse(Object.fromEntries(req.query));
+    if (!query.success) throw badRequest(INVALID_PARAMETERS, toIssues(query.error));
+    const page = state.store.listContactsJson(agent, query.data);
+    return listJson(page.data, page.total, page.pages);
+  },
+  upsertContact({ state, req, agent }) {
+    const body = jsonBody(req);
+    const { store } = state;
+    // One transaction: the unknown fields are told by the definitions the write checks against.
+    return store.atomically(() => {
+      if ('users' in body) {
+        const split = dropUnknownFields(state, agent, body, true);
+        return reporting(success(200, store.batchUpsert(agent, split.body)), split.ignored);
+      }
+      const split = dropUnknownFields(state, agent, body);
+      const { json, created } = store.upsertContact(agent, split.body);
+      return reporting(successJson(created ? 201 : 200, json), split.ignored);
+    });
+  },
+  getContact: ({ state, agent, id }) => successJson(200, state.store.contactJson(agent, id)),
+  deleteContact: ({ state, agent, id }) => success(200, state.store.deleteContact(agent, id)),
+  updateContact({ state, req, agent, id }) {
+    const body = unwrapData(jsonBody(req));
+    const { store } = state;
+    return store.atomically(() => {
+      const split = dropUnknownFields(state, agent, body);
+      return reporting(success(200, store.patchContact(agent, id, split.body)), split.ignored);
+    });
+  },
+  listAttributes: ({ state, agent }) => success(200, state.store.listAttributes(agent)),
+  // 200, not 201: production answers a definition with 200.
+  defineAttribute: ({ state, req, agent }) => success(200, state.store.defineAttribute(agent, jsonBody(req))),
+  updateAttribute: ({ state, req, agent, name }) =>
+    success(200, state.store.updateAttribute(agent, name, jsonBody(req))),
+};
 
 function route(state: MockState, req: MockRequest): MockResponse {
   const { method, path } = req;
@@ -230,48 +316,11 @@ function route(state: MockState, req: MockRequest): MockResponse {
   allowMethod(method, matched.methods);
   const op = operationFor(method, matched.template)!;
   const { agentId, name = '' } = matched.params as Record<string, string>;
+  const agent = agentId!;
+  if (state.agents !== null && !state.agents.has(agent)) throw notFound(CHATBOT_NOT_FOUND);
   // Trimmed as an upsert trims the external_id it stores, so `" pad "` finds what it stored.
   const id = (matched.params['id'] ?? '').trim();
-  if (state.agents !== null && !state.agents.has(agentId!)) throw notFound(CHATBOT_NOT_FOUND);
-  const { store } = state;
-  const agent = agentId!;
-
-  switch (op.id) {
-    case 'listContacts': {
-      const query = ListQuerySchema.safeParse(Object.fromEntries(req.query));
-      if (!query.success) throw badRequest(INVALID_PARAMETERS, toIssues(query.error));
-      return {
-        status: 200,
-        headers: {},
-        body: { message: 'Success', ...store.listContacts(agent, query.data) },
-      };
-    }
-    case 'upsertContact': {
-      const body = jsonBody(req);
-      if ('users' in body) {
-        const split = dropUnknownFields(state, agent, body, true);
-        return reporting(success(200, store.batchUpsert(agent, split.body)), split.ignored);
-      }
-      const split = dropUnknownFields(state, agent, body);
-      const { contact, created } = store.upsertContact(agent, split.body);
-      return reporting(success(created ? 201 : 200, contact), split.ignored);
-    }
-    case 'getContact':
-      return success(200, store.getContact(agent, id));
-    case 'deleteContact':
-      return success(200, store.deleteContact(agent, id));
-    case 'updateContact': {
-      const split = dropUnknownFields(state, agent, unwrapData(jsonBody(req)));
-      return reporting(success(200, store.patchContact(agent, id, split.body)), split.ignored);
-    }
-    case 'listAttributes':
-      return success(200, store.listAttributes(agent));
-    case 'defineAttribute':
-      // 200, not 201: production answers a definition with 200.
-      return success(200, store.defineAttribute(agent, jsonBody(req)));
-    case 'updateAttribute':
-      return success(200, store.updateAttribute(agent, name, jsonBody(req)));
-  }
+  return OPERATION_HANDLERS[op.id]({ state, req, agent, id, name });
 }
 
 function allowMethod(method: string, allowed: readonly string[]): void {
@@ -285,10 +334,10 @@ function allowMethod(method: string, allowed: readonly string[]): void {
 export function authenticate(state: Pick<MockState, 'keys'>, header: string | string[] | undefined): void {
   const value = Array.isArray(header) ? header[0] : header;
   // One message for every 401, as production: which part was wrong is not said.
-  if (!value?.trim()) throw unauthorized('Unauthorized access');
+  if (!value?.trim()) throw unauthorized(UNAUTHORIZED);
   const key = BEARER_RE.exec(value.trim())?.[1];
   if (!key || !isWellFormedApiKey(key) || (state.keys !== null && !state.keys.has(key))) {
-    throw unauthorized('Unauthorized access');
+    throw unauthorized(UNAUTHORIZED);
   }
 }
 

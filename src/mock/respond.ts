@@ -3,13 +3,13 @@
 // connections), then the API itself (`answerApi`), and the request log. It decides, and writes
 // the answer's JSON; an adapter only carries the outcome out: send it, or drop the connection.
 import { REQUEST_ID_HEADER } from '../api/headers.js';
+import { CHATBOT_NOT_FOUND, RATE_LIMIT_EXCEEDED } from '../api/messages.js';
 import { redactSecrets } from '../core/redact.js';
 import { badRequest, MockHttpError } from './errors.js';
 import type { FaultKind } from './faults.js';
 import {
   answerApi,
   authenticate,
-  CHATBOT_NOT_FOUND,
   errorResponse,
   type MockRequest,
   type MockResponse,
@@ -23,6 +23,7 @@ import type { ResetResult } from './store.js';
 /** An answer as it goes on the wire: its headers (content type included) and its JSON text. */
 export interface WireResponse {
   status: number;
+  /** This answer's own object (an adapter may add to it), the content type included. */
   headers: Record<string, string>;
   /** The JSON text; empty for no body. */
   body: string;
@@ -46,7 +47,7 @@ const DROP: MockOutcome = { drop: true };
 function answer(state: MockState, response: MockResponse): MockOutcome {
   const headers = { ...response.headers, 'content-type': JSON_TYPE };
   try {
-    const body = response.body === undefined ? '' : JSON.stringify(response.body);
+    const body = response.json ?? (response.body === undefined ? '' : JSON.stringify(response.body));
     return { drop: false, response: { status: response.status, headers, body } };
   } catch (error) {
     // A page too large to put in one string costs this answer, never the process.
@@ -131,7 +132,7 @@ export function respond(state: MockState, req: MockRequest): MockOutcome | Promi
       state,
       request,
       started,
-      errorResponse(new MockHttpError(429, 'Rate limit exceeded')),
+      errorResponse(new MockHttpError(429, RATE_LIMIT_EXCEEDED)),
       undefined,
       limit.headers,
     );

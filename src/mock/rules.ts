@@ -10,21 +10,16 @@ import {
   type Contact,
   type ContactInputParsed,
   type ContactPatchParsed,
+  EMAIL_EXISTS,
+  EXTERNAL_ID_EXISTS,
+  INVALID_BODY,
+  MAX_CONTACTS_REACHED,
   RESERVED_ATTRIBUTE_NAMES,
   RESERVED_FIELD_NAME,
   toIssues,
 } from '../api/index.js';
 import { badRequest, conflict } from './errors.js';
 
-/** Production's message for a body that fails validation; `issues` say where. */
-export const INVALID_BODY = 'Invalid request body';
-export const MAX_CONTACTS_REACHED = 'Maximum contacts limit reached';
-export const EMAIL_EXISTS = 'Email already exists';
-export const EXTERNAL_ID_EXISTS = 'External ID already exists';
-export const CONTACT_NOT_FOUND = 'Contact not found';
-export const ATTRIBUTE_NOT_FOUND = 'Custom attribute not found';
-export const ATTRIBUTE_EXISTS = 'Custom attribute already exists';
-export const MAX_ATTRIBUTES_REACHED = 'Maximum custom attributes limit reached';
 /**
  * Attribute definitions one agent may hold, archived ones included. The spec sets no limit;
  * without one, a loop could define them by the ten thousand, and every client that checks

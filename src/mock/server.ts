@@ -105,12 +105,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     throw error;
   }
 
+  /** Sends an answer; its headers, an object of this answer's own, get its length. */
   function send(res: ServerResponse, response: WireResponse): void {
+    const { headers } = response;
+    headers['content-length'] = String(Buffer.byteLength(response.body));
     try {
-      res.writeHead(response.status, {
-        ...response.headers,
-        'content-length': Buffer.byteLength(response.body),
-      });
+      res.writeHead(response.status, headers);
     } catch (error) {
       // A header Node refuses costs this answer, never the process.
       onError(error);
@@ -145,8 +145,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (closing.signal.aborted || res.destroyed) return;
     if (outcome.drop) req.socket.destroy();
     else {
+      // The outcome is this request's own: the CORS headers (none unless its origin was named) join it.
+      const { headers } = outcome.response;
       const cors = guard.corsHeaders(web);
-      send(res, { ...outcome.response, headers: { ...outcome.response.headers, ...cors } });
+      for (const name in cors) headers[name] = cors[name]!;
+      send(res, outcome.response);
     }
   }
 

@@ -6,21 +6,24 @@
 // SQLite's own locking.
 import type Database from 'libsql';
 import type { AttributeDefinition, Contact, ContactValidators, ListQuery } from '../api/index.js';
-import { createContactValidators } from '../api/index.js';
-import { isCorruption, openDatabase, recoverHint, sqliteCode } from './database-file.js';
-import { badRequest, conflict, MockHttpError, notFound } from './errors.js';
 import {
   ATTRIBUTE_EXISTS,
   ATTRIBUTE_NOT_FOUND,
   CONTACT_NOT_FOUND,
+  createContactValidators,
+  EMAIL_EXISTS,
+  EXTERNAL_ID_EXISTS,
+  MAX_ATTRIBUTES_REACHED,
+  PAGE_OUT_OF_RANGE,
+} from '../api/index.js';
+import { isCorruption, openDatabase, recoverHint, sqliteCode } from './database-file.js';
+import { badRequest, conflict, MockHttpError, notFound } from './errors.js';
+import {
   type ContactFields,
   type ContactLookup,
   checkBatch,
-  EMAIL_EXISTS,
-  EXTERNAL_ID_EXISTS,
   emailKey,
   MAX_ATTRIBUTES,
-  MAX_ATTRIBUTES_REACHED,
   mergeFields,
   newDefinition,
   parseOrThrow,
@@ -32,6 +35,7 @@ import {
 } from './rules.js';
 import {
   type ContactPage,
+  type ContactPageJson,
   contactId,
   freezeContact,
   freezeDefinition,
@@ -51,7 +55,7 @@ const DEFINITION_CACHE_AGENTS = 256;
 /** The definitions of one agent as stored, parsed, with what is built from them. */
 interface Definitions {
   /** Their stored text, joined: the same text, the same definitions. */
-  text: string;
+  text: string | null;
   list: AttributeDefinition[];
   names: ReadonlySet<string>;
   validators: ContactValidators;
@@ -69,6 +73,11 @@ class SqliteStore implements MockStore {
    * process changes is seen at once; only building validators again is saved.
    */
   readonly #definitions = new Map<string, Definitions>();
+  /**
+   * Agents whose definitions were read in the open transaction: nothing else can change them
+   * before it ends, so the entry in `#definitions` stands without reading them again.
+   */
+  readonly #definitionsRead = new Set<string>();
   readonly #listeners = new Set<() => void>();
   /** The last id sequence number handed out in the open write, written back at its commit. */
   #seq: number | undefined;
@@ -94,7 +103,8 @@ class SqliteStore implements MockStore {
     return this.#write(() => {
       const input = parseOrThrow(this.#defs(agentId).validators.input, body);
       const { prev, fields } = planUpsert(this.#lookup(agentId), input, this.#maxContacts);
-      return { contact: this.#put(agentId, prev, fields), created: prev === undefined };
+      const { contact, json } = this.#put(agentId, prev, fields);
+      return { contact, created: prev === undefined, json };
     });
   }
 
@@ -105,7 +115,7 @@ class SqliteStore implements MockStore {
       const current = checkBatch(this.#lookup(agentId), users, this.#maxContacts);
       return users.map((item) => {
         const prev = current.get(item.external_id);
-        const contact = this.#put(agentId, prev, mergeFields(prev, item, item.external_id));
+        const { contact } = this.#put(agentId, prev, mergeFields(prev, item, item.external_id));
         current.set(item.external_id, contact);
         return contact;
       });
@@ -122,11 +132,17 @@ class SqliteStore implements MockStore {
     return contact;
   }
 
+  contactJson(agentId: string, key: string): string {
+    const json = this.#guard(() => this.#q.record.get(agentId, key));
+    if (json === undefined || json === null) throw notFound(CONTACT_NOT_FOUND);
+    return json;
+  }
+
   patchContact(agentId: string, key: string, body: unknown): Contact {
     return this.#write(() => {
       const prev = this.getContact(agentId, key);
       const patch = parseOrThrow(this.#defs(agentId).validators.patch, body);
-      return this.#put(agentId, prev, planPatch(this.#lookup(agentId), prev, patch));
+      return this.#put(agentId, prev, planPatch(this.#lookup(agentId), prev, patch)).contact;
     });
   }
 
@@ -144,10 +160,19 @@ class SqliteStore implements MockStore {
       const total = this.#count(agentId);
       const totalPages = Math.ceil(total / per_page);
       if (total === 0) return { data: [], total: 0, pages: { page, per_page, total_pages: 0 } };
-      if (page > totalPages) throw badRequest('Page number out of range');
+      if (page > totalPages) throw badRequest(PAGE_OUT_OF_RANGE);
       const rows = this.#q.page.all(agentId, per_page, (page - 1) * per_page);
       return { data: rows.map(decodeRecord), total, pages: { page, per_page, total_pages: totalPages } };
     });
+  }
+
+  listContactsJson(agentId: string, { page, per_page }: ListQuery): ContactPageJson {
+    // One statement: the total and the page's records, joined into its array by SQLite, from one moment.
+    const row = this.#guard(() => this.#q.pageJson.get(agentId, per_page, (page - 1) * per_page));
+    const total = row?.[0] ?? 0;
+    const totalPages = Math.ceil(total / per_page);
+    if (total > 0 && page > totalPages) throw badRequest(PAGE_OUT_OF_RANGE);
+    return { data: `[${row?.[1] ?? ''}]`, total, pages: { page, per_page, total_pages: totalPages } };
   }
 
   contacts(agentId: string): Contact[] {
@@ -176,6 +201,7 @@ class SqliteStore implements MockStore {
         ]);
       }
       this.#q.defineAttribute.run(agentId, definition.name, agentId, JSON.stringify(definition));
+      this.#definitionsRead.delete(agentId);
       return definition;
     });
   }
@@ -186,6 +212,7 @@ class SqliteStore implements MockStore {
       if (!prev) throw notFound(ATTRIBUTE_NOT_FOUND);
       const definition = updatedDefinition(prev, body);
       this.#q.updateAttribute.run(JSON.stringify(definition), agentId, name);
+      this.#definitionsRead.delete(agentId);
       return definition;
     });
   }
@@ -224,6 +251,7 @@ class SqliteStore implements MockStore {
         for (const d of records.attributes) {
           this.#q.defineAttribute.run(agentId, d.name, agentId, JSON.stringify(d));
         }
+        this.#definitionsRead.delete(agentId);
         for (const c of records.contacts) this.#insert(agentId, c);
       }
       // Past every id given here and every id already handed out.
@@ -237,6 +265,7 @@ class SqliteStore implements MockStore {
         const contacts = this.#q.totalContacts.get() ?? 0;
         const attributes = this.#q.totalAttributes.get() ?? 0;
         this.#db.exec('DELETE FROM contacts; DELETE FROM attributes; DELETE FROM agents;');
+        this.#definitionsRead.clear();
         this.#seq = 0;
         return { agent: null, contacts, attributes };
       }
@@ -244,6 +273,7 @@ class SqliteStore implements MockStore {
       const attributes = this.#defs(agent).list.length;
       this.#q.deleteContacts.run(agent);
       this.#q.deleteAttributes.run(agent);
+      this.#definitionsRead.delete(agent);
       return { agent, contacts, attributes };
     });
   }
@@ -294,6 +324,8 @@ class SqliteStore implements MockStore {
           // SQLite has already rolled it back (as after an I/O error): the first error says why.
         }
         throw error;
+      } finally {
+        this.#definitionsRead.clear();
       }
     });
     for (const listener of this.#listeners) listener();
@@ -309,6 +341,7 @@ class SqliteStore implements MockStore {
       try {
         return fn();
       } finally {
+        this.#definitionsRead.clear();
         if (db.inTransaction) db.exec('COMMIT');
       }
     });
@@ -360,11 +393,14 @@ class SqliteStore implements MockStore {
 
   /** The agent's definitions as stored now, with their names and validators. */
   #defs(agentId: string): Definitions {
-    const rows = this.#q.attributes.all(agentId);
-    const text = rows.join('\n');
-    const known = this.#definitions.get(agentId);
-    if (known?.text === text) return known;
-    const list = rows.map((r) => freezeDefinition(JSON.parse(r)));
+    const cached = this.#definitions.get(agentId);
+    const inTransaction = this.#db.inTransaction;
+    if (cached && inTransaction && this.#definitionsRead.has(agentId)) return cached;
+    // One value, not a row each: their JSON joined by newlines (JSON.stringify writes none).
+    const text = this.#q.attributes.get(agentId) ?? null;
+    if (inTransaction) this.#definitionsRead.add(agentId);
+    if (cached?.text === text) return cached;
+    const list = text === null ? [] : text.split('\n').map((r) => freezeDefinition(JSON.parse(r)));
     const defs: Definitions = {
       text,
       list,
@@ -393,34 +429,33 @@ class SqliteStore implements MockStore {
     };
   }
 
-  /** Writes a checked record; an unchanged contact stays as it was, `updated_at` too. */
-  #put(agentId: string, prev: Contact | undefined, fields: ContactFields): Contact {
-    if (prev && sameFields(prev, fields)) return prev;
+  /**
+   * Writes a checked record, and gives it with its JSON as stored; an unchanged contact stays
+   * as it was, `updated_at` too.
+   */
+  #put(
+    agentId: string,
+    prev: Contact | undefined,
+    fields: ContactFields,
+  ): { contact: Contact; json: string } {
+    if (prev && sameFields(prev, fields)) return { contact: prev, json: JSON.stringify(prev) };
     if (prev) {
       const contact = stampContact(prev, fields, prev.id, this.#now());
-      this.#q.update.run(
-        contact.external_id,
-        emailKey(contact.email) ?? null,
-        JSON.stringify(contact),
-        prev.id,
-      );
-      return contact;
+      const json = JSON.stringify(contact);
+      this.#q.update.run(contact.external_id, emailKey(contact.email) ?? null, json, prev.id);
+      return { contact, json };
     }
     // Read once a write, counted here, and written back at its commit.
     this.#seq = (this.#seq ?? this.#q.seq.get() ?? 0) + 1;
     const contact = stampContact(undefined, fields, contactId(this.#seq), this.#now());
-    this.#insert(agentId, contact);
-    return contact;
+    return { contact, json: this.#insert(agentId, contact) };
   }
 
-  #insert(agentId: string, contact: Contact): void {
-    this.#q.insert.run(
-      agentId,
-      contact.id,
-      contact.external_id,
-      emailKey(contact.email) ?? null,
-      JSON.stringify(contact),
-    );
+  /** Inserts a record; returns its JSON as stored. */
+  #insert(agentId: string, contact: Contact): string {
+    const json = JSON.stringify(contact);
+    this.#q.insert.run(agentId, contact.id, contact.external_id, emailKey(contact.email) ?? null, json);
+    return json;
   }
 }
 
@@ -433,6 +468,10 @@ function prepare(db: Database.Database) {
   const scalar = <T>(sql: string) => {
     const stmt = raw(sql);
     return { get: (...params: unknown[]) => (stmt.get(params) as [T] | undefined)?.[0] };
+  };
+  const row = <T extends unknown[]>(sql: string) => {
+    const stmt = raw(sql);
+    return { get: (...params: unknown[]) => stmt.get(params) as T | undefined };
   };
   const column = <T>(sql: string) => {
     const stmt = raw(sql);
@@ -450,15 +489,29 @@ function prepare(db: Database.Database) {
     totalAttributes: scalar<number>('SELECT count(*) FROM attributes'),
     byExternalId: scalar<string>('SELECT record FROM contacts WHERE agent = ? AND external_id = ?'),
     byId: scalar<string>('SELECT record FROM contacts WHERE agent = ? AND id = ?'),
+    // By external_id first, then by the service id (coalesce reads the second only without the first).
+    record: scalar<string | null>(
+      'SELECT coalesce((SELECT record FROM contacts WHERE agent = ?1 AND external_id = ?2), (SELECT record FROM contacts WHERE agent = ?1 AND id = ?2))',
+    ),
     emailOwner: scalar<string>('SELECT external_id FROM contacts WHERE agent = ? AND email_key = ?'),
     page: column<string>('SELECT record FROM contacts WHERE agent = ? ORDER BY seq LIMIT ? OFFSET ?'),
     all: column<string>('SELECT record FROM contacts WHERE agent = ? ORDER BY seq'),
+    // The agent's total and its page's records joined with commas (the inside of a JSON array),
+    // in the order the subquery gives them: an ORDER BY inside group_concat would sort the
+    // records again (twice the cost), and a subquery with a LIMIT is never flattened into it.
+    pageJson: row<[number, string | null]>(
+      `SELECT contacts, (SELECT group_concat(record, ',') FROM
+         (SELECT record FROM contacts WHERE agent = ?1 ORDER BY seq LIMIT ?2 OFFSET ?3))
+       FROM agents WHERE agent = ?1`,
+    ),
     insert: write('INSERT INTO contacts (agent, id, external_id, email_key, record) VALUES (?, ?, ?, ?, ?)'),
     update: write('UPDATE contacts SET external_id = ?, email_key = ?, record = ? WHERE id = ?'),
     delete: write('DELETE FROM contacts WHERE id = ?'),
     deleteContacts: write('DELETE FROM contacts WHERE agent = ?'),
     deleteAttributes: write('DELETE FROM attributes WHERE agent = ?'),
-    attributes: column<string>('SELECT record FROM attributes WHERE agent = ? ORDER BY position'),
+    attributes: scalar<string | null>(
+      'SELECT group_concat(record, char(10)) FROM (SELECT record FROM attributes WHERE agent = ? ORDER BY position)',
+    ),
     defineAttribute: write(
       'INSERT INTO attributes (agent, name, position, record) VALUES (?, ?, (SELECT coalesce(max(position), 0) + 1 FROM attributes WHERE agent = ?), ?)',
     ),

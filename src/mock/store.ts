@@ -49,9 +49,18 @@ export interface ContactPage {
   readonly pages: Pagination;
 }
 
+/** A page of the list with its contacts as JSON text: `data` is the page's array, as answered. */
+export interface ContactPageJson {
+  readonly data: string;
+  readonly total: number;
+  readonly pages: Pagination;
+}
+
 export interface UpsertResult {
   contact: Contact;
   created: boolean;
+  /** The contact's JSON as stored, and as answered. */
+  json: string;
 }
 
 /** What a reset removed: one agent's records, or every agent's (`agent` null). */
@@ -79,9 +88,13 @@ export interface MockStore {
   /** By external_id first, then by the service id; undefined when neither matches. */
   findContact(agentId: string, key: string): Contact | undefined;
   getContact(agentId: string, key: string): Contact;
+  /** `getContact`'s contact as JSON text, as stored and as answered (no record is parsed). */
+  contactJson(agentId: string, key: string): string;
   patchContact(agentId: string, key: string, body: unknown): Contact;
   deleteContact(agentId: string, key: string): Contact;
   listContacts(agentId: string, query: ListQuery): ContactPage;
+  /** `listContacts`'s page with its contacts as JSON text, written by SQLite in one query. */
+  listContactsJson(agentId: string, query: ListQuery): ContactPageJson;
   /** Every contact of the agent in creation order. */
   contacts(agentId: string): Contact[];
   /** How many contacts the agent holds. */

@@ -1,10 +1,10 @@
 // The mock's transport-free core: a request in, an answer out, no server and no socket.
 import { describe, expect, it } from 'vitest';
+import { CHATBOT_NOT_FOUND } from '../../src/api/messages.js';
 import { paths } from '../../src/api/paths.js';
 import { MockHttpError } from '../../src/mock/errors.js';
 import {
   authenticate,
-  CHATBOT_NOT_FOUND,
   createMockState,
   errorResponse,
   handleRequest,

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MockHttpError } from '../../src/mock/errors.js';
 import { createMockState, handleRequest } from '../../src/mock/handler.js';
+import { respond } from '../../src/mock/respond.js';
 import { newStore as createMockStore } from '../helpers/mock.js';
 
 const A = 'agent-a';
@@ -165,11 +166,117 @@ describe('the handler over the store', () => {
   });
 });
 
+describe('contacts as JSON text', () => {
+  /** Contacts whose JSON holds what could come out differently: escapes, numbers, attributes, accounts. */
+  function filled() {
+    const store = createMockStore({ now: () => 1_700_000_000_000 });
+    store.defineAttribute(A, { name: 'plan', type: 'text' });
+    store.defineAttribute(A, { name: 'seats', type: 'number' });
+    store.defineAttribute(A, { name: 'beta', type: 'boolean' });
+    store.upsertContact(A, {
+      external_id: 'x',
+      name: 'Zoë "quoted" \\ back\nline \u2028',
+      email: 'Zoe@Example.com',
+      custom_attributes: { seats: 1.5e-7, plan: 'pro', beta: true },
+      stripe_accounts: [
+        { label: 'main', stripe_email: 'billing@example.com' },
+        { label: 'b', stripe_id: 'cus_1' },
+      ],
+    });
+    for (let i = 0; i < 24; i++)
+      store.upsertContact(A, { external_id: `p${i}`, phonenumber: '+14155550132' });
+    return store;
+  }
+
+  it('gives a contact as the bytes JSON.stringify writes for it, by external_id or service id', () => {
+    const store = filled();
+    const contact = store.getContact(A, 'x');
+    expect(store.contactJson(A, 'x')).toBe(JSON.stringify(contact));
+    expect(store.contactJson(A, contact.id)).toBe(JSON.stringify(contact));
+    expect(store.contactJson(A, 'x')).toContain(
+      '"custom_attributes":{"seats":1.5e-7,"plan":"pro","beta":true}',
+    );
+    expect(thrown(() => store.contactJson(A, 'nobody'))).toMatchObject({
+      status: 404,
+      message: 'Contact not found',
+    });
+    expect(thrown(() => store.contactJson('other', 'x')).status).toBe(404);
+  });
+
+  it('gives each page as the bytes JSON.stringify writes for listContacts, in creation order', () => {
+    const store = filled();
+    for (const query of [
+      { page: 1, per_page: 10 },
+      { page: 2, per_page: 10 },
+      { page: 3, per_page: 10 },
+      { page: 1, per_page: 1000 },
+    ]) {
+      const page = store.listContacts(A, query);
+      const json = store.listContactsJson(A, query);
+      expect(json.data).toBe(JSON.stringify(page.data));
+      expect({ total: json.total, pages: json.pages }).toEqual({ total: page.total, pages: page.pages });
+    }
+    expect(store.listContactsJson(A, { page: 3, per_page: 10 }).pages.total_pages).toBe(3);
+    expect(thrown(() => store.listContactsJson(A, { page: 4, per_page: 10 })).message).toBe(
+      'Page number out of range',
+    );
+    expect(store.listContactsJson('nobody', { page: 7, per_page: 10 })).toEqual({
+      data: '[]',
+      total: 0,
+      pages: { page: 7, per_page: 10, total_pages: 0 },
+    });
+  });
+
+  it('answers the same bytes as before it kept records as text: envelope, fields and list keys in order', () => {
+    const state = createMockState({ store: filled() });
+    const headers = { authorization: 'Bearer bk_x', 'content-type': 'application/json' };
+    const call = (method: string, path: string, query = '', body?: string) =>
+      respond(state, { method, path, query: new URLSearchParams(query), headers, body });
+    const text = (o: ReturnType<typeof call>) => {
+      if (o instanceof Promise || o.drop) throw new Error('expected an answer');
+      return o.response.body;
+    };
+    const contact = state.store.getContact(A, 'x');
+    const base = `/api/v1/chatbots/${A}/contacts`;
+    expect(text(call('GET', `${base}/x`))).toBe(JSON.stringify({ message: 'Success', data: contact }));
+    const page = state.store.listContacts(A, { page: 2, per_page: 10 });
+    expect(text(call('GET', base, 'page=2&per_page=10'))).toBe(
+      JSON.stringify({ message: 'Success', ...page }),
+    );
+    const created = JSON.parse(text(call('POST', base, '', '{"external_id":"new","name":"N"}')));
+    expect(text(call('GET', `${base}/new`))).toBe(JSON.stringify({ message: 'Success', data: created.data }));
+    expect(Object.keys(created.data)).toEqual([
+      'id',
+      'external_id',
+      'name',
+      'email',
+      'phonenumber',
+      'custom_attributes',
+      'stripe_accounts',
+      'created_at',
+      'updated_at',
+    ]);
+    // The library's handleRequest still gives the body as a JSON value.
+    const handled = handleRequest(state, {
+      method: 'GET',
+      path: `${base}/x`,
+      query: new URLSearchParams(),
+      headers,
+      body: undefined,
+    });
+    expect(handled.body).toEqual({ message: 'Success', data: contact });
+  });
+});
+
 describe('paging through the store', () => {
   it('pages stay exact across deletes before, inside and after pages already seen, and across a reset', () => {
     const store = createMockStore();
-    const ids = (page: number) =>
-      store.listContacts(A, { page, per_page: 10 }).data.map((c) => c.external_id);
+    // The page as objects and as JSON text, which must agree at every step.
+    const ids = (page: number) => {
+      const objects = store.listContacts(A, { page, per_page: 10 }).data;
+      expect(store.listContactsJson(A, { page, per_page: 10 }).data).toBe(JSON.stringify(objects));
+      return objects.map((c) => c.external_id);
+    };
     store.batchUpsert(A, { users: Array.from({ length: 45 }, (_, i) => ({ external_id: `p${i}` })) });
     const walk = () => [1, 2, 3, 4, 5].flatMap(ids);
     expect(walk()).toEqual(Array.from({ length: 45 }, (_, i) => `p${i}`));
