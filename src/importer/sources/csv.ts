@@ -7,7 +7,7 @@ import type { OpenedInput } from './input.js';
 import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { readTable } from './table.js';
 import { decodeText } from './text.js';
-import type { Cell, ImportSource, SourceRecord } from './types.js';
+import type { Cell, ImportSource } from './types.js';
 
 export interface CsvOptions {
   /** Overrides sniffing (`.tsv` files pass tab). */
@@ -123,6 +123,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
       read,
       notes,
       widthError: (fields, expected) => widthError(fields, expected, delimiter),
+      close,
     });
   } catch (error) {
     close();
@@ -133,14 +134,6 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     throw new ImportError(`${input.name}: the file is empty: expected a header row`);
   }
   const { header } = table;
-  const rows = table.records;
-  async function* records(): AsyncGenerator<SourceRecord> {
-    try {
-      yield* rows();
-    } finally {
-      close();
-    }
-  }
 
   return {
     name: input.name,
@@ -149,7 +142,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     delimiter,
     bom,
     notes,
-    records: records(),
+    records: table.records(),
     close,
   };
 }

@@ -67,8 +67,6 @@ export function countForProgress(
   return countRows(input, source.format, source.delimiter, { encoding, sheet });
 }
 
-const ABORTED = Symbol('aborted');
-
 /**
  * The source's records until they end or `signal` aborts. An abort ends the wait for the next
  * record at once, even when the read under it is blocked on a FIFO or a terminal (the pending
@@ -76,40 +74,35 @@ const ABORTED = Symbol('aborted');
  */
 export async function* readRecords(source: ImportSource, signal?: AbortSignal): AsyncGenerator<SourceRecord> {
   const records = source.records[Symbol.asyncIterator]();
+  // One listener for the whole read: it ends the wait of the read in progress, if any. (Racing
+  // each read against one long-lived promise would keep every record read alive.)
+  let wake: (() => void) | undefined;
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
       if (signal?.aborted) return;
-      const next = await nextOrAbort(records, signal);
+      const next = signal ? await nextOrAbort(records, (end) => (wake = end)) : await records.next();
+      wake = undefined;
       if (next === ABORTED || next.done) return;
       yield next.value;
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     source.close();
   }
 }
 
-/**
- * The next record, or ABORTED when the signal fires first. The listener is removed each time:
- * racing every read against one long-lived promise would keep every record read alive.
- */
+const ABORTED = Symbol('aborted');
+
+/** The next record, or ABORTED once the function given to `onAbort` is called. */
 function nextOrAbort<T>(
   iterator: AsyncIterator<T>,
-  signal: AbortSignal | undefined,
+  onAbort: (end: () => void) => void,
 ): Promise<IteratorResult<T> | typeof ABORTED> {
-  if (!signal) return iterator.next();
   return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    iterator.next().then(
-      (result) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    onAbort(() => resolve(ABORTED));
+    iterator.next().then(resolve, reject);
   });
 }
 
@@ -147,19 +140,34 @@ export async function sampleRecords(
   } catch (error) {
     failure = { error };
   }
-  source.records = (async function* replay() {
-    try {
-      yield* held.splice(0);
-      if (failure) throw failure.error;
-      if (done) return;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
+  // The records held, then the rest straight from the source's own iterator.
+  let next = 0;
+  const replay: AsyncIterableIterator<SourceRecord> = {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next(): Promise<IteratorResult<SourceRecord>> {
+      if (next < held.length) {
+        const value = held[next]!;
+        held[next++] = undefined as unknown as SourceRecord;
+        if (next === held.length) held.length = 0;
+        return Promise.resolve({ done: false, value });
       }
-    } finally {
-      await iterator.return?.();
-    }
-  })();
+      if (failure) {
+        const { error } = failure;
+        failure = undefined;
+        done = true;
+        return iterator.return ? iterator.return().then(() => Promise.reject(error)) : Promise.reject(error);
+      }
+      if (done) return Promise.resolve({ done: true, value: undefined });
+      return iterator.next();
+    },
+    return(): Promise<IteratorResult<SourceRecord>> {
+      held.length = 0;
+      done = true;
+      return iterator.return ? iterator.return() : Promise.resolve({ done: true, value: undefined });
+    },
+  };
+  source.records = replay;
   return held.flatMap((record) => (record.raw && !record.error ? [record.raw] : []));
 }
