@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import type Database from 'libsql';
 import { ImportError } from '../importer/errors.js';
 import { RECORDS_KEPT } from './defaults.js';
-import { type ContactState, canonical } from './state.js';
+import { type ContactState, stateText } from './state.js';
 
 export { RECORDS_KEPT };
 
@@ -333,7 +333,7 @@ export class UndoRecord {
     try {
       s.dropUnwrittenPrior.run();
       await fill((page) => {
-        for (const c of page) s.priorIfUnwritten.run(c.external_id, canonical(c.state));
+        for (const c of page) s.priorIfUnwritten.run(c.external_id, stateText(c.state));
       });
       this.#db.exec('COMMIT');
     } catch (error) {
@@ -359,7 +359,7 @@ export class UndoRecord {
     this.#flushPending();
     const s = this.#stmt;
     this.#transaction(() => {
-      if (states) for (const [id, state] of states) s.priorIfUnwritten.run(id, state && canonical(state));
+      if (states) for (const [id, state] of states) s.priorIfUnwritten.run(id, state && stateText(state));
       for (const row of rows)
         s.intend.run(row.key, row.json, priorRead ? 1 : 0, JSON.stringify(fieldsSent(row.json)));
     });
@@ -367,7 +367,7 @@ export class UndoRecord {
 
   /** A row's answer: the contact as the service holds it now. Committed with the others of its tick. */
   landed(key: string, id: string, action: 'created' | 'updated', after: ContactState): void {
-    this.#queue(() => this.#stmt.landed.run(id, action, canonical(after), key));
+    this.#queue(() => this.#stmt.landed.run(id, action, stateText(after), key));
   }
 
   /** The service refused a row: it wrote nothing, so nothing of it is to be undone. */
@@ -417,7 +417,7 @@ export class UndoRecord {
         return;
       }
       this.#stmt.forgetUnanswered.run(externalId);
-      this.#stmt.priorIfUnwritten.run(externalId, now && canonical(now));
+      this.#stmt.priorIfUnwritten.run(externalId, now && stateText(now));
     });
   }
 
@@ -480,7 +480,7 @@ export class UndoRecord {
     );
     await fill((page) =>
       this.#transaction(() => {
-        for (const c of page) put.run(c.external_id, c.id, canonical(c.state));
+        for (const c of page) put.run(c.external_id, c.id, stateText(c.state));
       }),
     );
   }

@@ -100,6 +100,43 @@ export function patchOf(changes: FieldChanges): ContactPatch {
   return patch as ContactPatch;
 }
 
+/**
+ * `canonical(state)`, written directly: the record keeps one for every contact an import writes.
+ * A state of another shape (or an attribute named like an array index, which an object orders
+ * first) takes `canonical` itself.
+ */
+export function stateText(state: ContactState): string {
+  const { custom_attributes: attributes, email, name, phonenumber, stripe_accounts: accounts } = state;
+  if (
+    email === undefined ||
+    name === undefined ||
+    phonenumber === undefined ||
+    !Array.isArray(accounts) ||
+    attributes === null ||
+    typeof attributes !== 'object' ||
+    Array.isArray(attributes) ||
+    Object.keys(state).length !== 5
+  )
+    return canonical(state);
+  const names = Object.keys(attributes).sort();
+  let text = '{"custom_attributes":{';
+  let first = true;
+  for (const key of names) {
+    if (INDEX_RE.test(key)) return canonical(state);
+    const value: unknown = attributes[key];
+    if (value === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${value !== null && typeof value === 'object' ? canonical(value) : JSON.stringify(value)}`;
+    first = false;
+  }
+  return (
+    `${text}},"email":${JSON.stringify(email)},"name":${JSON.stringify(name)},` +
+    `"phonenumber":${JSON.stringify(phonenumber)},"stripe_accounts":${accounts.length === 0 ? '[]' : canonical(accounts)}}`
+  );
+}
+
+/** A key an object orders before the others, as an array index. */
+const INDEX_RE = /^(?:0|[1-9]\d*)$/;
+
 /** JSON with object keys sorted: one text for one value, whatever order the service wrote. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>

@@ -2,7 +2,7 @@
 // fields that differ whatever order the service wrote them in, the PATCH that restores them.
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/api/contact.js';
-import { applyInput, canonical, fieldChanges, patchOf, stateOf } from '../../src/undo/state.js';
+import { applyInput, canonical, fieldChanges, patchOf, stateOf, stateText } from '../../src/undo/state.js';
 
 const contact = (over: Partial<Contact>): Contact => ({
   id: 'ct_1',
@@ -47,6 +47,31 @@ describe('contact state', () => {
     );
     expect(fieldChanges(a, b)).toEqual({});
     expect(canonical({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
+  });
+
+  it('writes a state as canonical does, whatever its attributes and accounts hold', () => {
+    const states = [
+      stateOf(contact({})),
+      stateOf(contact({ custom_attributes: {}, stripe_accounts: [{ stripe_id: 'cus_1', label: 'x' }] })),
+      stateOf(
+        contact({
+          name: null,
+          phonenumber: '+442079460958',
+          // Values the contract does not type, should a service answer them.
+          custom_attributes: {
+            z: 'a "quoted" \\ text\n',
+            a: 1.5,
+            m: false,
+            tags: ['b', 'a'],
+            o: { y: 1, x: 2 },
+          } as unknown as Contact['custom_attributes'],
+        }),
+      ),
+      // Keys an object orders first (array indexes), and a key of another shape: canonical itself.
+      stateOf(contact({ custom_attributes: { '10': 'x', '9': 'y', b: 1 } })),
+      { ...stateOf(contact({})), extra: 1 } as ReturnType<typeof stateOf>,
+    ];
+    for (const state of states) expect(stateText(state)).toBe(canonical(state));
   });
 
   it('says each field that differs, and patches back to the second state, clearing what was empty', () => {

@@ -7,7 +7,7 @@ import type { OpenedInput } from './input.js';
 import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { readTable } from './table.js';
 import { decodeText } from './text.js';
-import type { Cell, ImportSource, SourceRecord } from './types.js';
+import type { Cell, ImportSource } from './types.js';
 
 export interface CsvOptions {
   /** Overrides sniffing (`.tsv` files pass tab). */
@@ -51,11 +51,13 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     // A record larger than a request body cannot be sent, but it is still read (and rejected,
     // with its content kept in the rejects file) up to this much; past it, a quote is left open.
     max_record_size: maxRecordChars,
-    // An empty cell without quotes is "not given" (undefined); `""` is the empty string. A value
-    // this tool neutralised against spreadsheet formulas gets its leading `'` back off.
-    cast: (value, context) => (value === '' && !context.quoting ? undefined : restoreFormula(value)),
-    on_record: (record: Cell[], context) => {
-      parsed.push({ cells: record, emptyLines: context.empty_lines });
+    // The record's text as written, beside its cells: it tells `""` from an empty cell (below).
+    // (csv-parse's `cast` would say so of each cell, at the cost of a context object per cell.)
+    raw: true,
+    on_record: (withRaw, context) => {
+      // With `raw`, csv-parse hands on { record, raw } (its types do not say so).
+      const { record, raw } = withRaw as unknown as { record: string[]; raw: string };
+      parsed.push({ cells: cellsOf(record, raw, delimiter), emptyLines: context.empty_lines });
       return null;
     },
   });
@@ -121,6 +123,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
       read,
       notes,
       widthError: (fields, expected) => widthError(fields, expected, delimiter),
+      close,
     });
   } catch (error) {
     close();
@@ -131,14 +134,6 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     throw new ImportError(`${input.name}: the file is empty: expected a header row`);
   }
   const { header } = table;
-  const rows = table.records;
-  async function* records(): AsyncGenerator<SourceRecord> {
-    try {
-      yield* rows();
-    } finally {
-      close();
-    }
-  }
 
   return {
     name: input.name,
@@ -147,9 +142,53 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     delimiter,
     bom,
     notes,
-    records: records(),
+    records: table.records(),
     close,
   };
+}
+
+/**
+ * The cells as this tool reads them: an empty cell written without quotes is "not given"
+ * (undefined), `""` is the empty string, and a value this tool neutralised against spreadsheet
+ * formulas gets its leading `'` back off.
+ */
+function cellsOf(values: string[], raw: string, delimiter: string): Cell[] {
+  const cells: Cell[] = values;
+  let empty = false;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (value === '') empty = true;
+    else if (value.charCodeAt(0) === APOSTROPHE) cells[i] = restoreFormula(value);
+  }
+  if (empty) unquotedEmpties(cells, raw, delimiter);
+  return cells;
+}
+
+const APOSTROPHE = 0x27;
+const QUOTE = 0x22;
+
+/**
+ * Sets the empty cells written without quotes to undefined, reading the record's text: split at
+ * the delimiters outside quotes, a cell was quoted when its text holds a quote. The parser took
+ * the record, so its quotes pair up (a doubled quote inside a quoted value opens and closes again).
+ */
+function unquotedEmpties(cells: Cell[], raw: string, delimiter: string): void {
+  const delim = delimiter.charCodeAt(0);
+  let cell = 0;
+  let quoted = false;
+  let inside = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === QUOTE) {
+      inside = !inside;
+      quoted = true;
+    } else if (c === delim && !inside) {
+      if (!quoted && cells[cell] === '') cells[cell] = undefined;
+      cell++;
+      quoted = false;
+    }
+  }
+  if (!quoted && cells[cell] === '') cells[cell] = undefined;
 }
 
 const BREAK_RE = /\r\n|\r|\n/g;

@@ -15,7 +15,7 @@ import { NotTextError } from './binary.js';
 import type { OpenedInput } from './input.js';
 import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import { readTable, type TableRow } from './table.js';
-import type { Cell, ImportSource, SourceRecord } from './types.js';
+import type { Cell, ImportSource } from './types.js';
 import { openWorkbookPackage, type WorkbookPackage, WorkbookPackageError } from './xlsx-package.js';
 import { readSharedStrings, SHARED_STRINGS_LIMITS, type SharedStrings } from './xlsx-strings.js';
 
@@ -182,7 +182,12 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   const notes = input.notes;
   let table: Awaited<ReturnType<typeof readTable>>;
   try {
-    table = await readTable({ read: readRow, notes });
+    table = await readTable({
+      read: readRow,
+      notes,
+      close,
+      failure: (error) => (error instanceof SourceParseError ? error : fail(error)),
+    });
   } catch (error) {
     close();
     throw error;
@@ -192,17 +197,6 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     throw new ImportError(`${where()}: the sheet is empty: expected a header row`);
   }
   const { header } = table;
-  const tableRows = table.records;
-
-  async function* records(): AsyncGenerator<SourceRecord> {
-    try {
-      yield* tableRows();
-    } catch (error) {
-      throw error instanceof SourceParseError ? error : fail(error);
-    } finally {
-      close();
-    }
-  }
 
   return {
     name: input.name,
@@ -212,7 +206,7 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     bom: true,
     sheet: sheetName,
     notes,
-    records: records(),
+    records: table.records(),
     close,
   };
 }
