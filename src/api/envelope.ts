@@ -1,6 +1,6 @@
 // The envelopes around every payload: success, the paginated contact list, and errors.
 import * as z from 'zod';
-import { ContactSchema } from './contact.js';
+import { ContactSchema } from './records.js';
 import { contractRegistry } from './registry.js';
 
 /** `{"message": "Success", "data": <payload>}`. */
