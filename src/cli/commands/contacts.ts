@@ -7,8 +7,7 @@ import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
 import { plural } from '../output/plural.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
 import type { DeleteCommandOptions, ListCommandOptions } from '../program.js';
-import { confirm } from '../prompt.js';
-import { contactBody, type FieldOptions } from './contact-input.js';
+import type { FieldOptions } from './contact-input.js';
 
 export async function list(ctx: CommandContext, opts: ListCommandOptions) {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page cannot be used together');
@@ -96,7 +95,10 @@ async function csvAttributeColumns(
  * (fetched only when `--attr` is used).
  */
 async function bodyOf(ctx: CommandContext, opts: FieldOptions) {
-  const { defaultCountry } = await ctx.settings();
+  const [{ defaultCountry }, { contactBody }] = await Promise.all([
+    ctx.settings(),
+    import('./contact-input.js'),
+  ]);
   return contactBody(opts, {
     stdin: ctx.io.stdin,
     cwd: ctx.cwd,
@@ -170,6 +172,7 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
         hint: 'Not on a terminal: pass --yes to delete without asking.',
       });
     }
+    const { confirm } = await import('../prompt.js');
     if (!(await confirm(`Delete contact ${id} of agent ${agentId}?`, ctx.io))) {
       ctx.io.note('Nothing deleted.');
       return;
@@ -238,6 +241,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
         hint: 'Not on a terminal: pass --yes to delete without asking (or --dry-run to see the list).',
       });
     }
+    const { confirm } = await import('../prompt.js');
     if (!(await confirm(`Delete ${what}?`, ctx.io))) {
       ctx.io.note('Nothing deleted.');
       return;
