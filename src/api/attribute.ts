@@ -1,14 +1,25 @@
-// Custom attribute definitions: their wire shapes and the coercion of values by type.
+// Custom attributes on input: the bodies that define and change them, and the coercion of values
+// by type. A definition as the service returns it is in records.ts (re-exported here).
 import * as z from 'zod';
 import { numberTextProblem } from './json-numbers.js';
 import { ATTRIBUTE_TYPES, CONTACT_RECORD_FIELDS } from './limits.js';
+import {
+  type AttributeDefinition,
+  type AttributeType,
+  AttributeTypeSchema,
+  type AttributeValue,
+} from './records.js';
 import { contractRegistry } from './registry.js';
 
+export {
+  type AttributeDefinition,
+  AttributeDefinitionSchema,
+  type AttributeType,
+  AttributeTypeSchema,
+  type AttributeValue,
+  AttributeValueSchema,
+} from './records.js';
 export { ATTRIBUTE_TYPES };
-export const AttributeTypeSchema = z
-  .enum(ATTRIBUTE_TYPES)
-  .register(contractRegistry, { id: 'AttributeType' });
-export type AttributeType = z.infer<typeof AttributeTypeSchema>;
 
 export const ATTRIBUTE_NAME_RE = /^[a-z][a-z0-9_]{0,63}$/;
 export const AttributeNameSchema = z
@@ -17,18 +28,6 @@ export const AttributeNameSchema = z
     ATTRIBUTE_NAME_RE,
     'Must start with a lowercase letter and contain only a-z, 0-9 and _ (at most 64 characters)',
   );
-
-/** A definition as the service returns it. Extra fields are allowed (forward compatible). */
-export const AttributeDefinitionSchema = z
-  .looseObject({
-    name: z.string(),
-    type: AttributeTypeSchema,
-    label: z.string(),
-    description: z.string().nullable(),
-    archived: z.boolean(),
-  })
-  .register(contractRegistry, { id: 'AttributeDefinition' });
-export type AttributeDefinition = z.infer<typeof AttributeDefinitionSchema>;
 
 const LabelSchema = z.string().trim().min(1).max(255);
 const DescriptionSchema = z.string().max(1000).nullable();
@@ -60,10 +59,6 @@ export const AttributeUpdateSchema = z
   })
   .register(contractRegistry, { id: 'AttributeUpdate', request: true });
 export type AttributeUpdate = z.input<typeof AttributeUpdateSchema>;
-
-/** A stored attribute value: what a contact record can hold under `custom_attributes`. */
-export const AttributeValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export type AttributeValue = z.infer<typeof AttributeValueSchema>;
 
 const NUMERIC_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const isoDate = z.iso.date();

@@ -1,14 +1,8 @@
-// Contacts on the wire: the record the service returns and the input it accepts, with the
-// per-agent validator that checks custom attributes against the agent's definitions.
+// Contacts on input: the bodies the service accepts, with the per-agent validator that checks
+// custom attributes against the agent's definitions. The record the service returns is in
+// records.ts (re-exported here).
 import * as z from 'zod';
-import {
-  type AttributeDefinition,
-  type AttributeValue,
-  AttributeValueSchema,
-  attributeKeyProblem,
-  attributeTextSchemas,
-  attributeValueSchemas,
-} from './attribute.js';
+import { attributeKeyProblem, attributeTextSchemas, attributeValueSchemas } from './attribute.js';
 import {
   MAX_BATCH_SIZE,
   MAX_EMAIL_LENGTH,
@@ -18,37 +12,10 @@ import {
   PHONE_MAX_DIGITS,
   PHONE_MIN_DIGITS,
 } from './limits.js';
+import { type AttributeDefinition, type AttributeValue, AttributeValueSchema } from './records.js';
 import { contractRegistry } from './registry.js';
 
-/**
- * A Stripe account linked to a contact, as the service returns it (prod). A missing id or email
- * may come as null from a server that writes every key: read as absent, never refused.
- */
-export const StripeAccountSchema = z
-  .looseObject({
-    label: z.string(),
-    stripe_id: z.string().nullish(),
-    stripe_email: z.string().nullish(),
-  })
-  .register(contractRegistry, { id: 'StripeAccount' });
-export type StripeAccount = z.infer<typeof StripeAccountSchema>;
-
-/** A contact as the service returns it. Extra fields are allowed (forward compatible). */
-export const ContactSchema = z
-  .looseObject({
-    id: z.string(),
-    external_id: z.string(),
-    name: z.string().nullable(),
-    email: z.string().nullable(),
-    phonenumber: z.string().nullable(),
-    custom_attributes: z.record(z.string(), AttributeValueSchema),
-    // `[]` when none (prod); a server of revision 1 that leaves it out reads as none.
-    stripe_accounts: z.array(StripeAccountSchema).default([]),
-    created_at: z.number().int(),
-    updated_at: z.number().int(),
-  })
-  .register(contractRegistry, { id: 'Contact' });
-export type Contact = z.infer<typeof ContactSchema>;
+export { type Contact, ContactSchema, type StripeAccount, StripeAccountSchema } from './records.js';
 
 const required = { error: (iss: { input: unknown }) => (iss.input === undefined ? 'Required' : undefined) };
 

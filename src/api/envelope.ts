@@ -1,7 +1,7 @@
 // The envelopes around every payload: success, the paginated contact list, and errors.
 import * as z from 'zod';
-import { ContactSchema } from './contact.js';
 import { UNKNOWN_FIELD } from './messages.js';
+import { ContactSchema } from './records.js';
 import { contractRegistry } from './registry.js';
 
 /** The schema of `{"message": "Success", "data": <payload>}`. */

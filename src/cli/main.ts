@@ -1,7 +1,6 @@
 // The entry point of the `contacts` binary: runs the program, and is the only place that
 // decides the exit code and exits.
 import { VERSION } from '../core/version.js';
-import { commanderExitCode, isCommanderError } from './commander-exit.js';
 import { type CliIo, processIo } from './io.js';
 
 /** Runs the CLI with these arguments (without `node` and the script) and returns the exit code. */
@@ -17,6 +16,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode ?? 0;
   } catch (error) {
+    const { commanderExitCode, isCommanderError } = await import('./commander-exit.js');
     // Commander has printed its own message: only the code is left to decide.
     if (isCommanderError(error)) return commanderExitCode(error);
     const [{ toExit }, { visible }, { colorAllowed }] = await Promise.all([
@@ -54,6 +54,7 @@ export async function main(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
   });
   const code = await run(process.argv.slice(2), io);
-  // Let buffered output reach a pipe before exiting.
-  process.stdout.write('', () => process.exit(code));
+  // Ends once what the command wrote has reached both streams (a pipe can be asynchronous; an
+  // empty write calls back after the writes before it), not when what it leaves open closes.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }

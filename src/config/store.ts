@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from './errors.js';
-import { type FileLockOptions, withFileLock } from './file-lock.js';
+import type { FileLockOptions } from './file-lock.js';
 import {
   type ProfileConfig,
   SETTING_NAMES,
@@ -217,6 +217,7 @@ class FileConfigStore implements ConfigStore {
     const dir = path.dirname(this.path);
     // The lock sits beside the file: the directory must be there (and ours alone) first.
     fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    const { withFileLock } = await import('./file-lock.js');
     return withFileLock(
       `${this.path}.lock`,
       () => {

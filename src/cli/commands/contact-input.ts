@@ -9,7 +9,6 @@ import { MAX_JSON_DEPTH } from '../../api/limits.js';
 import { didYouMean } from '../../util/suggest.js';
 import { UsageError } from '../errors.js';
 import type { AttrValue } from '../options.js';
-import { readAllStdin } from '../prompt.js';
 
 export interface FieldOptions {
   externalId?: string;
@@ -35,6 +34,7 @@ export async function readJsonData(
   let text = spec;
   let from = '--data';
   if (spec === '@-') {
+    const { readAllStdin } = await import('../prompt.js');
     text = await readAllStdin(stdin, { maxBytes: 1024 * 1024 });
     from = '--data @- (stdin)';
   } else if (spec.startsWith('@')) {

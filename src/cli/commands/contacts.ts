@@ -9,8 +9,7 @@ import { CliError, ExitCode, listChangedError, UsageError } from '../errors.js';
 import { parseContactColumns } from '../output/contact-columns.js';
 import { plural } from '../output/plural.js';
 import { writeContact, writeContacts, writeRecord } from '../output/render.js';
-import { confirm } from '../prompt.js';
-import { contactBody, type FieldOptions } from './contact-input.js';
+import type { FieldOptions } from './contact-input.js';
 import type { DeleteCommandOptions, ListCommandOptions } from './contacts-command.js';
 
 export async function list(ctx: CommandContext, opts: ListCommandOptions) {
@@ -105,7 +104,10 @@ async function csvAttributeColumns(
  * (fetched only when `--attr` is used).
  */
 async function bodyOf(ctx: CommandContext, opts: FieldOptions) {
-  const { defaultCountry } = await ctx.settings();
+  const [{ defaultCountry }, { contactBody }] = await Promise.all([
+    ctx.settings(),
+    import('./contact-input.js'),
+  ]);
   return contactBody(opts, {
     stdin: ctx.io.stdin,
     cwd: ctx.cwd,
@@ -179,6 +181,7 @@ export async function remove(ctx: CommandContext, given: string | undefined, opt
         hint: 'Not on a terminal: pass --yes to delete without asking.',
       });
     }
+    const { confirm } = await import('../prompt.js');
     if (!(await confirm(`Delete contact ${id} of agent ${agentId}?`, ctx.io))) {
       ctx.io.note('Nothing deleted.');
       return;
@@ -250,6 +253,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
         hint: 'Not on a terminal: pass --yes to delete without asking (or --dry-run to see the list).',
       });
     }
+    const { confirm } = await import('../prompt.js');
     if (!(await confirm(`Delete ${what}?`, ctx.io))) {
       ctx.io.note('Nothing deleted.');
       return;

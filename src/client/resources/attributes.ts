@@ -1,17 +1,18 @@
 // `client.attributes`: the agent's typed custom attribute definitions.
 import * as z from 'zod';
-import {
-  type AttributeCreate,
-  type AttributeDefinition,
-  AttributeDefinitionSchema,
-  type AttributeUpdate,
-} from '../../api/attribute.js';
+import type { AttributeCreate, AttributeUpdate } from '../../api/attribute.js';
 import { dataPayload } from '../../api/envelope.js';
 import { endpoint } from '../../api/operations.js';
+import { type AttributeDefinition, AttributeDefinitionSchema } from '../../api/records.js';
 import type { ClientCore, RequestOptions } from './core.js';
 
-const DefinitionPayload = dataPayload(AttributeDefinitionSchema);
-const DefinitionsPayload = dataPayload(z.array(AttributeDefinitionSchema));
+// The answers' schemas, built by the first call that reads one (not when the client loads).
+const buildPayloads = () => ({
+  definition: dataPayload(AttributeDefinitionSchema),
+  definitions: dataPayload(z.array(AttributeDefinitionSchema)),
+});
+let built: ReturnType<typeof buildPayloads> | undefined;
+const payloads = () => (built ??= buildPayloads());
 
 export class Attributes {
   constructor(private readonly core: ClientCore) {}
@@ -22,7 +23,7 @@ export class Attributes {
       ...options,
       ...endpoint('listAttributes', { agentId: this.core.agentId(options) }),
     });
-    return this.core.parse(res, DefinitionsPayload, 'a list of attribute definitions');
+    return this.core.parse(res, payloads().definitions, 'a list of attribute definitions');
   }
 
   /** Defines a typed attribute (`text`, `number`, `boolean` or `date`). */
@@ -32,7 +33,7 @@ export class Attributes {
       ...endpoint('defineAttribute', { agentId: this.core.agentId(options) }),
       body: definition,
     });
-    return this.core.parse(res, DefinitionPayload, 'an attribute definition');
+    return this.core.parse(res, payloads().definition, 'an attribute definition');
   }
 
   /** Changes the label or description, or archives/unarchives; the type never changes. */
@@ -46,6 +47,6 @@ export class Attributes {
       ...endpoint('updateAttribute', { agentId: this.core.agentId(options), name }),
       body: changes,
     });
-    return this.core.parse(res, DefinitionPayload, 'an attribute definition');
+    return this.core.parse(res, payloads().definition, 'an attribute definition');
   }
 }
