@@ -2,8 +2,7 @@
 // project (its dependencies from the npm cache `npm ci` filled, pinned by our lock file; see
 // helpers/packed.ts), then the installed `contacts` run as a user would.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
