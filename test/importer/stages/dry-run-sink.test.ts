@@ -78,7 +78,7 @@ describe('DryRunSink', () => {
     const sink = new DryRunSink(p, () => {});
     await sink.accept(row(1, false));
     await sink.finish();
-    expect((sink.failure?.error as Error).message).toBe(
+    expect((sink.failure!.error as Error).message).toBe(
       'The dry run needs rows planned with their input kept',
     );
   });
