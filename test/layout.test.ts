@@ -1,6 +1,9 @@
 // The layout CONTRIBUTING.md describes, checked: a module's test sits at the module's path
 // (src/a/b.ts -> test/a/b.test.ts), and no floor of src/ imports a floor above it. Both count
 // what exists when the test runs: a new module or directory is held to the same rules.
+// A test rather than biome's noRestrictedImports: that rule matches the text of a specifier
+// (`../cli/x.js` from one depth, `../../cli/x.js` from another), one override per directory and
+// depth, where this resolves each import (static, type-only, re-export, `import()`) to its module.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
