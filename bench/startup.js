@@ -1,99 +1,176 @@
-// Start-up time of the `contacts` binary beside bare `node -e ""`, measured in the same run,
-// interleaved so that machine noise falls on every case alike.
-// The guard rails (bench/README.md): `get` against a running mock at most 150 ms and 4x bare
-// Node; `--version` at most 1.5x bare Node.
-// Usage: npm run build && node bench/startup.js [--runs 30]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Start-up of the `contacts` binary beside bare `node -e 0`, measured by hyperfine in one run:
+// `--version`, `--help`, and `get u1 -o json` against a running mock (`contacts serve --mock`
+// pinned to CPU 0, every command to CPU 1). Each round runs every command through hyperfine
+// (`-N`, warm-up runs first), the order reversed every other round so that a burst of other load
+// falls on all of them alike; a median is over every round's runs. Peak RSS comes from GNU time
+// (`%M`), the highest of five runs. With --compare, another checkout's build (its own
+// bin/contacts.js, `npm ci && npm run build` there) runs in the same rounds against the same mock.
+// With --floors, what the dependencies cost on their own, in the same rounds: Node importing
+// zod, undici or commander through its public entry point, and one undici request to the mock
+// (its answer printed, then exit): the least any `get` on this stack can take.
+// Usage: npm run build && node bench/startup.js [--runs 20] [--rounds 3] [--compare ../other] [--floors]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startMockServer } from '../dist/mock/server.js';
+import { BIN, HAS_TASKSET, serve } from './lib/serve.js';
 
-const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '30' } },
-});
-const RUNS = Number(values.runs);
-const WARMUP = 3;
-const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
+const ROOT = dirname(dirname(BIN));
 
-const home = mkdtempSync(join(tmpdir(), 'contacts-bench-'));
-const mock = await startMockServer({ port: 0 });
-await fetch(`${mock.url}/api/v1/chatbots/bench/contacts`, {
-  method: 'POST',
-  headers: { authorization: 'Bearer bk_bench_key', 'content-type': 'application/json' },
-  body: JSON.stringify({ external_id: 'u1', name: 'Ada' }),
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '3' },
+    compare: { type: 'string' },
+    floors: { type: 'boolean', default: false },
+  },
 });
+const RUNS = Number(args.runs);
+const ROUNDS = Number(args.rounds);
+const KEY = 'bk_bench_startup_key';
+const MOCK_CPU = '0';
+const COMMAND_CPU = '1';
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+try {
+  execFileSync('hyperfine', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('bench/startup.js needs hyperfine (Debian: apt-get install hyperfine)');
+  process.exit(2);
+}
+const OTHER_BIN = args.compare ? join(resolve(args.compare), 'bin', 'contacts.js') : undefined;
+if (OTHER_BIN && !existsSync(OTHER_BIN)) {
+  console.error(`--compare: no ${OTHER_BIN}`);
+  process.exit(2);
+}
+
+const home = mkdtempSync(join(tmpdir(), 'contacts-bench-startup-'));
+const mock = await serve({ cpu: MOCK_CPU, env: { PATH: process.env.PATH }, key: KEY, flags: [] });
 const env = {
   PATH: process.env.PATH,
   HOME: home,
   CONTACTS_CONFIG_DIR: join(home, 'config'),
-  CONTACTS_API_KEY: 'bk_bench_key',
+  CONTACTS_API_KEY: KEY,
   CONTACTS_BASE_URL: mock.url,
   CONTACTS_AGENT: 'bench',
 };
+const created = await fetch(`${mock.url}/api/v1/chatbots/bench/contacts`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ external_id: 'u1', name: 'Ada' }),
+});
+if (!created.ok) throw new Error(`seeding the mock: ${created.status} ${await created.text()}`);
 
-const cases = [
-  { name: 'node -e ""', args: ['-e', ''] },
-  { name: 'contacts --version', args: [BIN, '--version'] },
-  { name: 'contacts --help', args: [BIN, '--help'] },
-  { name: 'contacts get u1 -o json', args: [BIN, 'get', 'u1', '-o', 'json'] },
+const node = process.execPath;
+const binCases = (bin, label) => [
+  { name: `${label}--version`, argv: [node, bin, '--version'], expect: 'contacts version' },
+  { name: `${label}--help`, argv: [node, bin, '--help'], expect: 'Usage: contacts' },
+  {
+    name: `${label}get u1 -o json`,
+    argv: [node, bin, 'get', 'u1', '-o', 'json'],
+    expect: '"external_id": "u1"',
+  },
 ];
-
-// Peak RSS comes from GNU time where the machine has it (`%M`, kilobytes): Node cannot read a
-// child's peak itself. Timing is taken without it, so its own start-up does not count.
-const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-function runOnce(args, measureMemory) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const [cmd, argv] = measureMemory
-      ? [GNU_TIME, ['-f', 'RSS_KB=%M', process.execPath, ...args]]
-      : [process.execPath, args];
-    const child = spawn(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const kb = Number(/RSS_KB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
-      resolve({ ms, mb: kb / 1024 });
-    });
+const REQUEST = `import('undici').then(async ({ Pool }) => {
+  const res = await new Pool(process.env.CONTACTS_BASE_URL).request({
+    method: 'GET',
+    path: '/api/v1/chatbots/bench/contacts/u1',
+    headers: { authorization: 'Bearer ' + process.env.CONTACTS_API_KEY },
   });
+  process.stdout.write(await res.body.text());
+  process.exit(0);
+})`.replace(/\s*\n\s*/g, ' ');
+const floorCases = [
+  { name: 'floor: import zod', argv: [node, '-e', "import('zod')"], expect: '' },
+  { name: 'floor: import undici', argv: [node, '-e', "import('undici')"], expect: '' },
+  { name: 'floor: import commander', argv: [node, '-e', "import('commander')"], expect: '' },
+  { name: 'floor: undici request', argv: [node, '-e', REQUEST], expect: '"external_id":"u1"' },
+];
+const cases = [
+  { name: 'node -e 0', argv: [node, '-e', '0'], expect: '' },
+  ...binCases(BIN, 'contacts '),
+  ...(OTHER_BIN ? binCases(OTHER_BIN, 'other: contacts ') : []),
+  ...(args.floors ? floorCases : []),
+];
+// hyperfine -N splits a command as a POSIX shell would: quote what has spaces or quotes.
+const quote = (arg) => (/^[\w./:=@-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
+
+// Each command once, its output checked: a failing or wrong command would time something else.
+for (const c of cases) {
+  const out = execFileSync(c.argv[0], c.argv.slice(1), { cwd: ROOT, env, encoding: 'utf8' });
+  if (!out.includes(c.expect)) throw new Error(`${c.argv.join(' ')} printed ${JSON.stringify(out)}`);
 }
 
-const samples = new Map(cases.map((c) => [c.name, []]));
-const peaks = new Map(cases.map((c) => [c.name, []]));
-for (let i = 0; i < WARMUP + RUNS; i++) {
-  for (const c of cases) {
-    const { ms } = await runOnce(c.args, false);
-    if (i >= WARMUP) samples.get(c.name).push(ms);
+const pin = (argv) => (HAS_TASKSET ? ['taskset', '-c', COMMAND_CPU, ...argv] : argv);
+const samples = new Map(cases.map((c) => [c.name, { times: [], cpu: [] }]));
+const loads = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? cases : [...cases].reverse();
+  const json = join(home, `round-${round}.json`);
+  loads.push(loadavg()[0]);
+  const [cmd, ...argv] = pin([
+    'hyperfine',
+    '-N',
+    '--style',
+    'none',
+    '--warmup',
+    args.warmup,
+    '--runs',
+    String(RUNS),
+    '--export-json',
+    json,
+    ...order.flatMap((c) => ['--command-name', c.name, c.argv.map(quote).join(' ')]),
+  ]);
+  execFileSync(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (const r of JSON.parse(readFileSync(json, 'utf8')).results) {
+    const s = samples.get(r.command);
+    s.times.push(...r.times.map((t) => t * 1000));
+    s.cpu.push((r.user + r.system) * 1000);
   }
 }
+loads.push(loadavg()[0]);
+
+const peaks = new Map();
 if (GNU_TIME) {
-  for (let i = 0; i < 5; i++) for (const c of cases) peaks.get(c.name).push((await runOnce(c.args, true)).mb);
+  for (const c of cases) {
+    const kb = [];
+    for (let i = 0; i < 5; i++) {
+      const [cmd, ...argv] = pin([GNU_TIME, '-f', 'RSS_KB=%M', ...c.argv]);
+      const { stderr, status } = spawnSync(cmd, argv, {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      if (status !== 0) throw new Error(`${c.argv.join(' ')} exited ${status}: ${stderr}`);
+      kb.push(Number(/RSS_KB=(\d+)/.exec(stderr)?.[1]));
+    }
+    peaks.set(c.name, Math.max(...kb) / 1024);
+  }
 }
-await mock.close();
+await mock.stop();
 rmSync(home, { recursive: true, force: true });
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
-const base = median(samples.get(cases[0].name));
-console.log(`start-up time, ${RUNS} runs each (after ${WARMUP} warm-up), node ${process.version}`);
+const base = median(samples.get(cases[0].name).times);
 console.log(
-  `${'command'.padEnd(26)}${'median ms'.padStart(10)}${'p90 ms'.padStart(9)}${'x node'.padStart(9)}${'peak MB'.padStart(10)}`,
+  `start-up, node ${process.version}, ${ROUNDS} rounds x ${RUNS} runs (hyperfine -N, ${args.warmup} warm-up runs a round), ` +
+    `mock on CPU ${MOCK_CPU}, commands on CPU ${COMMAND_CPU}; load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
+);
+console.log(
+  `${'command'.padEnd(36)}${'median ms'.padStart(10)}${'x node'.padStart(8)}${'CPU ms'.padStart(8)}${'peak MB'.padStart(9)}`,
 );
 for (const c of cases) {
-  const xs = samples.get(c.name);
-  const mb = peaks.get(c.name).length ? Math.max(...peaks.get(c.name)).toFixed(1) : 'n/a';
+  const { times, cpu } = samples.get(c.name);
+  const mb = peaks.has(c.name) ? peaks.get(c.name).toFixed(1) : 'n/a';
   console.log(
-    `${c.name.padEnd(26)}${median(xs).toFixed(1).padStart(10)}${p90(xs).toFixed(1).padStart(9)}${(median(xs) / base).toFixed(2).padStart(9)}${mb.padStart(10)}`,
+    `${c.name.padEnd(36)}${median(times).toFixed(1).padStart(10)}${(median(times) / base).toFixed(2).padStart(8)}` +
+      `${median(cpu).toFixed(0).padStart(8)}${mb.padStart(9)}`,
   );
 }
