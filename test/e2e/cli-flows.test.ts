@@ -125,6 +125,7 @@ describe('auth and config', () => {
 });
 
 describe('contacts and attributes', () => {
+  // Some forty CLI runs in one test: 39 s alone on a busy two-core machine; 30 s bounds a hang, not this.
   it('runs every command, in every output format', async () => {
     const { run } = await withMock();
     expect((await run(['attrs', 'define', 'plan', '--type', 'text', '--label', 'Plan'])).code).toBe(0);
@@ -216,7 +217,7 @@ describe('contacts and attributes', () => {
     expect(deleted.code).toBe(0);
     expect(JSON.parse(deleted.stdout).external_id).toBe('u2');
     expect((await run(['get', 'u2'])).code).toBe(ExitCode.NOT_FOUND);
-  });
+  }, 120_000);
 
   it('attrs define --if-not-exists is idempotent for the same type only', async () => {
     const { run } = await withMock();
