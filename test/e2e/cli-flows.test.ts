@@ -125,7 +125,7 @@ describe('auth and config', () => {
 });
 
 describe('contacts and attributes', () => {
-  // Some forty CLI runs in one test: 39 s alone on a busy two-core machine; 30 s bounds a hang, not this.
+  // One CLI process per command and format: 39 s alone on a busy two-core machine; 30 s bounds a hang, not this.
   it('runs every command, in every output format', async () => {
     const { run } = await withMock();
     expect((await run(['attrs', 'define', 'plan', '--type', 'text', '--label', 'Plan'])).code).toBe(0);
