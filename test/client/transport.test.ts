@@ -208,7 +208,7 @@ describe('client transport', () => {
       await silent.close();
       expect(err).toBeInstanceOf(APITimeoutError);
       expect(err.message).toMatch(
-        /^Request timed out after 1000ms: GET https:\/\/127\.0\.0\.1:\d+\/api\/v1\/chatbots\/agent-1\/contacts\/u1 \(no connection yet\)$/,
+        /^Request timed out after 50ms: GET https:\/\/127\.0\.0\.1:\d+\/api\/v1\/chatbots\/agent-1\/contacts\/u1 \(no connection yet\)$/,
       );
       expect(silent.connections()).toBe(1);
     });

@@ -221,7 +221,7 @@ describe('contacts import', () => {
     const r = await runBin(['import', file, '--resume', '-o', 'json'], { env: envFor(mock), cwd: home.dir });
     expect(r.code).toBe(0);
     expectAllLanded(mock, rows);
-  });
+  }, KILL_AND_RESUME_TIMEOUT);
 });
 
 describe('a file that cannot be written as the import runs', () => {
