@@ -40,24 +40,6 @@ function api<T extends typeof APIError>(
   return new Cls({ status, message, method: 'GET', url: URL, ...extra });
 }
 
-describe('exit code table', () => {
-  it('has the documented, distinct values', () => {
-    expect(ExitCode).toEqual({
-      OK: 0,
-      FAILURE: 1,
-      USAGE: 2,
-      AUTH: 3,
-      NOT_FOUND: 4,
-      CONFLICT: 5,
-      SERVICE: 6,
-      NETWORK: 7,
-      PARTIAL: 8,
-      INTERRUPTED: 130,
-    });
-    expect(new Set(Object.values(ExitCode)).size).toBe(Object.keys(ExitCode).length);
-  });
-});
-
 describe('client errors', () => {
   it.each([
     ['BadRequestError', api(BadRequestError, 400, 'Validation failed'), ExitCode.USAGE],
