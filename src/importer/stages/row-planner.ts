@@ -58,7 +58,7 @@ export interface RowPlannerOptions {
 }
 
 /** External_ids remembered by default for repeats: as many as the email ledger keeps. */
-const DEFAULT_MAX_KEYS = 32_768;
+const DEFAULT_MAX_KEYS = 8192;
 
 const nameWords = (name: string) =>
   name
@@ -143,8 +143,9 @@ export class RowPlanner {
       };
     }
     this.#remember(key, input.name, source.line);
-    const lanes = [`key:${key}`];
-    for (const lane of claim.emailLanes) if (!lanes.includes(lane)) lanes.push(lane);
+    // The external_id's lane, then the emails' (see EmailLedger.emailLane), each once.
+    const lanes = [key];
+    for (const lane of claim.emailLanes) if (lane !== key) lanes.push(lane);
     if (!this.#serialize)
       return { ok: true, row: { source, input, key, lanes, json: '', bytes: 0 }, repeats };
     const json = JSON.stringify(input);
