@@ -21,6 +21,8 @@ export const RECORD_ID_PATTERN = /^\d{8}T\d{9}-[0-9a-f]{4}$/;
 /** Imports kept per agent: the oldest give way. */
 export const RECORDS_KEPT = 20;
 const SCHEMA_VERSION = 1;
+/** Rows an intent or answer statement writes at most (four values each, well under SQLite's bound). */
+const ROWS_A_STATEMENT = 100;
 /** `PRAGMA application_id`: marks a file as an undo record ("CtUn"). */
 const APPLICATION_ID = 0x4374556e;
 const DIR_MODE = 0o700;
@@ -201,8 +203,14 @@ export class UndoRecord {
   readonly #db: Database.Database;
   #meta: UndoRecordMeta;
   readonly #stmt: ReturnType<typeof statements>;
-  #pending: (() => void)[] = [];
+  /**
+   * Writes made since the last commit, in order: a row's answer (external_id, id, action, state
+   * after), or the external_id of a row the service refused.
+   */
+  #pending: ([string, string, string, string] | string)[] = [];
   #commitQueued = false;
+  /** `UPDATE ... FROM (VALUES ...)` for n answers, by n (ROWS_A_STATEMENT of them at most). */
+  readonly #answers = new Map<number, Database.Statement>();
 
   private constructor(path: string, db: Database.Database, meta: UndoRecordMeta) {
     this.path = path;
@@ -361,26 +369,31 @@ export class UndoRecord {
     const s = this.#stmt;
     this.#transaction(() => {
       if (states) for (const [id, state] of states) s.priorIfUnwritten.run(id, state && stateText(state));
-      for (const row of rows)
-        s.intend.run(row.key, row.json, priorRead ? 1 : 0, JSON.stringify(fieldsSent(row.json)));
+      // A statement a hundred rows, as JSON SQLite reads: [[external_id, input], ...].
+      for (let from = 0; from < rows.length; from += ROWS_A_STATEMENT) {
+        let text = '[';
+        const to = Math.min(rows.length, from + ROWS_A_STATEMENT);
+        for (let i = from; i < to; i++) {
+          const row = rows[i]!;
+          text += `${i === from ? '' : ','}[${JSON.stringify(row.key)},${row.json}]`;
+        }
+        s.intend.run(`${text}]`, priorRead ? 1 : 0);
+      }
     });
   }
 
   /** A row's answer: the contact as the service holds it now. Committed with the others of its tick. */
   landed(key: string, id: string, action: 'created' | 'updated', after: ContactState): void {
-    this.#queue(() => this.#stmt.landed.run(id, action, stateText(after), key));
+    this.#queue([key, id, action, stateText(after)]);
   }
 
   /** The service refused a row: it wrote nothing, so nothing of it is to be undone. */
   rejected(key: string): void {
-    this.#queue(() => {
-      this.#stmt.forgetUnanswered.run(key);
-      this.#stmt.dropIntent.run(key);
-    });
+    this.#queue(key);
   }
 
   /** A write, committed with the others made in the same tick (one batch's answers). */
-  #queue(write: () => void): void {
+  #queue(write: [string, string, string, string] | string): void {
     this.#pending.push(write);
     if (this.#commitQueued) return;
     this.#commitQueued = true;
@@ -433,8 +446,40 @@ export class UndoRecord {
     const pending = this.#pending;
     this.#pending = [];
     this.#transaction(() => {
-      for (const run of pending) run();
+      // Answers go a statement a hundred; a refusal in between is written in its place.
+      const answers: string[] = [];
+      const writeAnswers = () => {
+        for (let from = 0; from < answers.length; from += 4 * ROWS_A_STATEMENT) {
+          const to = Math.min(answers.length, from + 4 * ROWS_A_STATEMENT);
+          this.#answersOf((to - from) / 4).run(answers.slice(from, to));
+        }
+        answers.length = 0;
+      };
+      for (const write of pending) {
+        if (typeof write !== 'string') {
+          answers.push(...write);
+          continue;
+        }
+        writeAnswers();
+        this.#stmt.forgetUnanswered.run(write);
+        this.#stmt.dropIntent.run(write);
+      }
+      writeAnswers();
     });
+  }
+
+  /** The statement that records `n` answers (external_id, id, action, state after, each). */
+  #answersOf(n: number): Database.Statement {
+    let statement = this.#answers.get(n);
+    if (!statement) {
+      const values = Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ');
+      statement = this.#db.prepare(
+        `UPDATE landed SET id = v.column2, action = coalesce(landed.action, v.column3), after = v.column4,
+           intent = NULL FROM (VALUES ${values}) AS v WHERE landed.external_id = v.column1`,
+      );
+      this.#answers.set(n, statement);
+    }
+    return statement;
   }
 
   /** Contacts written, counted by what their first write did. */
@@ -642,8 +687,18 @@ function statements(db: Database.Database) {
        ON CONFLICT (external_id) DO UPDATE SET state = excluded.state`,
     ),
     written: db.prepare('SELECT 1 FROM landed WHERE external_id = ?').raw(),
+    // ?1: [[external_id, input], ...]; each row's fields sent as `fieldsSent` names them.
     intend: db.prepare(
-      `INSERT INTO landed (external_id, intent, prior_read, sent) VALUES (?1, ?2, ?3, ?4)
+      `WITH rows (i, external_id, intent) AS (SELECT key, value ->> 0, value -> 1 FROM json_each(?1))
+       INSERT INTO landed (external_id, intent, prior_read, sent)
+       SELECT external_id, intent, ?2, (
+         SELECT json_group_array(field) FROM (
+           SELECT key AS field FROM json_each(intent)
+             WHERE key IN ('name', 'email', 'phonenumber', 'stripe_accounts')
+           UNION ALL
+           SELECT 'custom_attributes.' || key FROM json_each(intent, '$.custom_attributes')
+             WHERE json_type(intent, '$.custom_attributes') = 'object'))
+       FROM rows WHERE true ORDER BY i
        ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent, sent = (
          SELECT json_group_array(value) FROM (
            SELECT value FROM json_each(landed.sent) UNION SELECT value FROM json_each(excluded.sent)))`,
@@ -655,9 +710,6 @@ function statements(db: Database.Database) {
     // A write of an earlier run never answered may have created the contact, whatever a later
     // answer says.
     mayHaveCreated: db.prepare("UPDATE landed SET action = 'unknown' WHERE external_id = ? AND id IS NULL"),
-    landed: db.prepare(
-      'UPDATE landed SET id = ?1, action = coalesce(action, ?2), after = ?3, intent = NULL WHERE external_id = ?4',
-    ),
     forgetUnanswered: db.prepare('DELETE FROM landed WHERE external_id = ? AND id IS NULL'),
     dropIntent: db.prepare('UPDATE landed SET intent = NULL WHERE external_id = ?'),
     counts: db.prepare(
