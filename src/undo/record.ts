@@ -209,7 +209,8 @@ export class UndoRecord {
    */
   #pending: ([string, string, string, string] | string)[] = [];
   #commitQueued = false;
-  /** `UPDATE ... FROM (VALUES ...)` for n answers, by n (ROWS_A_STATEMENT of them at most). */
+  /** The statements that write n intents, or n answers, by n (ROWS_A_STATEMENT at most). */
+  readonly #intents = new Map<number, Database.Statement>();
   readonly #answers = new Map<number, Database.Statement>();
 
   private constructor(path: string, db: Database.Database, meta: UndoRecordMeta) {
@@ -361,23 +362,23 @@ export class UndoRecord {
    * there), and each row's intent. Committed before it returns.
    */
   intend(
-    rows: readonly { key: string; json: string }[],
+    rows: readonly { key: string; json: string; sent?: string | undefined }[],
     states: ReadonlyMap<string, ContactState | null> | undefined,
     priorRead: boolean,
   ): void {
     this.#flushPending();
     const s = this.#stmt;
+    const prior = priorRead ? 1 : 0;
     this.#transaction(() => {
       if (states) for (const [id, state] of states) s.priorIfUnwritten.run(id, state && stateText(state));
-      // A statement a hundred rows, as JSON SQLite reads: [[external_id, input], ...].
       for (let from = 0; from < rows.length; from += ROWS_A_STATEMENT) {
-        let text = '[';
         const to = Math.min(rows.length, from + ROWS_A_STATEMENT);
+        const values: (string | number)[] = [];
         for (let i = from; i < to; i++) {
-          const row = rows[i]!;
-          text += `${i === from ? '' : ','}[${JSON.stringify(row.key)},${row.json}]`;
+          const { key, json, sent } = rows[i]!;
+          values.push(key, json, prior, sent ?? JSON.stringify(fieldsSent(json)));
         }
-        s.intend.run(`${text}]`, priorRead ? 1 : 0);
+        this.#statementFor(this.#intents, to - from, intentsSql).run(values);
       }
     });
   }
@@ -451,7 +452,7 @@ export class UndoRecord {
       const writeAnswers = () => {
         for (let from = 0; from < answers.length; from += 4 * ROWS_A_STATEMENT) {
           const to = Math.min(answers.length, from + 4 * ROWS_A_STATEMENT);
-          this.#answersOf((to - from) / 4).run(answers.slice(from, to));
+          this.#statementFor(this.#answers, (to - from) / 4, answersSql).run(answers.slice(from, to));
         }
         answers.length = 0;
       };
@@ -468,16 +469,16 @@ export class UndoRecord {
     });
   }
 
-  /** The statement that records `n` answers (external_id, id, action, state after, each). */
-  #answersOf(n: number): Database.Statement {
-    let statement = this.#answers.get(n);
+  /** The statement that writes `n` rows, made once per `n`. */
+  #statementFor(
+    made: Map<number, Database.Statement>,
+    n: number,
+    sql: (values: string) => string,
+  ): Database.Statement {
+    let statement = made.get(n);
     if (!statement) {
-      const values = Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ');
-      statement = this.#db.prepare(
-        `UPDATE landed SET id = v.column2, action = coalesce(landed.action, v.column3), after = v.column4,
-           intent = NULL FROM (VALUES ${values}) AS v WHERE landed.external_id = v.column1`,
-      );
-      this.#answers.set(n, statement);
+      statement = this.#db.prepare(sql(Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ')));
+      made.set(n, statement);
     }
     return statement;
   }
@@ -640,6 +641,18 @@ export class UndoRecord {
   }
 }
 
+/** Intents: rows of (external_id, input, prior_read, fields sent); a second run's intent adds its fields. */
+const intentsSql = (values: string) =>
+  `INSERT INTO landed (external_id, intent, prior_read, sent) VALUES ${values}
+   ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent, sent = (
+     SELECT json_group_array(value) FROM (
+       SELECT value FROM json_each(landed.sent) UNION SELECT value FROM json_each(excluded.sent)))`;
+
+/** Answers: rows of (external_id, id, action, state after); the first answer's action stays. */
+const answersSql = (values: string) =>
+  `UPDATE landed SET id = v.column2, action = coalesce(landed.action, v.column3), after = v.column4,
+     intent = NULL FROM (VALUES ${values}) AS v WHERE landed.external_id = v.column1`;
+
 function prepare(db: Database.Database): void {
   // WAL with synchronous=NORMAL: a commit survives the process being killed, at no sync per commit.
   db.pragma('journal_mode = WAL');
@@ -687,22 +700,6 @@ function statements(db: Database.Database) {
        ON CONFLICT (external_id) DO UPDATE SET state = excluded.state`,
     ),
     written: db.prepare('SELECT 1 FROM landed WHERE external_id = ?').raw(),
-    // ?1: [[external_id, input], ...]; each row's fields sent as `fieldsSent` names them.
-    intend: db.prepare(
-      `WITH rows (i, external_id, intent) AS (SELECT key, value ->> 0, value -> 1 FROM json_each(?1))
-       INSERT INTO landed (external_id, intent, prior_read, sent)
-       SELECT external_id, intent, ?2, (
-         SELECT json_group_array(field) FROM (
-           SELECT key AS field FROM json_each(intent)
-             WHERE key IN ('name', 'email', 'phonenumber', 'stripe_accounts')
-           UNION ALL
-           SELECT 'custom_attributes.' || key FROM json_each(intent, '$.custom_attributes')
-             WHERE json_type(intent, '$.custom_attributes') = 'object'))
-       FROM rows WHERE true ORDER BY i
-       ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent, sent = (
-         SELECT json_group_array(value) FROM (
-           SELECT value FROM json_each(landed.sent) UNION SELECT value FROM json_each(excluded.sent)))`,
-    ),
     unanswered: db.prepare(
       `SELECT l.external_id, l.intent, l.prior_read, p.state AS before FROM landed l
        LEFT JOIN prior p USING (external_id) WHERE l.id IS NULL AND l.intent IS NOT NULL AND l.action IS NULL`,
@@ -727,10 +724,16 @@ function statements(db: Database.Database) {
 
 /** The fields a row's input (JSON) sets, as `fieldChanges` names them. */
 export function fieldsSent(json: string): string[] {
-  const input = JSON.parse(json) as Record<string, unknown>;
+  return fieldsOf(JSON.parse(json) as Record<string, unknown>);
+}
+
+/** The fields an input sets (those its JSON holds), as `fieldChanges` names them. */
+export function fieldsOf(input: Readonly<Record<string, unknown>>): string[] {
   const fields = ['name', 'email', 'phonenumber', 'stripe_accounts'].filter((f) => input[f] !== undefined);
   const attributes = input.custom_attributes;
   if (attributes && typeof attributes === 'object')
-    for (const name of Object.keys(attributes)) fields.push(`custom_attributes.${name}`);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value !== undefined) fields.push(`custom_attributes.${name}`);
+    }
   return fields;
 }
