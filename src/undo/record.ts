@@ -22,6 +22,8 @@ export { RECORDS_KEPT };
 export const RECORD_ID_PATTERN = /^\d{8}T\d{9}-[0-9a-f]{4}$/;
 
 const SCHEMA_VERSION = 1;
+/** Rows an intent or answer statement writes at most (four values each, well under SQLite's bound). */
+const ROWS_A_STATEMENT = 100;
 /** `PRAGMA application_id`: marks a file as an undo record ("CtUn"). */
 const APPLICATION_ID = 0x4374556e;
 const DIR_MODE = 0o700;
@@ -200,8 +202,15 @@ export class UndoRecord {
   readonly #db: Database.Database;
   #meta: UndoRecordMeta;
   readonly #stmt: ReturnType<typeof statements>;
-  #pending: (() => void)[] = [];
+  /**
+   * Writes made since the last commit, in order: a row's answer (external_id, id, action, state
+   * after), or the external_id of a row the service refused.
+   */
+  #pending: ([string, string, string, string] | string)[] = [];
   #commitQueued = false;
+  /** The statements that write n intents, or n answers, by n (ROWS_A_STATEMENT at most). */
+  readonly #intents = new Map<number, Database.Statement>();
+  readonly #answers = new Map<number, Database.Statement>();
 
   private constructor(path: string, db: Database.Database, meta: UndoRecordMeta) {
     this.path = path;
@@ -352,34 +361,39 @@ export class UndoRecord {
    * there), and each row's intent. Committed before it returns.
    */
   intend(
-    rows: readonly { key: string; json: string }[],
+    rows: readonly { key: string; json: string; sent?: string | undefined }[],
     states: ReadonlyMap<string, ContactState | null> | undefined,
     priorRead: boolean,
   ): void {
     this.#flushPending();
     const s = this.#stmt;
+    const prior = priorRead ? 1 : 0;
     this.#transaction(() => {
       if (states) for (const [id, state] of states) s.priorIfUnwritten.run(id, state && stateText(state));
-      for (const row of rows)
-        s.intend.run(row.key, row.json, priorRead ? 1 : 0, JSON.stringify(fieldsSent(row.json)));
+      for (let from = 0; from < rows.length; from += ROWS_A_STATEMENT) {
+        const to = Math.min(rows.length, from + ROWS_A_STATEMENT);
+        const values: (string | number)[] = [];
+        for (let i = from; i < to; i++) {
+          const { key, json, sent } = rows[i]!;
+          values.push(key, json, prior, sent ?? JSON.stringify(fieldsSent(json)));
+        }
+        this.#statementFor(this.#intents, to - from, intentsSql).run(values);
+      }
     });
   }
 
   /** A row's answer: the contact as the service holds it now. Committed with the others of its tick. */
   landed(key: string, id: string, action: 'created' | 'updated', after: ContactState): void {
-    this.#queue(() => this.#stmt.landed.run(id, action, stateText(after), key));
+    this.#queue([key, id, action, stateText(after)]);
   }
 
   /** The service refused a row: it wrote nothing, so nothing of it is to be undone. */
   rejected(key: string): void {
-    this.#queue(() => {
-      this.#stmt.forgetUnanswered.run(key);
-      this.#stmt.dropIntent.run(key);
-    });
+    this.#queue(key);
   }
 
   /** A write, committed with the others made in the same tick (one batch's answers). */
-  #queue(write: () => void): void {
+  #queue(write: [string, string, string, string] | string): void {
     this.#pending.push(write);
     if (this.#commitQueued) return;
     this.#commitQueued = true;
@@ -432,8 +446,40 @@ export class UndoRecord {
     const pending = this.#pending;
     this.#pending = [];
     this.#transaction(() => {
-      for (const run of pending) run();
+      // Answers go a statement a hundred; a refusal in between is written in its place.
+      const answers: string[] = [];
+      const writeAnswers = () => {
+        for (let from = 0; from < answers.length; from += 4 * ROWS_A_STATEMENT) {
+          const to = Math.min(answers.length, from + 4 * ROWS_A_STATEMENT);
+          this.#statementFor(this.#answers, (to - from) / 4, answersSql).run(answers.slice(from, to));
+        }
+        answers.length = 0;
+      };
+      for (const write of pending) {
+        if (typeof write !== 'string') {
+          answers.push(...write);
+          continue;
+        }
+        writeAnswers();
+        this.#stmt.forgetUnanswered.run(write);
+        this.#stmt.dropIntent.run(write);
+      }
+      writeAnswers();
     });
+  }
+
+  /** The statement that writes `n` rows, made once per `n`. */
+  #statementFor(
+    made: Map<number, Database.Statement>,
+    n: number,
+    sql: (values: string) => string,
+  ): Database.Statement {
+    let statement = made.get(n);
+    if (!statement) {
+      statement = this.#db.prepare(sql(Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ')));
+      made.set(n, statement);
+    }
+    return statement;
   }
 
   /** Contacts written, counted by what their first write did. */
@@ -594,6 +640,18 @@ export class UndoRecord {
   }
 }
 
+/** Intents: rows of (external_id, input, prior_read, fields sent); a second run's intent adds its fields. */
+const intentsSql = (values: string) =>
+  `INSERT INTO landed (external_id, intent, prior_read, sent) VALUES ${values}
+   ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent, sent = (
+     SELECT json_group_array(value) FROM (
+       SELECT value FROM json_each(landed.sent) UNION SELECT value FROM json_each(excluded.sent)))`;
+
+/** Answers: rows of (external_id, id, action, state after); the first answer's action stays. */
+const answersSql = (values: string) =>
+  `UPDATE landed SET id = v.column2, action = coalesce(landed.action, v.column3), after = v.column4,
+     intent = NULL FROM (VALUES ${values}) AS v WHERE landed.external_id = v.column1`;
+
 function prepare(db: Database.Database): void {
   // WAL with synchronous=NORMAL: a commit survives the process being killed, at no sync per commit.
   db.pragma('journal_mode = WAL');
@@ -641,12 +699,6 @@ function statements(db: Database.Database) {
        ON CONFLICT (external_id) DO UPDATE SET state = excluded.state`,
     ),
     written: db.prepare('SELECT 1 FROM landed WHERE external_id = ?').raw(),
-    intend: db.prepare(
-      `INSERT INTO landed (external_id, intent, prior_read, sent) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (external_id) DO UPDATE SET intent = excluded.intent, sent = (
-         SELECT json_group_array(value) FROM (
-           SELECT value FROM json_each(landed.sent) UNION SELECT value FROM json_each(excluded.sent)))`,
-    ),
     unanswered: db.prepare(
       `SELECT l.external_id, l.intent, l.prior_read, p.state AS before FROM landed l
        LEFT JOIN prior p USING (external_id) WHERE l.id IS NULL AND l.intent IS NOT NULL AND l.action IS NULL`,
@@ -654,9 +706,6 @@ function statements(db: Database.Database) {
     // A write of an earlier run never answered may have created the contact, whatever a later
     // answer says.
     mayHaveCreated: db.prepare("UPDATE landed SET action = 'unknown' WHERE external_id = ? AND id IS NULL"),
-    landed: db.prepare(
-      'UPDATE landed SET id = ?1, action = coalesce(action, ?2), after = ?3, intent = NULL WHERE external_id = ?4',
-    ),
     forgetUnanswered: db.prepare('DELETE FROM landed WHERE external_id = ? AND id IS NULL'),
     dropIntent: db.prepare('UPDATE landed SET intent = NULL WHERE external_id = ?'),
     counts: db.prepare(
@@ -674,10 +723,16 @@ function statements(db: Database.Database) {
 
 /** The fields a row's input (JSON) sets, as `fieldChanges` names them. */
 export function fieldsSent(json: string): string[] {
-  const input = JSON.parse(json) as Record<string, unknown>;
+  return fieldsOf(JSON.parse(json) as Record<string, unknown>);
+}
+
+/** The fields an input sets (those its JSON holds), as `fieldChanges` names them. */
+export function fieldsOf(input: Readonly<Record<string, unknown>>): string[] {
   const fields = ['name', 'email', 'phonenumber', 'stripe_accounts'].filter((f) => input[f] !== undefined);
   const attributes = input.custom_attributes;
   if (attributes && typeof attributes === 'object')
-    for (const name of Object.keys(attributes)) fields.push(`custom_attributes.${name}`);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value !== undefined) fields.push(`custom_attributes.${name}`);
+    }
   return fields;
 }

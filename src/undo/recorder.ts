@@ -168,7 +168,7 @@ export class UndoRecorder {
   }
 
   /** Before rows are sent: the states before of those not read yet, and their intents, committed. */
-  async beforeSend(rows: readonly { key: string; json: string }[]): Promise<void> {
+  async beforeSend(rows: readonly { key: string; json: string; sent?: string | undefined }[]): Promise<void> {
     let states: Map<string, ContactState | null> | undefined;
     if (this.full && !this.#listed) {
       const unread = this.record.unwritten([...new Set(rows.map((r) => r.key))]);

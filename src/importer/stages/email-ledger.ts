@@ -10,10 +10,11 @@
 
 /**
  * External_ids (with their emails) remembered by default. Each is a few hundred bytes of strings
- * and map entries that V8 scans and sizes its heap by, so the bound is kept small (bench/README.md
- * has the measurement); a conflict further apart is the service's 409, isolated like any other.
+ * and map entries that stay live, and V8 lets the heap grow to a multiple of what is live (four
+ * times, at an import's rate: bench/README.md has the measurement), so the bound is kept small; a
+ * conflict further apart is the service's 409, isolated like any other.
  */
-const DEFAULT_MAX_ENTRIES = 32_768;
+const DEFAULT_MAX_ENTRIES = 8192;
 
 export type EmailClaim =
   /** The row may go; it must not overlap in flight with other rows on these lanes. */
@@ -51,9 +52,13 @@ export class EmailLedger {
     return this.#forgotten;
   }
 
-  /** The lane of an email: rows that give it up or take it stay in file order. */
+  /**
+   * The lane of an email (lower-cased): rows that give it up or take it stay in file order. An
+   * external_id's lane is the external_id itself, so one equal to an email shares its lane, which
+   * only keeps those rows in file order too.
+   */
   static emailLane(email: string): string {
-    return `email:${email}`;
+    return email;
   }
 
   /**

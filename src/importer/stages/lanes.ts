@@ -12,8 +12,11 @@ export interface Laned {
 }
 
 export class LaneQueue<T extends Laned> {
-  /** Per lane, the rows on it in file order: the first is in flight or ready, the rest wait. */
-  #lanes = new Map<string, T[]>();
+  /**
+   * Per lane, the rows on it in file order: the first is in flight or ready, the rest wait. A lane
+   * of one row (almost every lane) holds the row itself, not an array of it.
+   */
+  #lanes = new Map<string, T | T[]>();
   #ready: T[] = [];
   #readyHead = 0;
   #readyBytes = 0;
@@ -42,11 +45,15 @@ export class LaneQueue<T extends Laned> {
   push(row: T): void {
     let first = true;
     for (const lane of row.lanes) {
-      const queue = this.#lanes.get(lane);
-      if (queue) {
-        if (queue.at(-1) !== row) queue.push(row);
-        if (queue[0] !== row) first = false;
-      } else this.#lanes.set(lane, [row]);
+      const held = this.#lanes.get(lane);
+      if (held === undefined) this.#lanes.set(lane, row);
+      else if (Array.isArray(held)) {
+        if (held.at(-1) !== row) held.push(row);
+        if (held[0] !== row) first = false;
+      } else if (held !== row) {
+        this.#lanes.set(lane, [held, row]);
+        first = false;
+      }
     }
     if (first) this.#makeReady(row);
     else this.#waiting++;
@@ -79,15 +86,16 @@ export class LaneQueue<T extends Laned> {
   done(row: T): void {
     this.#taken--;
     for (const lane of row.lanes) {
-      const queue = this.#lanes.get(lane);
-      if (!queue || queue[0] !== row) continue;
-      queue.shift();
-      if (queue.length === 0) {
+      const held = this.#lanes.get(lane);
+      if (held === row) {
         this.#lanes.delete(lane);
         continue;
       }
-      const next = queue[0]!;
-      if (next.lanes.every((l) => this.#lanes.get(l)?.[0] === next)) {
+      if (!Array.isArray(held) || held[0] !== row) continue;
+      held.shift();
+      const next = held[0]!;
+      if (held.length === 1) this.#lanes.set(lane, next);
+      if (next.lanes.every((l) => this.#head(l) === next)) {
         this.#waiting--;
         this.#makeReady(next);
       }
@@ -102,13 +110,19 @@ export class LaneQueue<T extends Laned> {
     this.#readyHead = 0;
     this.#readyBytes = 0;
     this.#waiting = 0;
-    for (const [lane, queue] of this.#lanes) {
+    for (const [lane, held] of this.#lanes) {
       // A taken row stays at the head of its lanes until it is done; the rest go.
-      const head = queue[0]!;
+      const head = Array.isArray(held) ? held[0]! : held;
       if (notSent.has(head)) this.#lanes.delete(lane);
-      else queue.length = 1;
+      else if (held !== head) this.#lanes.set(lane, head);
     }
     return dropped;
+  }
+
+  /** The row at the head of a lane. */
+  #head(lane: string): T | undefined {
+    const held = this.#lanes.get(lane);
+    return Array.isArray(held) ? held[0] : held;
   }
 
   #makeReady(row: T): void {

@@ -4,6 +4,7 @@
 // naming the line that holds it, before it can make the service refuse a whole batch.
 // (The dry run's per-contact diff against the directory is `../dry-run-plan.ts`, a sink's business.)
 import type { ContactInputParsed } from '../../api/contact.js';
+import { fieldsOf } from '../../undo/record.js';
 import type { FieldProblem } from '../rows.js';
 import type { SourceRecord } from '../sources/types.js';
 import { EmailLedger } from './email-ledger.js';
@@ -26,6 +27,8 @@ export interface PlannedRow {
   json: string;
   /** UTF-8 bytes of `json`, or an estimate when it was not serialised. */
   bytes: number;
+  /** The fields the row sets, as the undo record lists them (JSON), when serialised. */
+  sent?: string | undefined;
   /** Fields left out of the contact: they go to the fixes file once it lands. */
   fixes?: readonly FieldProblem[] | undefined;
 }
@@ -58,7 +61,7 @@ export interface RowPlannerOptions {
 }
 
 /** External_ids remembered by default for repeats: as many as the email ledger keeps. */
-const DEFAULT_MAX_KEYS = 32_768;
+const DEFAULT_MAX_KEYS = 8192;
 
 const nameWords = (name: string) =>
   name
@@ -82,6 +85,8 @@ export class RowPlanner {
   readonly #keys = new Map<string, { line: number; name: string | undefined }>();
   #oldest = this.#keys.keys();
   readonly #maxKeys: number;
+  /** The last row's fields sent, and their text: the rows of a file mostly set the same fields. */
+  #lastSent: { fields: string[]; text: string } = { fields: [], text: '[]' };
 
   constructor(options: RowPlannerOptions = {}) {
     this.#serialize = options.serialize ?? true;
@@ -143,8 +148,9 @@ export class RowPlanner {
       };
     }
     this.#remember(key, input.name, source.line);
-    const lanes = [`key:${key}`];
-    for (const lane of claim.emailLanes) if (!lanes.includes(lane)) lanes.push(lane);
+    // The external_id's lane, then the emails' (see EmailLedger.emailLane), each once.
+    const lanes = [key];
+    for (const lane of claim.emailLanes) if (lane !== key) lanes.push(lane);
     if (!this.#serialize)
       return { ok: true, row: { source, input, key, lanes, json: '', bytes: 0 }, repeats };
     const json = JSON.stringify(input);
@@ -154,9 +160,26 @@ export class RowPlanner {
         : { row: source.row, line: source.line, record: NO_FIELDS, raw: source.raw };
     return {
       ok: true,
-      row: { source: kept, input: undefined, key, lanes, json, bytes: Buffer.byteLength(json) },
+      row: {
+        source: kept,
+        input: undefined,
+        key,
+        lanes,
+        json,
+        bytes: Buffer.byteLength(json),
+        sent: this.#sentText(input),
+      },
       repeats,
     };
+  }
+
+  /** The fields the input sets, as JSON text: the last row's text when they are the same. */
+  #sentText(input: ContactInputParsed): string {
+    const fields = fieldsOf(input);
+    const last = this.#lastSent;
+    if (fields.length !== last.fields.length || fields.some((f, i) => f !== last.fields[i]))
+      this.#lastSent = { fields, text: JSON.stringify(fields) };
+    return this.#lastSent.text;
   }
 
   /** A row that landed in an earlier run: its email is held, whatever the file said before it. */

@@ -64,7 +64,8 @@ export interface SendSinkOptions {
 /**
  * The external_ids this run created, so that a later row of one counts as an update. Bounded:
  * past `MAX_CREATED_KEYS` the oldest give way, and a key repeated that far apart within one
- * second of its creation may count as created twice.
+ * second of its creation may count as created twice. (More than the planner's window: a second
+ * of an import's rows, the timestamps' resolution.)
  */
 const MAX_CREATED_KEYS = 32_768;
 

@@ -6,6 +6,7 @@ import type { SourceRecord } from '../../../src/importer/sources/types.js';
 import { EmailLedger } from '../../../src/importer/stages/email-ledger.js';
 import { LaneQueue } from '../../../src/importer/stages/lanes.js';
 import { RowPlanner } from '../../../src/importer/stages/row-planner.js';
+import { fieldsSent } from '../../../src/undo/record.js';
 
 let line = 1;
 const row = (external_id: string, email?: string | null): [SourceRecord, ContactInputParsed] => {
@@ -116,6 +117,22 @@ describe('in-file email conflicts', () => {
     const result = new RowPlanner().plan(...row('é1', 'x@example.com'));
     expect(result.ok && JSON.parse(result.row.json)).toEqual({ external_id: 'é1', email: 'x@example.com' });
     expect(result.ok && result.row.bytes).toBe(Buffer.byteLength(result.ok ? result.row.json : ''));
+  });
+
+  it('lists the fields each row sets, as the undo record does from its JSON', () => {
+    line = 1;
+    const planner = new RowPlanner();
+    const inputs = [
+      { external_id: 'a', name: 'Ann', email: null, custom_attributes: { plan: 'pro', gone: undefined } },
+      { external_id: 'b', name: 'Bo', email: null, custom_attributes: { plan: 'free' } },
+      { external_id: 'c', phonenumber: '+442079460958', stripe_accounts: [], custom_attributes: null },
+      { external_id: 'd' },
+    ] as unknown as ContactInputParsed[];
+    for (const input of inputs) {
+      const result = planner.plan({ row: line, line: ++line, record: {} }, input);
+      if (!result.ok) throw new Error(result.reason);
+      expect(JSON.parse(result.row.sent!)).toEqual(fieldsSent(result.row.json));
+    }
   });
 });
 
