@@ -112,7 +112,7 @@ class SqliteStore implements MockStore {
   upsertContact(agentId: string, body: unknown): UpsertResult {
     return this.#write(() => {
       const input = parseOrThrow(this.#defs(agentId).validators.input, body);
-      const { prev, fields } = planUpsert(this.#lookup(agentId), input, this.#maxContacts);
+      const { prev, fields } = planUpsert(this.#upsertLookup(agentId, input), input, this.#maxContacts);
       const { contact, json } = this.#put(agentId, prev, fields);
       return { contact, created: prev === undefined, json };
     });
@@ -449,6 +449,22 @@ class SqliteStore implements MockStore {
   }
 
   /** The rules' view of one agent's contacts, read from the table in the write's transaction. */
+  /**
+   * `#lookup` for one upsert: the contact of its external_id and the owner of its email (what
+   * the rules ask) read in one query.
+   */
+  #upsertLookup(agentId: string, input: { external_id: string; email?: string | null }): ContactLookup {
+    const email = emailKey(input.email ?? null) ?? null;
+    const [record, owner] = this.#q.upsertTargets.get(agentId, input.external_id, email) ?? [];
+    const lookup = this.#lookup(agentId);
+    return {
+      count: lookup.count,
+      byExternalId: (externalId) =>
+        externalId === input.external_id ? decode(record ?? undefined) : lookup.byExternalId(externalId),
+      emailOwner: (key) => (key === email ? (owner ?? undefined) : lookup.emailOwner(key)),
+    };
+  }
+
   #lookup(agentId: string): ContactLookup {
     return {
       count: () => this.#count(agentId),
@@ -523,6 +539,9 @@ function prepare(db: Database.Database) {
       'SELECT coalesce((SELECT record FROM contacts WHERE agent = ?1 AND external_id = ?2), (SELECT record FROM contacts WHERE agent = ?1 AND id = ?2))',
     ),
     emailOwner: scalar<string>('SELECT external_id FROM contacts WHERE agent = ? AND email_key = ?'),
+    upsertTargets: row<[string | null, string | null]>(
+      'SELECT (SELECT record FROM contacts WHERE agent = ?1 AND external_id = ?2), (SELECT external_id FROM contacts WHERE agent = ?1 AND email_key = ?3)',
+    ),
     page: column<string>('SELECT record FROM contacts WHERE agent = ? ORDER BY seq LIMIT ? OFFSET ?'),
     all: column<string>('SELECT record FROM contacts WHERE agent = ? ORDER BY seq'),
     // The agent's total and its page's records joined with commas (the inside of a JSON array),
