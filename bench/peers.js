@@ -3,7 +3,7 @@
 // Each server runs alone on CPU 0 and wrk loads it from CPU 1 (10 connections, 5 s a workload);
 // every workload starts on a fresh server. The peers are installed into a folder of their own
 // (not the project's dependencies). Run `npm run build` first, then
-//   node bench/peers.js [--duration 5] [--connections 10] [--peers-dir DIR] [--only mock,json-server,prism]
+//   node bench/peers.js [--rounds 1] [--duration 5] [--connections 10] [--peers-dir DIR] [--only mock,json-server,prism]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -25,9 +25,15 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     'peers-dir': { type: 'string', default: join(tmpdir(), 'contacts-cli-bench-peers') },
     only: { type: 'string', default: 'mock,json-server,prism' },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const only = new Set(args.only.split(','));
+const rounds = Number(args.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  console.error(`--rounds must be a whole number of at least 1, got ${args.rounds}`);
+  process.exit(2);
+}
 
 for (const tool of ['wrk', 'taskset']) {
   try {
@@ -287,31 +293,35 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 const loadAtStart = load();
-const rows = [];
+const rows = WORKLOADS.map((w) => ({ workload: w.name, against: w.against, runs: {} }));
 let failed = false;
-for (const w of WORKLOADS) {
-  const row = { workload: w.name, against: w.against };
-  for (const server of SERVERS) {
-    if (w.data && server.skipData) continue;
-    const s = await server.start({ seeded: w.seeded, data: w.data });
-    try {
-      const r = w.run(s);
-      row[server.name] = r.rps;
-      if (r.bad || r.errors) {
-        // Prism answers examples and may refuse a request; json-server has no such checks.
-        console.error(`${server.name}, ${w.name}: ${r.bad} non-2xx answers ${r.errors ?? ''}`);
-        if (server.name === 'mock') failed = true;
+// Round after round over every workload and server, so a burst of other load falls on each
+// side alike; a cell's figure is its best round, the one least disturbed.
+for (let round = 1; round <= rounds; round++) {
+  for (const [i, w] of WORKLOADS.entries()) {
+    const row = rows[i];
+    for (const server of SERVERS) {
+      if (w.data && server.skipData) continue;
+      const s = await server.start({ seeded: w.seeded, data: w.data });
+      try {
+        const r = w.run(s);
+        row.runs[server.name] = [...(row.runs[server.name] ?? []), r.rps];
+        row[server.name] = Math.max(row[server.name] ?? 0, r.rps);
+        if (r.bad || r.errors) {
+          // Prism answers examples and may refuse a request; json-server has no such checks.
+          console.error(`${server.name}, ${w.name}: ${r.bad} non-2xx answers ${r.errors ?? ''}`);
+          if (server.name === 'mock') failed = true;
+        }
+      } finally {
+        await s.stop();
       }
-    } finally {
-      await s.stop();
     }
   }
-  rows.push(row);
 }
 
 const fmt = (n) => (n === undefined ? '-' : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n.toFixed(0));
 console.log(
-  `wrk -t1 -c${args.connections} -d${args.duration}s, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; req/s; Node ${process.version}`,
+  `wrk -t1 -c${args.connections} -d${args.duration}s, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; req/s${rounds > 1 ? `, best of ${rounds} rounds` : ''}; Node ${process.version}`,
 );
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end`);
 console.log(
@@ -330,6 +340,15 @@ for (const row of rows) {
   console.log(
     [row.workload.padEnd(32), ...SERVERS.map((s) => fmt(row[s.name]).padStart(12)), `  ${ratio}`].join(''),
   );
+}
+if (rounds > 1) {
+  console.log('every round, in order:');
+  for (const row of rows) {
+    const runs = SERVERS.filter((s) => row.runs[s.name]).map(
+      (s) => `${s.name} ${row.runs[s.name].map(fmt).join(', ')}`,
+    );
+    console.log(`  ${row.workload}: ${runs.join('; ')}`);
+  }
 }
 if (failed) {
   console.error('The mock answered non-2xx: the figures compare different work.');

@@ -270,12 +270,13 @@ export function matchPath(pathname: string): MatchedPath | null {
     const found = m.re.exec(pathname);
     if (!found) continue;
     const params: Record<string, string> = Object.create(null);
-    try {
-      m.params.forEach((name, i) => {
-        params[name] = decodeURIComponent(found[i + 1]!);
-      });
-    } catch {
-      return null;
+    for (let i = 0; i < m.params.length; i++) {
+      const raw = found[i + 1]!;
+      try {
+        params[m.params[i]!] = raw.includes('%') ? decodeURIComponent(raw) : raw;
+      } catch {
+        return null;
+      }
     }
     return { template: m.template, methods: m.methods, params };
   }

@@ -69,15 +69,24 @@ class SqliteStore implements MockStore {
   readonly #maxAttributes: number;
   readonly #q: ReturnType<typeof prepare>;
   /**
-   * By agent. Keyed by the stored text, read again on every use, so a definition another
-   * process changes is seen at once; only building validators again is saved.
+   * By agent, keyed by their stored text: the same text, the same definitions, so building
+   * validators again is saved. Used without reading the text again only for the agents in
+   * `#definitionsCurrent`.
    */
   readonly #definitions = new Map<string, Definitions>();
+  /** Agents whose entry in `#definitions` is what is stored, while `#knows`. */
+  readonly #definitionsCurrent = new Set<string>();
+  /** The id sequence number as last committed, while `#knows`; undefined when not known. */
+  #seqCommitted: number | undefined;
   /**
-   * Agents whose definitions were read in the open transaction: nothing else can change them
-   * before it ends, so the entry in `#definitions` stands without reading them again.
+   * Whether what this connection learnt from its own reads and writes still holds: always for
+   * an in-memory database, which no other connection can reach; for a file, inside a write
+   * whose start found `PRAGMA data_version` where this connection's last left it (no other
+   * connection has committed since; the write lock keeps them out until it ends).
    */
-  readonly #definitionsRead = new Set<string>();
+  #knows: boolean;
+  /** `PRAGMA data_version` at the start of this connection's last write. */
+  #dataVersion: number | undefined;
   readonly #listeners = new Set<() => void>();
   /** The last id sequence number handed out in the open write, written back at its commit. */
   #seq: number | undefined;
@@ -89,6 +98,7 @@ class SqliteStore implements MockStore {
     this.#now = options.now ?? Date.now;
     this.#maxContacts = options.maxContacts ?? Number.POSITIVE_INFINITY;
     this.#maxAttributes = options.maxAttributes ?? MAX_ATTRIBUTES;
+    this.#knows = file === ':memory:';
     this.#db = openDatabase(file, options.integrityCheck);
     try {
       this.#q = prepare(this.#db);
@@ -102,7 +112,7 @@ class SqliteStore implements MockStore {
   upsertContact(agentId: string, body: unknown): UpsertResult {
     return this.#write(() => {
       const input = parseOrThrow(this.#defs(agentId).validators.input, body);
-      const { prev, fields } = planUpsert(this.#lookup(agentId), input, this.#maxContacts);
+      const { prev, fields } = planUpsert(this.#upsertLookup(agentId, input), input, this.#maxContacts);
       const { contact, json } = this.#put(agentId, prev, fields);
       return { contact, created: prev === undefined, json };
     });
@@ -201,7 +211,7 @@ class SqliteStore implements MockStore {
         ]);
       }
       this.#q.defineAttribute.run(agentId, definition.name, agentId, JSON.stringify(definition));
-      this.#definitionsRead.delete(agentId);
+      this.#definitionsCurrent.delete(agentId);
       return definition;
     });
   }
@@ -212,7 +222,7 @@ class SqliteStore implements MockStore {
       if (!prev) throw notFound(ATTRIBUTE_NOT_FOUND);
       const definition = updatedDefinition(prev, body);
       this.#q.updateAttribute.run(JSON.stringify(definition), agentId, name);
-      this.#definitionsRead.delete(agentId);
+      this.#definitionsCurrent.delete(agentId);
       return definition;
     });
   }
@@ -251,7 +261,7 @@ class SqliteStore implements MockStore {
         for (const d of records.attributes) {
           this.#q.defineAttribute.run(agentId, d.name, agentId, JSON.stringify(d));
         }
-        this.#definitionsRead.delete(agentId);
+        this.#definitionsCurrent.delete(agentId);
         for (const c of records.contacts) this.#insert(agentId, c);
       }
       // Past every id given here and every id already handed out.
@@ -265,7 +275,7 @@ class SqliteStore implements MockStore {
         const contacts = this.#q.totalContacts.get() ?? 0;
         const attributes = this.#q.totalAttributes.get() ?? 0;
         this.#db.exec('DELETE FROM contacts; DELETE FROM attributes; DELETE FROM agents;');
-        this.#definitionsRead.clear();
+        this.#definitionsCurrent.clear();
         this.#seq = 0;
         return { agent: null, contacts, attributes };
       }
@@ -273,7 +283,7 @@ class SqliteStore implements MockStore {
       const attributes = this.#defs(agent).list.length;
       this.#q.deleteContacts.run(agent);
       this.#q.deleteAttributes.run(agent);
-      this.#definitionsRead.delete(agent);
+      this.#definitionsCurrent.delete(agent);
       return { agent, contacts, attributes };
     });
   }
@@ -313,9 +323,11 @@ class SqliteStore implements MockStore {
       db.exec('BEGIN IMMEDIATE');
       this.#seq = undefined;
       try {
+        this.#learn();
         const result = fn();
         if (this.#seq !== undefined) this.#q.setSeq.run(this.#seq);
         db.exec('COMMIT');
+        if (this.#seq !== undefined) this.#seqCommitted = this.#seq;
         return result;
       } catch (error) {
         try {
@@ -323,9 +335,12 @@ class SqliteStore implements MockStore {
         } catch {
           // SQLite has already rolled it back (as after an I/O error): the first error says why.
         }
+        // What the write learnt may be what it rolled back.
+        this.#seqCommitted = undefined;
+        this.#definitionsCurrent.clear();
         throw error;
       } finally {
-        this.#definitionsRead.clear();
+        if (this.location !== ':memory:') this.#knows = false;
       }
     });
     for (const listener of this.#listeners) listener();
@@ -341,10 +356,24 @@ class SqliteStore implements MockStore {
       try {
         return fn();
       } finally {
-        this.#definitionsRead.clear();
         if (db.inTransaction) db.exec('COMMIT');
       }
     });
+  }
+
+  /**
+   * At the start of a write (the write lock held): for a file, keeps what this connection knows
+   * if no other has committed since its last write, else forgets it.
+   */
+  #learn(): void {
+    if (this.location === ':memory:') return;
+    const version = this.#q.dataVersion.get();
+    if (version !== this.#dataVersion) {
+      this.#dataVersion = version;
+      this.#seqCommitted = undefined;
+      this.#definitionsCurrent.clear();
+    }
+    this.#knows = true;
   }
 
   /** Runs `fn`, turning what the database raises into the answer it stands for. */
@@ -394,11 +423,10 @@ class SqliteStore implements MockStore {
   /** The agent's definitions as stored now, with their names and validators. */
   #defs(agentId: string): Definitions {
     const cached = this.#definitions.get(agentId);
-    const inTransaction = this.#db.inTransaction;
-    if (cached && inTransaction && this.#definitionsRead.has(agentId)) return cached;
+    if (cached && this.#knows && this.#definitionsCurrent.has(agentId)) return cached;
     // One value, not a row each: their JSON joined by newlines (JSON.stringify writes none).
     const text = this.#q.attributes.get(agentId) ?? null;
-    if (inTransaction) this.#definitionsRead.add(agentId);
+    if (this.#knows) this.#definitionsCurrent.add(agentId);
     if (cached?.text === text) return cached;
     const list = text === null ? [] : text.split('\n').map((r) => freezeDefinition(JSON.parse(r)));
     const defs: Definitions = {
@@ -421,6 +449,22 @@ class SqliteStore implements MockStore {
   }
 
   /** The rules' view of one agent's contacts, read from the table in the write's transaction. */
+  /**
+   * `#lookup` for one upsert: the contact of its external_id and the owner of its email (what
+   * the rules ask) read in one query.
+   */
+  #upsertLookup(agentId: string, input: { external_id: string; email?: string | null }): ContactLookup {
+    const email = emailKey(input.email ?? null) ?? null;
+    const [record, owner] = this.#q.upsertTargets.get(agentId, input.external_id, email) ?? [];
+    const lookup = this.#lookup(agentId);
+    return {
+      count: lookup.count,
+      byExternalId: (externalId) =>
+        externalId === input.external_id ? decode(record ?? undefined) : lookup.byExternalId(externalId),
+      emailOwner: (key) => (key === email ? (owner ?? undefined) : lookup.emailOwner(key)),
+    };
+  }
+
   #lookup(agentId: string): ContactLookup {
     return {
       count: () => this.#count(agentId),
@@ -446,7 +490,7 @@ class SqliteStore implements MockStore {
       return { contact, json };
     }
     // Read once a write, counted here, and written back at its commit.
-    this.#seq = (this.#seq ?? this.#q.seq.get() ?? 0) + 1;
+    this.#seq = (this.#seq ?? (this.#knows ? this.#seqCommitted : undefined) ?? this.#q.seq.get() ?? 0) + 1;
     const contact = stampContact(undefined, fields, contactId(this.#seq), this.#now());
     return { contact, json: this.#insert(agentId, contact) };
   }
@@ -483,6 +527,7 @@ function prepare(db: Database.Database) {
   };
   return {
     seq: scalar<number>("SELECT value FROM meta WHERE key = 'seq'"),
+    dataVersion: scalar<number>('PRAGMA data_version'),
     setSeq: write("UPDATE meta SET value = ? WHERE key = 'seq'"),
     count: scalar<number>('SELECT contacts FROM agents WHERE agent = ?'),
     totalContacts: scalar<number>('SELECT count(*) FROM contacts'),
@@ -494,6 +539,9 @@ function prepare(db: Database.Database) {
       'SELECT coalesce((SELECT record FROM contacts WHERE agent = ?1 AND external_id = ?2), (SELECT record FROM contacts WHERE agent = ?1 AND id = ?2))',
     ),
     emailOwner: scalar<string>('SELECT external_id FROM contacts WHERE agent = ? AND email_key = ?'),
+    upsertTargets: row<[string | null, string | null]>(
+      'SELECT (SELECT record FROM contacts WHERE agent = ?1 AND external_id = ?2), (SELECT external_id FROM contacts WHERE agent = ?1 AND email_key = ?3)',
+    ),
     page: column<string>('SELECT record FROM contacts WHERE agent = ? ORDER BY seq LIMIT ? OFFSET ?'),
     all: column<string>('SELECT record FROM contacts WHERE agent = ? ORDER BY seq'),
     // The agent's total and its page's records joined with commas (the inside of a JSON array),

@@ -378,6 +378,44 @@ describe('the SQLite store', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
+  it('reads the last id and the definitions again once another connection has written, and forgets what a failed write learnt', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'shared.db');
+    const one = openSqliteStore(file);
+    const two = openSqliteStore(file);
+    onTestFinished(() => {
+      one.close();
+      two.close();
+    });
+    const seqOf = (id: string) => Number.parseInt(id.slice(3, 13), 36);
+    const ids = [one.upsertContact(A, { external_id: 'a' }).contact.id];
+    one.defineAttribute(A, { name: 'plan', type: 'text' });
+    one.upsertContact(A, { external_id: 'a', custom_attributes: { plan: 'pro' } });
+    // The other connection archives it and creates two contacts: this one's next write sees both.
+    two.updateAttribute(A, 'plan', { archived: true });
+    ids.push(...two.batchUpsert(A, { users: [{ external_id: 'b' }, { external_id: 'c' }] }).map((c) => c.id));
+    expect(() => one.upsertContact(A, { external_id: 'a', custom_attributes: { plan: 'max' } })).toThrow(
+      /Invalid request body/,
+    );
+    ids.push(one.upsertContact(A, { external_id: 'd' }).contact.id);
+    two.defineAttribute(A, { name: 'seats', type: 'number' });
+    ids.push(one.upsertContact(A, { external_id: 'e', custom_attributes: { seats: 3 } }).contact.id);
+    expect(ids.map(seqOf)).toEqual([1, 2, 3, 4, 5]);
+    // A write that fails takes back what it wrote, and this connection forgets what it learnt from it.
+    expect(() =>
+      one.atomically(() => {
+        one.defineAttribute(A, { name: 'tier', type: 'text' });
+        one.upsertContact(A, { external_id: 'f', custom_attributes: { tier: 'x' } });
+        throw new Error('failed');
+      }),
+    ).toThrow('failed');
+    expect(() => one.upsertContact(A, { external_id: 'g', custom_attributes: { tier: 'x' } })).toThrow(
+      /Invalid request body/,
+    );
+    expect(seqOf(one.upsertContact(A, { external_id: 'g' }).contact.id)).toBe(6);
+    expect(seqOf(two.upsertContact(A, { external_id: 'h' }).contact.id)).toBe(7);
+  });
+
   it('keeps the contact count in step with deletes, resets and restores, for the quota and the totals', async () => {
     const dir = await tempDir();
     const store = openSqliteStore(join(dir, 'count.db'), { maxContacts: 3 });

@@ -131,6 +131,24 @@ describe('createMockStore', () => {
     expect(changes).toBe(2);
   });
 
+  it('forgets what a failed write learnt: its definitions and its ids', () => {
+    const store = createMockStore();
+    const first = store.upsertContact(A, { external_id: 'a' }).contact.id;
+    expect(() =>
+      store.atomically(() => {
+        store.defineAttribute(A, { name: 'tier', type: 'text' });
+        store.upsertContact(A, { external_id: 'b', custom_attributes: { tier: 'x' } });
+        throw new Error('failed');
+      }),
+    ).toThrow('failed');
+    expect(
+      thrown(() => store.upsertContact(A, { external_id: 'b', custom_attributes: { tier: 'x' } })).status,
+    ).toBe(400);
+    const next = store.upsertContact(A, { external_id: 'b' }).contact.id;
+    expect(next.slice(0, 13)).toBe(`ct_${'2'.padStart(10, '0')}`);
+    expect(first.slice(0, 13)).toBe(`ct_${'1'.padStart(10, '0')}`);
+  });
+
   it('builds an agent validator once per change of its definitions', () => {
     const store = createMockStore();
     store.defineAttribute(A, { name: 'plan', type: 'text' });
