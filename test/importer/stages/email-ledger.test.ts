@@ -6,7 +6,7 @@ import { EmailLedger } from '../../../src/importer/stages/email-ledger.js';
 describe('EmailLedger', () => {
   it('refuses an email another external_id holds, naming its line and title, case aside', () => {
     const ledger = new EmailLedger();
-    expect(ledger.claim('u1', 'Ann@x.co', 2)).toEqual({ ok: true, emailLanes: ['email:ann@x.co'] });
+    expect(ledger.claim('u1', 'Ann@x.co', 2)).toEqual({ ok: true, emailLanes: ['ann@x.co'] });
     expect(ledger.claim('u2', 'ann@X.CO', 5)).toEqual({ ok: false, heldByLine: 2 });
     ledger.claim('u3', 'card@x.co', 7, 'Ada Lovelace');
     expect(ledger.claim('u4', 'card@x.co', 9)).toEqual({
@@ -19,14 +19,14 @@ describe('EmailLedger', () => {
   it('lets a row keep its own email, and frees one its holder gives up or clears', () => {
     const ledger = new EmailLedger();
     ledger.claim('u1', 'a@x.co', 2);
-    expect(ledger.claim('u1', 'a@x.co', 3)).toEqual({ ok: true, emailLanes: ['email:a@x.co'] });
+    expect(ledger.claim('u1', 'a@x.co', 3)).toEqual({ ok: true, emailLanes: ['a@x.co'] });
     // u1 moves to b@: both emails' lanes, and a@ is free for u2.
     expect(ledger.claim('u1', 'b@x.co', 4)).toEqual({
       ok: true,
-      emailLanes: ['email:a@x.co', 'email:b@x.co'],
+      emailLanes: ['a@x.co', 'b@x.co'],
     });
     expect(ledger.claim('u2', 'a@x.co', 5).ok).toBe(true);
-    expect(ledger.claim('u1', null, 6)).toEqual({ ok: true, emailLanes: ['email:b@x.co'] });
+    expect(ledger.claim('u1', null, 6)).toEqual({ ok: true, emailLanes: ['b@x.co'] });
     expect(ledger.claim('u3', 'b@x.co', 7).ok).toBe(true);
   });
 
