@@ -15,6 +15,7 @@ import { canonicalTimeZone } from '../util/time-zone.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
 import { nearlyRecognised } from './exports.js';
+import { FileEvidence } from './file-evidence.js';
 import { type CsvDelimiter, type ImportFormat, isTabular } from './format.js';
 import { readAsExportTable } from './json-export.js';
 import {
@@ -26,7 +27,7 @@ import {
   summarizeMapping,
 } from './mapping.js';
 import type { OpenOutput } from './output-file.js';
-import { createRowValidator, FileEvidence, type RowResult } from './rows.js';
+import { createRowValidator, type RowResult } from './row-validator.js';
 import type { Cell, ImportSource, SourceRecord } from './sources/types.js';
 import { DryRunSink } from './stages/dry-run-sink.js';
 import { LookAlikeIds } from './stages/look-alike.js';

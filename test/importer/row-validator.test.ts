@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FileEvidence } from '../../src/importer/file-evidence.js';
 import { parseMapOption, resolveMapping, summarizeMapping } from '../../src/importer/mapping.js';
-import { createRowValidator, FileEvidence, type RowResult } from '../../src/importer/rows.js';
+import { createRowValidator, type RowResult } from '../../src/importer/row-validator.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS } from './helpers.js';
 

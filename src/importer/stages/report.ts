@@ -7,7 +7,7 @@
 import type { UndoRef } from '../../undo/recorder.js';
 import type { RowPlan } from '../dry-run-plan.js';
 import type { ImportFormat } from '../format.js';
-import type { FieldProblem } from '../rows.js';
+import type { FieldProblem } from '../row-validator.js';
 import type { SourceRecord } from '../sources/types.js';
 import type { ImportOutputs } from './outputs.js';
 import type { LinkState, RowOutcome } from './sink.js';

@@ -4,7 +4,7 @@
 // naming the line that holds it, before it can make the service refuse a whole batch.
 // (The dry run's per-contact diff against the directory is `../dry-run-plan.ts`, a sink's business.)
 import type { ContactInputParsed } from '../../api/contact.js';
-import type { FieldProblem } from '../rows.js';
+import type { FieldProblem } from '../row-validator.js';
 import type { SourceRecord } from '../sources/types.js';
 import { EmailLedger } from './email-ledger.js';
 
