@@ -4,9 +4,10 @@
 import { EmailSchema } from '../api/contact.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
+import type { ColumnTarget } from './column-targets.js';
 import { countryCode } from './countries.js';
 import type { FileEvidence } from './file-evidence.js';
-import type { ColumnMapping, ColumnTarget } from './mapping.js';
+import type { ColumnMapping } from './mapping.js';
 import type { FieldProblem, RowNotes } from './row-validator.js';
 import type { Cell } from './sources/types.js';
 import {

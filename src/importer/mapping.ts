@@ -1,34 +1,21 @@
 // Which contact field or custom attribute each CSV column fills: synonyms, attribute names and
-// `--map` overrides, resolved once from the header.
+// overrides, resolved once from the header.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { didYouMean } from '../util/suggest.js';
+import {
+  ATTR_PREFIX_RE,
+  CONTACT_FIELDS,
+  type ColumnTarget,
+  type ContactField,
+  describeTarget,
+  type MapOverride,
+  targetKey,
+} from './column-targets.js';
 import { type ColumnRole, headerWords, inferColumns, placeOf, roleByWords } from './columns.js';
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
 import { type Cell, REJECT_KEYS } from './sources/types.js';
 import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
-
-export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
-export type ContactField = (typeof CONTACT_FIELDS)[number];
-
-export type ColumnTarget =
-  | { kind: 'field'; field: ContactField }
-  | { kind: 'attribute'; name: string }
-  /** Joined with the last name into `name` when the file has no full-name column. */
-  | { kind: 'first_name' }
-  | { kind: 'middle_name' }
-  | { kind: 'last_name' }
-  /** The row's country (a code or a name): where a national phone number is placed. */
-  | { kind: 'country' };
-
-/**
- * One `--map "Header=target[,target]"`: what the column fills (one column may fill two fields,
- * e.g. an email that is also the external_id); no targets means "ignore this column" (`-`).
- */
-export interface MapOverride {
-  header: string;
-  targets: ColumnTarget[];
-}
 
 export interface ColumnMapping {
   /** The header the mapping was made for. */
@@ -99,100 +86,12 @@ export function isGenericHeader(header: string): boolean {
 /** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
 const RECORD_FIELDS = new Set(['id', 'createdat', 'updatedat']);
 
-const ATTR_PREFIX_RE = /^(attr|custom_attributes)\./i;
-
 /** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
 export function normalizeHeader(header: string): string {
   return header
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
-/**
- * Parse one `--map "Header=target"` (split at the last `=`, since a header may contain one); the
- * target may name several fields, comma-separated: `--map "E-mail 1 - Value=external_id,email"`.
- */
-export function parseMapOption(value: string): MapOverride {
-  const at = value.lastIndexOf('=');
-  const header = at === -1 ? '' : value.slice(0, at).trim();
-  const target = at === -1 ? '' : value.slice(at + 1).trim();
-  if (!header || !target) {
-    throw new MappingError(`Invalid --map "${value}": expected "Header=field", e.g. --map "E-mail=email"`);
-  }
-  return { header, targets: parseTargets(target, `Invalid --map "${value}"`) };
-}
-
-/**
- * A saved mapping (`--map-file`): a JSON object of `"Header": "field"` entries, the same targets
- * as `--map`. `file` names it in messages.
- */
-export function parseMapFile(text: string, file: string): MapOverride[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new MappingError(`--map-file ${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new MappingError(
-      `--map-file ${file} must be a JSON object of "Header": "field" entries, e.g. {"E-mail": "email"}`,
-    );
-  }
-  return Object.entries(value).map(([header, target]) => {
-    if (typeof target !== 'string' || !header.trim() || !target.trim()) {
-      throw new MappingError(
-        `--map-file ${file}: ${JSON.stringify(header)} must map to a field name (a string), e.g. "email" or "-"`,
-      );
-    }
-    return { header: header.trim(), targets: parseTargets(target.trim(), `--map-file ${file}: "${header}"`) };
-  });
-}
-
-/**
- * `--map-file` entries with `--map` flags over them: flags naming the same header replace the
- * file's entry, so a one-off tweak needs no edit of the saved mapping. Two flags for one header
- * add up (`--map "Email=external_id" --map "Email=email"` fills both), never drop the first.
- */
-export function combineMaps(
-  fromFile: readonly MapOverride[],
-  fromFlags: readonly MapOverride[],
-): MapOverride[] {
-  const byHeader = new Map<string, MapOverride>();
-  for (const o of fromFile) byHeader.set(normalizeHeader(o.header), o);
-  const flagged = new Set<string>();
-  for (const o of fromFlags) {
-    const key = normalizeHeader(o.header);
-    const earlier = flagged.has(key) ? byHeader.get(key) : undefined;
-    byHeader.set(key, earlier ? { header: earlier.header, targets: [...earlier.targets, ...o.targets] } : o);
-    flagged.add(key);
-  }
-  return [...byHeader.values()];
-}
-
-/** `email`, `external_id,email`, `attr.plan`, or `-` (nothing). */
-function parseTargets(text: string, where: string): ColumnTarget[] {
-  if (text === '-') return [];
-  return text.split(',').map((t) => parseTarget(t.trim(), where));
-}
-
-function parseTarget(target: string, where: string): ColumnTarget {
-  // The name `update --phone` gives it.
-  if (target === 'phone') return { kind: 'field', field: 'phonenumber' };
-  if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
-    return { kind: 'field', field: target as ContactField };
-  }
-  if (target === 'first_name' || target === 'middle_name' || target === 'last_name' || target === 'country')
-    return { kind: target };
-  if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
-    return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
-  }
-  throw new MappingError(
-    `${where}: unknown field "${target}"${didYouMean(target, [...CONTACT_FIELDS, 'first_name', 'last_name', 'country'])}; ` +
-      `expected one of ${CONTACT_FIELDS.join(', ')}, first_name, last_name, country (where a national phone number is placed), ` +
-      'attr.<name> or - (ignore the column)',
-    { unknownTarget: target },
-  );
 }
 
 export interface ResolveMappingOptions {
@@ -542,91 +441,6 @@ function claimProfile(
   }
 }
 
-/** `Header -> target` lines, for a verbose run or a dry run (and the checkpoint's settings). */
-export function describeMapping(mapping: ColumnMapping): string[] {
-  const rank = (i: number, target: ColumnTarget) => {
-    const key = targetKey(target);
-    const list =
-      key === 'phonenumber' ? mapping.phoneColumns : key === 'email' ? mapping.emailColumns : undefined;
-    return list && list.length > 1 ? ` (${list.indexOf(i) + 1} of ${list.length})` : '';
-  };
-  const lines = mapping.columns.flatMap((targets, i) =>
-    targets.length > 0
-      ? [
-          `${mapping.header[i]!.trim() || `(column ${i + 1})`} -> ${targets.map((t) => describeTarget(t) + rank(i, t)).join(', ')}`,
-        ]
-      : [],
-  );
-  for (const i of mapping.countryColumns) {
-    if (!mapping.columns[i]!.some((t) => t.kind === 'country'))
-      lines.push(`${mapping.header[i]!.trim()} -> country (places national phone numbers)`);
-  }
-  return lines;
-}
-
-/**
- * The mapping in one line, for the first line of an import and a dry run: which export was
- * recognised, and what fills each field (`Phone, Mobile -> phonenumber` in the order tried).
- */
-export function summarizeMapping(mapping: ColumnMapping): string {
-  const name = (i: number) =>
-    (mapping.header[i]!.trim() || `(column ${i + 1})`) +
-    (mapping.byValues.includes(i) ? ' (by its values)' : '');
-  const parts: string[] = [];
-  const byTarget = new Map<string, number[]>();
-  mapping.columns.forEach((targets, i) => {
-    for (const t of targets) {
-      const key = describeTarget(t);
-      byTarget.set(key, [...(byTarget.get(key) ?? []), i]);
-    }
-  });
-  const list = (cols: number[], joiner = ', ') => cols.map(name).join(joiner);
-  if (mapping.keyFromEmail) parts.push(`no id column: external_id = ${mapping.keyFromEmail}, in lower case`);
-  else if (byTarget.has('external_id')) parts.push(`${list(byTarget.get('external_id')!)} -> external_id`);
-  if (byTarget.has('name')) parts.push(`${list(byTarget.get('name')!)} -> name`);
-  else {
-    const partsOfName = [
-      ...(byTarget.get('name (first part)') ?? []),
-      ...(byTarget.get('name (middle part)') ?? []),
-      ...(byTarget.get('name (last part)') ?? []),
-    ];
-    if (partsOfName.length > 0) parts.push(`${list(partsOfName, ' + ')} -> name`);
-  }
-  if (mapping.emailColumns.length > 0) parts.push(`${list(mapping.emailColumns)} -> email`);
-  if (mapping.phoneColumns.length > 0) {
-    parts.push(
-      `${list(mapping.phoneColumns)} -> phonenumber${mapping.phoneColumns.length > 1 ? ' (first usable)' : ''}`,
-    );
-  }
-  if (mapping.countryColumns.length > 0) parts.push(`${list(mapping.countryColumns)} -> phone country`);
-  for (const [target, cols] of byTarget) {
-    if (target.startsWith('attr.')) parts.push(`${list(cols)} -> ${target}`);
-  }
-  const what = mapping.system
-    ? `Recognised the ${mapping.system.label}`
-    : mapping.exact
-      ? 'Recognised an export of this tool (cells read exactly as written)'
-      : 'Columns';
-  return `${what}: ${parts.join('; ')}`;
-}
-
-export function describeTarget(target: ColumnTarget): string {
-  switch (target.kind) {
-    case 'field':
-      return target.field;
-    case 'attribute':
-      return `attr.${target.name}`;
-    case 'first_name':
-      return 'name (first part)';
-    case 'middle_name':
-      return 'name (middle part)';
-    case 'last_name':
-      return 'name (last part)';
-    case 'country':
-      return 'country';
-  }
-}
-
 /** An exact (trimmed) header first, else the one column whose normalised header matches. */
 function findColumn(header: string[], wanted: string): number {
   const exact = header.findIndex((cell) => cell.trim() === wanted.trim());
@@ -650,10 +464,4 @@ function checkAttribute(target: ColumnTarget, defs: AttributeDefinition[], where
     );
   }
   return { kind: 'attribute', name: found.name };
-}
-
-function targetKey(target: ColumnTarget): string {
-  if (target.kind === 'field') return target.field;
-  if (target.kind === 'attribute') return `attr.${target.name}`;
-  return target.kind;
 }

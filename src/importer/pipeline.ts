@@ -12,20 +12,15 @@ import { type UndoChoice, UndoRecorder } from '../undo/recorder.js';
 import { undoDir } from '../util/data-dir.js';
 import type { ProtectedPath } from '../util/output-path.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
+import type { MapOverride } from './column-targets.js';
 import { DryRunPlanner } from './dry-run-plan.js';
 import { ImportError } from './errors.js';
 import { nearlyRecognised } from './exports.js';
 import { FileEvidence } from './file-evidence.js';
 import { type CsvDelimiter, type ImportFormat, isTabular } from './format.js';
 import { readAsExportTable } from './json-export.js';
-import {
-  type ColumnMapping,
-  describeMapping,
-  isGenericHeader,
-  type MapOverride,
-  resolveMapping,
-  summarizeMapping,
-} from './mapping.js';
+import { type ColumnMapping, isGenericHeader, resolveMapping } from './mapping.js';
+import { describeMapping, summarizeMapping } from './mapping-description.js';
 import type { OpenOutput } from './output-file.js';
 import { createRowValidator, type RowResult } from './row-validator.js';
 import type { Cell, ImportSource, SourceRecord } from './sources/types.js';

@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseMapOption } from '../../src/cli/map-options.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { OutputWriteError } from '../../src/importer/errors.js';
-import { parseMapOption } from '../../src/importer/mapping.js';
 import type { OpenOutput } from '../../src/importer/output-file.js';
 import {
   type ImportEvent,

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseMapOption } from '../../src/cli/map-options.js';
 import { FileEvidence } from '../../src/importer/file-evidence.js';
-import { parseMapOption, resolveMapping, summarizeMapping } from '../../src/importer/mapping.js';
+import { resolveMapping } from '../../src/importer/mapping.js';
+import { summarizeMapping } from '../../src/importer/mapping-description.js';
 import { createRowValidator, type RowResult } from '../../src/importer/row-validator.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS } from './helpers.js';

@@ -1,8 +1,8 @@
 // `contacts import <file|->`: the importer with progress on stderr, a summary, and the exit
 // code scripts can act on (0 all landed, 8 some rejected, 130 interrupted).
 import { resolve } from 'node:path';
+import type { MapOverride } from '../../importer/column-targets.js';
 import type { CsvDelimiter, ImportFormat } from '../../importer/format.js';
-import type { MapOverride } from '../../importer/mapping.js';
 import type { ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -40,21 +40,22 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (opts.delimiter !== undefined && !delimiter) {
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
+  const { combineMaps, parseMapFile, parseMapOption } = await import('../map-options.js');
   const flagMaps: MapOverride[] = [];
   for (const value of opts.map ?? []) {
     try {
-      flagMaps.push(importer.parseMapOption(value));
+      flagMaps.push(parseMapOption(value));
     } catch (error) {
       throw await attributeHint(ctx, error, value);
     }
   }
   const fileMaps: MapOverride[] = opts.mapFile
-    ? importer.parseMapFile(
+    ? parseMapFile(
         await (await import('node:fs/promises')).readFile(resolve(ctx.cwd, opts.mapFile), 'utf8'),
         opts.mapFile,
       )
     : [];
-  const maps = importer.combineMaps(fileMaps, flagMaps);
+  const maps = combineMaps(fileMaps, flagMaps);
   const encoding = opts.encoding === undefined ? undefined : importer.parseEncodingOption(opts.encoding);
   const path = file === '-' ? '-' : resolve(ctx.cwd, file);
   const [client, agentId, outFormat, settings, service] = await Promise.all([
