@@ -2,7 +2,17 @@
 // record of what it wrote, and undoImport(), which takes an import back.
 
 export * from './importer/errors.js';
-export type { ImportEvent, ImportOptions, ImportReport, ImportStats } from './importer/pipeline.js';
+export type {
+  ImportEvent,
+  ImportNote,
+  ImportOptions,
+  ImportPlan,
+  ImportReport,
+  ImportStats,
+  KeyRule,
+  Reading,
+} from './importer/pipeline.js';
+export type { ProblemCode } from './importer/row-validator.js';
 export { ImportStoppedError, runImport } from './importer/pipeline.js';
 export type { UndoRecordSummary } from './undo/record.js';
 export { listUndoRecords, RECORDS_KEPT, UndoRecordError } from './undo/record.js';

@@ -1,6 +1,6 @@
 // `--map "Header=field"` and `--map-file FILE` (a saved mapping): the column overrides of
 // `contacts import`, parsed, with the flags over the file's entries.
-import { type MapOverride, parseTargets } from '../importer/column-targets.js';
+import { type ColumnTarget, type MapOverride, parseTargets } from '../importer/column-targets.js';
 import { MappingError } from '../importer/errors.js';
 import { normalizeHeader } from '../importer/mapping.js';
 
@@ -15,7 +15,17 @@ export function parseMapOption(value: string): MapOverride {
   if (!header || !target) {
     throw new MappingError(`Invalid --map "${value}": expected "Header=field", e.g. --map "E-mail=email"`);
   }
-  return { header, targets: parseTargets(target, `Invalid --map "${value}"`) };
+  return { header, targets: targetsAt(target, `Invalid --map "${value}"`) };
+}
+
+/** The targets a column is mapped to, an unknown one named with where it was written. */
+function targetsAt(text: string, where: string): ColumnTarget[] {
+  try {
+    return parseTargets(text);
+  } catch (error) {
+    if (!(error instanceof MappingError)) throw error;
+    throw new MappingError(`${where}: ${error.message}`, { detail: error.detail });
+  }
 }
 
 /**
@@ -40,7 +50,7 @@ export function parseMapFile(text: string, file: string): MapOverride[] {
         `--map-file ${file}: ${JSON.stringify(header)} must map to a field name (a string), e.g. "email" or "-"`,
       );
     }
-    return { header: header.trim(), targets: parseTargets(target.trim(), `--map-file ${file}: "${header}"`) };
+    return { header: header.trim(), targets: targetsAt(target.trim(), `--map-file ${file}: "${header}"`) };
   });
 }
 

@@ -6,7 +6,7 @@ import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
 import type { ColumnTarget } from './column-targets.js';
 import { countryCode } from './countries.js';
-import type { FileEvidence } from './file-evidence.js';
+import type { FileEvidence, LocalTime } from './file-evidence.js';
 import type { ColumnMapping } from './mapping.js';
 import type { FieldProblem, RowNotes } from './row-validator.js';
 import type { Cell } from './sources/types.js';
@@ -66,6 +66,8 @@ export class ColumnReader {
   readonly #plain: [number, ColumnTarget[]][];
   /** The zone of date-times without one; undefined for UTC. */
   readonly #timeZone: string | undefined;
+  /** The file's first date-time without a zone, met in the rows read since `takeLocalTime()`. */
+  #localTime: LocalTime | undefined;
 
   constructor(
     mapping: ColumnMapping,
@@ -121,7 +123,7 @@ export class ColumnReader {
               problems.push({
                 field: `custom_attributes.${target.name}`,
                 value: cell,
-                reason: this.#unreadable(target.name, value, i, evidence),
+                ...this.#unreadable(target.name, value, i, evidence),
               });
             } else if (read !== null) attributes[target.name] = read;
             break;
@@ -176,6 +178,13 @@ export class ColumnReader {
     return { candidate, phones };
   }
 
+  /** The file's first date-time without a zone, when the row read last held it (then told once). */
+  takeLocalTime(): LocalTime | undefined {
+    const local = this.#localTime;
+    this.#localTime = undefined;
+    return local;
+  }
+
   /** The values of the non-empty cells of ordered columns (email, phone), in order. */
   #first(columns: readonly number[], cells: Cell[]): OrderedValue[] {
     return orderedValues(this.#mapping, columns, cells, (i) => {
@@ -192,7 +201,7 @@ export class ColumnReader {
       case 'date':
         // Outlook writes an empty date as 0/0/00.
         if (ZERO_DATE_RE.test(value)) return null;
-        evidence.dateValue(column, value);
+        this.#localTime ??= evidence.dateValue(column, value);
         // ISO 8601 with a T is the contract's own form: it reads it (and says what it rounds),
         // but as UTC when it has no zone.
         if (ISO_T_RE.test(value) && (this.#timeZone === undefined || !isLocalDateTime(value))) return value;
@@ -203,14 +212,22 @@ export class ColumnReader {
     }
   }
 
-  #unreadable(name: string, value: string, column: number, evidence: FileEvidence): string {
+  #unreadable(
+    name: string,
+    value: string,
+    column: number,
+    evidence: FileEvidence,
+  ): Pick<FieldProblem, 'reason' | 'code'> {
     if (this.#types.get(name) === 'boolean') {
-      return `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)`;
+      return { reason: `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)` };
     }
     if (slashDateOrder(value) === 'either' && !evidence.dateOrder(column)) {
-      return `"${value}" reads as both M/D/YYYY and D/M/YYYY: pass --date-order mdy or --date-order dmy`;
+      return {
+        reason: `"${value}" reads as both M/D/YYYY and D/M/YYYY, and no date of its column decides which`,
+        code: 'date_order_open',
+      };
     }
-    return `"${value}" is not a date (2024-05-31, 2024-05-31 17:59, 5/31/2024, 31-May-2024)`;
+    return { reason: `"${value}" is not a date (2024-05-31, 2024-05-31 17:59, 5/31/2024, 31-May-2024)` };
   }
 }
 

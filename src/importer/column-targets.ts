@@ -18,8 +18,8 @@ export type ColumnTarget =
   | { kind: 'country' };
 
 /**
- * One `--map "Header=target[,target]"`: what the column fills (one column may fill two fields,
- * e.g. an email that is also the external_id); no targets means "ignore this column" (`-`).
+ * One column override: what the column fills (one column may fill two fields, e.g. an email that
+ * is also the external_id); no targets means "ignore this column" (`-`).
  */
 export interface MapOverride {
   header: string;
@@ -28,13 +28,16 @@ export interface MapOverride {
 
 export const ATTR_PREFIX_RE = /^(attr|custom_attributes)\./i;
 
-/** `email`, `external_id,email`, `attr.plan`, or `-` (nothing). */
-export function parseTargets(text: string, where: string): ColumnTarget[] {
+/**
+ * `email`, `external_id,email`, `attr.plan`, or `-` (nothing). A name no target has is a
+ * MappingError (`unknown_target`).
+ */
+export function parseTargets(text: string): ColumnTarget[] {
   if (text === '-') return [];
-  return text.split(',').map((t) => parseTarget(t.trim(), where));
+  return text.split(',').map((t) => parseTarget(t.trim()));
 }
 
-function parseTarget(target: string, where: string): ColumnTarget {
+function parseTarget(target: string): ColumnTarget {
   // The name `update --phone` gives it.
   if (target === 'phone') return { kind: 'field', field: 'phonenumber' };
   if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
@@ -45,11 +48,12 @@ function parseTarget(target: string, where: string): ColumnTarget {
   if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
     return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
   }
+  const suggestion = didYouMean(target, [...CONTACT_FIELDS, 'first_name', 'last_name', 'country']);
   throw new MappingError(
-    `${where}: unknown field "${target}"${didYouMean(target, [...CONTACT_FIELDS, 'first_name', 'last_name', 'country'])}; ` +
+    `unknown field "${target}"${suggestion}; ` +
       `expected one of ${CONTACT_FIELDS.join(', ')}, first_name, last_name, country (where a national phone number is placed), ` +
       'attr.<name> or - (ignore the column)',
-    { unknownTarget: target },
+    { detail: { code: 'unknown_target', target, suggestion } },
   );
 }
 

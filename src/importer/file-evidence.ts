@@ -1,11 +1,18 @@
 // What a file says of itself, gathered as its rows are read: the order of each date column's
-// slash dates, and the countries its international numbers and country columns name.
-import type { AttributeDefinition } from '../api/attribute.js';
+// slash dates, and the countries its international numbers and country columns name. It calls
+// no one: what it finds that the user should hear of is returned to the reader that asked.
 import { countryCode } from './countries.js';
-import type { ColumnMapping } from './mapping.js';
+import type { ColumnMapping, DateColumn } from './mapping.js';
+import type { EvidenceNote } from './notes.js';
 import { internationalCountry } from './phones.js';
 import type { Cell } from './sources/types.js';
 import { cleanCell, type DateOrder, firstValue, isLocalDateTime, slashDateOrder } from './values.js';
+
+/** A date-time without a zone, in a column: read as UTC, which the user is told once. */
+export interface LocalTime {
+  column: string;
+  example: string;
+}
 
 /**
  * What the file tells about itself, gathered as rows are read (the pipeline looks ahead a few
@@ -26,42 +33,44 @@ export class FileEvidence {
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
   readonly #multiValue: string[];
-  /** Told of the first date-time without a zone, when the import was given no time zone. */
-  #onLocalTime: ((header: string, example: string) => void) | undefined;
+  /** Whether the first date-time without a zone is still to be told of (no time zone was given). */
+  #watchLocalTimes: boolean;
   readonly #countries = new Set<string>();
   /** The export's own order, for a column whose values leave it open. */
   readonly #fallbackOrder: DateOrder | undefined;
   #sorted: string[] | undefined = [];
 
+  /**
+   * `dateColumns`: the mapping's columns that fill a date attribute (`dateColumns()` of the
+   * plan). With `dateOrder`, their slash dates read in that order whatever their values say.
+   */
   constructor(
     mapping: ColumnMapping | undefined,
-    definitions: Iterable<AttributeDefinition>,
+    dateColumns: readonly DateColumn[] = [],
     options: {
       dateOrder?: DateOrder | undefined;
-      /** Called once, for the first date-time without a zone in a date column. */
-      onLocalTime?: ((header: string, example: string) => void) | undefined;
+      /** Tell of the first date-time without a zone in a date column (see `dateValue`). */
+      watchLocalTimes?: boolean | undefined;
     } = {},
   ) {
-    const dates = new Set([...definitions].filter((d) => d.type === 'date').map((d) => d.name));
-    this.#dateColumns = [];
-    mapping?.columns.forEach((targets, index) => {
-      if (targets.some((t) => t.kind === 'attribute' && dates.has(t.name))) {
-        this.#dateColumns.push({ index, header: mapping.header[index]!.trim(), order: options.dateOrder });
-      }
-    });
+    this.#dateColumns = dateColumns.map(({ index, header }) => ({ index, header, order: options.dateOrder }));
     this.#phoneColumns = mapping?.phoneColumns ?? [];
     this.#countryColumns = mapping?.countryColumns ?? [];
     this.#multiValue = mapping?.multiValue ?? [];
     this.#fallbackOrder = mapping?.dateOrder;
-    this.#onLocalTime = this.#dateColumns.length > 0 ? options.onLocalTime : undefined;
+    this.#watchLocalTimes = this.#dateColumns.length > 0 && options.watchLocalTimes === true;
   }
 
-  /** Looks at one row's date and phone cells. */
-  observe(raw: readonly Cell[]): void {
+  /**
+   * Looks at one row's date and phone cells (the rows read ahead, before the first is validated).
+   * Returns the first date-time without a zone of the file when this row holds it.
+   */
+  observe(raw: readonly Cell[]): LocalTime | undefined {
+    let local: LocalTime | undefined;
     for (const column of this.#dateColumns) {
       const cell = raw[column.index];
       if (!cell) continue;
-      if (this.#onLocalTime) this.dateValue(column.index, cleanCell(cell));
+      if (this.#watchLocalTimes) local ??= this.dateValue(column.index, cleanCell(cell));
       if (column.order && (column.either || !column.decidedBy)) continue;
       const order = slashDateOrder(cleanCell(cell));
       if (order === 'either') column.either ??= cleanCell(cell);
@@ -85,6 +94,7 @@ export class FileEvidence {
       const code = cell ? countryCode(cleanCell(cell)) : undefined;
       if (code) this.addCountry(code);
     }
+    return local;
   }
 
   /**
@@ -101,13 +111,18 @@ export class FileEvidence {
    * What the values decided of the date columns, said once: the order of a column whose slash
    * dates were open until one value read one way only (`31/05/2024`).
    */
-  decisions(): string[] {
+  decisions(): EvidenceNote[] {
     return this.#dateColumns.flatMap((c) =>
-      c.decidedBy && c.either
+      c.decidedBy && c.either && c.order
         ? [
-            `Column "${c.header}" has dates like ${c.either} that read both ways; ${c.decidedBy} reads only as ` +
-              `${c.order === 'dmy' ? 'D/M/YYYY (day first)' : 'M/D/YYYY (month first)'}, so the whole column is read so` +
-              ' (--date-order chooses otherwise)',
+            {
+              code: 'date_order_decided' as const,
+              message:
+                `Column "${c.header}" has dates like ${c.either} that read both ways; ${c.decidedBy} reads only as ` +
+                `${c.order === 'dmy' ? 'D/M/YYYY (day first)' : 'M/D/YYYY (month first)'}, so the whole column is read so`,
+              column: c.header,
+              order: c.order,
+            },
           ]
         : [],
     );
@@ -119,12 +134,14 @@ export class FileEvidence {
     return this.#dateColumns.some((c) => c.order === undefined && c.either !== undefined);
   }
 
-  /** A date column's value, as read: the first date-time without a zone is told of. */
-  dateValue(index: number, value: string): void {
-    if (!this.#onLocalTime || !isLocalDateTime(value)) return;
-    const told = this.#onLocalTime;
-    this.#onLocalTime = undefined;
-    told(this.#dateColumns.find((c) => c.index === index)?.header ?? '', value);
+  /**
+   * A date column's value, as read: the first date-time without a zone of the file (when no time
+   * zone was given), once, for the reader to tell of.
+   */
+  dateValue(index: number, value: string): LocalTime | undefined {
+    if (!this.#watchLocalTimes || !isLocalDateTime(value)) return undefined;
+    this.#watchLocalTimes = false;
+    return { column: this.#dateColumns.find((c) => c.index === index)?.header ?? '', example: value };
   }
 
   dateOrder(index: number): DateOrder | undefined {

@@ -6,7 +6,6 @@ export * from './column-targets.js';
 export * from './errors.js';
 export * from './file-evidence.js';
 export * from './format.js';
-export { readAsExportTable } from './json-export.js';
 export * from './mapping.js';
 export * from './mapping-description.js';
 export * from './rejects.js';

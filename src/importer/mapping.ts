@@ -59,6 +59,27 @@ export interface ColumnMapping {
   exact?: boolean;
 }
 
+/** A column that fills a date attribute: its slash dates' order is read from its values. */
+export interface DateColumn {
+  index: number;
+  /** Its header, trimmed. */
+  header: string;
+}
+
+/** The columns of the mapping that fill a date attribute (one the agent defines as `date`). */
+export function dateColumns(
+  mapping: ColumnMapping,
+  definitions: Iterable<AttributeDefinition>,
+): DateColumn[] {
+  const dates = new Set<string>();
+  for (const d of definitions) if (d.type === 'date') dates.add(d.name);
+  return mapping.columns.flatMap((targets, index) =>
+    targets.some((t) => t.kind === 'attribute' && dates.has(t.name))
+      ? [{ index, header: mapping.header[index]!.trim() }]
+      : [],
+  );
+}
+
 /** A role in the words of a sentence (`Column "Contact" holds email addresses`). */
 const ROLE_WORDS: Record<ColumnRole, string> = {
   id: 'an id',
@@ -98,7 +119,7 @@ export interface ResolveMappingOptions {
   header: string[];
   /** The agent's custom attribute definitions (archived ones too). */
   definitions: Iterable<AttributeDefinition>;
-  overrides?: MapOverride[];
+  overrides?: readonly MapOverride[] | undefined;
   /** The export, when the caller recognised it already (a JSON export, by its first object's keys). */
   profile?: ExportProfile | undefined;
   /**
@@ -138,19 +159,23 @@ export function resolveMapping({
   for (const override of overrides) {
     const i = findColumn(header, override.header);
     if (i === -1) {
+      const columns = header.map((_, j) => label(j));
+      const suggestion = didYouMean(override.header, header);
       throw new MappingError(
-        `--map "${override.header}=...": the file has no column "${override.header}" ` +
-          `(columns: ${header.map((_, j) => label(j)).join(', ')})${didYouMean(override.header, header)}`,
+        `The file has no column "${override.header}" to override (columns: ${columns.join(', ')})${suggestion}`,
+        { detail: { code: 'map_no_column', header: override.header, columns, suggestion } },
       );
     }
     for (const raw of override.targets) {
-      const target = checkAttribute(raw, defs, `--map "${override.header}=..."`);
+      const target = checkAttribute(raw, defs, { override: override.header });
       const key = targetKey(target);
       if (ORDERED.has(key)) {
         // Named in --map order: a fallback list (`--map "Phone=phonenumber" --map "Mobile=phonenumber"`).
         if (!ordered[key]!.includes(i)) ordered[key]!.push(i);
       } else if (taken.has(key)) {
-        throw new MappingError(`--map: two columns map to ${describeTarget(target)}; keep one of them`);
+        throw new MappingError(`Two columns are mapped to ${describeTarget(target)}; keep one of them`, {
+          detail: { code: 'map_duplicate_target', target: describeTarget(target) },
+        });
       }
       taken.add(key);
       columns[i]!.push(target);
@@ -187,11 +212,9 @@ export function resolveMapping({
       decided[i] = true;
       ignored[i] = true;
     } else if (ATTR_PREFIX_RE.test(trimmed)) {
-      const target = checkAttribute(
-        { kind: 'attribute', name: trimmed.replace(ATTR_PREFIX_RE, '') },
-        defs,
-        `Column "${trimmed}"`,
-      );
+      const target = checkAttribute({ kind: 'attribute', name: trimmed.replace(ATTR_PREFIX_RE, '') }, defs, {
+        column: trimmed,
+      });
       // An archived attribute takes no values: its column (as in an export) is left out and
       // reported, rather than every row with a value being rejected. `--map` can still ask for it.
       const archived = target.kind === 'attribute' && defs.find((d) => d.name === target.name)?.archived;
@@ -353,10 +376,13 @@ export function resolveMapping({
   if (!columns.some((targets) => fills(targets, 'external_id'))) {
     const emailColumn = ordered.email![0];
     if (emailColumn === undefined) {
-      const why = notKeys.map(({ index, why }) => `; ${label(index)} cannot: ${why}`).join('');
+      const columns = header.map((_, j) => label(j));
+      const cannot = notKeys.map(({ index, why }) => ({ column: label(index), why }));
       throw new MappingError(
-        `No column maps to external_id, and no email column can stand in for it (columns: ${header.map((_, j) => label(j)).join(', ')})${why}. ` +
-          'Name one with --map "<column>=external_id" (a column can fill two fields: --map "Email=external_id,email").',
+        `No column maps to external_id, and no email column can stand in for it (columns: ${columns.join(', ')})` +
+          `${cannot.map(({ column, why }) => `; ${column} cannot: ${why}`).join('')}. ` +
+          'Map one to external_id (a column can fill two fields: external_id and email).',
+        { detail: { code: 'no_key_column', columns, notKeys: cannot } },
       );
     }
     keyFromEmail = label(emailColumn);
@@ -451,16 +477,23 @@ function findColumn(header: string[], wanted: string): number {
 }
 
 /** The attribute as the agent defines it (its exact name), or a MappingError if it is not defined. */
-function checkAttribute(target: ColumnTarget, defs: AttributeDefinition[], where: string): ColumnTarget {
+function checkAttribute(
+  target: ColumnTarget,
+  defs: AttributeDefinition[],
+  /** Where the attribute is named: a column's header (`attr.plan`), or an override of a column. */
+  at: { column: string } | { override: string },
+): ColumnTarget {
   if (target.kind !== 'attribute') return target;
   const found =
     defs.find((d) => d.name === target.name) ??
     defs.find((d) => normalizeHeader(d.name) === normalizeHeader(target.name));
   if (!found) {
-    const known = defs.filter((d) => !d.archived).map((d) => d.name);
+    const defined = defs.filter((d) => !d.archived).map((d) => d.name);
+    const where = 'column' in at ? `Column "${at.column}"` : `The override of column "${at.override}"`;
     throw new MappingError(
       `${where}: custom attribute "${target.name}" is not defined for this agent ` +
-        `(defined: ${known.length ? known.join(', ') : 'none'}); define it first, or map the column to -`,
+        `(defined: ${defined.length ? defined.join(', ') : 'none'}); define it first, or map the column to -`,
+      { detail: { code: 'attribute_not_defined', attribute: target.name, defined, ...at } },
     );
   }
   return { kind: 'attribute', name: found.name };

@@ -23,7 +23,10 @@ export function resultsFormat(path: string): ResultsFormat {
   const ext = extname(path).toLowerCase();
   if (ext === '.csv') return 'csv';
   if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
-  throw new ImportError(`--results ${path}: name a .csv or .ndjson file (its extension picks the format)`);
+  throw new ImportError(
+    `The results file ${path}: name a .csv or .ndjson file (its extension picks the format)`,
+    { detail: { code: 'results_extension', path } },
+  );
 }
 
 /**

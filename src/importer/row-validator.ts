@@ -7,7 +7,8 @@ import { toIssues } from '../api/envelope.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
 import { ColumnReader, type PhoneCell } from './column-reader.js';
 import { FileEvidence } from './file-evidence.js';
-import type { ColumnMapping } from './mapping.js';
+import { type ColumnMapping, dateColumns } from './mapping.js';
+import { type EvidenceNote, localTimesNote } from './notes.js';
 import { isInternational, type PhoneCandidates, type PhonePlace, placePhone } from './phones.js';
 import type { SourceRecord } from './sources/types.js';
 import { LOST_CHARACTERS_RE } from './values.js';
@@ -23,7 +24,15 @@ export interface FieldProblem {
   /** The text as the file wrote it. */
   value: string;
   reason: string;
+  /** What kind of problem, when an option of the import would read the value (see `ProblemCode`). */
+  code?: ProblemCode | undefined;
 }
+
+/**
+ * A value the import could read with an option it was not given: a national phone number with a
+ * default country, a slash date that reads both ways with a date order.
+ */
+export type ProblemCode = 'phone_no_country' | 'phone_ambiguous' | 'date_order_open';
 
 export type RowResult =
   | {
@@ -35,8 +44,18 @@ export type RowResult =
       fixes?: FieldProblem[];
       /** Something the user should hear of, though the row is sent (a date-time cut to milliseconds). */
       notice?: string;
+      /** What reading the row found of the whole file (its first date-time without a zone). */
+      note?: EvidenceNote;
     }
-  | { ok: false; line: number; reason: string; source: SourceRecord };
+  | {
+      ok: false;
+      line: number;
+      reason: string;
+      source: SourceRecord;
+      /** The kinds of its problems an option of the import would read (absent when none). */
+      codes?: ProblemCode[];
+      note?: EvidenceNote;
+    };
 
 export interface RowValidatorOptions {
   /** National phone numbers are read as this country's (ISO code); all are stored as E.164. */
@@ -91,7 +110,7 @@ export function createRowValidator({
   definitions,
   mapping,
   defaultCountry,
-  evidence = new FileEvidence(mapping, definitions),
+  evidence = new FileEvidence(mapping, mapping && dateColumns(mapping, definitions)),
   strict = false,
   emptyStrings = false,
   timeZone,
@@ -124,13 +143,22 @@ export function createRowValidator({
   const dates = defs.filter((d) => d.type === 'date').map((d) => d.name);
 
   const validate = (source: SourceRecord): RowResult => {
-    const reject = (reason: string): RowResult => ({ ok: false, line: source.line, reason, source });
+    let note: EvidenceNote | undefined;
+    const reject = (reason: string, problems?: readonly FieldProblem[]): RowResult => {
+      const failed: Extract<RowResult, { ok: false }> = { ok: false, line: source.line, reason, source };
+      const codes = problems && problemCodes(problems);
+      if (codes) failed.codes = codes;
+      if (note) failed.note = note;
+      return failed;
+    };
     if (source.error) return reject(source.error);
     const problems: FieldProblem[] = [];
     let candidate: Record<string, unknown> | string;
     let phones: PhoneCell[];
     if (columns) {
       const read = columns.read(source.raw ?? [], evidence, problems);
+      const local = columns.takeLocalTime();
+      if (local) note = localTimesNote(local.column, local.example);
       if (typeof read === 'string') return reject(read);
       ({ candidate, phones } = read);
     } else {
@@ -176,7 +204,13 @@ export function createRowValidator({
       if (placed?.ok) body.phonenumber = placed.e164;
       else {
         delete body.phonenumber;
-        if (placed) problems.push({ field: 'phonenumber', value: phones[0]!.raw, reason: placed.reason });
+        if (placed)
+          problems.push({
+            field: 'phonenumber',
+            value: phones[0]!.raw,
+            reason: placed.reason,
+            ...(placed.code ? { code: placed.code } : {}),
+          });
       }
     }
     let parsed = schema.safeParse(body);
@@ -191,16 +225,16 @@ export function createRowValidator({
         problems.push({ field: issue.field, value: originalValue(body, issue.field), reason: issue.message });
       }
       if (fatal.length > 0 || strict) {
-        return reject(listProblems(fatal, problems));
+        return reject(listProblems(fatal, problems), problems);
       }
       body = withoutFields(
         body,
         issues.map((issue) => issue.field),
       );
       parsed = schema.safeParse(body);
-      if (!parsed.success) return reject(listProblems(toIssues(parsed.error), problems));
+      if (!parsed.success) return reject(listProblems(toIssues(parsed.error), problems), problems);
     }
-    if (problems.length > 0 && strict) return reject(listProblems([], problems));
+    if (problems.length > 0 && strict) return reject(listProblems([], problems), problems);
     const name = parsed.data.name;
     if (typeof name === 'string' && LOST_CHARACTERS_RE.test(name)) {
       notes.lostCharactersCount++;
@@ -213,9 +247,21 @@ export function createRowValidator({
     const result: RowResult = { ok: true, line: source.line, input: parsed.data, source };
     if (problems.length > 0) result.fixes = problems;
     if (notice) result.notice = notice;
+    if (note) result.note = note;
     return result;
   };
   return Object.assign(validate, { notes });
+}
+
+/** The codes of a row's problems, each once; undefined when none has one. */
+export function problemCodes(problems: readonly FieldProblem[]): ProblemCode[] | undefined {
+  let codes: ProblemCode[] | undefined;
+  for (const { code } of problems) {
+    if (!code || codes?.includes(code)) continue;
+    codes ??= [];
+    codes.push(code);
+  }
+  return codes;
 }
 
 /** Every problem of a row, in one reason: `field: message; field: message`. */

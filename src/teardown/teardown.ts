@@ -98,8 +98,17 @@ async function structuredFromOpened(opened: OpenedInput, options: ReadTeardownOp
   let source: ImportSource;
   if (kind === 'xlsx') source = await (await import('../importer/sources/xlsx.js')).openXlsx(opened);
   else if (kind === 'vcard') source = await (await import('../importer/sources/vcard.js')).openVcard(opened);
-  else
-    source = kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
+  else if (kind === 'csv') source = await openCsv(opened);
+  else {
+    const records = kind === 'json' ? openJson(opened) : openNdjson(opened);
+    try {
+      await readAsExportTable(records);
+    } catch (error) {
+      records.close();
+      throw error;
+    }
+    source = records;
+  }
   return idsFromSource(source, options);
 }
 
@@ -147,8 +156,7 @@ async function recordKey(source: ImportSource, options: ReadTeardownOptions): Pr
     return mappedKey(source, undefined, options);
   }
   // A JSON export the importer knows (Zendesk's users) is read as its import read it: by columns.
-  const { profile } = await readAsExportTable(source);
-  if (profile) return mappedKey(source, profile, options);
+  if (source.profile) return mappedKey(source, source.profile, options);
   return {
     id: (rec) => {
       const raw = rec.record.external_id;

@@ -121,6 +121,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     });
   } catch (err) {
     progress.stop();
+    const { checkpointRefusal, importUsageError } = await import('../output/import-words.js');
     if (err instanceof importer.OutputPathError) {
       throw outputPathRefusal(ctx, err, {
         rejects: { flag: '--rejects', value: opts.rejects },
@@ -171,18 +172,12 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       );
       if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${display(ctx, r.rejectsFile)}`);
       if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${display(ctx, r.fixesFile)}`);
-      throw err.cause instanceof importer.ImportError
-        ? new UsageError(err.cause.message, { cause: err.cause })
-        : err.cause;
+      throw err.cause instanceof importer.ImportError ? importUsageError(err.cause) : err.cause;
     }
+    if (err instanceof importer.CheckpointMismatchError) throw checkpointRefusal(err);
     // These are worded with their flags where every error is (../errors.ts).
-    if (
-      err instanceof importer.UnfinishedImportError ||
-      err instanceof importer.CheckpointMismatchError ||
-      err instanceof importer.OutputWriteError
-    )
-      throw err;
-    if (err instanceof importer.ImportError) throw new UsageError(err.message, { cause: err });
+    if (err instanceof importer.UnfinishedImportError || err instanceof importer.OutputWriteError) throw err;
+    if (err instanceof importer.ImportError) throw importUsageError(err);
     throw err;
   } finally {
     stopListening();
@@ -253,7 +248,10 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
  */
 async function attributeHint(ctx: CommandContext, error: unknown, value: string): Promise<unknown> {
   const { MappingError } = await import('../../importer/errors.js');
-  const target = error instanceof MappingError ? error.unknownTarget : undefined;
+  const target =
+    error instanceof MappingError && error.detail?.code === 'unknown_target'
+      ? error.detail.target
+      : undefined;
   if (!target) return error;
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   const definitions = await client.attributes.list({ agentId }).catch(() => []);

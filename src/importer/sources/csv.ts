@@ -114,12 +114,11 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     return { cells, line, last };
   };
 
-  const notes = input.notes;
   let table: Awaited<ReturnType<typeof readTable>>;
   try {
     table = await readTable({
       read,
-      notes,
+      note: input.note,
       widthError: (fields, expected) => widthError(fields, expected, delimiter),
     });
   } catch (error) {
@@ -146,7 +145,6 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     header,
     delimiter,
     bom,
-    notes,
     records: records(),
     close,
   };
