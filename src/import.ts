@@ -12,8 +12,8 @@ export type {
   KeyRule,
   Reading,
 } from './importer/pipeline.js';
-export type { ProblemCode } from './importer/row-validator.js';
 export { ImportStoppedError, runImport } from './importer/pipeline.js';
+export type { ProblemCode } from './importer/row-validator.js';
 export type { UndoRecordSummary } from './undo/record.js';
 export { listUndoRecords, RECORDS_KEPT, UndoRecordError } from './undo/record.js';
 export type { UndoChoice, UndoRef } from './undo/recorder.js';

@@ -2,15 +2,8 @@
 // overrides, resolved once from the header.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { didYouMean } from '../util/suggest.js';
-import {
-  ATTR_PREFIX_RE,
-  CONTACT_FIELDS,
-  type ColumnTarget,
-  type ContactField,
-  describeTarget,
-  type MapOverride,
-  targetKey,
-} from './column-targets.js';
+import { ColumnClaims } from './column-claims.js';
+import { ATTR_PREFIX_RE, CONTACT_FIELDS, type ColumnTarget, type MapOverride } from './column-targets.js';
 import { type ColumnRole, headerWords, inferColumns, placeOf, roleByWords } from './columns.js';
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
@@ -92,9 +85,6 @@ const ROLE_WORDS: Record<ColumnRole, string> = {
   name: 'names',
 };
 
-/** Targets several columns may fill, in order: the first column with a usable value wins. */
-const ORDERED = new Set(['phonenumber', 'email', 'country']);
-
 /**
  * Whether a header is a common name of a field (`Email`, `ID`, `Work Phone`): what tells it from a
  * column that is one export's own (`Record ID`, `EUID`) and no sign of that export.
@@ -147,12 +137,8 @@ export function resolveMapping({
   sample = [],
 }: ResolveMappingOptions): ColumnMapping {
   const defs = [...definitions];
-  const columns: ColumnTarget[][] = header.map(() => []);
-  // `decided`: no automatic rule may touch the column; `ignored`: left out on purpose, not reported.
-  const decided = header.map(() => false);
-  const ignored = header.map(() => false);
-  const taken = new Set<string>();
-  const ordered: Record<string, number[]> = { phonenumber: [], email: [], country: [] };
+  const claims = new ColumnClaims(header.length, overrides);
+  const { ordered } = claims;
   const label = (i: number) => (header[i]!.trim() ? header[i]!.trim() : `(column ${i + 1}, no header)`);
   const normalized = header.map(normalizeHeader);
 
@@ -166,64 +152,36 @@ export function resolveMapping({
         { detail: { code: 'map_no_column', header: override.header, columns, suggestion } },
       );
     }
-    for (const raw of override.targets) {
-      const target = checkAttribute(raw, defs, { override: override.header });
-      const key = targetKey(target);
-      if (ORDERED.has(key)) {
-        // Named in --map order: a fallback list (`--map "Phone=phonenumber" --map "Mobile=phonenumber"`).
-        if (!ordered[key]!.includes(i)) ordered[key]!.push(i);
-      } else if (taken.has(key)) {
-        throw new MappingError(`Two columns are mapped to ${describeTarget(target)}; keep one of them`, {
-          detail: { code: 'map_duplicate_target', target: describeTarget(target) },
-        });
-      }
-      taken.add(key);
-      columns[i]!.push(target);
-    }
-    decided[i] = true;
-    ignored[i] = override.targets.length === 0;
+    claims.override(
+      i,
+      override.targets.map((target) => checkAttribute(target, defs, { override: override.header })),
+    );
   }
 
-  const claim = (i: number, target: ColumnTarget) => {
-    const key = targetKey(target);
-    if (ORDERED.has(key)) {
-      // Automatic columns join a list only when --map named none for it.
-      if (overrides.some((o) => o.targets.some((t) => targetKey(t) === key))) return;
-      if (ordered[key]!.includes(i)) return;
-      ordered[key]!.push(i);
-      columns[i]!.push(target);
-      decided[i] = true;
-      return;
-    }
-    if (taken.has(key)) return;
-    taken.add(key);
-    columns[i]!.push(target);
-    decided[i] = true;
-  };
+  /** The first column no rule decided yet whose header is `wanted`, normalised. */
   const find = (wanted: string) => {
     const norm = normalizeHeader(wanted);
-    return header.findIndex((_, j) => !decided[j] && normalized[j] === norm);
+    return header.findIndex((_, j) => !claims.isDecided(j) && normalized[j] === norm);
   };
 
   header.forEach((cell, i) => {
-    if (decided[i]) return;
+    if (claims.isDecided(i)) return;
     const trimmed = cell.trim();
     if (trimmed === REJECT_KEYS.line || trimmed === REJECT_KEYS.error) {
-      decided[i] = true;
-      ignored[i] = true;
+      claims.decide(i, true);
     } else if (ATTR_PREFIX_RE.test(trimmed)) {
       const target = checkAttribute({ kind: 'attribute', name: trimmed.replace(ATTR_PREFIX_RE, '') }, defs, {
         column: trimmed,
       });
       // An archived attribute takes no values: its column (as in an export) is left out and
-      // reported, rather than every row with a value being rejected. `--map` can still ask for it.
+      // reported, rather than every row with a value being rejected. An override can still ask for it.
       const archived = target.kind === 'attribute' && defs.find((d) => d.name === target.name)?.archived;
-      if (archived) decided[i] = true;
-      else claim(i, target);
+      if (archived) claims.decide(i);
+      else claims.claim(i, target);
     }
   });
 
-  if (profile) claimProfile(profile, find, claim, header, normalized, ordered);
+  if (profile) claimProfile(profile, claims, find, header, normalized);
 
   // The contract's own field names are what they say, but `name` is read with the other name
   // columns (beside a `last_name` it is the first name) and a header that only resembles one
@@ -235,14 +193,13 @@ export function resolveMapping({
         ? normalizeHeader(f) === normalized[i]
         : f !== 'name' && header[i]!.trim().toLowerCase() === f,
     );
-    if (field && !decided[i]) claim(i, { kind: 'field', field });
+    if (field && !claims.isDecided(i)) claims.claim(i, { kind: 'field', field });
   });
 
   // Every other column by its words and values. A header that is a defined attribute's name is
   // that attribute, unless it is a common name of a field no other column fills (an attribute
   // `mail` beside an `Email` column stays the attribute; alone, `mail` is the email).
   const activeByName = new Map(defs.filter((d) => !d.archived).map((d) => [normalizeHeader(d.name), d.name]));
-  const filled = new Set<string>([...taken, ...Object.keys(ordered).filter((k) => ordered[k]!.length > 0)]);
   const fieldOf: Record<string, string> = {
     id: 'external_id',
     email: 'email',
@@ -256,28 +213,28 @@ export function resolveMapping({
     return (
       typeof role !== 'string' ||
       role === 'none' ||
-      filled.has(fieldOf[role] ?? role) ||
-      header.some((h, j) => j !== i && !decided[j] && roleByWords(headerWords(h)) === role)
+      claims.fills(fieldOf[role] ?? role) ||
+      header.some((h, j) => j !== i && !claims.isDecided(j) && roleByWords(headerWords(h)) === role)
     );
   };
   // A recognised export's own email and phone columns are its whole list: a column it does not
   // name is not one of them (Mailchimp's OPTIN_IP is no phone).
   const exportChose = {
-    email: profile !== undefined && ordered.email!.length > 0,
-    phone: profile !== undefined && ordered.phonenumber!.length > 0,
+    email: profile !== undefined && ordered.email.length > 0,
+    phone: profile !== undefined && ordered.phonenumber.length > 0,
   };
   const inferred = inferColumns(
     header,
     sample,
-    (i) => decided[i]! || ignored[i]! || attributeOnly(i),
-    ordered.email!,
+    (i) => claims.isDecided(i) || claims.isIgnored(i) || attributeOnly(i),
+    ordered.email,
   );
   const indices = (role: ColumnRole) =>
     inferred.columns
       .flatMap((c, i) => (c?.role === role ? [{ i, rank: c.rank }] : []))
       .sort((a, b) => a.rank - b.rank)
       .map((c) => c.i);
-  if (inferred.id !== undefined) claim(inferred.id, { kind: 'field', field: 'external_id' });
+  if (inferred.id !== undefined) claims.claim(inferred.id, { kind: 'field', field: 'external_id' });
   // `Name` beside a last name and no first name is the first name (`Nombre` + `Apellidos`,
   // MailerLite's `name` + `last_name`); beside a first name and no last name, the last (`Prénom` + `Nom`).
   const [names, firsts, lasts] = [indices('name'), indices('first'), indices('last')];
@@ -287,22 +244,23 @@ export function resolveMapping({
       : lasts.length === 0 && firsts.length > 0
         ? { kind: 'last_name' }
         : { kind: 'field', field: 'name' };
-  for (const i of names) claim(i, nameIs);
-  for (const i of firsts) claim(i, { kind: 'first_name' });
-  for (const i of indices('middle')) claim(i, { kind: 'middle_name' });
-  for (const i of lasts) claim(i, { kind: 'last_name' });
-  if (!exportChose.email) for (const i of indices('email')) claim(i, { kind: 'field', field: 'email' });
-  if (!exportChose.phone) for (const i of indices('phone')) claim(i, { kind: 'field', field: 'phonenumber' });
+  for (const i of names) claims.claim(i, nameIs);
+  for (const i of firsts) claims.claim(i, { kind: 'first_name' });
+  for (const i of indices('middle')) claims.claim(i, { kind: 'middle_name' });
+  for (const i of lasts) claims.claim(i, { kind: 'last_name' });
+  if (!exportChose.email)
+    for (const i of indices('email')) claims.claim(i, { kind: 'field', field: 'email' });
+  if (!exportChose.phone)
+    for (const i of indices('phone')) claims.claim(i, { kind: 'field', field: 'phonenumber' });
   // The row's country only places a phone number: the column may also fill an attribute.
-  if (!overrides.some((o) => o.targets.some((t) => t.kind === 'country'))) {
-    for (const i of indices('country'))
-      if (!ignored[i] && !ordered.country!.includes(i)) ordered.country!.push(i);
+  if (!claims.overridden('country')) {
+    for (const i of indices('country')) if (!claims.isIgnored(i)) claims.addCountry(i);
   }
   const label0 = (i: number) => JSON.stringify(label(i));
   const decisions: string[] = [];
   const byValues: number[] = [];
   for (const { index, header: said, values } of inferred.overruled) {
-    if (!columns[index]!.length && !ordered.country!.includes(index)) continue;
+    if (!claims.targets(index).length && !ordered.country.includes(index)) continue;
     byValues.push(index);
     decisions.push(
       `Column ${label0(index)} holds ${ROLE_WORDS[values]} (by its values), though its header reads as ${ROLE_WORDS[said]}: read as ${ROLE_WORDS[values]}`,
@@ -312,69 +270,55 @@ export function resolveMapping({
     if (
       c?.by === 'values' &&
       !byValues.includes(i) &&
-      (columns[i]!.length > 0 || ordered.country!.includes(i))
+      (claims.targets(i).length > 0 || ordered.country.includes(i))
     )
       byValues.push(i);
   });
-  const keyColumn = () =>
-    columns.findIndex((targets) => targets.some((t) => t.kind === 'field' && t.field === 'external_id'));
-  const notKeys = inferred.notKeys.filter(({ index }) => keyColumn() !== index);
+  const notKeys = inferred.notKeys.filter(({ index }) => claims.keyColumn() !== index);
   for (const { index, why } of notKeys) {
     decisions.push(`Column ${label0(index)} is not used as the contacts' key: ${why}`);
   }
   const mapsKey = overrides.some((o) =>
     o.targets.some((t) => t.kind === 'field' && (t.field === 'external_id' || t.field === 'email')),
   );
-  if (keyColumn() === -1 && inferred.uniqueColumn !== undefined && !mapsKey) {
-    claim(inferred.uniqueColumn, { kind: 'field', field: 'external_id' });
+  if (claims.keyColumn() === -1 && inferred.uniqueColumn !== undefined && !mapsKey) {
+    claims.claim(inferred.uniqueColumn, { kind: 'field', field: 'external_id' });
     const share = Math.round(inferred.emailShare * 100);
     decisions.push(
       `Most rows have no email (${share}% have one): external_id = ${label(inferred.uniqueColumn)}, a column filled and unique in every row`,
     );
   }
   header.forEach((cell, i) => {
-    const name = decided[i] ? undefined : activeByName.get(normalizeHeader(cell));
-    if (name) claim(i, { kind: 'attribute', name });
+    const name = claims.isDecided(i) ? undefined : activeByName.get(normalizeHeader(cell));
+    if (name) claims.claim(i, { kind: 'attribute', name });
   });
   const lookAlikes = inferred.lookAlikes
     .filter(
-      ({ index }) => columns[index]!.length === 0 && !ignored[index] && !activeByName.has(normalized[index]!),
+      ({ index }) =>
+        claims.targets(index).length === 0 &&
+        !claims.isIgnored(index) &&
+        !activeByName.has(normalized[index]!),
     )
     .map(({ index, looksLike }) => {
       const field = looksLike === 'phone' ? ('phonenumber' as const) : looksLike;
-      // A --map for a field replaces its automatic columns: the hint names those too, in order.
-      const now =
-        field === 'phonenumber'
-          ? ordered.phonenumber!
-          : field === 'email'
-            ? ordered.email!
-            : ordered.country!;
-      return { header: label(index), field, with: now.map(label) };
+      // An override of a field replaces its automatic columns: the hint names those too, in order.
+      return { header: label(index), field, with: ordered[field].map(label) };
     });
   // Each phone's country columns, its own address's first (`Work Phone` with `Work Country`),
   // however the columns were decided.
   const placeAt = (i: number) => placeOf(headerWords(header[i]!));
   const phoneCountryColumns = new Map<number, number[]>();
-  for (const p of ordered.phonenumber!) {
+  for (const p of ordered.phonenumber) {
     const place = placeAt(p);
-    const same = place ? ordered.country!.filter((c) => placeAt(c) === place) : [];
-    phoneCountryColumns.set(p, [...same, ...ordered.country!.filter((c) => !same.includes(c))]);
+    const same = place ? ordered.country.filter((c) => placeAt(c) === place) : [];
+    phoneCountryColumns.set(p, [...same, ...ordered.country.filter((c) => !same.includes(c))]);
   }
 
-  // First and last names only stand in for a missing full name.
-  if (taken.has('name')) {
-    columns.forEach((targets, i) => {
-      columns[i] = targets.filter(
-        (t) => t.kind !== 'first_name' && t.kind !== 'middle_name' && t.kind !== 'last_name',
-      );
-    });
-  }
+  claims.dropNamePartsUnderName();
 
-  const fills = (targets: ColumnTarget[], field: ContactField) =>
-    targets.some((t) => t.kind === 'field' && t.field === field);
   let keyFromEmail: string | undefined;
-  if (!columns.some((targets) => fills(targets, 'external_id'))) {
-    const emailColumn = ordered.email![0];
+  if (claims.keyColumn() === -1) {
+    const emailColumn = ordered.email[0];
     if (emailColumn === undefined) {
       const columns = header.map((_, j) => label(j));
       const cannot = notKeys.map(({ index, why }) => ({ column: label(index), why }));
@@ -386,32 +330,36 @@ export function resolveMapping({
       );
     }
     keyFromEmail = label(emailColumn);
-    columns[emailColumn]!.push({ kind: 'field', field: 'external_id' });
+    claims.targets(emailColumn).push({ kind: 'field', field: 'external_id' });
   }
 
   // A file with external_id beside the record's timestamps is one of our exports (or alike): the
   // service's own fields (id, created_at, updated_at) are read-only, so they are skipped quietly.
-  const externalIdColumn = columns.findIndex((targets) => fills(targets, 'external_id'));
+  const externalIdColumn = claims.keyColumn();
   const looksExported =
     normalized[externalIdColumn] === 'externalid' &&
     (normalized.includes('createdat') || normalized.includes('updatedat'));
   if (looksExported) {
     header.forEach((_, i) => {
-      if (columns[i]!.length === 0 && !decided[i] && RECORD_FIELDS.has(normalized[i]!)) ignored[i] = true;
+      if (claims.targets(i).length === 0 && !claims.isDecided(i) && RECORD_FIELDS.has(normalized[i]!))
+        claims.ignore(i);
     });
   }
   // A country column read for phones only is used, not ignored.
-  for (const i of ordered.country!) if (!columns[i]!.some((t) => t.kind === 'country')) ignored[i] = true;
+  for (const i of ordered.country) if (!claims.targets(i).some((t) => t.kind === 'country')) claims.ignore(i);
 
-  const unmapped = header.flatMap((_, i) => (columns[i]!.length === 0 && !ignored[i] ? [label(i)] : []));
+  const columns = claims.columns;
+  const unmapped = header.flatMap((_, i) =>
+    columns[i]!.length === 0 && !claims.isIgnored(i) ? [label(i)] : [],
+  );
   return {
     header,
     columns,
     unmapped,
     system: profile && { id: profile.id, label: profile.label },
-    phoneColumns: ordered.phonenumber!,
-    emailColumns: ordered.email!,
-    countryColumns: ordered.country!,
+    phoneColumns: ordered.phonenumber,
+    emailColumns: ordered.email,
+    countryColumns: ordered.country,
     phoneCountryColumns,
     byValues,
     decisions,
@@ -425,44 +373,43 @@ export function resolveMapping({
 
 /**
  * A recognised export's own columns: the id, the name (or its parts), emails, phones and
- * countries it has, in the table's order. What --map decided stays decided.
+ * countries it has, in the table's order. What an override decided stays decided.
  */
 function claimProfile(
   profile: ExportProfile,
+  claims: ColumnClaims,
   find: (header: string) => number,
-  claim: (i: number, target: ColumnTarget) => void,
   header: string[],
   normalized: string[],
-  ordered: Record<string, number[]>,
 ): void {
-  const one = (names: readonly string[] | undefined, target: ColumnTarget) => {
+  const first = (names: readonly string[] | undefined, target: ColumnTarget) => {
     for (const name of names ?? []) {
       const i = find(name);
       if (i !== -1) {
-        claim(i, target);
+        claims.claim(i, target);
         return;
       }
     }
   };
-  const all = (names: readonly string[], target: ColumnTarget) => {
+  const each = (names: readonly string[], target: ColumnTarget) => {
     for (const name of names) {
       const i = find(name);
-      if (i !== -1) claim(i, target);
+      if (i !== -1) claims.claim(i, target);
     }
   };
-  one(profile.key, { kind: 'field', field: 'external_id' });
-  one(profile.name, { kind: 'field', field: 'name' });
-  one(profile.first, { kind: 'first_name' });
-  one(profile.middle, { kind: 'middle_name' });
-  one(profile.last, { kind: 'last_name' });
-  all(profile.email, { kind: 'field', field: 'email' });
-  all(profile.phone, { kind: 'field', field: 'phonenumber' });
+  first(profile.key, { kind: 'field', field: 'external_id' });
+  first(profile.name, { kind: 'field', field: 'name' });
+  first(profile.first, { kind: 'first_name' });
+  first(profile.middle, { kind: 'middle_name' });
+  first(profile.last, { kind: 'last_name' });
+  each(profile.email, { kind: 'field', field: 'email' });
+  each(profile.phone, { kind: 'field', field: 'phonenumber' });
   // Country columns stay free for an attribute of that name: they only place phone numbers.
-  if (ordered.country!.length === 0) {
+  if (claims.ordered.country.length === 0) {
     for (const name of profile.country) {
       const norm = normalizeHeader(name);
       const i = normalized.indexOf(norm);
-      if (i !== -1 && header[i] !== undefined) ordered.country!.push(i);
+      if (i !== -1 && header[i] !== undefined) claims.ordered.country.push(i);
     }
   }
 }
