@@ -282,7 +282,9 @@ describe('undoImport', () => {
     expect(undone.deleted + undone.restored).toBeGreaterThan(0);
     // The way on (the CLI's --restart) is the caller's to word: the importer says what and when.
     await expect(importHundred(fresh, freshDir, undoDir, { resume: true })).rejects.toMatchObject({
-      message: expect.stringMatching(/taken back by contacts undo .*Import the file again from the first row/),
+      message: expect.stringMatching(
+        /taken back by contacts undo .*Import the file again from the first row/,
+      ),
       detail: { code: 'resume_undone', undoneAt: expect.any(String) },
     });
   });
@@ -365,7 +367,9 @@ describe('undoImport', () => {
       },
     });
     expect(report.undo).toMatchObject({ full: false });
-    expect(notes).toEqual([expect.stringMatching(/^Recording only the contacts this import creates .*requests/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(/^Recording only the contacts this import creates .*requests/),
+    ]);
     const { report: undone, events } = await undoCollecting(mock, report.undo!);
     expect(undone).toMatchObject({ deleted: 19, restored: 0, kept: 1 });
     expect(events).toContainEqual(
