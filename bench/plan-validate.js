@@ -71,7 +71,7 @@ try {
     const median = sorted[Math.floor(sorted.length / 2)];
     console.log(
       `${build.name}: ${rows} rows, CPU best ${sorted[0].toFixed(2)} s, median ${median.toFixed(2)} s ` +
-        `(${Math.round(rows / median)} rows per CPU second)`,
+        `(${Math.round(rows / median)} rows per CPU second; rounds ${build.cpu.map((s) => s.toFixed(2)).join(' ')})`,
     );
   }
   await client.close();
