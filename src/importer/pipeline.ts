@@ -60,7 +60,7 @@ export interface ImportOptions {
   defaultCountry?: string;
   /** A TextDecoder label for the input's bytes; default UTF-8 (checked), or UTF-16 by its BOM. */
   encoding?: string;
-  /** CSV column overrides (`--map "Header=field"`). */
+  /** Column overrides of a table (a CSV, a workbook, a known tool's JSON export): what a column fills. */
   maps?: MapOverride[];
   /** How slash dates (`3/4/2024`) read when a column's values do not decide it. */
   dateOrder?: DateOrder;
