@@ -2,8 +2,18 @@
 // record of what it wrote, and undoImport(), which takes an import back.
 
 export * from './importer/errors.js';
-export type { ImportEvent, ImportOptions, ImportReport, ImportStats } from './importer/pipeline.js';
+export type {
+  ImportEvent,
+  ImportNote,
+  ImportOptions,
+  ImportPlan,
+  ImportReport,
+  ImportStats,
+  KeyRule,
+  Reading,
+} from './importer/pipeline.js';
 export { ImportStoppedError, runImport } from './importer/pipeline.js';
+export type { ProblemCode } from './importer/row-validator.js';
 export type { UndoRecordSummary } from './undo/record.js';
 export { listUndoRecords, RECORDS_KEPT, UndoRecordError } from './undo/record.js';
 export type { UndoChoice, UndoRef } from './undo/recorder.js';

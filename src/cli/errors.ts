@@ -170,6 +170,10 @@ interface Described {
   hint?: string;
 }
 
+/** A resume refused by its checkpoint: the way on that discards it. */
+export const CHECKPOINT_MISMATCH_HINT =
+  'To start over from the first row instead, run the same command with --restart in place of --resume (the checkpoint is discarded).';
+
 /** Without the run's settings (a library caller of toExit), where the key came from is not known. */
 const LOGIN_HINT = `Run \`contacts auth login\`, or set ${API_KEY_ENV}.`;
 
@@ -274,11 +278,7 @@ function describe(error: unknown): Described {
     };
   }
   if (error instanceof CheckpointMismatchError) {
-    return {
-      code: ExitCode.USAGE,
-      message: error.message,
-      hint: 'To start over from the first row instead, run the same command with --restart in place of --resume (the checkpoint is discarded).',
-    };
+    return { code: ExitCode.USAGE, message: error.message, hint: CHECKPOINT_MISMATCH_HINT };
   }
   // A path the user named (or one beside the input) that no output may be written to.
   if (error instanceof OutputPathError) return { code: ExitCode.USAGE, message: error.message };

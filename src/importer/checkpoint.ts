@@ -27,7 +27,13 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { sameTimeZone } from '../util/time-zone.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
-import { CheckpointMismatchError, ImportError, OutputWriteError, UnfinishedImportError } from './errors.js';
+import {
+  type CheckpointMismatch,
+  CheckpointMismatchError,
+  ImportError,
+  OutputWriteError,
+  UnfinishedImportError,
+} from './errors.js';
 import type { Keep } from './output-file.js';
 
 const VERSION = 2;
@@ -261,7 +267,10 @@ export class ImportCheckpoint {
         ...(saved && { landed: landedCount(saved), updatedAt: saved.updatedAt }),
       });
     }
-    if (!saved) throw new CheckpointMismatchError(path, ['it is not a checkpoint this version can read']);
+    if (!saved)
+      throw new CheckpointMismatchError(path, [
+        { code: 'unreadable', reason: 'it is not a checkpoint this version can read' },
+      ]);
     const reasons = await mismatches(
       saved,
       options.input,
@@ -501,36 +510,45 @@ async function mismatches(
   agentId: string,
   service: string | undefined,
   settings: string,
-): Promise<string[]> {
-  const reasons: string[] = [];
+): Promise<CheckpointMismatch[]> {
+  const found: CheckpointMismatch[] = [];
   if (saved.agentId !== agentId)
-    reasons.push(`it was written for agent "${saved.agentId}", not "${agentId}"`);
+    found.push({
+      code: 'agent',
+      reason: `it was written for agent "${saved.agentId}", not "${agentId}"`,
+      was: saved.agentId,
+      now: agentId,
+    });
   // A checkpoint from before the service was kept is taken to be this one's (see serviceUnrecorded).
   if (service !== undefined && saved.service !== undefined && saved.service !== service)
-    reasons.push(serviceChange(saved.service, service));
+    found.push({
+      code: 'service',
+      reason: `the run resumed imported into ${serviceWords(saved.service)}, this run into ${serviceWords(service)}`,
+      was: saved.service,
+      now: service,
+    });
   const { consumed } = saved.input;
   if (saved.input.size !== identity.size) {
-    reasons.push(`the file's size changed from ${saved.input.size} to ${identity.size} bytes`);
+    found.push({
+      code: 'size',
+      reason: `the file's size changed from ${saved.input.size} to ${identity.size} bytes`,
+      was: saved.input.size,
+      now: identity.size,
+    });
   } else if ((await hashPrefix(input, consumed.bytes)) !== consumed.sha256) {
-    reasons.push(`its first ${consumed.bytes} bytes, read by the run resumed, changed`);
+    found.push({
+      code: 'content',
+      reason: `its first ${consumed.bytes} bytes, read by the run resumed, changed`,
+      bytes: consumed.bytes,
+    });
   }
-  reasons.push(...settingsChanges(saved.settings, settings));
-  return reasons;
+  found.push(...settingsChanges(saved.settings, settings));
+  return found;
 }
 
 /** The service as a refusal names it. */
 const serviceWords = (service: string) =>
   service.startsWith('mock:') ? `the embedded mock (${service.slice(5)})` : service;
-
-/** Why a resume against `now` is refused, and how to resume against `was`. */
-function serviceChange(was: string, now: string): string {
-  const how = !was.startsWith('mock:')
-    ? `--base-url ${was}`
-    : now.startsWith('mock:')
-      ? `CONTACTS_MOCK_DATA=${was.slice(5)}`
-      : `--mock and CONTACTS_MOCK_DATA=${was.slice(5)}`;
-  return `the run resumed imported into ${serviceWords(was)}, this run into ${serviceWords(now)}: resume with ${how}`;
-}
 
 /** What must match on resume besides the file and the agent. */
 export interface ImportSettings {
@@ -561,11 +579,11 @@ export function importSettings(settings: ImportSettings): string {
   });
 }
 
-/** The reading options a resume must share, by their flags. */
-const OPTION_FLAGS: Record<string, string> = {
-  defaultCountry: '--default-country',
-  dateOrder: '--date-order',
-  timeZone: '--time-zone',
+/** The reading options a resume must share, by their names in a reason. */
+const OPTION_NAMES: Record<string, string> = {
+  defaultCountry: 'default country',
+  dateOrder: 'date order',
+  timeZone: 'time zone',
 };
 const SETTING_NAMES: Record<string, string> = {
   format: 'format',
@@ -575,42 +593,59 @@ const SETTING_NAMES: Record<string, string> = {
 };
 
 /**
- * Why a resume with these settings is refused: each reading option that differs, by its flag
- * and how to resume; then the rest (format, mapping...) in one line. A record without an option
- * (a checkpoint from before it was kept) does not compare it, except the zone: before there
- * was one, times were read as UTC.
+ * Why a resume with these settings is refused: each reading option that differs, with what the
+ * run resumed had; then the rest (format, mapping...) in one. A record without an option (a
+ * checkpoint from before it was kept) does not compare it, except the zone: before there was
+ * one, times were read as UTC.
  */
-function settingsChanges(saved: string, now: string): string[] {
+function settingsChanges(saved: string, now: string): CheckpointMismatch[] {
   if (saved === now) return [];
   const a = settingsRecord(saved);
   const b = settingsRecord(now);
-  if (!a || !b) return ['the import options (format or column mapping) changed'];
-  const reasons: string[] = [];
+  if (!a || !b)
+    return [
+      { code: 'settings', reason: 'the import options (format or column mapping) changed', changed: [] },
+    ];
+  const found: CheckpointMismatch[] = [];
   const others: string[] = [];
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const was = a[key] ?? null;
     const is = b[key] ?? null;
-    const flag = OPTION_FLAGS[key];
-    if (flag === undefined) {
+    const name = OPTION_NAMES[key];
+    if (name === undefined) {
       if (JSON.stringify(was) !== JSON.stringify(is)) others.push(SETTING_NAMES[key] ?? key);
     } else if (key === 'timeZone') {
       if (!sameTimeZone(text(was), text(is))) {
         const zone = text(was) ?? 'UTC';
-        reasons.push(
-          `the run resumed read date-times without a zone as ${zone}, this run as ${text(is) ?? 'UTC'}: ` +
-            `resume with --time-zone ${zone}`,
-        );
+        const zoneNow = text(is) ?? 'UTC';
+        found.push({
+          code: 'time_zone',
+          reason: `the run resumed read date-times without a zone as ${zone}, this run as ${zoneNow}`,
+          was: zone,
+          now: zoneNow,
+        });
       }
     } else if (key in a && was !== is) {
-      reasons.push(
-        was === null
-          ? `the run resumed had no ${flag}, this run has ${String(is)}: resume without ${flag}`
-          : `the run resumed had ${flag} ${String(was)}, this run ${is === null ? 'none' : `has ${String(is)}`}: resume with ${flag} ${String(was)}`,
-      );
+      const option = key as 'defaultCountry' | 'dateOrder';
+      found.push({
+        code: 'option',
+        reason:
+          was === null
+            ? `the run resumed had no ${name}, this run has ${String(is)}`
+            : `the run resumed had ${name} ${String(was)}, this run ${is === null ? 'none' : `has ${String(is)}`}`,
+        option,
+        was: text(was) ?? null,
+        now: text(is) ?? null,
+      });
     }
   }
-  if (others.length > 0) reasons.push(`the import options (${others.join(', ')}) changed`);
-  return reasons;
+  if (others.length > 0)
+    found.push({
+      code: 'settings',
+      reason: `the import options (${others.join(', ')}) changed`,
+      changed: others,
+    });
+  return found;
 }
 
 function settingsRecord(text: string): Record<string, unknown> | undefined {

@@ -3,6 +3,7 @@
 // fill `phonenumber`) and the country that places a national number. The evidence for every
 // header is in test/fixtures/exports/EVIDENCE.md; a column named here was seen in a real export.
 import { normalizeHeader } from './mapping.js';
+import type { PlanNote } from './notes.js';
 import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
 
 export interface ExportProfile {
@@ -275,7 +276,7 @@ export function recogniseExport(header: readonly string[], json = false): Export
 
 /**
  * For a header no export matched: the one a signature of three or more columns lacks a single
- * column of (an export someone trimmed or renamed a column in), as a line that says so. Only when
+ * column of (an export someone trimmed or renamed a column in), as a note that says so. Only when
  * a column that is the export's own (not a generic name such as `Email` or `ID`) is there:
  * `Email,First Name,Last Name` is anyone's file, not a HubSpot export short of its `Record ID`.
  */
@@ -283,7 +284,7 @@ export function nearlyRecognised(
   header: readonly string[],
   generic: (normalised: string) => boolean,
   json = false,
-): string | undefined {
+): PlanNote | undefined {
   const present = new Set(header.map(normalizeHeader));
   for (const profile of EXPORT_PROFILES) {
     if ((profile.json !== undefined) !== json) continue;
@@ -292,16 +293,22 @@ export function nearlyRecognised(
       const missing = signature.filter((_, k) => !present.has(names[k]!));
       const own = names.some((h) => present.has(h) && !generic(h));
       if (signature.length >= 3 && missing.length === 1 && own) {
-        return json
-          ? `The first record looks like ${article(profile.label)} ${profile.label} but has no "${missing[0]}" key, so its records are ` +
+        return {
+          code: 'export_nearly_recognised',
+          message: json
+            ? `The first record looks like ${article(profile.label)} ${profile.label} but has no "${missing[0]}" key, so its records are ` +
               "read by the contract's field names (docs/import.md lists what each export is recognised by)"
-          : `The header looks like ${article(profile.label)} ${profile.label} but has no "${missing[0]}" column, so it is read by the ` +
-              'generic column names: check the Columns line, or use --map (docs/import.md lists what each ' +
-              'export is recognised by)';
+            : `The header looks like ${article(profile.label)} ${profile.label} but has no "${missing[0]}" column, so it is read by the ` +
+              'generic column names: check the Columns line (docs/import.md lists what each export is recognised by)',
+          export: profile.label,
+          missing: missing[0]!,
+          json,
+        };
       }
     }
   }
   return undefined;
 }
 
-const article = (word: string) => (/^[AEIOU]/i.test(word) ? 'an' : 'a');
+/** `a` or `an`, for the export's name. */
+export const article = (word: string) => (/^[AEIOU]/i.test(word) ? 'an' : 'a');

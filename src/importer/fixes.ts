@@ -9,7 +9,7 @@ import type { CsvDelimiter, ImportFormat } from './format.js';
 import type { ColumnMapping } from './mapping.js';
 import type { Keep, OpenOutput } from './output-file.js';
 import { RejectsWriter } from './rejects.js';
-import type { FieldProblem } from './rows.js';
+import type { FieldProblem } from './row-validator.js';
 import type { Cell, SourceRecord } from './sources/types.js';
 
 /** CSV: `external_id`, `name`, `phonenumber`, `country` (where the phone is placed), `attr.<name>`... */

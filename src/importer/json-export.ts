@@ -2,7 +2,7 @@
 // object's keys are its header and each object's values its cells, so its columns map, its phones
 // are placed and its dates read exactly as a CSV export's are. Other JSON keeps the contract's
 // field names.
-import { type ExportProfile, recogniseExport } from './exports.js';
+import { recogniseExport } from './exports.js';
 import type { Cell, ImportSource, SourceRecord } from './sources/types.js';
 
 interface Column {
@@ -13,21 +13,22 @@ interface Column {
 }
 
 /**
- * Reads the source's first record and recognises the export by its keys. When it is one, the
- * source gets a header and every record its cells (`raw`); either way the first record is still
- * the first the source yields. Returns the export (if any) and the first record's keys.
+ * Reads a JSON source's first record and recognises the export by its keys (`source.keys`).
+ * When it is one, the source gets the export (`source.profile`), a header, and every record its
+ * cells (`raw`); either way the first record is still the first the source yields.
  */
-export async function readAsExportTable(
-  source: ImportSource,
-): Promise<{ profile: ExportProfile | undefined; keys: string[] }> {
+export async function readAsExportTable(source: ImportSource): Promise<void> {
   const records = source.records[Symbol.asyncIterator]();
   const first = await records.next();
   const object = first.done || first.value.error ? undefined : first.value.record;
   const profile = object && recogniseExport(Object.keys(object), true);
   const columns = object && profile?.json ? tableColumns(object, profile.json.nested) : undefined;
-  if (columns) source.header = columns.map((c) => c.header);
+  source.keys = object ? Object.keys(object) : [];
+  if (columns && profile) {
+    source.header = columns.map((c) => c.header);
+    source.profile = profile;
+  }
   source.records = chain(first, records, columns);
-  return { profile: columns ? profile : undefined, keys: object ? Object.keys(object) : [] };
 }
 
 function tableColumns(object: Record<string, unknown>, nested: readonly string[]): Column[] {

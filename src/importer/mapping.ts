@@ -1,35 +1,15 @@
 // Which contact field or custom attribute each CSV column fills: synonyms, attribute names and
-// `--map` overrides, resolved once from the header.
+// overrides, resolved once from the header.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { READ_ONLY_CONTACT_FIELDS } from '../api/limits.js';
 import { didYouMean } from '../util/suggest.js';
+import { ColumnClaims } from './column-claims.js';
+import { ATTR_PREFIX_RE, CONTACT_FIELDS, type ColumnTarget, type MapOverride } from './column-targets.js';
 import { type ColumnRole, headerWords, inferColumns, placeOf, roleByWords } from './columns.js';
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
 import { type Cell, REJECT_KEYS } from './sources/types.js';
 import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
-
-export const CONTACT_FIELDS = ['external_id', 'name', 'email', 'phonenumber', 'stripe_accounts'] as const;
-export type ContactField = (typeof CONTACT_FIELDS)[number];
-
-export type ColumnTarget =
-  | { kind: 'field'; field: ContactField }
-  | { kind: 'attribute'; name: string }
-  /** Joined with the last name into `name` when the file has no full-name column. */
-  | { kind: 'first_name' }
-  | { kind: 'middle_name' }
-  | { kind: 'last_name' }
-  /** The row's country (a code or a name): where a national phone number is placed. */
-  | { kind: 'country' };
-
-/**
- * One `--map "Header=target[,target]"`: what the column fills (one column may fill two fields,
- * e.g. an email that is also the external_id); no targets means "ignore this column" (`-`).
- */
-export interface MapOverride {
-  header: string;
-  targets: ColumnTarget[];
-}
 
 export interface ColumnMapping {
   /** The header the mapping was made for. */
@@ -73,6 +53,27 @@ export interface ColumnMapping {
   exact?: boolean;
 }
 
+/** A column that fills a date attribute: its slash dates' order is read from its values. */
+export interface DateColumn {
+  index: number;
+  /** Its header, trimmed. */
+  header: string;
+}
+
+/** The columns of the mapping that fill a date attribute (one the agent defines as `date`). */
+export function dateColumns(
+  mapping: ColumnMapping,
+  definitions: Iterable<AttributeDefinition>,
+): DateColumn[] {
+  const dates = new Set<string>();
+  for (const d of definitions) if (d.type === 'date') dates.add(d.name);
+  return mapping.columns.flatMap((targets, index) =>
+    targets.some((t) => t.kind === 'attribute' && dates.has(t.name))
+      ? [{ index, header: mapping.header[index]!.trim() }]
+      : [],
+  );
+}
+
 /** A role in the words of a sentence (`Column "Contact" holds email addresses`). */
 const ROLE_WORDS: Record<ColumnRole, string> = {
   id: 'an id',
@@ -84,9 +85,6 @@ const ROLE_WORDS: Record<ColumnRole, string> = {
   last: 'last names',
   name: 'names',
 };
-
-/** Targets several columns may fill, in order: the first column with a usable value wins. */
-const ORDERED = new Set(['phonenumber', 'email', 'country']);
 
 /**
  * Whether a header is a common name of a field (`Email`, `ID`, `Work Phone`): what tells it from a
@@ -100,8 +98,6 @@ export function isGenericHeader(header: string): boolean {
 /** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
 const RECORD_FIELDS = new Set(READ_ONLY_CONTACT_FIELDS.map(normalizeHeader));
 
-const ATTR_PREFIX_RE = /^(attr|custom_attributes)\./i;
-
 /** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
 export function normalizeHeader(header: string): string {
   return header
@@ -110,97 +106,11 @@ export function normalizeHeader(header: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/**
- * Parse one `--map "Header=target"` (split at the last `=`, since a header may contain one); the
- * target may name several fields, comma-separated: `--map "E-mail 1 - Value=external_id,email"`.
- */
-export function parseMapOption(value: string): MapOverride {
-  const at = value.lastIndexOf('=');
-  const header = at === -1 ? '' : value.slice(0, at).trim();
-  const target = at === -1 ? '' : value.slice(at + 1).trim();
-  if (!header || !target) {
-    throw new MappingError(`Invalid --map "${value}": expected "Header=field", e.g. --map "E-mail=email"`);
-  }
-  return { header, targets: parseTargets(target, `Invalid --map "${value}"`) };
-}
-
-/**
- * A saved mapping (`--map-file`): a JSON object of `"Header": "field"` entries, the same targets
- * as `--map`. `file` names it in messages.
- */
-export function parseMapFile(text: string, file: string): MapOverride[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new MappingError(`--map-file ${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new MappingError(
-      `--map-file ${file} must be a JSON object of "Header": "field" entries, e.g. {"E-mail": "email"}`,
-    );
-  }
-  return Object.entries(value).map(([header, target]) => {
-    if (typeof target !== 'string' || !header.trim() || !target.trim()) {
-      throw new MappingError(
-        `--map-file ${file}: ${JSON.stringify(header)} must map to a field name (a string), e.g. "email" or "-"`,
-      );
-    }
-    return { header: header.trim(), targets: parseTargets(target.trim(), `--map-file ${file}: "${header}"`) };
-  });
-}
-
-/**
- * `--map-file` entries with `--map` flags over them: flags naming the same header replace the
- * file's entry, so a one-off tweak needs no edit of the saved mapping. Two flags for one header
- * add up (`--map "Email=external_id" --map "Email=email"` fills both), never drop the first.
- */
-export function combineMaps(
-  fromFile: readonly MapOverride[],
-  fromFlags: readonly MapOverride[],
-): MapOverride[] {
-  const byHeader = new Map<string, MapOverride>();
-  for (const o of fromFile) byHeader.set(normalizeHeader(o.header), o);
-  const flagged = new Set<string>();
-  for (const o of fromFlags) {
-    const key = normalizeHeader(o.header);
-    const earlier = flagged.has(key) ? byHeader.get(key) : undefined;
-    byHeader.set(key, earlier ? { header: earlier.header, targets: [...earlier.targets, ...o.targets] } : o);
-    flagged.add(key);
-  }
-  return [...byHeader.values()];
-}
-
-/** `email`, `external_id,email`, `attr.plan`, or `-` (nothing). */
-function parseTargets(text: string, where: string): ColumnTarget[] {
-  if (text === '-') return [];
-  return text.split(',').map((t) => parseTarget(t.trim(), where));
-}
-
-function parseTarget(target: string, where: string): ColumnTarget {
-  // The name `update --phone` gives it.
-  if (target === 'phone') return { kind: 'field', field: 'phonenumber' };
-  if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
-    return { kind: 'field', field: target as ContactField };
-  }
-  if (target === 'first_name' || target === 'middle_name' || target === 'last_name' || target === 'country')
-    return { kind: target };
-  if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
-    return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
-  }
-  throw new MappingError(
-    `${where}: unknown field "${target}"${didYouMean(target, [...CONTACT_FIELDS, 'first_name', 'last_name', 'country'])}; ` +
-      `expected one of ${CONTACT_FIELDS.join(', ')}, first_name, last_name, country (where a national phone number is placed), ` +
-      'attr.<name> or - (ignore the column)',
-    { unknownTarget: target },
-  );
-}
-
 export interface ResolveMappingOptions {
   header: string[];
   /** The agent's custom attribute definitions (archived ones too). */
   definitions: Iterable<AttributeDefinition>;
-  overrides?: MapOverride[];
+  overrides?: readonly MapOverride[] | undefined;
   /** The export, when the caller recognised it already (a JSON export, by its first object's keys). */
   profile?: ExportProfile | undefined;
   /**
@@ -228,81 +138,51 @@ export function resolveMapping({
   sample = [],
 }: ResolveMappingOptions): ColumnMapping {
   const defs = [...definitions];
-  const columns: ColumnTarget[][] = header.map(() => []);
-  // `decided`: no automatic rule may touch the column; `ignored`: left out on purpose, not reported.
-  const decided = header.map(() => false);
-  const ignored = header.map(() => false);
-  const taken = new Set<string>();
-  const ordered: Record<string, number[]> = { phonenumber: [], email: [], country: [] };
+  const claims = new ColumnClaims(header.length, overrides);
+  const { ordered } = claims;
   const label = (i: number) => (header[i]!.trim() ? header[i]!.trim() : `(column ${i + 1}, no header)`);
   const normalized = header.map(normalizeHeader);
 
   for (const override of overrides) {
     const i = findColumn(header, override.header);
     if (i === -1) {
+      const columns = header.map((_, j) => label(j));
+      const suggestion = didYouMean(override.header, header);
       throw new MappingError(
-        `--map "${override.header}=...": the file has no column "${override.header}" ` +
-          `(columns: ${header.map((_, j) => label(j)).join(', ')})${didYouMean(override.header, header)}`,
+        `The file has no column "${override.header}" to override (columns: ${columns.join(', ')})${suggestion}`,
+        { detail: { code: 'map_no_column', header: override.header, columns, suggestion } },
       );
     }
-    for (const raw of override.targets) {
-      const target = checkAttribute(raw, defs, `--map "${override.header}=..."`);
-      const key = targetKey(target);
-      if (ORDERED.has(key)) {
-        // Named in --map order: a fallback list (`--map "Phone=phonenumber" --map "Mobile=phonenumber"`).
-        if (!ordered[key]!.includes(i)) ordered[key]!.push(i);
-      } else if (taken.has(key)) {
-        throw new MappingError(`--map: two columns map to ${describeTarget(target)}; keep one of them`);
-      }
-      taken.add(key);
-      columns[i]!.push(target);
-    }
-    decided[i] = true;
-    ignored[i] = override.targets.length === 0;
+    claims.override(
+      i,
+      override.targets.map((target) => checkAttribute(target, defs, { override: override.header })),
+    );
   }
 
-  const claim = (i: number, target: ColumnTarget) => {
-    const key = targetKey(target);
-    if (ORDERED.has(key)) {
-      // Automatic columns join a list only when --map named none for it.
-      if (overrides.some((o) => o.targets.some((t) => targetKey(t) === key))) return;
-      if (ordered[key]!.includes(i)) return;
-      ordered[key]!.push(i);
-      columns[i]!.push(target);
-      decided[i] = true;
-      return;
-    }
-    if (taken.has(key)) return;
-    taken.add(key);
-    columns[i]!.push(target);
-    decided[i] = true;
-  };
+  /** The first column no rule decided yet whose header is `wanted`, normalised. */
   const find = (wanted: string) => {
     const norm = normalizeHeader(wanted);
-    return header.findIndex((_, j) => !decided[j] && normalized[j] === norm);
+    return header.findIndex((_, j) => !claims.isDecided(j) && normalized[j] === norm);
   };
 
   header.forEach((cell, i) => {
-    if (decided[i]) return;
+    if (claims.isDecided(i)) return;
     const trimmed = cell.trim();
     if (trimmed === REJECT_KEYS.line || trimmed === REJECT_KEYS.error) {
-      decided[i] = true;
-      ignored[i] = true;
+      claims.decide(i, true);
     } else if (ATTR_PREFIX_RE.test(trimmed)) {
-      const target = checkAttribute(
-        { kind: 'attribute', name: trimmed.replace(ATTR_PREFIX_RE, '') },
-        defs,
-        `Column "${trimmed}"`,
-      );
+      const target = checkAttribute({ kind: 'attribute', name: trimmed.replace(ATTR_PREFIX_RE, '') }, defs, {
+        column: trimmed,
+      });
       // An archived attribute takes no values: its column (as in an export) is left out and
-      // reported, rather than every row with a value being rejected. `--map` can still ask for it.
+      // reported, rather than every row with a value being rejected. An override can still ask for it.
       const archived = target.kind === 'attribute' && defs.find((d) => d.name === target.name)?.archived;
-      if (archived) decided[i] = true;
-      else claim(i, target);
+      if (archived) claims.decide(i);
+      else claims.claim(i, target);
     }
   });
 
-  if (profile) claimProfile(profile, find, claim, header, normalized, ordered);
+  if (profile) claimProfile(profile, claims, find, header, normalized);
 
   // The contract's own field names are what they say, but `name` is read with the other name
   // columns (beside a `last_name` it is the first name) and a header that only resembles one
@@ -314,14 +194,13 @@ export function resolveMapping({
         ? normalizeHeader(f) === normalized[i]
         : f !== 'name' && header[i]!.trim().toLowerCase() === f,
     );
-    if (field && !decided[i]) claim(i, { kind: 'field', field });
+    if (field && !claims.isDecided(i)) claims.claim(i, { kind: 'field', field });
   });
 
   // Every other column by its words and values. A header that is a defined attribute's name is
   // that attribute, unless it is a common name of a field no other column fills (an attribute
   // `mail` beside an `Email` column stays the attribute; alone, `mail` is the email).
   const activeByName = new Map(defs.filter((d) => !d.archived).map((d) => [normalizeHeader(d.name), d.name]));
-  const filled = new Set<string>([...taken, ...Object.keys(ordered).filter((k) => ordered[k]!.length > 0)]);
   const fieldOf: Record<string, string> = {
     id: 'external_id',
     email: 'email',
@@ -335,28 +214,28 @@ export function resolveMapping({
     return (
       typeof role !== 'string' ||
       role === 'none' ||
-      filled.has(fieldOf[role] ?? role) ||
-      header.some((h, j) => j !== i && !decided[j] && roleByWords(headerWords(h)) === role)
+      claims.fills(fieldOf[role] ?? role) ||
+      header.some((h, j) => j !== i && !claims.isDecided(j) && roleByWords(headerWords(h)) === role)
     );
   };
   // A recognised export's own email and phone columns are its whole list: a column it does not
   // name is not one of them (Mailchimp's OPTIN_IP is no phone).
   const exportChose = {
-    email: profile !== undefined && ordered.email!.length > 0,
-    phone: profile !== undefined && ordered.phonenumber!.length > 0,
+    email: profile !== undefined && ordered.email.length > 0,
+    phone: profile !== undefined && ordered.phonenumber.length > 0,
   };
   const inferred = inferColumns(
     header,
     sample,
-    (i) => decided[i]! || ignored[i]! || attributeOnly(i),
-    ordered.email!,
+    (i) => claims.isDecided(i) || claims.isIgnored(i) || attributeOnly(i),
+    ordered.email,
   );
   const indices = (role: ColumnRole) =>
     inferred.columns
       .flatMap((c, i) => (c?.role === role ? [{ i, rank: c.rank }] : []))
       .sort((a, b) => a.rank - b.rank)
       .map((c) => c.i);
-  if (inferred.id !== undefined) claim(inferred.id, { kind: 'field', field: 'external_id' });
+  if (inferred.id !== undefined) claims.claim(inferred.id, { kind: 'field', field: 'external_id' });
   // `Name` beside a last name and no first name is the first name (`Nombre` + `Apellidos`,
   // MailerLite's `name` + `last_name`); beside a first name and no last name, the last (`Prénom` + `Nom`).
   const [names, firsts, lasts] = [indices('name'), indices('first'), indices('last')];
@@ -366,22 +245,23 @@ export function resolveMapping({
       : lasts.length === 0 && firsts.length > 0
         ? { kind: 'last_name' }
         : { kind: 'field', field: 'name' };
-  for (const i of names) claim(i, nameIs);
-  for (const i of firsts) claim(i, { kind: 'first_name' });
-  for (const i of indices('middle')) claim(i, { kind: 'middle_name' });
-  for (const i of lasts) claim(i, { kind: 'last_name' });
-  if (!exportChose.email) for (const i of indices('email')) claim(i, { kind: 'field', field: 'email' });
-  if (!exportChose.phone) for (const i of indices('phone')) claim(i, { kind: 'field', field: 'phonenumber' });
+  for (const i of names) claims.claim(i, nameIs);
+  for (const i of firsts) claims.claim(i, { kind: 'first_name' });
+  for (const i of indices('middle')) claims.claim(i, { kind: 'middle_name' });
+  for (const i of lasts) claims.claim(i, { kind: 'last_name' });
+  if (!exportChose.email)
+    for (const i of indices('email')) claims.claim(i, { kind: 'field', field: 'email' });
+  if (!exportChose.phone)
+    for (const i of indices('phone')) claims.claim(i, { kind: 'field', field: 'phonenumber' });
   // The row's country only places a phone number: the column may also fill an attribute.
-  if (!overrides.some((o) => o.targets.some((t) => t.kind === 'country'))) {
-    for (const i of indices('country'))
-      if (!ignored[i] && !ordered.country!.includes(i)) ordered.country!.push(i);
+  if (!claims.overridden('country')) {
+    for (const i of indices('country')) if (!claims.isIgnored(i)) claims.addCountry(i);
   }
   const label0 = (i: number) => JSON.stringify(label(i));
   const decisions: string[] = [];
   const byValues: number[] = [];
   for (const { index, header: said, values } of inferred.overruled) {
-    if (!columns[index]!.length && !ordered.country!.includes(index)) continue;
+    if (!claims.targets(index).length && !ordered.country.includes(index)) continue;
     byValues.push(index);
     decisions.push(
       `Column ${label0(index)} holds ${ROLE_WORDS[values]} (by its values), though its header reads as ${ROLE_WORDS[said]}: read as ${ROLE_WORDS[values]}`,
@@ -391,103 +271,96 @@ export function resolveMapping({
     if (
       c?.by === 'values' &&
       !byValues.includes(i) &&
-      (columns[i]!.length > 0 || ordered.country!.includes(i))
+      (claims.targets(i).length > 0 || ordered.country.includes(i))
     )
       byValues.push(i);
   });
-  const keyColumn = () =>
-    columns.findIndex((targets) => targets.some((t) => t.kind === 'field' && t.field === 'external_id'));
-  const notKeys = inferred.notKeys.filter(({ index }) => keyColumn() !== index);
+  const notKeys = inferred.notKeys.filter(({ index }) => claims.keyColumn() !== index);
   for (const { index, why } of notKeys) {
     decisions.push(`Column ${label0(index)} is not used as the contacts' key: ${why}`);
   }
   const mapsKey = overrides.some((o) =>
     o.targets.some((t) => t.kind === 'field' && (t.field === 'external_id' || t.field === 'email')),
   );
-  if (keyColumn() === -1 && inferred.uniqueColumn !== undefined && !mapsKey) {
-    claim(inferred.uniqueColumn, { kind: 'field', field: 'external_id' });
+  if (claims.keyColumn() === -1 && inferred.uniqueColumn !== undefined && !mapsKey) {
+    claims.claim(inferred.uniqueColumn, { kind: 'field', field: 'external_id' });
     const share = Math.round(inferred.emailShare * 100);
     decisions.push(
       `Most rows have no email (${share}% have one): external_id = ${label(inferred.uniqueColumn)}, a column filled and unique in every row`,
     );
   }
   header.forEach((cell, i) => {
-    const name = decided[i] ? undefined : activeByName.get(normalizeHeader(cell));
-    if (name) claim(i, { kind: 'attribute', name });
+    const name = claims.isDecided(i) ? undefined : activeByName.get(normalizeHeader(cell));
+    if (name) claims.claim(i, { kind: 'attribute', name });
   });
   const lookAlikes = inferred.lookAlikes
     .filter(
-      ({ index }) => columns[index]!.length === 0 && !ignored[index] && !activeByName.has(normalized[index]!),
+      ({ index }) =>
+        claims.targets(index).length === 0 &&
+        !claims.isIgnored(index) &&
+        !activeByName.has(normalized[index]!),
     )
     .map(({ index, looksLike }) => {
       const field = looksLike === 'phone' ? ('phonenumber' as const) : looksLike;
-      // A --map for a field replaces its automatic columns: the hint names those too, in order.
-      const now =
-        field === 'phonenumber'
-          ? ordered.phonenumber!
-          : field === 'email'
-            ? ordered.email!
-            : ordered.country!;
-      return { header: label(index), field, with: now.map(label) };
+      // An override of a field replaces its automatic columns: the hint names those too, in order.
+      return { header: label(index), field, with: ordered[field].map(label) };
     });
   // Each phone's country columns, its own address's first (`Work Phone` with `Work Country`),
   // however the columns were decided.
   const placeAt = (i: number) => placeOf(headerWords(header[i]!));
   const phoneCountryColumns = new Map<number, number[]>();
-  for (const p of ordered.phonenumber!) {
+  for (const p of ordered.phonenumber) {
     const place = placeAt(p);
-    const same = place ? ordered.country!.filter((c) => placeAt(c) === place) : [];
-    phoneCountryColumns.set(p, [...same, ...ordered.country!.filter((c) => !same.includes(c))]);
+    const same = place ? ordered.country.filter((c) => placeAt(c) === place) : [];
+    phoneCountryColumns.set(p, [...same, ...ordered.country.filter((c) => !same.includes(c))]);
   }
 
-  // First and last names only stand in for a missing full name.
-  if (taken.has('name')) {
-    columns.forEach((targets, i) => {
-      columns[i] = targets.filter(
-        (t) => t.kind !== 'first_name' && t.kind !== 'middle_name' && t.kind !== 'last_name',
-      );
-    });
-  }
+  claims.dropNamePartsUnderName();
 
-  const fills = (targets: ColumnTarget[], field: ContactField) =>
-    targets.some((t) => t.kind === 'field' && t.field === field);
   let keyFromEmail: string | undefined;
-  if (!columns.some((targets) => fills(targets, 'external_id'))) {
-    const emailColumn = ordered.email![0];
+  if (claims.keyColumn() === -1) {
+    const emailColumn = ordered.email[0];
     if (emailColumn === undefined) {
-      const why = notKeys.map(({ index, why }) => `; ${label(index)} cannot: ${why}`).join('');
+      const columns = header.map((_, j) => label(j));
+      const cannot = notKeys.map(({ index, why }) => ({ column: label(index), why }));
       throw new MappingError(
-        `No column maps to external_id, and no email column can stand in for it (columns: ${header.map((_, j) => label(j)).join(', ')})${why}. ` +
-          'Name one with --map "<column>=external_id" (a column can fill two fields: --map "Email=external_id,email").',
+        `No column maps to external_id, and no email column can stand in for it (columns: ${columns.join(', ')})` +
+          `${cannot.map(({ column, why }) => `; ${column} cannot: ${why}`).join('')}. ` +
+          'Map one to external_id (a column can fill two fields: external_id and email).',
+        { detail: { code: 'no_key_column', columns, notKeys: cannot } },
       );
     }
     keyFromEmail = label(emailColumn);
-    columns[emailColumn]!.push({ kind: 'field', field: 'external_id' });
+    claims.targets(emailColumn).push({ kind: 'field', field: 'external_id' });
   }
 
   // A file with external_id beside the record's timestamps is one of our exports (or alike): the
   // service's own fields (id, created_at, updated_at) are read-only, so they are skipped quietly.
-  const externalIdColumn = columns.findIndex((targets) => fills(targets, 'external_id'));
+  const externalIdColumn = claims.keyColumn();
   const looksExported =
     normalized[externalIdColumn] === 'externalid' &&
     (normalized.includes('createdat') || normalized.includes('updatedat'));
   if (looksExported) {
     header.forEach((_, i) => {
-      if (columns[i]!.length === 0 && !decided[i] && RECORD_FIELDS.has(normalized[i]!)) ignored[i] = true;
+      if (claims.targets(i).length === 0 && !claims.isDecided(i) && RECORD_FIELDS.has(normalized[i]!))
+        claims.ignore(i);
     });
   }
   // A country column read for phones only is used, not ignored.
-  for (const i of ordered.country!) if (!columns[i]!.some((t) => t.kind === 'country')) ignored[i] = true;
+  for (const i of ordered.country) if (!claims.targets(i).some((t) => t.kind === 'country')) claims.ignore(i);
 
-  const unmapped = header.flatMap((_, i) => (columns[i]!.length === 0 && !ignored[i] ? [label(i)] : []));
+  const columns = claims.columns;
+  const unmapped = header.flatMap((_, i) =>
+    columns[i]!.length === 0 && !claims.isIgnored(i) ? [label(i)] : [],
+  );
   return {
     header,
     columns,
     unmapped,
     system: profile && { id: profile.id, label: profile.label },
-    phoneColumns: ordered.phonenumber!,
-    emailColumns: ordered.email!,
-    countryColumns: ordered.country!,
+    phoneColumns: ordered.phonenumber,
+    emailColumns: ordered.email,
+    countryColumns: ordered.country,
     phoneCountryColumns,
     byValues,
     decisions,
@@ -501,130 +374,44 @@ export function resolveMapping({
 
 /**
  * A recognised export's own columns: the id, the name (or its parts), emails, phones and
- * countries it has, in the table's order. What --map decided stays decided.
+ * countries it has, in the table's order. What an override decided stays decided.
  */
 function claimProfile(
   profile: ExportProfile,
+  claims: ColumnClaims,
   find: (header: string) => number,
-  claim: (i: number, target: ColumnTarget) => void,
   header: string[],
   normalized: string[],
-  ordered: Record<string, number[]>,
 ): void {
-  const one = (names: readonly string[] | undefined, target: ColumnTarget) => {
+  const first = (names: readonly string[] | undefined, target: ColumnTarget) => {
     for (const name of names ?? []) {
       const i = find(name);
       if (i !== -1) {
-        claim(i, target);
+        claims.claim(i, target);
         return;
       }
     }
   };
-  const all = (names: readonly string[], target: ColumnTarget) => {
+  const each = (names: readonly string[], target: ColumnTarget) => {
     for (const name of names) {
       const i = find(name);
-      if (i !== -1) claim(i, target);
+      if (i !== -1) claims.claim(i, target);
     }
   };
-  one(profile.key, { kind: 'field', field: 'external_id' });
-  one(profile.name, { kind: 'field', field: 'name' });
-  one(profile.first, { kind: 'first_name' });
-  one(profile.middle, { kind: 'middle_name' });
-  one(profile.last, { kind: 'last_name' });
-  all(profile.email, { kind: 'field', field: 'email' });
-  all(profile.phone, { kind: 'field', field: 'phonenumber' });
+  first(profile.key, { kind: 'field', field: 'external_id' });
+  first(profile.name, { kind: 'field', field: 'name' });
+  first(profile.first, { kind: 'first_name' });
+  first(profile.middle, { kind: 'middle_name' });
+  first(profile.last, { kind: 'last_name' });
+  each(profile.email, { kind: 'field', field: 'email' });
+  each(profile.phone, { kind: 'field', field: 'phonenumber' });
   // Country columns stay free for an attribute of that name: they only place phone numbers.
-  if (ordered.country!.length === 0) {
+  if (claims.ordered.country.length === 0) {
     for (const name of profile.country) {
       const norm = normalizeHeader(name);
       const i = normalized.indexOf(norm);
-      if (i !== -1 && header[i] !== undefined) ordered.country!.push(i);
+      if (i !== -1 && header[i] !== undefined) claims.ordered.country.push(i);
     }
-  }
-}
-
-/** `Header -> target` lines, for a verbose run or a dry run (and the checkpoint's settings). */
-export function describeMapping(mapping: ColumnMapping): string[] {
-  const rank = (i: number, target: ColumnTarget) => {
-    const key = targetKey(target);
-    const list =
-      key === 'phonenumber' ? mapping.phoneColumns : key === 'email' ? mapping.emailColumns : undefined;
-    return list && list.length > 1 ? ` (${list.indexOf(i) + 1} of ${list.length})` : '';
-  };
-  const lines = mapping.columns.flatMap((targets, i) =>
-    targets.length > 0
-      ? [
-          `${mapping.header[i]!.trim() || `(column ${i + 1})`} -> ${targets.map((t) => describeTarget(t) + rank(i, t)).join(', ')}`,
-        ]
-      : [],
-  );
-  for (const i of mapping.countryColumns) {
-    if (!mapping.columns[i]!.some((t) => t.kind === 'country'))
-      lines.push(`${mapping.header[i]!.trim()} -> country (places national phone numbers)`);
-  }
-  return lines;
-}
-
-/**
- * The mapping in one line, for the first line of an import and a dry run: which export was
- * recognised, and what fills each field (`Phone, Mobile -> phonenumber` in the order tried).
- */
-export function summarizeMapping(mapping: ColumnMapping): string {
-  const name = (i: number) =>
-    (mapping.header[i]!.trim() || `(column ${i + 1})`) +
-    (mapping.byValues.includes(i) ? ' (by its values)' : '');
-  const parts: string[] = [];
-  const byTarget = new Map<string, number[]>();
-  mapping.columns.forEach((targets, i) => {
-    for (const t of targets) {
-      const key = describeTarget(t);
-      byTarget.set(key, [...(byTarget.get(key) ?? []), i]);
-    }
-  });
-  const list = (cols: number[], joiner = ', ') => cols.map(name).join(joiner);
-  if (mapping.keyFromEmail) parts.push(`no id column: external_id = ${mapping.keyFromEmail}, in lower case`);
-  else if (byTarget.has('external_id')) parts.push(`${list(byTarget.get('external_id')!)} -> external_id`);
-  if (byTarget.has('name')) parts.push(`${list(byTarget.get('name')!)} -> name`);
-  else {
-    const partsOfName = [
-      ...(byTarget.get('name (first part)') ?? []),
-      ...(byTarget.get('name (middle part)') ?? []),
-      ...(byTarget.get('name (last part)') ?? []),
-    ];
-    if (partsOfName.length > 0) parts.push(`${list(partsOfName, ' + ')} -> name`);
-  }
-  if (mapping.emailColumns.length > 0) parts.push(`${list(mapping.emailColumns)} -> email`);
-  if (mapping.phoneColumns.length > 0) {
-    parts.push(
-      `${list(mapping.phoneColumns)} -> phonenumber${mapping.phoneColumns.length > 1 ? ' (first usable)' : ''}`,
-    );
-  }
-  if (mapping.countryColumns.length > 0) parts.push(`${list(mapping.countryColumns)} -> phone country`);
-  for (const [target, cols] of byTarget) {
-    if (target.startsWith('attr.')) parts.push(`${list(cols)} -> ${target}`);
-  }
-  const what = mapping.system
-    ? `Recognised the ${mapping.system.label}`
-    : mapping.exact
-      ? 'Recognised an export of this tool (cells read exactly as written)'
-      : 'Columns';
-  return `${what}: ${parts.join('; ')}`;
-}
-
-export function describeTarget(target: ColumnTarget): string {
-  switch (target.kind) {
-    case 'field':
-      return target.field;
-    case 'attribute':
-      return `attr.${target.name}`;
-    case 'first_name':
-      return 'name (first part)';
-    case 'middle_name':
-      return 'name (middle part)';
-    case 'last_name':
-      return 'name (last part)';
-    case 'country':
-      return 'country';
   }
 }
 
@@ -638,23 +425,24 @@ function findColumn(header: string[], wanted: string): number {
 }
 
 /** The attribute as the agent defines it (its exact name), or a MappingError if it is not defined. */
-function checkAttribute(target: ColumnTarget, defs: AttributeDefinition[], where: string): ColumnTarget {
+function checkAttribute(
+  target: ColumnTarget,
+  defs: AttributeDefinition[],
+  /** Where the attribute is named: a column's header (`attr.plan`), or an override of a column. */
+  at: { column: string } | { override: string },
+): ColumnTarget {
   if (target.kind !== 'attribute') return target;
   const found =
     defs.find((d) => d.name === target.name) ??
     defs.find((d) => normalizeHeader(d.name) === normalizeHeader(target.name));
   if (!found) {
-    const known = defs.filter((d) => !d.archived).map((d) => d.name);
+    const defined = defs.filter((d) => !d.archived).map((d) => d.name);
+    const where = 'column' in at ? `Column "${at.column}"` : `The override of column "${at.override}"`;
     throw new MappingError(
       `${where}: custom attribute "${target.name}" is not defined for this agent ` +
-        `(defined: ${known.length ? known.join(', ') : 'none'}); define it first, or map the column to -`,
+        `(defined: ${defined.length ? defined.join(', ') : 'none'}); define it first, or map the column to -`,
+      { detail: { code: 'attribute_not_defined', attribute: target.name, defined, ...at } },
     );
   }
   return { kind: 'attribute', name: found.name };
-}
-
-function targetKey(target: ColumnTarget): string {
-  if (target.kind === 'field') return target.field;
-  if (target.kind === 'attribute') return `attr.${target.name}`;
-  return target.kind;
 }

@@ -6,7 +6,8 @@ import { type CountryCode, parsePhoneNumberWithError, validatePhoneNumberLength 
 
 export type PhonePlace =
   | { ok: true; e164: string; country: string | undefined }
-  | { ok: false; reason: string };
+  /** `code`: a national number no country reads (one) or reads alone (several). */
+  | { ok: false; reason: string; code?: 'phone_no_country' | 'phone_ambiguous' };
 
 /** Where a national number's candidate countries came from, for the reason when none fits. */
 export type CandidateSource = 'row' | 'default' | 'file';
@@ -61,8 +62,9 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     return {
       ok: false,
       reason:
-        'a national number and no country to read it in (no country in the row, no --default-country, ' +
-        'no international number or country in the file): write it with + and the country code, or pass --default-country',
+        'a national number and no country to read it in (no country in the row, no default country, ' +
+        'no international number or country in the file): write it with + and the country code, or give a default country',
+      code: 'phone_no_country',
     };
   }
   const fits: { e164: string; country: string; written: boolean }[] = [];
@@ -117,7 +119,8 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   }
   return {
     ok: false,
-    reason: `valid in more than one of ${tried} (${where}): write it with + and the country code, or pass --default-country`,
+    reason: `valid in more than one of ${tried} (${where}): write it with + and the country code, or give a default country`,
+    code: 'phone_ambiguous',
   };
 }
 

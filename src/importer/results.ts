@@ -23,7 +23,10 @@ export type ResultsFormat = 'csv' | 'ndjson';
 export function resultsFormat(path: string): ResultsFormat {
   const written = fileType(extname(path))?.written;
   if (written === 'csv' || written === 'ndjson') return written;
-  throw new ImportError(`--results ${path}: name a .csv or .ndjson file (its extension picks the format)`);
+  throw new ImportError(
+    `The results file ${path}: name a .csv or .ndjson file (its extension picks the format)`,
+    { detail: { code: 'results_extension', path } },
+  );
 }
 
 /**

@@ -4,13 +4,13 @@
 // src/bulk/teardown.ts.
 import type { AttributeDefinition } from '../api/attribute.js';
 import type { TeardownId } from '../bulk/teardown.js';
+import { emailKey } from './column-reader.js';
 import { headerWords, roleByWords } from './columns.js';
 import { ImportError } from './errors.js';
 import type { ExportProfile } from './exports.js';
 import { formatFromName, isTabular, sniffDelimiter, sniffFormat } from './format.js';
 import { readAsExportTable } from './json-export.js';
 import { normalizeHeader, resolveMapping } from './mapping.js';
-import { emailKey } from './rows.js';
 import { openSource } from './sources/index.js';
 import { type OpenedInput, openInput } from './sources/input.js';
 import { decodeText } from './sources/text.js';
@@ -91,8 +91,17 @@ async function structuredFromOpened(opened: OpenedInput, options: ReadTeardownOp
   let source: ImportSource;
   if (kind === 'xlsx') source = await (await import('./sources/xlsx.js')).openXlsx(opened);
   else if (kind === 'vcard') source = await (await import('./sources/vcard.js')).openVcard(opened);
-  else
-    source = kind === 'csv' ? await openCsv(opened) : kind === 'json' ? openJson(opened) : openNdjson(opened);
+  else if (kind === 'csv') source = await openCsv(opened);
+  else {
+    const records = kind === 'json' ? openJson(opened) : openNdjson(opened);
+    try {
+      await readAsExportTable(records);
+    } catch (error) {
+      records.close();
+      throw error;
+    }
+    source = records;
+  }
   return idsFromSource(source, options);
 }
 
@@ -140,8 +149,7 @@ async function recordKey(source: ImportSource, options: ReadTeardownOptions): Pr
     return mappedKey(source, undefined, options);
   }
   // A JSON export the importer knows (Zendesk's users) is read as its import read it: by columns.
-  const { profile } = await readAsExportTable(source);
-  if (profile) return mappedKey(source, profile, options);
+  if (source.profile) return mappedKey(source, source.profile, options);
   return {
     id: (rec) => {
       const raw = rec.record.external_id;

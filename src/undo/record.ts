@@ -230,10 +230,11 @@ export class UndoRecord {
       // Ours alone: it holds the contacts' data.
       for (const d of [dir, agentDir]) if ((statSync(d).mode & 0o077) !== 0) chmodSync(d, DIR_MODE);
     } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       throw new UndoRecordError(
-        `Cannot keep this import's undo record in ${agentDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. ` +
-          'Set CONTACTS_DATA_DIR to a directory you can write, or import with --no-undo',
-        { cause: error },
+        `Cannot keep this import's undo record in ${agentDir}: ${reason}. ` +
+          'Set CONTACTS_DATA_DIR to a directory you can write, or import without an undo record',
+        { cause: error, detail: { code: 'undo_dir_unwritable', dir: agentDir, reason } },
       );
     }
     // Ids sort in the order imports started (within this process, even in one millisecond).

@@ -23,6 +23,15 @@ export interface UndoRef {
   full: boolean;
 }
 
+/** What the recording does that the user should know of, before the import starts. */
+export type UndoNote =
+  /** The agent's contacts are listed first, to record the state before of those the import changes. */
+  | { code: 'undo_reading_directory'; message: string; contacts: number; requests: number }
+  /** Only what the import creates is recorded: reading the states before costs too much. */
+  | { code: 'undo_created_only'; message: string; reason: string }
+  /** The run resumed kept no undo record: undo takes back only what this run writes. */
+  | { code: 'undo_resumed_without_record'; message: string };
+
 export interface RecorderOptions {
   client: ContactsClient;
   agentId: string;
@@ -43,7 +52,7 @@ export interface RecorderOptions {
    */
   resumeRecord?: string | null | undefined;
   /** What the recording does that the user should know of, before the import starts. */
-  onNote?: ((message: string) => void) | undefined;
+  onNote?: ((note: UndoNote) => void) | undefined;
 }
 
 export class UndoRecorder {
@@ -79,18 +88,23 @@ export class UndoRecorder {
     const budget = Math.max(importRequests ?? 0, READS_IN_FLIGHT);
     const full = o.choice === 'full' || readRequests <= budget;
     if (full && list && reader.pages > 1) {
-      o.onNote?.(
-        `Reading the ${reader.total} contacts of agent ${o.agentId} first (${reader.pages} requests), to record what this import changes for contacts undo`,
-      );
+      o.onNote?.({
+        code: 'undo_reading_directory',
+        message: `Reading the ${reader.total} contacts of agent ${o.agentId} first (${reader.pages} requests), to record what this import changes for contacts undo`,
+        contacts: reader.total,
+        requests: reader.pages,
+      });
     }
     if (!full) {
       const why =
         importRequests === undefined
           ? `the input's size is not known, and reading the ${reader.total} contacts of agent ${o.agentId} first takes ${readRequests} requests`
           : `reading the state of ${list ? `the ${reader.total} contacts of agent ${o.agentId}` : `the ${o.rows} contacts it names`} first would take ${readRequests} requests, more than the import's ${importRequests}`;
-      o.onNote?.(
-        `Recording only the contacts this import creates (undo deletes them; it cannot restore the ones it updates): ${why}. --undoable records those too.`,
-      );
+      o.onNote?.({
+        code: 'undo_created_only',
+        message: `Recording only the contacts this import creates (undo deletes them; it cannot restore the ones it updates): ${why}.`,
+        reason: why,
+      });
     }
     const init = {
       agentId: o.agentId,
@@ -106,14 +120,17 @@ export class UndoRecorder {
       if (record && undone) {
         record.close();
         throw new ImportError(
-          `The import this run would resume was taken back by contacts undo (${undone}): its rows are not in the directory any more. Import the file again with --restart`,
+          `The import this run would resume was taken back by contacts undo (${undone}): its rows are not in the directory any more. Import the file again from the first row`,
+          { detail: { code: 'resume_undone', undoneAt: undone } },
         );
       }
     }
     if (o.resumeRecord !== undefined && !record) {
-      o.onNote?.(
-        'The run resumed kept no undo record (imported with --no-undo, or its record is gone): contacts undo takes back only what this run writes',
-      );
+      o.onNote?.({
+        code: 'undo_resumed_without_record',
+        message:
+          'The run resumed kept no undo record (it was imported without one, or its record is gone): contacts undo takes back only what this run writes',
+      });
     }
     record ??= await UndoRecord.create(o.dir, init);
     try {

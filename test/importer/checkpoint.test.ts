@@ -224,14 +224,22 @@ describe('ImportCheckpoint', () => {
       open(named, true, { settings: JSON.stringify({ format: 'tsv', mapping: 'a', defaultCountry: 'GB' }) }),
     ).rejects.toMatchObject({ reasons: ['the import options (format) changed'] });
 
-    // A record that kept --default-country compares it, and says how to resume; one written
-    // before it was kept does not (above: its run may have had one from the profile).
+    // A record that kept the default country compares it, and says what the run resumed had; one
+    // written before it was kept does not (above: its run may have had one from the profile).
     const kept = await fixture('k.csv', 'external_id\n1\n2\n');
     const gb = await open(kept, false, { settings: importSettings({ format: 'csv', defaultCountry: 'GB' }) });
     gb.markLanded(1);
     await gb.flush();
     await expect(open(kept, true, { settings: importSettings({ format: 'csv' }) })).rejects.toMatchObject({
-      reasons: ['the run resumed had --default-country GB, this run none: resume with --default-country GB'],
+      mismatches: [
+        {
+          code: 'option',
+          option: 'defaultCountry',
+          reason: 'the run resumed had default country GB, this run none',
+          was: 'GB',
+          now: null,
+        },
+      ],
     });
     expect(
       (await open(kept, true, { settings: importSettings({ format: 'csv', defaultCountry: 'GB' }) })).resumed,
@@ -262,8 +270,13 @@ describe('ImportCheckpoint', () => {
 
     const error = await withZone(undefined, true).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointMismatchError);
-    expect((error as CheckpointMismatchError).reasons).toEqual([
-      'the run resumed read date-times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
+    expect((error as CheckpointMismatchError).mismatches).toEqual([
+      {
+        code: 'time_zone',
+        reason: 'the run resumed read date-times without a zone as America/New_York, this run as UTC',
+        was: 'America/New_York',
+        now: 'UTC',
+      },
     ]);
     await expect(withZone('Europe/London', true)).rejects.toMatchObject({
       reasons: [expect.stringContaining('as America/New_York, this run as Europe/London')],
@@ -278,7 +291,13 @@ describe('ImportCheckpoint', () => {
     expect((await withZone(undefined, true)).resumed).toBe(true);
     expect((await withZone('Etc/UTC', true)).resumed).toBe(true);
     await expect(withZone('Asia/Kolkata', true)).rejects.toMatchObject({
-      reasons: [expect.stringContaining('as UTC, this run as Asia/Kolkata: resume with --time-zone UTC')],
+      mismatches: [
+        {
+          code: 'time_zone',
+          reason: expect.stringContaining('as UTC, this run as Asia/Kolkata'),
+          was: 'UTC',
+        },
+      ],
     });
   });
 
@@ -402,33 +421,46 @@ describe('the service', () => {
     return input;
   }
 
-  it('is recorded, and a resume against another one is refused naming both and how to resume', async () => {
+  it('is recorded, and a resume against another one is refused naming both', async () => {
+    // How to resume against the service resumed (--base-url, --mock) is the caller's to say:
+    // test/cli/output/import-words.test.ts.
+    const refusal = (was: string, now: string, reason: string) => ({
+      name: 'CheckpointMismatchError',
+      mismatches: [{ code: 'service', reason, was, now }],
+    });
     const a = await landedAt('https://a.example');
     expect((await saved(a)).service).toBe('https://a.example');
-    await expect(withService(a, 'https://b.example', true)).rejects.toMatchObject({
-      name: 'CheckpointMismatchError',
-      reasons: [
-        'the run resumed imported into https://a.example, this run into https://b.example: resume with --base-url https://a.example',
-      ],
-    });
-    await expect(withService(a, 'mock:/d/mock.db', true)).rejects.toMatchObject({
-      reasons: [
-        'the run resumed imported into https://a.example, this run into the embedded mock (/d/mock.db): resume with --base-url https://a.example',
-      ],
-    });
+    await expect(withService(a, 'https://b.example', true)).rejects.toMatchObject(
+      refusal(
+        'https://a.example',
+        'https://b.example',
+        'the run resumed imported into https://a.example, this run into https://b.example',
+      ),
+    );
+    await expect(withService(a, 'mock:/d/mock.db', true)).rejects.toMatchObject(
+      refusal(
+        'https://a.example',
+        'mock:/d/mock.db',
+        'the run resumed imported into https://a.example, this run into the embedded mock (/d/mock.db)',
+      ),
+    );
     expect((await withService(a, 'https://a.example', true)).resumed).toBe(true);
 
     const mock = await landedAt('mock:/d/mock.db');
-    await expect(withService(mock, 'https://a.example', true)).rejects.toMatchObject({
-      reasons: [
-        'the run resumed imported into the embedded mock (/d/mock.db), this run into https://a.example: resume with --mock and CONTACTS_MOCK_DATA=/d/mock.db',
-      ],
-    });
-    await expect(withService(mock, 'mock:/e/other.db', true)).rejects.toMatchObject({
-      reasons: [
-        'the run resumed imported into the embedded mock (/d/mock.db), this run into the embedded mock (/e/other.db): resume with CONTACTS_MOCK_DATA=/d/mock.db',
-      ],
-    });
+    await expect(withService(mock, 'https://a.example', true)).rejects.toMatchObject(
+      refusal(
+        'mock:/d/mock.db',
+        'https://a.example',
+        'the run resumed imported into the embedded mock (/d/mock.db), this run into https://a.example',
+      ),
+    );
+    await expect(withService(mock, 'mock:/e/other.db', true)).rejects.toMatchObject(
+      refusal(
+        'mock:/d/mock.db',
+        'mock:/e/other.db',
+        'the run resumed imported into the embedded mock (/d/mock.db), this run into the embedded mock (/e/other.db)',
+      ),
+    );
   });
 
   it("is taken to be this run's when the checkpoint is from before it was recorded, and recorded from then on", async () => {

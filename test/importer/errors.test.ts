@@ -18,7 +18,7 @@ describe('importer errors', () => {
     const all = [
       new SourceParseError({ file: 'a.csv', line: 3, reason: 'x' }),
       new MappingError('x'),
-      new CheckpointMismatchError('c', ['another file']),
+      new CheckpointMismatchError('c', [{ code: 'size', was: 1, now: 2, reason: 'another file' }]),
       new UnfinishedImportError({ path: 'c', input: 'a.csv' }),
       new OutputWriteError('the rejects file', 'r.csv', new Error('x')),
     ];
@@ -52,17 +52,28 @@ describe('importer errors', () => {
     );
   });
 
-  it('MappingError keeps the target no field has', () => {
-    expect(new MappingError('m', { unknownTarget: 'plan' }).unknownTarget).toBe('plan');
-    expect(new MappingError('m').unknownTarget).toBeUndefined();
+  it("an ImportError carries its detail and the detail's code, for a caller to word", () => {
+    const error = new MappingError('m', {
+      detail: { code: 'unknown_target', target: 'plan', suggestion: '' },
+    });
+    expect([error.code, error.detail]).toEqual([
+      'unknown_target',
+      { code: 'unknown_target', target: 'plan', suggestion: '' },
+    ]);
+    expect([new MappingError('m').code, new MappingError('m').detail]).toEqual([undefined, undefined]);
   });
 
   it('the checkpoint errors carry a code, the path and what the caller needs to word the way on', () => {
-    const mismatch = new CheckpointMismatchError('a.csv.checkpoint', ['the file changed', 'another agent']);
-    expect([mismatch.code, mismatch.path, mismatch.reasons]).toEqual([
+    const mismatches = [
+      { code: 'content' as const, bytes: 10, reason: 'the file changed' },
+      { code: 'agent' as const, was: 'a', now: 'b', reason: 'another agent' },
+    ];
+    const mismatch = new CheckpointMismatchError('a.csv.checkpoint', mismatches);
+    expect([mismatch.code, mismatch.path, mismatch.reasons, mismatch.mismatches]).toEqual([
       'checkpoint_mismatch',
       'a.csv.checkpoint',
       ['the file changed', 'another agent'],
+      mismatches,
     ]);
     expect(mismatch.message).toContain('the file changed; another agent');
     const unfinished = new UnfinishedImportError({

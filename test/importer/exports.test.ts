@@ -64,8 +64,14 @@ describe('nearlyRecognised', () => {
       ({ s }) => s.length >= 3,
     )!;
     const [missing, ...rest] = signature.s;
-    const line = nearlyRecognised([...rest, 'Email'], generic);
-    expect(line).toContain(`${signature.p.label} but has no "${missing}" column`);
+    const note = nearlyRecognised([...rest, 'Email'], generic);
+    expect(note).toMatchObject({
+      code: 'export_nearly_recognised',
+      export: signature.p.label,
+      missing,
+      json: false,
+    });
+    expect(note?.message).toContain(`${signature.p.label} but has no "${missing}" column`);
   });
 
   it('says nothing of a file of generic columns, or one that matches', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FixesWriter } from '../../src/importer/fixes.js';
 import { resolveMapping } from '../../src/importer/mapping.js';
-import type { FieldProblem } from '../../src/importer/rows.js';
+import type { FieldProblem } from '../../src/importer/row-validator.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS, tempDir } from './helpers.js';
 

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { combineMaps, parseMapOption } from '../../src/cli/map-options.js';
+import { summarizeMapping } from '../../src/cli/output/mapping-summary.js';
 import { MappingError } from '../../src/importer/errors.js';
-import {
-  type ColumnMapping,
-  combineMaps,
-  describeMapping,
-  normalizeHeader,
-  parseMapFile,
-  parseMapOption,
-  resolveMapping,
-  summarizeMapping,
-} from '../../src/importer/mapping.js';
+import { type ColumnMapping, normalizeHeader, resolveMapping } from '../../src/importer/mapping.js';
+import { describeMapping } from '../../src/importer/mapping-description.js';
 import { DEFINITIONS } from './helpers.js';
 
 const map = (header: string[], overrides: string[] = []): ColumnMapping =>
@@ -162,68 +156,54 @@ describe('resolveMapping', () => {
     expect(mapping.unmapped).toEqual([]);
   });
 
+  // The CLI's words for these, with its flags: test/cli/output/import-words.test.ts.
+  const thrown = (f: () => unknown) => {
+    try {
+      f();
+    } catch (error) {
+      return error as MappingError;
+    }
+    throw new Error('did not throw');
+  };
+
   it('fails clearly when no column maps to external_id or email', () => {
-    expect(() => map(['Name', 'Notes'])).toThrow(
-      'No column maps to external_id, and no email column can stand in for it (columns: Name, Notes). Name one with --map "<column>=external_id"',
+    const error = thrown(() => map(['Name', 'Notes']));
+    expect(error).toBeInstanceOf(MappingError);
+    expect(error.message).toBe(
+      'No column maps to external_id, and no email column can stand in for it (columns: Name, Notes). ' +
+        'Map one to external_id (a column can fill two fields: external_id and email).',
     );
+    expect(error.detail).toEqual({ code: 'no_key_column', columns: ['Name', 'Notes'], notKeys: [] });
     expect(map(['Ref', 'Email'], ['Ref=external_id']).columns[0]).toEqual([
       { kind: 'field', field: 'external_id' },
     ]);
   });
 
   it('fails clearly on an override naming no column, an undefined attribute, or a field twice', () => {
-    expect(() => map(['external_id', 'Email'], ['Mail Addr=email'])).toThrow(
-      '--map "Mail Addr=...": the file has no column "Mail Addr" (columns: external_id, Email)',
+    const noColumn = thrown(() => map(['external_id', 'Email'], ['Mail Addr=email']));
+    expect(noColumn.message).toBe(
+      'The file has no column "Mail Addr" to override (columns: external_id, Email)',
     );
-    expect(() => map(['external_id', 'X'], ['X=attr.nope'])).toThrow(
-      'custom attribute "nope" is not defined',
-    );
-    expect(() => map(['external_id', 'A', 'B'], ['A=name', 'B=name'])).toThrow(
-      '--map: two columns map to name; keep one of them',
-    );
+    expect(noColumn.detail).toEqual({
+      code: 'map_no_column',
+      header: 'Mail Addr',
+      columns: ['external_id', 'Email'],
+      suggestion: '',
+    });
+    const undefinedAttribute = thrown(() => map(['external_id', 'X'], ['X=attr.nope']));
+    expect(undefinedAttribute.message).toContain('custom attribute "nope" is not defined');
+    expect(undefinedAttribute.detail).toMatchObject({
+      code: 'attribute_not_defined',
+      attribute: 'nope',
+      override: 'X',
+    });
+    const twice = thrown(() => map(['external_id', 'A', 'B'], ['A=name', 'B=name']));
+    expect(twice.message).toBe('Two columns are mapped to name; keep one of them');
+    expect(twice.detail).toEqual({ code: 'map_duplicate_target', target: 'name' });
   });
 
   it('labels columns without a header by their number', () => {
     expect(map(['external_id', '', 'x']).unmapped).toEqual(['(column 2, no header)', 'x']);
-  });
-});
-
-describe('parseMapOption', () => {
-  it('splits at the last = and accepts fields, attr.<name> and -', () => {
-    expect(parseMapOption('a=b=email')).toEqual({
-      header: 'a=b',
-      targets: [{ kind: 'field', field: 'email' }],
-    });
-    expect(parseMapOption(' Tarif = attr.plan ')).toEqual({
-      header: 'Tarif',
-      targets: [{ kind: 'attribute', name: 'plan' }],
-    });
-    expect(parseMapOption('Memo=-')).toEqual({ header: 'Memo', targets: [] });
-    expect(parseMapOption('E-mail 1 - Value=external_id, email')).toEqual({
-      header: 'E-mail 1 - Value',
-      targets: [
-        { kind: 'field', field: 'external_id' },
-        { kind: 'field', field: 'email' },
-      ],
-    });
-  });
-
-  it('takes phone for phonenumber, as update --phone does, in flags and map files alike', () => {
-    const phone = [{ kind: 'field', field: 'phonenumber' }];
-    expect(parseMapOption('Telefon=phone')).toEqual({ header: 'Telefon', targets: phone });
-    expect(parseMapOption('Telefon=phonenumber')).toEqual({ header: 'Telefon', targets: phone });
-    expect(parseMapFile('{"Handy": "phone", "Tel": "phone,attr.phone"}', 'm.json')).toEqual([
-      { header: 'Handy', targets: phone },
-      { header: 'Tel', targets: [...phone, { kind: 'attribute', name: 'phone' }] },
-    ]);
-  });
-
-  it('rejects an unknown field and a malformed option', () => {
-    expect(() => parseMapOption('Mail=e-mail')).toThrow(
-      'unknown field "e-mail" (did you mean email?); expected one of external_id, name, email, phonenumber, stripe_accounts, first_name, last_name, country',
-    );
-    expect(() => parseMapOption('email')).toThrow('expected "Header=field"');
-    expect(() => parseMapOption('=email')).toThrow(MappingError);
   });
 });
 

@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseMapOption } from '../../src/cli/map-options.js';
 import { ContactsClient } from '../../src/client/client.js';
 import { OutputWriteError } from '../../src/importer/errors.js';
-import { parseMapOption } from '../../src/importer/mapping.js';
 import type { OpenOutput } from '../../src/importer/output-file.js';
 import {
   type ImportEvent,
@@ -661,8 +661,14 @@ describe('the service a checkpoint was written for', () => {
       runImport({ client, agentId: AGENT, input: file, resume: true, service: 'https://b.example' }),
     ).rejects.toMatchObject({
       name: 'CheckpointMismatchError',
-      reasons: [
-        'the run resumed imported into https://a.example, this run into https://b.example: resume with --base-url https://a.example',
+      // How to resume (the CLI's --base-url) is the caller's to say: the service resumed is data.
+      mismatches: [
+        {
+          code: 'service',
+          reason: 'the run resumed imported into https://a.example, this run into https://b.example',
+          was: 'https://a.example',
+          now: 'https://b.example',
+        },
       ],
     });
     await expect(
@@ -746,8 +752,13 @@ describe('date-times without a zone', () => {
 
     await expect(runImport({ client, agentId: AGENT, input: file, resume: true })).rejects.toMatchObject({
       name: 'CheckpointMismatchError',
-      reasons: [
-        'the run resumed read date-times without a zone as America/New_York, this run as UTC: resume with --time-zone America/New_York',
+      mismatches: [
+        {
+          code: 'time_zone',
+          reason: 'the run resumed read date-times without a zone as America/New_York, this run as UTC',
+          was: 'America/New_York',
+          now: 'UTC',
+        },
       ],
     });
     const second = await runImport({ client, agentId: AGENT, input: file, resume: true, timeZone: zone });
@@ -771,7 +782,7 @@ describe('date-times without a zone', () => {
 });
 
 describe('a resume with other reading options', () => {
-  it('is refused naming the option, when --default-country or --date-order differ from the run resumed', async () => {
+  it('is refused naming the option, when the default country or the date order differ from the run resumed', async () => {
     const { mock, client, dir } = await setup();
     const rows = Array.from({ length: 60 }, (_, i) => `u${i + 1},020 7946 ${String(i).padStart(4, '0')}`);
     const file = join(dir, 'national.csv');
@@ -797,9 +808,21 @@ describe('a resume with other reading options', () => {
       }),
     ).rejects.toMatchObject({
       name: 'CheckpointMismatchError',
-      reasons: [
-        'the run resumed had --default-country GB, this run has US: resume with --default-country GB',
-        'the run resumed had no --date-order, this run has dmy: resume without --date-order',
+      mismatches: [
+        {
+          code: 'option',
+          option: 'defaultCountry',
+          reason: 'the run resumed had default country GB, this run has US',
+          was: 'GB',
+          now: 'US',
+        },
+        {
+          code: 'option',
+          option: 'dateOrder',
+          reason: 'the run resumed had no date order, this run has dmy',
+          was: null,
+          now: 'dmy',
+        },
       ],
     });
     const second = await runImport({

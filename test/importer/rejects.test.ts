@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultRejectsPath } from '../../src/importer/format.js';
 import { resolveMapping } from '../../src/importer/mapping.js';
 import { createRejectsWriter } from '../../src/importer/rejects.js';
-import { createRowValidator, type RowResult } from '../../src/importer/rows.js';
+import { createRowValidator, type RowResult } from '../../src/importer/row-validator.js';
 import { openSource, type SourceRecord } from '../../src/importer/sources/index.js';
 import { DEFINITIONS, fixture, readAll, tempDir } from './helpers.js';
 

@@ -71,7 +71,7 @@ describe('UndoRecorder', () => {
     const { client, dir } = await setup(9001);
     const notes: string[] = [];
     const recorder = await UndoRecorder.start(
-      options(client, dir, { rows: undefined, onNote: (m) => notes.push(m) }),
+      options(client, dir, { rows: undefined, onNote: (note) => notes.push(note.message) }),
     );
     expect(recorder.full).toBe(false);
     expect(recorder.ref.full).toBe(false);
@@ -83,7 +83,7 @@ describe('UndoRecorder', () => {
     recorder.end(false);
     // Asked for, it reads them anyway, saying so.
     const full = await UndoRecorder.start(
-      options(client, dir, { rows: undefined, choice: 'full', onNote: (m) => notes.push(m) }),
+      options(client, dir, { rows: undefined, choice: 'full', onNote: (note) => notes.push(note.message) }),
     );
     expect(full.full).toBe(true);
     expect(notes[1]).toMatch(/^Reading the 9001 contacts of agent .* first \(10 requests\)/);

@@ -280,9 +280,13 @@ describe('undoImport', () => {
     const fourth = await importHundred(fresh, freshDir, undoDir, stopAfter(20));
     const undone = await undoImport({ client: clientFor(fresh), agentId: AGENT, record: fourth.undo! });
     expect(undone.deleted + undone.restored).toBeGreaterThan(0);
-    await expect(importHundred(fresh, freshDir, undoDir, { resume: true })).rejects.toThrow(
-      /taken back by contacts undo .* --restart/,
-    );
+    // The way on (the CLI's --restart) is the caller's to word: the importer says what and when.
+    await expect(importHundred(fresh, freshDir, undoDir, { resume: true })).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /taken back by contacts undo .*Import the file again from the first row/,
+      ),
+      detail: { code: 'resume_undone', undoneAt: expect.any(String) },
+    });
   });
 
   for (const reached of [false, true]) {
@@ -364,7 +368,7 @@ describe('undoImport', () => {
     });
     expect(report.undo).toMatchObject({ full: false });
     expect(notes).toEqual([
-      expect.stringMatching(/^Recording only the contacts this import creates .*--undoable/),
+      expect.stringMatching(/^Recording only the contacts this import creates .*requests/),
     ]);
     const { report: undone, events } = await undoCollecting(mock, report.undo!);
     expect(undone).toMatchObject({ deleted: 19, restored: 0, kept: 1 });

@@ -216,12 +216,23 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
   const { resolve } = await import('node:path');
   const input = from === '-' ? '-' : resolve(ctx.cwd, from);
   const [agentId, format] = await Promise.all([ctx.agent(), ctx.format()]);
-  const { ids, updatedLeft } = await readTeardownIds(input, {
-    stdin: ctx.io.stdin,
-    includeUpdated: opts.includeUpdated,
-    // A table is mapped as its import mapped it, with the agent's attributes.
-    definitions: async () => (await ctx.client()).attributes.list({ agentId }),
-  });
+  let read: Awaited<ReturnType<typeof readTeardownIds>>;
+  try {
+    read = await readTeardownIds(input, {
+      stdin: ctx.io.stdin,
+      includeUpdated: opts.includeUpdated,
+      // A table is mapped as its import mapped it, with the agent's attributes.
+      definitions: async () => (await ctx.client()).attributes.list({ agentId }),
+    });
+  } catch (error) {
+    // The importer's readers say what is wrong with the file; the way on names our flags.
+    const [{ ImportError }, { importUsageError }] = await Promise.all([
+      import('../../importer/errors.js'),
+      import('../output/import-words.js'),
+    ]);
+    throw error instanceof ImportError && error.code !== undefined ? importUsageError(error) : error;
+  }
+  const { ids, updatedLeft } = read;
   const what = `${plural(ids.length, 'contact')} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;
   const left = updatedLeft.length;
   if (left > 0) {

@@ -1,8 +1,8 @@
 // `contacts import <file|->`: the importer with progress on stderr, a summary, and the exit
 // code scripts can act on (0 all landed, 8 some rejected, 130 interrupted).
 import { resolve } from 'node:path';
+import type { MapOverride } from '../../importer/column-targets.js';
 import type { CsvDelimiter, ImportFormat } from '../../importer/format.js';
-import type { MapOverride } from '../../importer/mapping.js';
 import type { ImportReport } from '../../importer/pipeline.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -40,21 +40,22 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (opts.delimiter !== undefined && !delimiter) {
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
+  const { combineMaps, parseMapFile, parseMapOption } = await import('../map-options.js');
   const flagMaps: MapOverride[] = [];
   for (const value of opts.map ?? []) {
     try {
-      flagMaps.push(importer.parseMapOption(value));
+      flagMaps.push(parseMapOption(value));
     } catch (error) {
       throw await attributeHint(ctx, error, value);
     }
   }
   const fileMaps: MapOverride[] = opts.mapFile
-    ? importer.parseMapFile(
+    ? parseMapFile(
         await (await import('node:fs/promises')).readFile(resolve(ctx.cwd, opts.mapFile), 'utf8'),
         opts.mapFile,
       )
     : [];
-  const maps = importer.combineMaps(fileMaps, flagMaps);
+  const maps = combineMaps(fileMaps, flagMaps);
   const encoding = opts.encoding === undefined ? undefined : importer.parseEncodingOption(opts.encoding);
   const path = file === '-' ? '-' : resolve(ctx.cwd, file);
   const [client, agentId, outFormat, settings, service] = await Promise.all([
@@ -120,6 +121,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     });
   } catch (err) {
     progress.stop();
+    const { checkpointRefusal, importUsageError } = await import('../output/import-words.js');
     if (err instanceof importer.OutputPathError) {
       throw outputPathRefusal(ctx, err, {
         rejects: { flag: '--rejects', value: opts.rejects },
@@ -170,18 +172,12 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
       );
       if (r.rejectsFile) ctx.io.failure(`Rejected rows so far: ${pathFromCwd(ctx, r.rejectsFile)}`);
       if (r.fixesFile) ctx.io.failure(`Fields left out so far: ${pathFromCwd(ctx, r.fixesFile)}`);
-      throw err.cause instanceof importer.ImportError
-        ? new UsageError(err.cause.message, { cause: err.cause })
-        : err.cause;
+      throw err.cause instanceof importer.ImportError ? importUsageError(err.cause) : err.cause;
     }
+    if (err instanceof importer.CheckpointMismatchError) throw checkpointRefusal(err);
     // These are worded with their flags where every error is (../errors.ts).
-    if (
-      err instanceof importer.UnfinishedImportError ||
-      err instanceof importer.CheckpointMismatchError ||
-      err instanceof importer.OutputWriteError
-    )
-      throw err;
-    if (err instanceof importer.ImportError) throw new UsageError(err.message, { cause: err });
+    if (err instanceof importer.UnfinishedImportError || err instanceof importer.OutputWriteError) throw err;
+    if (err instanceof importer.ImportError) throw importUsageError(err);
     throw err;
   } finally {
     stopListening();
@@ -254,7 +250,10 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
  */
 async function attributeHint(ctx: CommandContext, error: unknown, value: string): Promise<unknown> {
   const { MappingError } = await import('../../importer/errors.js');
-  const target = error instanceof MappingError ? error.unknownTarget : undefined;
+  const target =
+    error instanceof MappingError && error.detail?.code === 'unknown_target'
+      ? error.detail.target
+      : undefined;
   if (!target) return error;
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   const definitions = await client.attributes.list({ agentId }).catch(() => []);

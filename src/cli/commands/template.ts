@@ -112,35 +112,36 @@ async function mappingFile(ctx: CommandContext, file: string, out: string | unde
         path === '-' ? [] : [{ path, what: 'the input (--from)' }],
       )
     : undefined;
-  const importer = await import('../../importer/index.js');
+  const [{ openSource }, { planImport }, { ImportError }, { importUsageError }, { summarizeMapping }] =
+    await Promise.all([
+      import('../../importer/sources/index.js'),
+      import('../../importer/plan.js'),
+      import('../../importer/errors.js'),
+      import('../output/import-words.js'),
+      import('../output/mapping-summary.js'),
+    ]);
   const [client, agentId] = await Promise.all([ctx.client(), ctx.agent()]);
   const definitions = await client.attributes.list({ agentId });
-  let source: Awaited<ReturnType<typeof importer.openSource>>;
+  // The plan an import would make of the file: its columns mapped by their words and by the
+  // values of its first rows, a JSON export the importer knows (Zendesk's users) by its keys.
+  let plan: Awaited<ReturnType<typeof planImport>>;
   try {
-    source = await importer.openSource(path, { stdin: ctx.io.stdin });
+    const source = await openSource(path, { stdin: ctx.io.stdin });
+    try {
+      plan = await planImport(source, { definitions });
+    } finally {
+      source.close();
+    }
   } catch (error) {
-    if (error instanceof importer.ImportError) throw new UsageError(error.message, { cause: error });
-    throw error;
+    throw error instanceof ImportError ? importUsageError(error) : error;
   }
-  // A JSON export the importer knows (Zendesk's users) has columns too: its first object's keys.
-  const jsonExport = source.header ? undefined : (await importer.readAsExportTable(source)).profile;
-  // The first rows too, as an import reads them: their values say what each column holds.
-  const sample =
-    source.format === 'csv' || source.format === 'xlsx' ? await importer.sampleRecords(source) : [];
-  source.close();
-  if (!source.header)
+  if (plan.reading === 'records')
     throw new UsageError(`${file}: a mapping file is for CSV columns; JSON records use the field names`);
-  if (source.format === 'vcard')
+  if (plan.reading === 'vcard')
     throw new UsageError(
       `${file}: a vCard's fields come from its own properties (UID, FN, EMAIL, TEL): it imports without a mapping file`,
     );
-  let mapping: ReturnType<typeof importer.resolveMapping>;
-  try {
-    mapping = importer.resolveMapping({ header: source.header, definitions, profile: jsonExport, sample });
-  } catch (error) {
-    if (error instanceof importer.ImportError) throw new UsageError(error.message, { cause: error });
-    throw error;
-  }
+  const mapping = plan.mapping!;
   const entries: [string, string][] = [];
   const put = (i: number) => {
     const header = mapping.header[i]!.trim();
@@ -158,7 +159,7 @@ async function mappingFile(ctx: CommandContext, file: string, out: string | unde
   const text = `${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`;
   if (target) await writeFileAtomic(target, text);
   else ctx.io.stdout.write(text);
-  ctx.io.note(importer.summarizeMapping(mapping));
+  ctx.io.note(summarizeMapping(mapping));
   for (const decision of mapping.decisions) ctx.io.note(decision);
   ctx.io.note(
     `Edit it if need be, then: contacts import ${file} --map-file ${out ?? '<this file>'} --agent ${agentId}`,

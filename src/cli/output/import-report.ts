@@ -3,7 +3,10 @@
 import { relative } from 'node:path';
 import { normalizeHeader } from '../../importer/mapping.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
+import type { ProblemCode } from '../../importer/row-validator.js';
 import type { CommandContext } from '../context.js';
+import { noteText, problemHint, problemHints } from './import-words.js';
+import { planSummary } from './mapping-summary.js';
 import { plural } from './plural.js';
 import { visible } from './visible.js';
 
@@ -67,6 +70,7 @@ export function closingLines(r: ImportReport): string[] {
     `${r.dryRun ? 'Would leave out' : 'Left out'} (the contact lands without the field), by reason:`,
     r.fixReasons,
   );
+  lines.push(...problemHints(r.problemCodes));
   if (r.multiValue.length > 0) {
     lines.push(
       `Cells with several values: ${r.multiValue.map((m) => `${m.column}: ${plural(m.cells, 'cell')}`).join(', ')}.`,
@@ -244,6 +248,16 @@ export async function createProgress(
   const meter = new RateMeter();
   let rejectsShown = 0;
   let fixesShown = 0;
+  /** Hints given with the problems shown: each once. */
+  const hinted = new Set<string>();
+  const hint = (codes: readonly ProblemCode[] | undefined) => {
+    for (const code of codes ?? []) {
+      const text = problemHint(code);
+      if (hinted.has(text)) continue;
+      hinted.add(text);
+      ctx.io.note(text);
+    }
+  };
   const line = (e: Extract<ImportEvent, { type: 'progress' }>) => {
     const s = e.stats;
     return progressLine(e, dryRun, meter.rate(s.created + s.updated + s.rejected));
@@ -251,13 +265,14 @@ export async function createProgress(
   return {
     event(e: ImportEvent) {
       switch (e.type) {
-        case 'start':
+        case 'start': {
           // What the import made of the file, before the first row: the export and its mapping.
-          if (e.summary) ctx.io.note(e.summary);
+          const summary = planSummary(e.plan);
+          if (summary) ctx.io.note(summary);
           // The summary names the key itself when it has one line for the mapping.
-          if (e.keyFromEmail && !e.summary?.includes('no id column:'))
+          if (e.keyFromEmail && !summary?.includes('no id column:'))
             ctx.io.note(`no id column: external_id = ${e.keyFromEmail}, in lower case`);
-          for (const note of e.notes) ctx.io.note(note);
+          for (const note of e.notes) ctx.io.note(noteText(note));
           if (e.format === 'csv') {
             ctx.io.note(
               e.emptyStrings
@@ -267,7 +282,7 @@ export async function createProgress(
           }
           if (e.timeZone)
             ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
-          if (e.format === 'vcard') {
+          if (e.plan.reading === 'vcard') {
             // A vCard's one column that may map to nothing: ORG, kept only in a `company` attribute.
             ctx.io.note(
               e.unmapped.includes('company')
@@ -288,8 +303,9 @@ export async function createProgress(
             );
           }
           break;
+        }
         case 'note':
-          ctx.io.note(e.message);
+          ctx.io.note(noteText(e));
           break;
         case 'progress':
           current = line(e);
@@ -312,10 +328,16 @@ export async function createProgress(
         case 'reject':
           // The first few in full as they come; the rest in the closing summary by reason (and
           // the rejects file).
-          if (++rejectsShown <= PROBLEMS_SHOWN) ctx.io.note(`line ${e.line}: rejected: ${e.reason}`);
+          if (++rejectsShown <= PROBLEMS_SHOWN) {
+            ctx.io.note(`line ${e.line}: rejected: ${e.reason}`);
+            hint(e.codes);
+          }
           break;
         case 'fix':
-          if (++fixesShown <= PROBLEMS_SHOWN) ctx.io.note(`line ${e.line}: lands without ${e.reason}`);
+          if (++fixesShown <= PROBLEMS_SHOWN) {
+            ctx.io.note(`line ${e.line}: lands without ${e.reason}`);
+            hint(e.codes);
+          }
           break;
         case 'throttled':
           if (ctx.options.debug)

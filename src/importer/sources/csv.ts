@@ -116,12 +116,11 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     return { cells, line, last };
   };
 
-  const notes = input.notes;
   let table: Awaited<ReturnType<typeof readTable>>;
   try {
     table = await readTable({
       read,
-      notes,
+      note: input.note,
       widthError: (fields, expected) => widthError(fields, expected, delimiter),
       close,
     });
@@ -141,7 +140,6 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
     header,
     delimiter,
     bom,
-    notes,
     records: table.records(),
     close,
   };

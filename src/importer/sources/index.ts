@@ -9,6 +9,7 @@ import {
   sniffDelimiter,
   sniffFormat,
 } from '../format.js';
+import { readAsExportTable } from '../json-export.js';
 import { NotTextError } from './binary.js';
 import { countCsvRows, countJsonRows, countNdjsonRows } from './count.js';
 import { openCsv } from './csv.js';
@@ -37,8 +38,9 @@ export interface OpenSourceOptions extends InputOptions {
 }
 
 /**
- * Open `input` (a path, or `-` for stdin) as a stream of records. A CSV header is read before
- * this resolves (`source.header`), so columns can be mapped before the first row.
+ * Open `input` (a path, or `-` for stdin) as a stream of records. A table's header is read before
+ * this resolves (`source.header`), so columns can be mapped before the first row; so is a JSON
+ * input's first record, which tells a known tool's export (`source.profile`).
  */
 export async function openSource(input: string, options: OpenSourceOptions = {}): Promise<ImportSource> {
   const named = formatFromName(input, options.format);
@@ -58,7 +60,9 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
     format = 'ndjson';
   if (options.sheet !== undefined && format !== 'xlsx') {
     opened.destroy();
-    throw new ImportError(`--sheet applies to .xlsx workbooks; ${opened.name} is read as ${format}`);
+    throw new ImportError(`A sheet applies to .xlsx workbooks; ${opened.name} is read as ${format}`, {
+      detail: { code: 'sheet_not_workbook', file: opened.name, format },
+    });
   }
   const { maxRecordChars } = options;
   let source: ImportSource;
@@ -70,7 +74,11 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
       const path = opened.path;
       source = await openXlsx(opened, { sheet: options.sheet, byContent: named !== 'xlsx', maxRecordChars });
       if (named !== undefined && named !== 'xlsx')
-        source.notes?.push(`${opened.name} is an Excel workbook (.xlsx), not ${named}: reading it as one`);
+        opened.note({
+          code: 'workbook_misnamed',
+          message: `${opened.name} is an Excel workbook (.xlsx), not ${named}: reading it as one`,
+          file: opened.name,
+        });
       if (path !== undefined) source.consumed = await wholeFile(path);
       return source;
     }
@@ -84,10 +92,18 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
       });
       break;
     case 'json':
-      source = openJson(opened, { maxRecordChars });
-      break;
     case 'ndjson':
-      source = openNdjson(opened, { maxKeptLength: maxRecordChars });
+      source =
+        format === 'json'
+          ? openJson(opened, { maxRecordChars })
+          : openNdjson(opened, { maxKeptLength: maxRecordChars });
+      // A JSON export a known tool writes (Zendesk's users) is read as a table of its keys.
+      try {
+        await readAsExportTable(source);
+      } catch (error) {
+        source.close();
+        throw error;
+      }
       break;
   }
   source.consumed = opened.consumed;

@@ -2,6 +2,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { ImportError } from '../errors.js';
+import type { SourceNote } from '../notes.js';
 import { binaryKind, looksBinary } from './binary.js';
 import { firstInvalidUtf8, legacyEncoding } from './utf8.js';
 
@@ -10,6 +11,8 @@ export interface InputOptions {
   stdin?: NodeJS.ReadableStream;
   /** A TextDecoder label (`--encoding`); by default UTF-8, or UTF-16 when a BOM says so. */
   encoding?: string | undefined;
+  /** Told what reading decides on its own (the legacy encoding a non-UTF-8 file is read in). */
+  onNote?: ((note: SourceNote) => void) | undefined;
 }
 
 export interface OpenedInput {
@@ -31,10 +34,10 @@ export interface OpenedInput {
    */
   binary: string | undefined;
   /**
-   * What reading decided on its own, for the user (the legacy encoding a non-UTF-8 file is read
-   * in); readers add to it as they go.
+   * Says what reading decided on its own, for the user (the legacy encoding a non-UTF-8 file is
+   * read in, rows skipped): readers tell it as they go (`InputOptions.onNote`).
    */
-  notes: string[];
+  note(note: SourceNote): void;
   /** Every byte of the input in order, the sample included; pulled on demand (backpressure). */
   chunks: AsyncIterable<Buffer>;
   /** The bytes pulled from `chunks` so far, and their hash. */
@@ -115,7 +118,7 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
 
   const sample = Buffer.concat(head);
   const found = bomEncoding(sample);
-  const notes: string[] = [];
+  let guessed: SourceNote | undefined;
   const kind = binaryKind(sample);
   let encoding = options.encoding ?? found;
   if (encoding === undefined && kind === undefined) {
@@ -131,20 +134,26 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
       (bad < sample.length && sample.subarray(0, bad).every((b) => b < 0x80))
     ) {
       encoding = legacy.label;
-      notes.push(`${name} is not UTF-8: reading it as ${legacy.name} (--encoding overrides)`);
+      guessed = {
+        code: 'encoding_guessed',
+        message: `${name} is not UTF-8: reading it as ${legacy.name}`,
+        file: name,
+        encoding: legacy.label,
+      };
     }
   }
   encoding ??= 'utf-8';
   const sampleText = new TextDecoder(encoding).decode(sample);
   const binary = kind ?? (looksBinary(sampleText) ? 'binary data' : undefined);
-  if (binary !== undefined) notes.length = 0;
+  const note = options.onNote ?? (() => {});
+  if (guessed && binary === undefined) note(guessed);
   return {
     name,
     path: path === '-' ? undefined : path,
     sample,
     sampleText,
     encoding,
-    notes,
+    note,
     bom: found !== undefined,
     binary,
     chunks: chunks(),

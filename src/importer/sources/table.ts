@@ -3,6 +3,7 @@
 // repeated where exports were pasted one after another, a report's footer), skipped alike
 // whichever way the rows were read.
 import { MAX_BODY_BYTES } from '../../api/limits.js';
+import type { SourceNote } from '../notes.js';
 import { MAX_RECORD_CHARS } from './record-limit.js';
 import { type Cell, REJECT_KEYS, type SourceRecord } from './types.js';
 
@@ -16,8 +17,8 @@ export interface TableRow {
 export interface TableOptions {
   /** The next row as read, blank ones too; null at the end. */
   read(): Promise<TableRow | null>;
-  /** The source's notes: what was skipped is said there. */
-  notes: string[];
+  /** Says what was skipped. */
+  note(note: SourceNote): void;
   /**
    * CSV: why a row of another width than the header's cannot be read (its values could land in
    * the wrong fields). Without it (a sheet), cells right of the header are dropped: they have no
@@ -51,7 +52,8 @@ const HEADER_WINDOW_CHARS = MAX_RECORD_CHARS;
  * skipped, and said; null when there is no row at all.
  */
 export async function readTable(options: TableOptions): Promise<Table | null> {
-  const { notes, widthError } = options;
+  const { widthError } = options;
+  const skipped = (message: string) => options.note({ code: 'rows_skipped', message });
   const window: TableRow[] = [];
   let nonBlank = 0;
   let chars = 0;
@@ -80,7 +82,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
   if (at > 0) {
     const shown = truncate(window[0]!.cells.find((c) => c?.trim())?.trim() ?? '');
     const lines = first.line - 1;
-    notes.push(
+    skipped(
       `${lines === 1 ? '1 line' : `${lines} lines`} before the header (line ${first.line}) ` +
         `${lines === 1 ? 'is' : 'are'} not contacts (${JSON.stringify(shown)}${lines > 1 ? ', …' : ''}): skipped`,
     );
@@ -171,19 +173,19 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         if (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) {
           // Exports pasted one after another repeat their header: it is no contact.
           repeatedHeaders++;
-          if (repeatedHeaders <= 3) notes.push(`line ${row.line} repeats the header row: skipped`);
+          if (repeatedHeaders <= 3) skipped(`line ${row.line} repeats the header row: skipped`);
           continue;
         }
         yield record(row.cells, row.line);
       }
       if (held.length > 0) {
         const start = held[0]!;
-        notes.push(
+        skipped(
           `${held.length === 1 ? `line ${start.line} is` : `lines ${start.line}-${held.at(-1)!.line} are`} a footer ` +
             `after the last row (${JSON.stringify(truncate(start.cells.find((c) => c?.trim())?.trim() ?? ''))}${held.length > 1 ? ', …' : ''}): not contacts, skipped`,
         );
       }
-      if (repeatedHeaders > 3) notes.push(`${repeatedHeaders} repeated header rows skipped in all`);
+      if (repeatedHeaders > 3) skipped(`${repeatedHeaders} repeated header rows skipped in all`);
     } catch (error) {
       throw options.failure ? options.failure(error) : error;
     } finally {

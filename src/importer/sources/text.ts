@@ -11,7 +11,7 @@ import { firstInvalidUtf8, legacyEncoding } from './utf8.js';
 /**
  * Decoded text in the input's own chunks; a split multi-byte character is joined and a BOM
  * dropped. UTF-8 (the default) is checked: a file whose text was plain ASCII up to its first byte
- * that is not UTF-8 is read on in the legacy encoding it looks like (said in `input.notes`); a
+ * that is not UTF-8 is read on in the legacy encoding it looks like (said by `input.note`); a
  * file that mixes real UTF-8 with such bytes stops the read with an error naming the line, the
  * byte and the encoding, rather than turning `José` into `Jos\uFFFD` without a word. Other
  * encodings decode as the label says.
@@ -38,10 +38,14 @@ export async function* decodeText(input: OpenedInput): AsyncGenerator<string> {
       const legacy = ascii ? legacyStart(bytes, tail.length) : undefined;
       if (legacy === undefined) throw invalidUtf8(input, bytes, tail.length, line, column);
       const looks = legacyEncoding(input.sample);
-      input.notes.push(
-        `${input.name} is not UTF-8 (line ${line + countLines(bytes.subarray(legacy, tail.length + firstInvalidUtf8(chunk)))}): ` +
-          `reading it as ${looks.name} (--encoding overrides)`,
-      );
+      input.note({
+        code: 'encoding_guessed',
+        message:
+          `${input.name} is not UTF-8 (line ${line + countLines(bytes.subarray(legacy, tail.length + firstInvalidUtf8(chunk)))}): ` +
+          `reading it as ${looks.name}`,
+        file: input.name,
+        encoding: looks.label,
+      });
       yield* decodeAs(looks.label, chunks, bytes.subarray(legacy));
       return;
     }
@@ -143,7 +147,8 @@ function invalidUtf8(
     column,
     reason:
       `not valid UTF-8 (byte 0x${(byte ?? 0).toString(16).toUpperCase().padStart(2, '0')}); ` +
-      `it looks like ${looks.name}: run again with --encoding ${looks.label}`,
+      `it looks like ${looks.name}`,
+    detail: { code: 'not_utf8', file: input.name, encoding: looks.label, looks: true },
   });
 }
 

@@ -1,4 +1,5 @@
 // What every source yields: one record of the input with where it sits in the file.
+import type { ExportProfile } from '../exports.js';
 import type { CsvDelimiter, ImportFormat } from '../format.js';
 import type { ConsumedBytes } from './input.js';
 
@@ -40,11 +41,13 @@ export interface ImportSource {
   /** A workbook: the sheet read. */
   sheet?: string;
   /**
-   * What reading decided on its own, for the user: the encoding a non-UTF-8 file is read in, a
-   * repeated header or a report footer skipped, how a vCard without UID is keyed. Grows as
-   * records are read.
+   * JSON: the export of a known tool (Zendesk's users) it was recognised as by its first
+   * object's keys. It is then read as a table: those keys are the `header`, each object's values
+   * its cells (`raw`), mapped as a CSV export's columns are.
    */
-  notes?: string[];
+  profile?: ExportProfile;
+  /** JSON: the first record's keys (a near-miss of a known export is told by them). */
+  keys?: string[];
   /** The records in file order; iterate once. Breaking out of the loop closes the input. */
   records: AsyncIterable<SourceRecord>;
   /** Close the input without reading on (also done by breaking out of `records`). */

@@ -67,7 +67,6 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
     input.destroy();
     throw new ImportError(`${input.name}: the file holds no vCard (no BEGIN:VCARD line)`);
   }
-  const notes: string[] = [];
   // Said once each, when the first card without a UID (and then without an EMAIL) is met.
   let keyedByEmail = false;
   let keyedByPhone = false;
@@ -75,16 +74,22 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
     if (card.uid !== undefined) return;
     if (!keyedByEmail) {
       keyedByEmail = true;
-      notes.push(
-        'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
-      );
+      input.note({
+        code: 'vcard_key',
+        message:
+          'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
+        by: 'email',
+      });
     }
     if (!keyedByPhone && card.emails.length === 0 && phoneKey(pickPhone(card.tels)) !== undefined) {
       keyedByPhone = true;
-      notes.push(
-        "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
+      input.note({
+        code: 'vcard_key',
+        message:
+          "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
           'external_id = TEL (the one imported), its digits and leading + as written.',
-      );
+        by: 'phone',
+      });
     }
   };
   noteKey(first.value);
@@ -106,7 +111,6 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
     header: [...VCARD_COLUMNS],
     // Rejects are CSV; with a BOM a spreadsheet opens them as UTF-8.
     bom: true,
-    notes,
     records: records(),
     close: () => input.destroy(),
   };
@@ -311,9 +315,12 @@ function decodeValue(property: Property, input: OpenedInput, fail: (reason: stri
   try {
     return new TextDecoder(label, { fatal: label === 'utf-8' }).decode(bytes);
   } catch {
-    throw fail(
-      `${property.name} is not valid UTF-8 and names no CHARSET: run again with --encoding windows-1252 (or the file's encoding)`,
-    );
+    throw new SourceParseError({
+      file: input.name,
+      line: property.line,
+      reason: `${property.name} is not valid UTF-8 and names no CHARSET`,
+      detail: { code: 'not_utf8', file: input.name, encoding: 'windows-1252', looks: false },
+    });
   }
 }
 

@@ -179,12 +179,11 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     return { cells, line: row.number, last: row.number };
   };
 
-  const notes = input.notes;
   let table: Awaited<ReturnType<typeof readTable>>;
   try {
     table = await readTable({
       read: readRow,
-      notes,
+      note: input.note,
       close,
       failure: (error) => (error instanceof SourceParseError ? error : fail(error)),
     });
@@ -205,7 +204,6 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     // Its rejects are CSV: with a BOM, a spreadsheet opens them as UTF-8.
     bom: true,
     sheet: sheetName,
-    notes,
     records: table.records(),
     close,
   };
@@ -232,10 +230,10 @@ async function wholeWorkbook(
   }
   if (!(head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04)) {
     const kind = input.binary;
-    throw fail(
-      kind
-        ? `it is not a zip archive, as every .xlsx is: it looks like ${kind}`
-        : 'it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then pass --format csv)',
+    if (kind) throw fail(`it is not a zip archive, as every .xlsx is: it looks like ${kind}`);
+    throw new ImportError(
+      `${input.name}: not a readable .xlsx workbook: it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then read it as CSV)`,
+      { detail: { code: 'not_a_workbook', file: input.name } },
     );
   }
   let path = input.path;

@@ -13,7 +13,9 @@ import { removeStaleTemps } from '../../util/write-file-atomic.js';
 import { defaultCheckpointPath, ImportCheckpoint, importSettings, type OutputMark } from '../checkpoint.js';
 import { FixesWriter } from '../fixes.js';
 import { defaultFixesPath, defaultRejectsPath, isTabular } from '../format.js';
-import { type ColumnMapping, describeMapping } from '../mapping.js';
+import type { ColumnMapping } from '../mapping.js';
+import { describeMapping } from '../mapping-description.js';
+import type { ResumeNote } from '../notes.js';
 import type { OpenOutput } from '../output-file.js';
 import { createRejectsWriter, type RejectsWriter } from '../rejects.js';
 import { ResultsWriter, resultsFormat } from '../results.js';
@@ -66,6 +68,8 @@ export interface OutputsOptions {
   protect?: readonly ProtectedPath[] | undefined;
   /** Opens the files of records (tests: a disk that fills up). */
   openFile?: OpenOutput | undefined;
+  /** Told what a resume finds of the files the run resumed wrote. */
+  onNote?: ((note: ResumeNote) => void) | undefined;
 }
 
 export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
@@ -144,27 +148,35 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
     : undefined;
   // What a run killed before it could clean up left: its own files only, never another's in use.
   for (const path of [checkpointPath, rejectsPath, fixesPath]) if (path) await removeStaleTemps(path);
-  source.notes ??= [];
-  const notes = source.notes;
+  const note = options.onNote ?? (() => {});
   /** What a resume keeps of one file, said when it is not all the run resumed wrote. */
-  const resumeOutput = (role: string, path: string, what: string) => {
-    const { keep, elsewhere } = checkpoint?.resumeOutput(role, path) ?? { keep: 0 };
+  const resumeOutput = (output: 'results' | 'fixes', path: string) => {
+    const { keep, elsewhere } = checkpoint?.resumeOutput(output, path) ?? { keep: 0 };
     if (elsewhere)
-      notes.push(
-        `--resume: the run resumed wrote its ${what} to ${elsewhere}; this run writes its own to ${path}`,
-      );
+      note({
+        code: 'resume_output_moved',
+        message: `The run resumed wrote its ${output} to ${elsewhere}; this run writes its own to ${path}`,
+        output,
+        was: elsewhere,
+        path,
+      });
     return keep;
   };
-  const short = (what: string, path: string) =>
-    `--resume: ${what} ${path} holds less than the run resumed wrote to it (moved or cut since): records of that run are missing from it`;
+  const short = (output: 'results' | 'fixes', path: string) =>
+    note({
+      code: 'resume_output_short',
+      message: `The ${output} file ${path} holds less than the run resumed wrote to it (moved or cut since): records of that run are missing from it`,
+      output,
+      path,
+    });
   if (options.resultsPath) {
     // A resumed import adds the rows it lands to the results of the run it resumes.
     results = await ResultsWriter.open(options.resultsPath, {
-      keep: resumeOutput('results', options.resultsPath, 'results'),
+      keep: resumeOutput('results', options.resultsPath),
       onFailure: failed,
       openFile: options.openFile,
     });
-    if (results.short) notes.push(short('the results file', options.resultsPath));
+    if (results.short) short('results', options.resultsPath);
   }
   const rejects = createRejectsWriter({
     path: rejectsPath,
@@ -188,12 +200,12 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
       mapping: isTabular(source.format) ? options.mapping : undefined,
       bom: source.bom,
       input: kind === 'stdin' ? undefined : input,
-      keep: resumeOutput('fixes', fixesPath, 'fixes'),
+      keep: resumeOutput('fixes', fixesPath),
       onFailure: failed,
       openFile: options.openFile,
     });
     await fixes.open();
-    if (fixes.short) notes.push(short('the fixes file', fixesPath));
+    if (fixes.short) short('fixes', fixesPath);
   }
   return Object.assign(outputs, { checkpoint, rejects, fixes, results });
 }

@@ -7,7 +7,9 @@
 import type { UndoRef } from '../../undo/recorder.js';
 import type { RowPlan } from '../dry-run-plan.js';
 import type { ImportFormat } from '../format.js';
-import type { FieldProblem } from '../rows.js';
+import type { ImportNote } from '../notes.js';
+import type { ImportPlan } from '../plan.js';
+import { type FieldProblem, type ProblemCode, problemCodes } from '../row-validator.js';
 import type { SourceRecord } from '../sources/types.js';
 import type { ImportOutputs } from './outputs.js';
 import type { LinkState, RowOutcome } from './sink.js';
@@ -44,18 +46,22 @@ export type ImportEvent =
       source: string;
       format: ImportFormat;
       total: number | undefined;
+      /** How the rows are read: the fields, the columns' roles, the key, the policies. */
+      plan: ImportPlan;
+      /** The mapping, one `Header -> target` line a column (tables only). */
       mapping: string[];
       unmapped: string[];
       resumed: boolean;
-      /** The recognised export and what fills each field, in one line (CSV only). */
-      summary: string | undefined;
       /** The file has no id column: the email column that keys the contacts. */
       keyFromEmail: string | undefined;
       /** Columns left unread whose values look like phones, emails or countries. */
       lookAlikes: { header: string; field: 'phonenumber' | 'email' | 'country'; with: string[] }[];
-      /** What reading decided on its own so far: the encoding of a non-UTF-8 file, how a vCard
-       * without UID is keyed. */
-      notes: string[];
+      /**
+       * What reading and planning decided on their own so far, what the columns' values decided
+       * first: the encoding of a non-UTF-8 file, how a vCard without UID is keyed, a resume that
+       * finds nothing to resume. Each later one is a `note` event.
+       */
+      notes: ImportNote[];
       /** A checkpoint of an unfinished run of this file was found and discarded (`restart`). */
       checkpointDiscarded: boolean;
       /** A quoted empty cell is the empty string (`--empty-strings`), not "not given". */
@@ -64,7 +70,7 @@ export type ImportEvent =
       timeZone: string | undefined;
     }
   /** Something the reading decided on its own (a footer or repeated header skipped). */
-  | { type: 'note'; message: string }
+  | ({ type: 'note' } & ImportNote)
   | {
       type: 'progress';
       stats: ImportStats;
@@ -74,9 +80,10 @@ export type ImportEvent =
       /** Requests in flight now. */
       inFlight: number;
     }
-  | { type: 'reject'; line: number; reason: string }
+  /** `codes`: the kinds of its problems an option of the import would read (a default country...). */
+  | { type: 'reject'; line: number; reason: string; codes?: ProblemCode[] }
   /** A contact landing (or, in a dry run, that would land) without some of its fields. */
-  | { type: 'fix'; line: number; reason: string }
+  | { type: 'fix'; line: number; reason: string; codes?: ProblemCode[] }
   /** A row sent, with something the user should know of it (a look-alike id, a value cut). */
   | { type: 'notice'; line: number; message: string }
   /** Dry run: a row that would create or change a contact, with the fields it would change. */
@@ -109,6 +116,12 @@ export interface ImportReport {
   rejectReasons: ReasonSummary[];
   /** The fields left out, by reason. */
   fixReasons: ReasonSummary[];
+  /**
+   * The kinds of problem among the rejects and the fields left out that an option of the import
+   * would have read (a national number with a default country, a slash date with a date order),
+   * each once, in the order first met.
+   */
+  problemCodes: ProblemCode[];
   /** Cells with several values (the first was used), by column. */
   multiValue: { column: string; cells: number }[];
   /** Names holding a `??` run: characters the exporter lost. */
@@ -151,6 +164,7 @@ export class ImportTally {
   };
   readonly #rejectReasons = new ReasonTally();
   readonly #fixReasons = new ReasonTally();
+  readonly #problemCodes = new Set<ProblemCode>();
   #repeatedKeys = 0;
   readonly #options: TallyOptions;
   #link: () => LinkState = () => IDLE_LINK;
@@ -193,10 +207,13 @@ export class ImportTally {
   }
 
   /** A row refused before or by the service: counted, told, and kept in the rejects file. */
-  reject(source: SourceRecord, reason: string): void {
+  reject(source: SourceRecord, reason: string, codes?: readonly ProblemCode[]): void {
     this.stats.rejected++;
     this.#rejectReasons.add(reason, source.line);
-    this.#options.emit({ type: 'reject', line: source.line, reason });
+    if (codes) {
+      for (const code of codes) this.#problemCodes.add(code);
+      this.#options.emit({ type: 'reject', line: source.line, reason, codes: [...codes] });
+    } else this.#options.emit({ type: 'reject', line: source.line, reason });
     // A failed write is the outputs' `failure`: the pipeline stops on it.
     this.#options.outputs?.rejects.write(source, reason);
     this.progress();
@@ -204,7 +221,12 @@ export class ImportTally {
 
   /** A row sent without some of its fields: told as it is checked, like a reject. */
   fixing(source: SourceRecord, problems: readonly FieldProblem[]): void {
-    this.#options.emit({ type: 'fix', line: source.line, reason: fixReason(problems) });
+    const codes = problemCodes(problems);
+    this.#options.emit(
+      codes
+        ? { type: 'fix', line: source.line, reason: fixReason(problems), codes }
+        : { type: 'fix', line: source.line, reason: fixReason(problems) },
+    );
   }
 
   /**
@@ -215,6 +237,7 @@ export class ImportTally {
   #fix(source: SourceRecord, key: string, problems: readonly FieldProblem[]): void {
     this.stats.fixed++;
     this.#fixReasons.add(fixReason(problems), source.line);
+    for (const { code } of problems) if (code) this.#problemCodes.add(code);
     this.#options.outputs?.fixes?.write(source, key, problems);
   }
 
@@ -323,6 +346,7 @@ export class ImportTally {
       fixesFile: fixes?.path ?? null,
       rejectReasons: this.#rejectReasons.summary(),
       fixReasons: this.#fixReasons.summary(),
+      problemCodes: [...this.#problemCodes],
       multiValue: [...(notes?.multiValue ?? [])].map(([column, cells]) => ({ column, cells })),
       lostCharacters: { count: notes?.lostCharactersCount ?? 0, lines: notes?.lostCharacters ?? [] },
       repeatedKeys: this.#repeatedKeys,

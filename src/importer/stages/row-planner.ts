@@ -5,7 +5,7 @@
 // (The dry run's per-contact diff against the directory is `../dry-run-plan.ts`, a sink's business.)
 import type { ContactInputParsed } from '../../api/contact.js';
 import { fieldsOf } from '../../undo/record.js';
-import type { FieldProblem } from '../rows.js';
+import type { FieldProblem } from '../row-validator.js';
 import type { SourceRecord } from '../sources/types.js';
 import { EmailLedger } from './email-ledger.js';
 

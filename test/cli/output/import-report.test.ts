@@ -89,6 +89,7 @@ describe('the closing sentence', () => {
     fixesFile: null,
     rejectReasons: [],
     fixReasons: [],
+    problemCodes: [],
     multiValue: [],
     lostCharacters: { count: 0, lines: [] },
     resultsFile: null,

@@ -66,28 +66,41 @@ describe('UTF-16 text', () => {
       [[0xff, 0xfe], Buffer.from(text, 'utf16le')],
       [[0xfe, 0xff], Buffer.from(text, 'utf16le').swap16()],
     ] as const) {
-      const source = await openSource(await fixture('excel.csv', Buffer.concat([Buffer.from(bom), encoded])));
+      const notes: unknown[] = [];
+      const source = await openSource(
+        await fixture('excel.csv', Buffer.concat([Buffer.from(bom), encoded])),
+        {
+          onNote: (note) => notes.push(note),
+        },
+      );
       const rows = [];
       for await (const r of source.records) rows.push(r.record);
       expect(rows).toEqual([
         { external_id: 'u1', name: 'Zoë Ñandú' },
         { external_id: 'u2', name: 'Ada' },
       ]);
-      expect(source.notes).toEqual([]);
+      expect(notes).toEqual([]);
     }
   });
 
   it('reads UTF-16LE without a BOM, plain ASCII or not, and says how it read it', async () => {
     for (const content of [text, 'external_id,name\nu1,Ann\n']) {
       const file = await fixture('nobom.csv', Buffer.from(content, 'utf16le'));
-      const source = await openSource(file);
+      const notes: unknown[] = [];
+      const source = await openSource(file, { onNote: (note) => notes.push(note) });
       const rows = [];
       for await (const r of source.records) rows.push(r.record);
       expect(rows[0]).toEqual(
         content === text ? { external_id: 'u1', name: 'Zoë Ñandú' } : { external_id: 'u1', name: 'Ann' },
       );
-      expect(source.notes).toEqual([
-        `${file} is not UTF-8: reading it as UTF-16 (little-endian) without a BOM (--encoding overrides)`,
+      // The flag that overrides it is the CLI's to name (test/cli/output/import-words.test.ts).
+      expect(notes).toEqual([
+        {
+          code: 'encoding_guessed',
+          message: `${file} is not UTF-8: reading it as UTF-16 (little-endian) without a BOM`,
+          file,
+          encoding: 'utf-16le',
+        },
       ]);
     }
   });

@@ -53,9 +53,11 @@ describe('openSource', () => {
   it('refuses a file that is not text, and --sheet for anything but a workbook', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
     await expect(openSource(await file('photo.csv', png))).rejects.toThrow(NotTextError);
-    await expect(openSource(await file('a.csv', 'id\n1\n'), { sheet: 'Leads' })).rejects.toThrow(
-      new ImportError(`--sheet applies to .xlsx workbooks; ${join(home.dir, 'a.csv')} is read as csv`),
-    );
+    const csv = await file('a.csv', 'id\n1\n');
+    const error = await openSource(csv, { sheet: 'Leads' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).message).toBe(`A sheet applies to .xlsx workbooks; ${csv} is read as csv`);
+    expect((error as ImportError).detail).toEqual({ code: 'sheet_not_workbook', file: csv, format: 'csv' });
   });
 
   it('counts what it read, for a resume', async () => {

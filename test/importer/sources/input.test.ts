@@ -6,11 +6,17 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../../src/importer/errors.js';
+import type { SourceNote } from '../../../src/importer/notes.js';
 import { ConsumedBytes, openInput } from '../../../src/importer/sources/input.js';
 import { useTempHome } from '../../helpers/cli.js';
 
 const home = useTempHome();
 const stdin = (...chunks: (string | Buffer)[]) => ({ stdin: Readable.from(chunks) });
+/** The notes an input says, as it says them. */
+const heard = () => {
+  const notes: SourceNote[] = [];
+  return { notes, onNote: (note: SourceNote) => notes.push(note) };
+};
 
 async function drain(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -34,28 +40,41 @@ describe('openInput', () => {
 
   it('reads the encoding from a BOM, and says so', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\n', 'utf16le')]);
-    const input = await openInput('-', stdin(utf16));
-    expect([input.encoding, input.bom, input.notes]).toEqual(['utf-16le', true, []]);
+    const said = heard();
+    const input = await openInput('-', { ...stdin(utf16), onNote: said.onNote });
+    expect([input.encoding, input.bom, said.notes]).toEqual(['utf-16le', true, []]);
     const utf8 = await openInput('-', stdin(Buffer.from('\uFEFFa,b\n')));
     expect([utf8.encoding, utf8.bom]).toEqual(['utf-8', true]);
   });
 
   it('reads ASCII followed by a Latin-1 byte as Windows-1252, noting it; --encoding wins', async () => {
     const latin1 = Buffer.from([...Buffer.from('name\nJos'), 0xe9, 0x0a]);
-    const guessed = await openInput('-', stdin(latin1));
+    const said = heard();
+    const guessed = await openInput('-', { ...stdin(latin1), onNote: said.onNote });
     expect(guessed.encoding).toBe('windows-1252');
-    expect(guessed.notes).toEqual([
-      'stdin is not UTF-8: reading it as Windows-1252 (Latin-1, what Excel writes on Windows) (--encoding overrides)',
+    expect(said.notes).toEqual([
+      {
+        code: 'encoding_guessed',
+        message: 'stdin is not UTF-8: reading it as Windows-1252 (Latin-1, what Excel writes on Windows)',
+        file: 'stdin',
+        encoding: 'windows-1252',
+      },
     ]);
-    const asked = await openInput('-', { ...stdin(latin1), encoding: 'iso-8859-2' });
-    expect([asked.encoding, asked.notes]).toEqual(['iso-8859-2', []]);
+    const saidAsked = heard();
+    const asked = await openInput('-', {
+      ...stdin(latin1),
+      encoding: 'iso-8859-2',
+      onNote: saidAsked.onNote,
+    });
+    expect([asked.encoding, saidAsked.notes]).toEqual(['iso-8859-2', []]);
   });
 
   it('says what a file that is not text looks like, and nothing of its encoding', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
-    const input = await openInput('-', stdin(png));
+    const said = heard();
+    const input = await openInput('-', { ...stdin(png), onNote: said.onNote });
     expect(input.binary).toMatch(/PNG/);
-    expect(input.notes).toEqual([]);
+    expect(said.notes).toEqual([]);
   });
 
   it('names the file it cannot read, and why', async () => {

@@ -55,12 +55,16 @@ describe('JSON array', () => {
 
   it('measures a bare string too, which the tokenizer gives only once it ends', async () => {
     const { error, read } = await readUntilError('-', {
-      stdin: stdin('["', 'b'.repeat(1000), 1000, '"]'),
+      stdin: stdin('["a", "', 'b'.repeat(1000), 1000, '"]'),
     });
     expect((error as Error).message).toContain(
-      'line 1: record 1 of the array is longer than 10000 characters',
+      'line 1: record 2 of the array is longer than 10000 characters',
     );
     expect(read).toBeLessThan(LIMIT + 2000);
+    // The first record is read as the source opens (its keys tell a known tool's export).
+    await expect(
+      openSource('-', { maxRecordChars: LIMIT, stdin: stdin('["', 'b'.repeat(1000), 1000, '"]') }),
+    ).rejects.toThrow('line 1: record 1 of the array is longer than 10000 characters');
   });
 
   it('reads elements of any number, each under the limit, and white space of any length between them', async () => {

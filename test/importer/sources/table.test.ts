@@ -11,7 +11,11 @@ function rowsOf(rows: Cell[][]) {
 
 async function table(rows: Cell[][], widthError?: (fields: number, expected: number) => string) {
   const notes: string[] = [];
-  const read = await readTable({ read: rowsOf(rows), notes, widthError });
+  const read = await readTable({
+    read: rowsOf(rows),
+    note: (note) => notes.push(note.message),
+    widthError,
+  });
   const records: SourceRecord[] = [];
   if (read) for await (const r of read.records()) records.push(r);
   return { header: read?.header, records, notes };
@@ -75,7 +79,7 @@ describe('readTable', () => {
   });
 
   it('is null for no rows at all', async () => {
-    expect(await readTable({ read: rowsOf([]), notes: [] })).toBeNull();
+    expect(await readTable({ read: rowsOf([]), note: () => {} })).toBeNull();
   });
 });
 

@@ -6,10 +6,14 @@ import { openInput } from '../../../src/importer/sources/input.js';
 import { decodeText, jsonRecord, parseEncodingOption } from '../../../src/importer/sources/text.js';
 
 async function text(...chunks: Buffer[]) {
-  const input = await openInput('-', { stdin: Readable.from(chunks) });
+  const notes: string[] = [];
+  const input = await openInput('-', {
+    stdin: Readable.from(chunks),
+    onNote: (note) => notes.push(note.message),
+  });
   let out = '';
   for await (const t of decodeText(input)) out += t;
-  return { out, notes: input.notes };
+  return { out, notes };
 }
 
 describe('decodeText', () => {
@@ -32,9 +36,13 @@ describe('decodeText', () => {
     const error = await text(...mixed).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SourceParseError);
     expect((error as SourceParseError).line).toBe(3);
-    expect((error as SourceParseError).reason).toMatch(
-      /not valid UTF-8 \(byte 0xE9\).*--encoding windows-1252/,
-    );
+    expect((error as SourceParseError).reason).toMatch(/not valid UTF-8 \(byte 0xE9\).*Windows-1252/);
+    expect((error as SourceParseError).detail).toEqual({
+      code: 'not_utf8',
+      file: 'stdin',
+      encoding: 'windows-1252',
+      looks: true,
+    });
   });
 
   it('decodes UTF-16 as its BOM says', async () => {

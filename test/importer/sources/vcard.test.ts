@@ -5,10 +5,16 @@ import { openSource } from '../../../src/importer/sources/index.js';
 
 async function read(text: string | Buffer, options: { encoding?: string } = {}) {
   const stdin = Readable.from([typeof text === 'string' ? Buffer.from(text) : text]);
-  const source = await openSource('-', { stdin, format: 'vcf', ...options });
+  const notes: string[] = [];
+  const source = await openSource('-', {
+    stdin,
+    format: 'vcf',
+    ...options,
+    onNote: (note) => notes.push(note.message),
+  });
   const rows = [];
   for await (const r of source.records) rows.push({ line: r.line, raw: r.raw, error: r.error });
-  return { source, rows };
+  return { source, rows, notes };
 }
 
 /** The records as the source yields them, whole. */
@@ -54,7 +60,7 @@ describe('vCard source', () => {
   });
 
   it('uses N when there is no FN, the first email and phone without preference, and rejects a card with no key', async () => {
-    const { rows, source } = await read(
+    const { rows, notes } = await read(
       [
         'BEGIN:VCARD',
         'VERSION:3.0',
@@ -75,7 +81,7 @@ describe('vCard source', () => {
         'END:VCARD',
       ].join('\r\n'),
     );
-    expect(source.notes).toEqual([
+    expect(notes).toEqual([
       'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
       "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
         'external_id = TEL (the one imported), its digits and leading + as written.',

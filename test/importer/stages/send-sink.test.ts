@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Scheduler } from '../../../src/bulk/scheduler.js';
 import { ContactsClient } from '../../../src/client/client.js';
 import type { RequestOptions } from '../../../src/client/resources/core.js';
-import { createRowValidator } from '../../../src/importer/rows.js';
+import { createRowValidator } from '../../../src/importer/row-validator.js';
 import { type PlannedRow, RowPlanner } from '../../../src/importer/stages/row-planner.js';
 import { SendSink } from '../../../src/importer/stages/send-sink.js';
 import type { RowOutcome } from '../../../src/importer/stages/sink.js';

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseMapOption, resolveMapping, summarizeMapping } from '../../src/importer/mapping.js';
-import { createRowValidator, FileEvidence, type RowResult } from '../../src/importer/rows.js';
+import { parseMapOption } from '../../src/cli/map-options.js';
+import { summarizeMapping } from '../../src/cli/output/mapping-summary.js';
+import { FileEvidence } from '../../src/importer/file-evidence.js';
+import { dateColumns, resolveMapping } from '../../src/importer/mapping.js';
+import { createRowValidator, type RowResult } from '../../src/importer/row-validator.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS } from './helpers.js';
 
@@ -133,18 +136,26 @@ describe('CSV rows', () => {
   });
 
   it('tells once of the first date-time without a zone when no time zone is given', () => {
-    const seen: [string, string][] = [];
-    const evidence = new FileEvidence(csvMapping, DEFINITIONS, { onLocalTime: (h, v) => seen.push([h, v]) });
+    const dates = dateColumns(csvMapping, DEFINITIONS);
+    const evidence = new FileEvidence(csvMapping, dates, { watchLocalTimes: true });
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping, evidence });
-    for (const value of ['2024-03-22', '2024-03-22T17:59:00Z', '2024-03-22 17:59', '2024-03-23 09:00']) {
-      validate(cells({ 'User ID': '1', 'Signup Date': value }));
-    }
-    expect(seen).toEqual([['Signup Date', '2024-03-22 17:59']]);
-    const ahead: [string, string][] = [];
-    const observed = new FileEvidence(csvMapping, DEFINITIONS, { onLocalTime: (h, v) => ahead.push([h, v]) });
-    observed.observe(cells({ 'Signup Date': '9/20/2022 3:04 PM' }).raw!);
-    observed.observe(cells({ 'Signup Date': '9/21/2022 3:04 PM' }).raw!);
-    expect(ahead).toEqual([['Signup Date', '9/20/2022 3:04 PM']]);
+    const seen = ['2024-03-22', '2024-03-22T17:59:00Z', '2024-03-22 17:59', '2024-03-23 09:00'].flatMap(
+      (value) => validate(cells({ 'User ID': '1', 'Signup Date': value })).note ?? [],
+    );
+    expect(seen).toEqual([
+      {
+        code: 'local_times',
+        message:
+          'Column "Signup Date" has date-times without a zone (2024-03-22 17:59): they are read as UTC.',
+        column: 'Signup Date',
+        example: '2024-03-22 17:59',
+      },
+    ]);
+    const observed = new FileEvidence(csvMapping, dates, { watchLocalTimes: true });
+    expect([
+      observed.observe(cells({ 'Signup Date': '9/20/2022 3:04 PM' }).raw!),
+      observed.observe(cells({ 'Signup Date': '9/21/2022 3:04 PM' }).raw!),
+    ]).toEqual([{ column: 'Signup Date', example: '9/20/2022 3:04 PM' }, undefined]);
   });
 
   it('lands the contact without a field it cannot read, listing each such field for the fixes file', () => {
@@ -169,14 +180,14 @@ describe('CSV rows', () => {
     expect(row(['3', undefined, undefined])).toMatchObject({ ok: true, input: { external_id: '3' } });
   });
 
-  it('rejects each kind of bad value with the contract field and message (--strict)', () => {
+  it('rejects each kind of bad value with the contract field and message (strict)', () => {
     const cases: [Parameters<typeof cells>[0], string][] = [
       [{ 'Full Name': 'No Id' }, 'external_id: Required'],
       [{ 'User ID': 'x'.repeat(256) }, 'external_id: Too big: expected string to have <=255 characters'],
       [{ 'User ID': '1', 'E-mail': 'not-an-email' }, 'email: Invalid email'],
       [
         { 'User ID': '1', Phone: '020 7946 0958' },
-        'phonenumber: a national number and no country to read it in (no country in the row, no --default-country, no international number or country in the file): write it with + and the country code, or pass --default-country',
+        'phonenumber: a national number and no country to read it in (no country in the row, no default country, no international number or country in the file): write it with + and the country code, or give a default country',
       ],
       [{ 'User ID': '1', Phone: '+44 12' }, 'phonenumber: too short for +44'],
       [{ 'User ID': '1', Phone: '+44 20 7946 095' }, 'phonenumber: not a valid number of +44'],
@@ -195,7 +206,7 @@ describe('CSV rows', () => {
       ],
       [
         { 'User ID': '1', 'Signup Date': '3/4/2024' },
-        'custom_attributes.signup_date: "3/4/2024" reads as both M/D/YYYY and D/M/YYYY: pass --date-order mdy or --date-order dmy',
+        'custom_attributes.signup_date: "3/4/2024" reads as both M/D/YYYY and D/M/YYYY, and no date of its column decides which',
       ],
       [
         { 'User ID': '1', Legacy: 'L-1' },
@@ -203,6 +214,16 @@ describe('CSV rows', () => {
       ],
     ];
     for (const [values, expected] of cases) expect(reason(strictRow(cells(values))), expected).toBe(expected);
+    // The two an option of the import reads say so by code (the CLI names the flag).
+    expect(strictRow(cells({ 'User ID': '1', Phone: '020 7946 0958' }))).toMatchObject({
+      ok: false,
+      codes: ['phone_no_country'],
+    });
+    expect(strictRow(cells({ 'User ID': '1', 'Signup Date': '3/4/2024' }))).toMatchObject({
+      ok: false,
+      codes: ['date_order_open'],
+    });
+    expect(strictRow(cells({ 'User ID': '1', VIP: 'maybe' }))).not.toHaveProperty('codes');
   });
 
   it('lists every problem of a row, separated by semicolons', () => {

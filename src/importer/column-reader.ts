@@ -1,0 +1,284 @@
+// The cells of a table's row as a contact candidate, following the column mapping: names joined
+// from their parts, attributes read in their type's form, the row's email and its phones in the
+// order their columns are tried, each phone with the country of its own address.
+import { EmailSchema } from '../api/contact.js';
+import { jsonDepthExceeds } from '../api/json-depth.js';
+import { MAX_JSON_DEPTH } from '../api/limits.js';
+import type { ColumnTarget } from './column-targets.js';
+import { countryCode } from './countries.js';
+import type { FileEvidence, LocalTime } from './file-evidence.js';
+import type { ColumnMapping } from './mapping.js';
+import type { FieldProblem, RowNotes } from './row-validator.js';
+import type { Cell } from './sources/types.js';
+import {
+  cellValues,
+  cleanCell,
+  type DateOrder,
+  emailIn,
+  isLocalDateTime,
+  readBoolean,
+  readDate,
+  slashDateOrder,
+} from './values.js';
+
+/** A slash date whose day is above 12 reads one way only, whatever its column says. */
+function ownOrder(value: string): DateOrder | undefined {
+  const order = slashDateOrder(value);
+  return order === 'either' ? undefined : order;
+}
+
+const ISO_T_RE = /^\d{4}-\d{2}-\d{2}T/;
+const ZERO_DATE_RE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
+
+/** A cell as read, and its value ready to place. */
+export interface PhoneCell {
+  text: string;
+  raw: string;
+  /** The row's country for this number (its own address's first), if the row names one. */
+  country: { code: string; column: string } | undefined;
+}
+
+/** A cell holding JSON (the stripe_accounts column), parsed; its text as is when it is not JSON. */
+function jsonCell(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return jsonDepthExceeds(value, MAX_JSON_DEPTH) ? text : value;
+  } catch {
+    // The schema then says what is wrong: "Expected array, received string".
+    return text;
+  }
+}
+
+type ReadRow = {
+  candidate: Record<string, unknown>;
+  phones: PhoneCell[];
+};
+
+/** The cells of a CSV row as a contact candidate, following the mapping. */
+export class ColumnReader {
+  readonly #mapping: ColumnMapping;
+  readonly #types: ReadonlyMap<string, string>;
+  /** With `emptyStrings`: the text attributes a `""` cell clears. */
+  readonly #emptyAttributes: ReadonlySet<string> | undefined;
+  readonly #notes: RowNotes;
+  readonly #clean: (cell: string) => string;
+  /** Columns filling single targets: [index, targets] without the ordered email/phone ones. */
+  readonly #plain: [number, ColumnTarget[]][];
+  /** The zone of date-times without one; undefined for UTC. */
+  readonly #timeZone: string | undefined;
+  /** The file's first date-time without a zone, met in the rows read since `takeLocalTime()`. */
+  #localTime: LocalTime | undefined;
+
+  constructor(
+    mapping: ColumnMapping,
+    types: ReadonlyMap<string, string>,
+    emptyAttributes: ReadonlySet<string> | undefined,
+    notes: RowNotes,
+    exact: boolean,
+    timeZone: string | undefined,
+  ) {
+    this.#clean = exact ? (cell) => cell : cleanCell;
+    this.#timeZone = timeZone;
+    this.#mapping = mapping;
+    this.#types = types;
+    this.#emptyAttributes = emptyAttributes;
+    this.#notes = notes;
+    this.#plain = [];
+    mapping.columns.forEach((targets, i) => {
+      const rest = targets.filter(
+        (t) =>
+          !(t.kind === 'field' && (t.field === 'phonenumber' || t.field === 'email')) &&
+          !(t.kind === 'field' && t.field === 'external_id' && mapping.keyFromEmail !== undefined) &&
+          t.kind !== 'country',
+      );
+      if (rest.length > 0) this.#plain.push([i, rest]);
+    });
+  }
+
+  read(cells: Cell[], evidence: FileEvidence, problems: FieldProblem[]): ReadRow | string {
+    const mapping = this.#mapping;
+    const candidate: Record<string, unknown> = {};
+    let attributes: Record<string, unknown> | undefined;
+    let first = '';
+    let middle = '';
+    let last = '';
+    for (const [i, targets] of this.#plain) {
+      const cell = cells[i];
+      if (cell === undefined) continue;
+      const value = this.#clean(cell);
+      const keepEmpty = cell === '' && this.#emptyAttributes !== undefined;
+      if (value === '' && !keepEmpty) continue;
+      for (const target of targets) {
+        switch (target.kind) {
+          case 'field':
+            if (target.field === 'stripe_accounts') {
+              if (value !== '') candidate.stripe_accounts = jsonCell(value);
+            } else if (value !== '' || target.field === 'name') candidate[target.field] = value;
+            break;
+          case 'attribute': {
+            if (value === '' && !this.#emptyAttributes?.has(target.name)) break;
+            attributes ??= {};
+            const read = this.#attribute(target.name, value, i, evidence);
+            if (read === undefined) {
+              problems.push({
+                field: `custom_attributes.${target.name}`,
+                value: cell,
+                ...this.#unreadable(target.name, value, i, evidence),
+              });
+            } else if (read !== null) attributes[target.name] = read;
+            break;
+          }
+          case 'first_name':
+            first = value;
+            break;
+          case 'middle_name':
+            middle = value;
+            break;
+          case 'last_name':
+            last = value;
+            break;
+        }
+      }
+    }
+    // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
+    if (candidate.name === undefined && (first || middle || last))
+      candidate.name = [first, middle, last].filter(Boolean).join(' ');
+    if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
+
+    const email = rowEmail(this.#first(mapping.emailColumns, cells));
+    if (email) candidate.email = email.text;
+    if (mapping.keyFromEmail !== undefined) {
+      if (!email)
+        return `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
+      candidate.external_id = keyOfEmail(email.text);
+    }
+    // Every value of every phone cell, in order: the first usable one is placed, in the country
+    // of its own address where the file pairs them, else the row's first country.
+    const phones = this.#first(mapping.phoneColumns, cells);
+    if (mapping.countryColumns.length > 0) {
+      const codes = new Map<number, { code: string; column: string } | undefined>();
+      const countryOf = (i: number) => {
+        if (!codes.has(i)) {
+          const cell = cells[i];
+          const code = cell ? countryCode(cleanCell(cell)) : undefined;
+          codes.set(i, code ? { code, column: mapping.header[i]!.trim() } : undefined);
+          if (code) evidence.addCountry(code);
+        }
+        return codes.get(i);
+      };
+      // The row's first country is the file's evidence, whether or not the row has a phone.
+      for (const i of mapping.countryColumns) if (countryOf(i)) break;
+      for (const phone of phones) {
+        for (const i of mapping.phoneCountryColumns.get(phone.column) ?? mapping.countryColumns) {
+          phone.country = countryOf(i);
+          if (phone.country) break;
+        }
+      }
+    }
+    return { candidate, phones };
+  }
+
+  /** The file's first date-time without a zone, when the row read last held it (then told once). */
+  takeLocalTime(): LocalTime | undefined {
+    const local = this.#localTime;
+    this.#localTime = undefined;
+    return local;
+  }
+
+  /** The values of the non-empty cells of ordered columns (email, phone), in order. */
+  #first(columns: readonly number[], cells: Cell[]): OrderedValue[] {
+    return orderedValues(this.#mapping, columns, cells, (i) => {
+      const header = this.#mapping.header[i]!.trim();
+      this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
+    });
+  }
+
+  /** An attribute's value in the form its type takes, or undefined when it cannot be read. */
+  #attribute(name: string, value: string, column: number, evidence: FileEvidence): unknown {
+    switch (this.#types.get(name)) {
+      case 'boolean':
+        return readBoolean(value);
+      case 'date':
+        // Outlook writes an empty date as 0/0/00.
+        if (ZERO_DATE_RE.test(value)) return null;
+        this.#localTime ??= evidence.dateValue(column, value);
+        // ISO 8601 with a T is the contract's own form: it reads it (and says what it rounds),
+        // but as UTC when it has no zone.
+        if (ISO_T_RE.test(value) && (this.#timeZone === undefined || !isLocalDateTime(value))) return value;
+        return readDate(value, evidence.dateOrder(column) ?? ownOrder(value), this.#timeZone);
+      default:
+        // Text and number: the contract's own text schemas say what is wrong.
+        return value;
+    }
+  }
+
+  #unreadable(
+    name: string,
+    value: string,
+    column: number,
+    evidence: FileEvidence,
+  ): Pick<FieldProblem, 'reason' | 'code'> {
+    if (this.#types.get(name) === 'boolean') {
+      return { reason: `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)` };
+    }
+    if (slashDateOrder(value) === 'either' && !evidence.dateOrder(column)) {
+      return {
+        reason: `"${value}" reads as both M/D/YYYY and D/M/YYYY, and no date of its column decides which`,
+        code: 'date_order_open',
+      };
+    }
+    return { reason: `"${value}" is not a date (2024-05-31, 2024-05-31 17:59, 5/31/2024, 31-May-2024)` };
+  }
+}
+
+type OrderedValue = PhoneCell & { column: number };
+
+/**
+ * The values of a row's non-empty cells in ordered columns (email, phone), in order;
+ * `onSeveral` is told of each cell that holds several.
+ */
+function orderedValues(
+  mapping: ColumnMapping,
+  columns: readonly number[],
+  cells: readonly Cell[],
+  onSeveral?: (column: number) => void,
+): OrderedValue[] {
+  const found: OrderedValue[] = [];
+  for (const i of columns) {
+    const cell = cells[i];
+    if (cell === undefined) continue;
+    const cleaned = cleanCell(cell);
+    if (cleaned === '') continue;
+    const values = cellValues(cleaned, mapping.multiValue);
+    if (values.length > 1) onSeveral?.(i);
+    for (const value of values) found.push({ text: value, raw: cell, column: i, country: undefined });
+  }
+  return found;
+}
+
+/**
+ * The row's email, of its email columns' values: the first value of the first email cell,
+ * unless it is no address and a later one of the same cell is (`bad ::: ann@x`).
+ */
+function rowEmail(emails: OrderedValue[]): OrderedValue | undefined {
+  for (const e of emails) e.text = emailIn(e.text);
+  return emails.find((e) => e.raw === emails[0]?.raw && EmailSchema.safeParse(e.text).success) ?? emails[0];
+}
+
+/**
+ * The key of a contact whose file has no id column: its email in lower case, as the service
+ * compares emails (`Ann@x` and `ann@x` in one file, or in this export and the next, are one
+ * contact, not a second one refused for its email).
+ */
+function keyOfEmail(email: string): string {
+  return email.toLowerCase();
+}
+
+/**
+ * The external_id an import gives a row of a file keyed by email (`mapping.keyFromEmail`), or
+ * undefined when the row has no email: what `delete --from` that file must delete.
+ */
+export function emailKey(mapping: ColumnMapping, cells: readonly Cell[]): string | undefined {
+  const email = rowEmail(orderedValues(mapping, mapping.emailColumns, cells));
+  return email && keyOfEmail(email.text);
+}

@@ -1,0 +1,163 @@
+// What a file says of itself, gathered as its rows are read: the order of each date column's
+// slash dates, and the countries its international numbers and country columns name. It calls
+// no one: what it finds that the user should hear of is returned to the reader that asked.
+import { countryCode } from './countries.js';
+import type { ColumnMapping, DateColumn } from './mapping.js';
+import type { EvidenceNote } from './notes.js';
+import { internationalCountry } from './phones.js';
+import type { Cell } from './sources/types.js';
+import { cleanCell, type DateOrder, firstValue, isLocalDateTime, slashDateOrder } from './values.js';
+
+/** A date-time without a zone, in a column: read as UTC, which the user is told once. */
+export interface LocalTime {
+  column: string;
+  example: string;
+}
+
+/**
+ * What the file tells about itself, gathered as rows are read (the pipeline looks ahead a few
+ * rows before the first is validated): for each date column, whether its slash dates are M/D/YYYY
+ * or D/M/YYYY; and which countries its international phone numbers belong to and its country
+ * columns name, the candidates for a national number with no country of its own.
+ */
+export class FileEvidence {
+  readonly #dateColumns: {
+    index: number;
+    header: string;
+    order: DateOrder | undefined;
+    either?: string;
+    conflict?: string;
+    /** The value that decided the order, when the column's values did. */
+    decidedBy?: string;
+  }[];
+  readonly #phoneColumns: number[];
+  readonly #countryColumns: number[];
+  readonly #multiValue: string[];
+  /** Whether the first date-time without a zone is still to be told of (no time zone was given). */
+  #watchLocalTimes: boolean;
+  readonly #countries = new Set<string>();
+  /** The export's own order, for a column whose values leave it open. */
+  readonly #fallbackOrder: DateOrder | undefined;
+  #sorted: string[] | undefined = [];
+
+  /**
+   * `dateColumns`: the mapping's columns that fill a date attribute (`dateColumns()` of the
+   * plan). With `dateOrder`, their slash dates read in that order whatever their values say.
+   */
+  constructor(
+    mapping: ColumnMapping | undefined,
+    dateColumns: readonly DateColumn[] = [],
+    options: {
+      dateOrder?: DateOrder | undefined;
+      /** Tell of the first date-time without a zone in a date column (see `dateValue`). */
+      watchLocalTimes?: boolean | undefined;
+    } = {},
+  ) {
+    this.#dateColumns = dateColumns.map(({ index, header }) => ({ index, header, order: options.dateOrder }));
+    this.#phoneColumns = mapping?.phoneColumns ?? [];
+    this.#countryColumns = mapping?.countryColumns ?? [];
+    this.#multiValue = mapping?.multiValue ?? [];
+    this.#fallbackOrder = mapping?.dateOrder;
+    this.#watchLocalTimes = this.#dateColumns.length > 0 && options.watchLocalTimes === true;
+  }
+
+  /**
+   * Looks at one row's date and phone cells (the rows read ahead, before the first is validated).
+   * Returns the first date-time without a zone of the file when this row holds it.
+   */
+  observe(raw: readonly Cell[]): LocalTime | undefined {
+    let local: LocalTime | undefined;
+    for (const column of this.#dateColumns) {
+      const cell = raw[column.index];
+      if (!cell) continue;
+      if (this.#watchLocalTimes) local ??= this.dateValue(column.index, cleanCell(cell));
+      if (column.order && (column.either || !column.decidedBy)) continue;
+      const order = slashDateOrder(cleanCell(cell));
+      if (order === 'either') column.either ??= cleanCell(cell);
+      else if (order) {
+        if (column.order && column.order !== order) column.conflict ??= cleanCell(cell);
+        if (!column.order) {
+          column.order = order;
+          column.decidedBy = cleanCell(cell);
+        }
+      }
+    }
+    for (const i of this.#phoneColumns) {
+      const cell = raw[i];
+      if (!cell) continue;
+      const text = firstValue(cleanCell(cell), this.#multiValue).value;
+      const found = internationalCountry(text);
+      if (found) this.addCountry(found);
+    }
+    for (const i of this.#countryColumns) {
+      const cell = raw[i];
+      const code = cell ? countryCode(cleanCell(cell)) : undefined;
+      if (code) this.addCountry(code);
+    }
+    return local;
+  }
+
+  /**
+   * A date column whose slash dates read both ways and none decided it: the import cannot guess.
+   * (A column given its order by --date-order is never undecided.)
+   */
+  undecided(): { header: string; example: string } | undefined {
+    if (this.#fallbackOrder) return undefined;
+    const column = this.#dateColumns.find((c) => c.order === undefined && c.either !== undefined);
+    return column && { header: column.header, example: column.either! };
+  }
+
+  /**
+   * What the values decided of the date columns, said once: the order of a column whose slash
+   * dates were open until one value read one way only (`31/05/2024`).
+   */
+  decisions(): EvidenceNote[] {
+    return this.#dateColumns.flatMap((c) =>
+      c.decidedBy && c.either && c.order
+        ? [
+            {
+              code: 'date_order_decided' as const,
+              message:
+                `Column "${c.header}" has dates like ${c.either} that read both ways; ${c.decidedBy} reads only as ` +
+                `${c.order === 'dmy' ? 'D/M/YYYY (day first)' : 'M/D/YYYY (month first)'}, so the whole column is read so`,
+              column: c.header,
+              order: c.order,
+            },
+          ]
+        : [],
+    );
+  }
+
+  /** Whether any date column is still open (looking further ahead may decide it). */
+  get pending(): boolean {
+    if (this.#fallbackOrder) return false;
+    return this.#dateColumns.some((c) => c.order === undefined && c.either !== undefined);
+  }
+
+  /**
+   * A date column's value, as read: the first date-time without a zone of the file (when no time
+   * zone was given), once, for the reader to tell of.
+   */
+  dateValue(index: number, value: string): LocalTime | undefined {
+    if (!this.#watchLocalTimes || !isLocalDateTime(value)) return undefined;
+    this.#watchLocalTimes = false;
+    return { column: this.#dateColumns.find((c) => c.index === index)?.header ?? '', example: value };
+  }
+
+  dateOrder(index: number): DateOrder | undefined {
+    const column = this.#dateColumns.find((c) => c.index === index);
+    return column && (column.order ?? this.#fallbackOrder);
+  }
+
+  addCountry(code: string): void {
+    if (this.#countries.has(code)) return;
+    this.#countries.add(code);
+    this.#sorted = undefined;
+  }
+
+  /** The countries of the file's international numbers so far, sorted. */
+  phoneCountries(): string[] {
+    this.#sorted ??= [...this.#countries].sort();
+    return this.#sorted;
+  }
+}

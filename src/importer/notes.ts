@@ -1,0 +1,91 @@
+// What an import says of the file and of itself besides its rows (an encoding it guessed, rows it
+// skipped, what the values of a column decided, what a resume found): each note a code, the data
+// it is about and a message in the library's words. They reach the caller as events (a `note`
+// event; those said before the first row, in the `start` event), never as a list to poll. The
+// CLI says them in its own words, with the flags that change them (src/cli/output/import-words.ts).
+import type { UndoNote } from '../undo/recorder.js';
+
+export type { UndoNote } from '../undo/recorder.js';
+
+/** What reading the input decided on its own. */
+export type SourceNote =
+  /** No BOM and no encoding given, and the bytes are not UTF-8: read in the one they look like. */
+  | { code: 'encoding_guessed'; message: string; file: string; encoding: string }
+  /** A file named as text (`.csv`) that is an Excel workbook: read as one. */
+  | { code: 'workbook_misnamed'; message: string; file: string }
+  /** Rows that are no contacts, skipped: lines before the header, a repeated header, a footer. */
+  | { code: 'rows_skipped'; message: string }
+  /** How a vCard without UID is keyed (by its email, or its number). */
+  | { code: 'vcard_key'; message: string; by: 'email' | 'phone' };
+
+/** What planning the import decided of its columns and options. */
+export type PlanNote =
+  /** What the values of the columns decided: a role a header word did not say, a key column. */
+  | { code: 'column_decision'; message: string }
+  /** The header (or a JSON record's keys) of a known export, but for one column (key). */
+  | {
+      code: 'export_nearly_recognised';
+      message: string;
+      /** The export's name: `HubSpot contacts export`. */
+      export: string;
+      missing: string;
+      /** A JSON record's keys, not a header. */
+      json: boolean;
+    }
+  /** A time zone given for a file whose date-times it does not apply to. */
+  | { code: 'time_zone_not_applied'; message: string; timeZone: string; reason: string };
+
+/** What the rows said of the whole file as they were read. */
+export type EvidenceNote =
+  /** The first date-time without a zone, read as UTC (no time zone was given). */
+  | { code: 'local_times'; message: string; column: string; example: string }
+  /** A date column whose slash dates read both ways, until one read one way only. */
+  | { code: 'date_order_decided'; message: string; column: string; order: 'mdy' | 'dmy' };
+
+/** What a resume found of the run it resumes. */
+export type ResumeNote =
+  /** Told to resume, but no unfinished import of the input: every row is imported. */
+  | { code: 'resume_nothing'; message: string; input: string; checkpoint: string }
+  /** The checkpoint, of an earlier version, does not name its service: taken to be this run's. */
+  | { code: 'resume_service_unrecorded'; message: string; checkpoint: string; service: string }
+  /** The run resumed wrote its results or fixes elsewhere: this run writes its own. */
+  | { code: 'resume_output_moved'; message: string; output: 'results' | 'fixes'; was: string; path: string }
+  /** A results or fixes file holds less than the run resumed wrote to it. */
+  | { code: 'resume_output_short'; message: string; output: 'results' | 'fixes'; path: string };
+
+export type ImportNote = SourceNote | PlanNote | EvidenceNote | ResumeNote | UndoNote;
+
+/** The note said at the first date-time without a zone when the import was given no time zone. */
+export function localTimesNote(column: string, example: string): EvidenceNote {
+  return {
+    code: 'local_times',
+    message: `Column "${column}" has date-times without a zone (${example}): they are read as UTC.`,
+    column,
+    example,
+  };
+}
+
+/**
+ * The notes of one import, in the order they are said: held until the import starts (they go in
+ * its `start` event), then told one by one as they are said.
+ */
+export class NoteChannel {
+  #held: ImportNote[] | undefined = [];
+  readonly #tell: (note: ImportNote) => void;
+
+  constructor(tell: (note: ImportNote) => void) {
+    this.#tell = tell;
+  }
+
+  readonly say = (note: ImportNote): void => {
+    if (this.#held) this.#held.push(note);
+    else this.#tell(note);
+  };
+
+  /** The notes said so far; from now on each is told as it is said. */
+  start(): ImportNote[] {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    return held;
+  }
+}

@@ -1,0 +1,84 @@
+// A table's row as a contact candidate, and the key an import gives a row of a file keyed by email.
+import { describe, expect, it } from 'vitest';
+import { ColumnReader, emailKey } from '../../src/importer/column-reader.js';
+import { FileEvidence } from '../../src/importer/file-evidence.js';
+import { dateColumns, resolveMapping } from '../../src/importer/mapping.js';
+import type { FieldProblem, RowNotes } from '../../src/importer/row-validator.js';
+import { DEFINITIONS } from './helpers.js';
+
+const notes = (): RowNotes => ({
+  multiValue: new Map(),
+  lostCharacters: [],
+  lostCharactersCount: 0,
+  placedByFile: new Map(),
+});
+
+describe('ColumnReader', () => {
+  it('joins the parts of a name, reads attributes by type, and lists the phones with their country', () => {
+    const mapping = resolveMapping({
+      header: ['User ID', 'First Name', 'Last Name', 'Seats', 'Signup Date', 'Phone', 'Country'],
+      definitions: DEFINITIONS,
+    });
+    const types = new Map(DEFINITIONS.map((d) => [d.name, d.type]));
+    const reader = new ColumnReader(mapping, types, undefined, notes(), false, undefined);
+    const evidence = new FileEvidence(mapping, dateColumns(mapping, DEFINITIONS), { watchLocalTimes: true });
+    const problems: FieldProblem[] = [];
+    const read = reader.read(
+      ['u1', ' Ann ', 'Lee', '3', '2024-03-22 17:59', '020 7946 0958', 'United Kingdom'],
+      evidence,
+      problems,
+    );
+    expect(read).toEqual({
+      candidate: {
+        external_id: 'u1',
+        name: 'Ann Lee',
+        custom_attributes: { seats: '3', signup_date: '2024-03-22T17:59:00.000Z' },
+      },
+      phones: [
+        {
+          text: '020 7946 0958',
+          raw: '020 7946 0958',
+          column: 5,
+          country: { code: 'GB', column: 'Country' },
+        },
+      ],
+    });
+    expect(problems).toEqual([]);
+    // The file's first date-time without a zone, for the validator to tell of, once.
+    expect(reader.takeLocalTime()).toEqual({ column: 'Signup Date', example: '2024-03-22 17:59' });
+    expect(reader.takeLocalTime()).toBeUndefined();
+  });
+
+  it('lists a value it cannot read as a problem, with a code when a date order would read it', () => {
+    const mapping = resolveMapping({ header: ['User ID', 'VIP', 'Signup Date'], definitions: DEFINITIONS });
+    const types = new Map(DEFINITIONS.map((d) => [d.name, d.type]));
+    const reader = new ColumnReader(mapping, types, undefined, notes(), false, undefined);
+    const problems: FieldProblem[] = [];
+    reader.read(
+      ['u1', 'maybe', '3/4/2024'],
+      new FileEvidence(mapping, dateColumns(mapping, DEFINITIONS)),
+      problems,
+    );
+    expect(problems).toEqual([
+      {
+        field: 'custom_attributes.vip',
+        value: 'maybe',
+        reason: '"maybe" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)',
+      },
+      {
+        field: 'custom_attributes.signup_date',
+        value: '3/4/2024',
+        reason: '"3/4/2024" reads as both M/D/YYYY and D/M/YYYY, and no date of its column decides which',
+        code: 'date_order_open',
+      },
+    ]);
+  });
+});
+
+describe('emailKey', () => {
+  it('keys a row of a file without an id column by its email in lower case', () => {
+    const mapping = resolveMapping({ header: ['Name', 'Email'], definitions: [] });
+    expect(emailKey(mapping, ['Ann', 'Ann@Example.com'])).toBe('ann@example.com');
+    expect(emailKey(mapping, ['Ann', undefined])).toBeUndefined();
+  });
+});
