@@ -26,6 +26,7 @@ import {
   resolveMapping,
   summarizeMapping,
 } from './mapping.js';
+import { checkImportOptions } from './options.js';
 import type { OpenOutput } from './output-file.js';
 import { createRowValidator, FileEvidence, type RowResult } from './rows.js';
 import type { Cell, ImportSource, SourceRecord } from './sources/types.js';
@@ -155,6 +156,7 @@ export class ImportStoppedError extends ImportError {
 }
 
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
+  checkImportOptions(options);
   const { client, agentId, input } = options;
   const dryRun = options.dryRun ?? false;
   const maxRetries = options.maxRetries ?? DEFAULT_RETRIES;
