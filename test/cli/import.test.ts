@@ -193,35 +193,42 @@ describe('contacts import', () => {
     KILL_AND_RESUME_TIMEOUT,
   );
 
-  it('Ctrl-C stops cleanly with exit 130 and a hint, and --resume finishes the job', async () => {
-    // Paced to 4 requests a second: the Ctrl-C comes with most of the file still to send.
-    const mock = await startTestMock({ faults: { latencyMs: 1, rateLimit: 4 } });
-    mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
-    const rows = 12_000;
-    const file = await bigCsv(rows);
-    let batches = 0;
-    const child = spawn(process.execPath, [BIN, 'import', file], {
-      env: envFor(mock),
-      cwd: home.dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const unsubscribe = mock.store.onChange(() => {
-      if (++batches === 2) child.kill('SIGINT');
-    });
-    expect(await exited).toBe(ExitCode.INTERRUPTED);
-    unsubscribe();
-    expect(stderr).toContain('--resume');
-    expect(mock.store.contacts(AGENT).length).toBeLessThan(rows);
+  it(
+    'Ctrl-C stops cleanly with exit 130 and a hint, and --resume finishes the job',
+    async () => {
+      // Paced to 4 requests a second: the Ctrl-C comes with most of the file still to send.
+      const mock = await startTestMock({ faults: { latencyMs: 1, rateLimit: 4 } });
+      mock.store.defineAttribute(AGENT, { name: 'seats', type: 'number' });
+      const rows = 12_000;
+      const file = await bigCsv(rows);
+      let batches = 0;
+      const child = spawn(process.execPath, [BIN, 'import', file], {
+        env: envFor(mock),
+        cwd: home.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const unsubscribe = mock.store.onChange(() => {
+        if (++batches === 2) child.kill('SIGINT');
+      });
+      expect(await exited).toBe(ExitCode.INTERRUPTED);
+      unsubscribe();
+      expect(stderr).toContain('--resume');
+      expect(mock.store.contacts(AGENT).length).toBeLessThan(rows);
 
-    const r = await runBin(['import', file, '--resume', '-o', 'json'], { env: envFor(mock), cwd: home.dir });
-    expect(r.code).toBe(0);
-    expectAllLanded(mock, rows);
-  });
+      const r = await runBin(['import', file, '--resume', '-o', 'json'], {
+        env: envFor(mock),
+        cwd: home.dir,
+      });
+      expect(r.code).toBe(0);
+      expectAllLanded(mock, rows);
+    },
+    KILL_AND_RESUME_TIMEOUT,
+  );
 });
 
 describe('a file that cannot be written as the import runs', () => {
