@@ -1,6 +1,7 @@
 // The importer as a library (`contacts-cli/import`): runImport(), whose report carries the undo
 // record of what it wrote, and undoImport(), which takes an import back.
 
+export { type InvalidOptionCode, InvalidOptionError } from './core/options.js';
 export * from './importer/errors.js';
 export type {
   ImportEvent,

@@ -4,6 +4,8 @@
 import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, NotFoundError } from '../client/errors.js';
 import { ContactsError } from '../core/error.js';
+import { checkOptions } from '../core/options.js';
+import { MAX_CONCURRENCY } from './defaults.js';
 import { isAboutOneContact, runPaced } from './paced-run.js';
 
 export interface TeardownId {
@@ -28,7 +30,7 @@ export interface TeardownOptions {
   client: ContactsClient;
   agentId: string;
   ids: readonly TeardownId[];
-  /** Requests in flight at most; default 8, as an import's. */
+  /** Requests in flight at most (1 to MAX_CONCURRENCY); default DEFAULT_CONCURRENCY, as an import's. */
   concurrency?: number;
   maxRetries?: number;
   signal?: AbortSignal;
@@ -37,6 +39,14 @@ export interface TeardownOptions {
 
 /** Deletes every id under the scheduler; stops on a failure that is not about one contact. */
 export async function runTeardown(options: TeardownOptions): Promise<TeardownReport> {
+  checkOptions('runTeardown()', options)
+    .object('client', 'a ContactsClient', true)
+    .string('agentId', { required: true })
+    .array('ids', true)
+    .integer('concurrency', 1, MAX_CONCURRENCY)
+    .integer('maxRetries', 0)
+    .signal()
+    .function('onProgress');
   const { client, agentId, ids } = options;
   const started = Date.now();
   const report: TeardownReport = {

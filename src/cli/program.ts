@@ -104,10 +104,10 @@ Learn more: contacts <command> --help`,
       for (const word of words) {
         const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!sub) {
-          const known = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+          const names = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]);
           const where = cmd === program ? '' : ` of ${cmd.name()}`;
           const { UsageError } = await import('./errors.js');
-          throw new UsageError(`unknown command '${word}'${where}${didYouMean(word, known)}`, {
+          throw new UsageError(`unknown command '${word}'${where}${didYouMean(word, names)}`, {
             hint: `Run \`contacts ${[...words.slice(0, words.indexOf(word)), ''].join(' ')}--help\` to see the commands.`,
           });
         }

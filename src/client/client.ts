@@ -2,6 +2,7 @@
 import type { Dispatcher } from 'undici';
 import { apiKeyProblem } from '../api/key.js';
 import { type HttpMethod, isDotSegment, readAsDotSegmentOf } from '../api/operations.js';
+import { checkOptions, type InvalidOptionCode, InvalidOptionError } from '../core/options.js';
 import { VERSION } from '../core/version.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ContactsError, type Headers, RequestPathError } from './errors.js';
@@ -54,14 +55,26 @@ export class ContactsClient {
   readonly #agentId: string | undefined;
 
   constructor(options: ClientOptions = {}) {
+    checkOptions('new ContactsClient()', options)
+      .string('apiKey', { secret: true })
+      .string('baseUrl')
+      .string('agentId')
+      .integer('maxRetries', 0)
+      .object('retry', 'an object of retry settings')
+      .string('userAgent')
+      .function('debug', 'onRetry', 'onIgnoredFields');
     const env = typeof process === 'undefined' ? {} : process.env;
     const apiKey = options.apiKey ?? env.CONTACTS_API_KEY;
     const baseUrl = options.baseUrl ?? env.CONTACTS_BASE_URL;
-    if (!apiKey) throw new ContactsError('No API key: pass apiKey or set CONTACTS_API_KEY');
+    const invalid = (param: string, code: InvalidOptionCode, message: string) =>
+      new InvalidOptionError(message, { code, param });
+    if (!apiKey) throw invalid('apiKey', 'missing', 'No API key: pass apiKey or set CONTACTS_API_KEY');
     const keyProblem = apiKeyProblem(apiKey);
-    if (keyProblem) throw new ContactsError(`The API key is not a valid workspace key: ${keyProblem}`);
-    if (!baseUrl) throw new ContactsError('No base URL: pass baseUrl or set CONTACTS_BASE_URL');
-    if (!/^https?:\/\//.test(baseUrl)) throw new ContactsError(`The base URL must be http(s): ${baseUrl}`);
+    if (keyProblem)
+      throw invalid('apiKey', 'invalid_value', `The API key is not a valid workspace key: ${keyProblem}`);
+    if (!baseUrl) throw invalid('baseUrl', 'missing', 'No base URL: pass baseUrl or set CONTACTS_BASE_URL');
+    if (!/^https?:\/\//.test(baseUrl))
+      throw invalid('baseUrl', 'invalid_value', `The base URL must be http(s): ${baseUrl}`);
     this.#agentId = options.agentId ?? env.CONTACTS_AGENT;
 
     this.#transport = new Transport({

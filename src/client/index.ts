@@ -1,3 +1,4 @@
+export { type InvalidOptionCode, InvalidOptionError } from '../core/options.js';
 export { maskKey, redactSecrets } from '../core/redact.js';
 export { VERSION } from '../core/version.js';
 export { type ClientOptions, ContactsClient } from './client.js';

@@ -8,6 +8,7 @@ import {
   REQUEST_ID_HEADER,
 } from '../api/headers.js';
 import type { HttpMethod } from '../api/operations.js';
+import { InvalidOptionError } from '../core/options.js';
 import { redactHeaders, redactSecrets } from '../core/redact.js';
 import {
   APIConnectionError,
@@ -135,6 +136,7 @@ export class Transport {
 
   constructor(options: TransportOptions) {
     checkTimeout(options.timeoutMs, 'timeoutMs');
+    checkRetries(options.retry.maxRetries, 'maxRetries');
     this.#apiKey = options.apiKey;
     this.#options = options;
     this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
@@ -176,6 +178,7 @@ export class Transport {
   /** Sends the request, retrying what is safe to retry; resolves with any 2xx response. */
   async request(spec: RequestSpec): Promise<RawResponse> {
     if (spec.timeoutMs !== undefined) checkTimeout(spec.timeoutMs, 'timeoutMs of the call');
+    if (spec.maxRetries !== undefined) checkRetries(spec.maxRetries, 'maxRetries of the call');
     const url = this.url(spec);
     const maxRetries = spec.maxRetries ?? this.#options.retry.maxRetries;
     for (let attempt = 1; ; attempt++) {
@@ -408,9 +411,20 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /** A timeout is a positive number of milliseconds a timer can wait (about 24 days at most). */
 function checkTimeout(ms: number, name: string): void {
   if (!(ms > 0 && ms <= MAX_TIMEOUT_MS)) {
-    throw new ContactsError(
+    throw new InvalidOptionError(
       `${name} must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${ms}`,
+      { code: typeof ms === 'number' ? 'out_of_range' : 'invalid_type', param: 'timeoutMs' },
     );
+  }
+}
+
+/** Retries are a whole number, 0 or more: NaN or a fraction would retry for ever. */
+function checkRetries(n: number, name: string): void {
+  if (!(Number.isInteger(n) && n >= 0)) {
+    throw new InvalidOptionError(`${name} must be a whole number, 0 or more, got ${n}`, {
+      code: typeof n === 'number' ? 'out_of_range' : 'invalid_type',
+      param: 'maxRetries',
+    });
   }
 }
 

@@ -15,6 +15,9 @@ export const FORMAT_ALIASES = {
 
 export const FORMAT_NAMES = Object.keys(FORMAT_ALIASES) as (keyof typeof FORMAT_ALIASES)[];
 
+/** How slash dates such as 3/4/2024 read (`--date-order`): month first, or day first. */
+export const DATE_ORDERS = ['mdy', 'dmy'] as const;
+
 /** What `export` and `template` write, and a results file is written as (CSV or NDJSON of these). */
 export type WrittenFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
 

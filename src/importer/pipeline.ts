@@ -22,6 +22,7 @@ import { FileEvidence } from './file-evidence.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
 import { describeMapping } from './mapping-description.js';
 import { NoteChannel, type ResumeNote } from './notes.js';
+import { checkImportOptions } from './options.js';
 import type { OpenOutput } from './output-file.js';
 import { type ImportPlan, planImport } from './plan.js';
 import { createRowValidator } from './row-validator.js';
@@ -137,6 +138,7 @@ export class ImportStoppedError extends ImportError {
 }
 
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
+  checkImportOptions(options);
   const { client, agentId, input } = options;
   const dryRun = options.dryRun ?? false;
   const maxRetries = options.maxRetries ?? DEFAULT_RETRIES;

@@ -1,7 +1,9 @@
 // Cell values as other systems write them: a spreadsheet's leading apostrophe, padding, several
 // values in one cell, dates in vendor and spreadsheet forms, and yes/no booleans. Each reader
 // returns the value the contract takes, or undefined when it cannot read the text.
+
 import { zonedTimeToUtc } from '../util/time-zone.js';
+import type { DATE_ORDERS } from './format-names.js';
 
 /** A cell as a value: a leading spreadsheet apostrophe (`'7210448301122`) off, then trimmed. */
 export function cleanCell(value: string): string {
@@ -66,7 +68,7 @@ export function readBoolean(text: string): boolean | undefined {
   return undefined;
 }
 
-export type DateOrder = 'mdy' | 'dmy';
+export type DateOrder = (typeof DATE_ORDERS)[number];
 
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // `2024-03-22 17:59`, `2023-11-12 00:28:15`, `2024-03-22T17:59:00.000Z`, `... UTC`, `... +01:00`.

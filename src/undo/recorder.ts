@@ -13,7 +13,8 @@ import { fieldsSent, UndoRecord } from './record.js';
 import { applyInput, type ContactState, fieldChanges, stateOf } from './state.js';
 
 /** 'auto': the states before when reading them is cheap; 'full': always; 'off': no record. */
-export type UndoChoice = 'auto' | 'full' | 'off';
+export const UNDO_CHOICES = ['auto', 'full', 'off'] as const;
+export type UndoChoice = (typeof UNDO_CHOICES)[number];
 
 /** Where an import's undo record is, for `undoImport()` and the CLI. */
 export interface UndoRef {

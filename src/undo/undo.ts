@@ -6,6 +6,7 @@
 // written, so an undo run twice, or after an interruption, finds done what is done.
 import type { Contact, ContactInput, ContactInputParsed } from '../api/contact.js';
 import { MAX_BATCH_SIZE } from '../api/limits.js';
+import { MAX_CONCURRENCY } from '../bulk/defaults.js';
 import { DirectoryReader } from '../bulk/directory.js';
 import {
   DEFAULT_CONCURRENCY,
@@ -18,6 +19,7 @@ import type { ContactsClient } from '../client/client.js';
 import { AgentNotFoundError, APIError, ConflictError, NotFoundError } from '../client/errors.js';
 import { walkUntilConsistent } from '../client/walk.js';
 import { ContactsError } from '../core/error.js';
+import { checkOptions, InvalidOptionError } from '../core/options.js';
 import { ImportError } from '../importer/errors.js';
 import { MAX_BATCH_BYTES } from '../importer/stages/send-sink.js';
 import {
@@ -106,6 +108,27 @@ export interface UndoOptions {
 /** The record cannot be used here: another agent, another service, an import still running. */
 export class UndoRefusedError extends ImportError {}
 
+/** Throws an InvalidOptionError for the first option of `options` that undoImport() cannot take. */
+function checkUndoOptions(options: UndoOptions): void {
+  const checks = checkOptions('undoImport()', options)
+    .object('client', 'a ContactsClient', true)
+    .string('agentId', { required: true })
+    .string('service')
+    .boolean('dryRun')
+    .function('confirm', 'onEvent')
+    .integer('concurrency', 1, MAX_CONCURRENCY)
+    .integer('maxRetries', 0)
+    .signal();
+  const { record } = options;
+  if (record === undefined || typeof record === 'string') checks.string('record', { required: true });
+  else if (typeof record !== 'object' || record === null || typeof record.path !== 'string') {
+    throw new InvalidOptionError(
+      "undoImport(): record must be an undo record's path, or the UndoRef an import's report gives",
+      { code: 'invalid_type', param: 'record' },
+    );
+  }
+}
+
 /** An undo that stopped on an error not about one contact (the key, the service, the network). */
 export class UndoStoppedError extends ContactsError {
   readonly report: UndoReport;
@@ -138,6 +161,7 @@ export async function findUndoRecord(
 }
 
 export async function undoImport(options: UndoOptions): Promise<UndoReport> {
+  checkUndoOptions(options);
   const { client, agentId } = options;
   const emit = options.onEvent ?? (() => {});
   const maxRetries = options.maxRetries ?? DEFAULT_RETRIES;

@@ -115,4 +115,24 @@ describe('runTeardown', () => {
       await server.close();
     }
   });
+
+  it('refuses options it cannot take before it sends anything', async () => {
+    const server = await startScriptedServer([{ status: 204 }]);
+    const client = clientFor(server.url);
+    try {
+      const ids = [{ line: 1, id: 'x' }];
+      await expect(runTeardown({ client, agentId: AGENT, ids, concurrency: 1000 })).rejects.toMatchObject({
+        name: 'InvalidOptionError',
+        code: 'out_of_range',
+        param: 'concurrency',
+      });
+      await expect(
+        runTeardown({ client, agentId: AGENT, ids: 'x' as unknown as typeof ids }),
+      ).rejects.toMatchObject({ code: 'invalid_type', param: 'ids' });
+      expect(server.requests).toEqual([]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
 });

@@ -546,3 +546,20 @@ describe('undoImport', () => {
     expect(await listUndoRecords(undoDir)).toEqual([]);
   });
 });
+
+describe('undoImport: its options', () => {
+  it('refuses what it cannot take before it opens the record', async () => {
+    const client = new ContactsClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'bk_test_key' });
+    const record = join(await tempDir('undo-options-'), 'missing.db');
+    await expect(undoImport({ client, agentId: 'a1', record, concurrency: 0 })).rejects.toMatchObject({
+      name: 'InvalidOptionError',
+      code: 'out_of_range',
+      param: 'concurrency',
+    });
+    await expect(
+      undoImport({ client, agentId: 'a1', record: { id: 'x' } as unknown as string }),
+    ).rejects.toMatchObject({ name: 'InvalidOptionError', code: 'invalid_type', param: 'record' });
+    await expect(undoImport({ client, agentId: '', record })).rejects.toMatchObject({ param: 'agentId' });
+    await client.close();
+  });
+});

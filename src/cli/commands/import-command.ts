@@ -4,7 +4,7 @@ import { Option } from '@commander-js/extra-typings';
 import { MAX_BATCH_SIZE, PER_PAGE_MAX } from '../../api/limits.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../bulk/defaults.js';
 import { DEFAULT_BATCH_SIZE, SAMPLE_ROWS } from '../../importer/defaults.js';
-import { FORMAT_NAMES } from '../../importer/format-names.js';
+import { DATE_ORDERS, FORMAT_NAMES } from '../../importer/format-names.js';
 import { RECORDS_KEPT } from '../../undo/defaults.js';
 import { agentCommand, lazy, type OptionsOf, type Parent, settingOption } from '../command.js';
 import type { CliIo } from '../io.js';
@@ -59,7 +59,7 @@ function declareImport(parent: Parent) {
       new Option(
         '--date-order <order>',
         'how slash dates such as 3/4/2024 read when a column does not decide it: mdy (month first) or dmy',
-      ).choices(['mdy', 'dmy'] as const),
+      ).choices(DATE_ORDERS),
     )
     .addOption(settingOption('time-zone'))
     .option(
