@@ -128,7 +128,6 @@ export interface ImportOptions {
 
 /** An import that stopped on an error it cannot isolate to a row (auth, service down, network). */
 export class ImportStoppedError extends ImportError {
-  override name = 'ImportStoppedError';
   readonly report: ImportReport;
   constructor(cause: unknown, report: ImportReport) {
     const reason = cause instanceof Error ? cause.message : String(cause);
