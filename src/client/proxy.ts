@@ -1,7 +1,7 @@
 // Which proxy, if any, a request to the service goes through: HTTPS_PROXY, HTTP_PROXY and
 // NO_PROXY (either case, lower case first, as curl), and the dispatcher that uses it.
 import { BlockList, isIP } from 'node:net';
-import { type Dispatcher, Pool, ProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from '../core/loopback.js';
 import { ProxyConfigError } from './errors.js';
 
@@ -94,14 +94,15 @@ export function redactProxy(proxy: string | URL): string {
  * A dispatcher that sends every request through `proxy`: an https:// service through a CONNECT
  * tunnel, an http:// one as a forward proxy's absolute-URI request, as curl does. Each step of
  * connecting (to the proxy, its answer to CONNECT, TLS through the tunnel) gives up after
- * `connectTimeoutMs`.
+ * `connectTimeoutMs`. undici's ProxyAgent, loaded only when a proxy is set.
  */
-export function proxyDispatcher(
+export async function proxyDispatcher(
   proxy: URL,
   target: URL,
   options: { keepAliveTimeout: number; keepAliveMaxTimeout: number; connectTimeoutMs: number },
-): Dispatcher {
+): Promise<Dispatcher> {
   const { connectTimeoutMs: timeout, ...agent } = options;
+  const { Pool, ProxyAgent } = await import('undici');
   return new ProxyAgent({
     ...agent,
     uri: proxy.href,

@@ -1,6 +1,5 @@
-// The request core: one HTTP exchange over undici (keep-alive, per-request timeout, abort),
-// wrapped in the retry policy, with redacted debug output.
-import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
+// The request core: one HTTP exchange (node:http with keep-alive, or a dispatcher the caller
+// gives; per-request deadline, abort), wrapped in the retry policy, with redacted debug output.
 import {
   IGNORED_COUNT_HEADER,
   IGNORED_FIELDS_HEADER,
@@ -20,6 +19,7 @@ import {
   ProxyRefusedError,
 } from './errors.js';
 import { JsonText, toJsonText } from './json-text.js';
+import { failedConnecting, type HttpDispatcher, type HttpResponse, NodeHttpDispatcher } from './node-http.js';
 import { proxyDispatcher, redactProxy } from './proxy.js';
 import { type RawResponse, toAPIError } from './response.js';
 import { backoffDelayMs, isRetryableStatus, type RetryPolicy, sleep } from './retry.js';
@@ -70,7 +70,8 @@ export interface TransportOptions {
   userAgent: string;
   timeoutMs: number;
   retry: RetryPolicy;
-  dispatcher?: Dispatcher;
+  /** Any undici dispatcher (Agent, ProxyAgent, MockAgent); by default node:http. */
+  dispatcher?: HttpDispatcher;
   /** The proxy every request goes through (unless `dispatcher` is given), from `proxyFor`. */
   proxy?: URL | undefined;
   debug?: DebugLogger;
@@ -116,7 +117,8 @@ const DEBUG_BODY_LIMIT = 2_000;
 export class Transport {
   readonly #apiKey: string;
   readonly #options: TransportOptions;
-  readonly #dispatcher: Dispatcher;
+  /** A proxy's dispatcher is made once undici has loaded: a promise until then. */
+  readonly #dispatcher: HttpDispatcher | Promise<HttpDispatcher>;
   readonly #ownsDispatcher: boolean;
   readonly #origin: URL;
   /** The base URL's own path (`/gateway` in `https://host/gateway`), without a trailing slash. */
@@ -128,8 +130,8 @@ export class Transport {
   /** Whether the service has answered once: until it has, "nobody there" fails fast. */
   #reached = false;
   /**
-   * Requests given up while undici was still connecting (it heeds an abort only once connected):
-   * closing waits for none of them.
+   * Requests given up while still connecting (an undici dispatcher heeds an abort only once
+   * connected): closing waits for none of them.
    */
   readonly #abandoned = new Set<Promise<unknown>>();
   #closing: Promise<void> | undefined;
@@ -142,19 +144,21 @@ export class Transport {
     this.#origin = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.#basePath = this.#origin.pathname.replace(/\/$/, '');
     this.#ownsDispatcher = options.dispatcher === undefined;
-    const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
     const proxy = options.dispatcher === undefined ? options.proxy : undefined;
     this.#proxyShown = proxy ? redactProxy(proxy) : undefined;
     this.#via = this.#proxyShown ? ` via proxy ${this.#proxyShown}` : '';
-    // Connecting (TCP, a proxy's CONNECT, TLS) gets the client's deadline: undici heeds no abort
-    // before a request has its connection, so these timers are what ends a connection nobody
-    // completes; each attempt's own timer ends the call itself.
+    // Connecting (TCP, a proxy's CONNECT, TLS) gets the client's deadline, whatever a call's own:
+    // each attempt's timer ends the call itself.
     const connectTimeoutMs = options.timeoutMs;
     this.#dispatcher =
       options.dispatcher ??
       (proxy
-        ? proxyDispatcher(proxy, this.#origin, { ...keepAlive, connectTimeoutMs })
-        : new Agent({ ...keepAlive, connect: { timeout: connectTimeoutMs } }));
+        ? proxyDispatcher(proxy, this.#origin, {
+            keepAliveTimeout: 10_000,
+            keepAliveMaxTimeout: 60_000,
+            connectTimeoutMs,
+          })
+        : new NodeHttpDispatcher({ connectTimeoutMs }));
   }
 
   get baseUrl(): string {
@@ -250,9 +254,9 @@ export class Transport {
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
 
-    // One deadline for the whole attempt, the answer's last byte included: undici's own timers
-    // measure silence only, so a server that trickles its body a byte at a time would hold the
-    // attempt for ever. The caller's signal ends it too.
+    // One deadline for the whole attempt, the answer's last byte included: idle timers measure
+    // silence only, so a server that trickles its body a byte at a time would hold the attempt
+    // for ever. The caller's signal ends it too.
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs;
     const deadline = new AbortController();
     let expired = false;
@@ -263,9 +267,9 @@ export class Transport {
     }, timeoutMs);
     const forward = () => deadline.abort(spec.signal?.reason);
     spec.signal?.addEventListener('abort', forward, { once: true });
-    // undici ends a request that has its connection as soon as the signal fires (its rejection
-    // comes in a microtask); one still connecting it ignores until connected. So once the signal
-    // has fired and the tasks queued by then have run, the attempt ends without it.
+    // A request ends as soon as the signal fires (its rejection comes in a tick); one an undici
+    // dispatcher is still connecting it ignores until connected. So once the signal has fired and
+    // the tasks queued by then have run, the attempt ends without it.
     const gaveUp = new Promise<never>((_, reject) => {
       deadline.signal.addEventListener('abort', () => setImmediate(() => reject(NOT_CONNECTED)), {
         once: true,
@@ -281,14 +285,15 @@ export class Transport {
       if (body !== undefined) this.#debug(`  body ${truncate(body)}`);
     }
     try {
-      const sent = this.#dispatcher.request({
+      const dispatcher = await this.#dispatcher;
+      const sent = dispatcher.request({
         origin: url.origin,
         path: url.path,
         method: spec.method,
         headers,
         body,
         signal: deadline.signal,
-        // The deadline above bounds every wait; undici's idle timers would only race it.
+        // The deadline above bounds every wait; an undici dispatcher's idle timers would only race it.
         headersTimeout: 0,
         bodyTimeout: 0,
       });
@@ -315,7 +320,8 @@ export class Transport {
     } catch (err) {
       spec.onAttempt?.({ attempt, status: 0, headers: {}, latencyMs: performance.now() - started });
       if (spec.signal?.aborted) throw new APIUserAbortError(undefined, { cause: spec.signal.reason });
-      const connecting = err === NOT_CONNECTED ? `no connection${this.#via} yet` : undefined;
+      const connecting =
+        err === NOT_CONNECTED || failedConnecting(err) ? `no connection${this.#via} yet` : undefined;
       if (expired) {
         const what = connecting ?? (answering ? 'the answer was still arriving' : 'no answer had come');
         throw new APITimeoutError(
@@ -325,7 +331,7 @@ export class Transport {
       }
       const code = (err as { code?: string }).code ?? '';
       if (TIMEOUT_CODES.has(code)) {
-        // undici's own timers: with the dispatcher made here, only connecting has any.
+        // Connecting's own timer: the dispatcher made here has no other.
         const after = this.#ownsDispatcher ? ` after ${this.#options.timeoutMs}ms` : '';
         throw new APITimeoutError(
           `Connecting timed out${after}: ${spec.method} ${url.href} (no connection${this.#via} yet; ${code})`,
@@ -352,8 +358,8 @@ export class Transport {
     }
   }
 
-  /** A request undici is still connecting: it ends, aborted, once connected or given up. */
-  #abandon(sent: Promise<Dispatcher.ResponseData>): void {
+  /** A request still connecting: it ends, aborted, once connected or given up. */
+  #abandon(sent: Promise<HttpResponse>): void {
     const settled = sent.then(
       (res) => res.body.destroy(),
       () => {},
@@ -394,7 +400,8 @@ export class Transport {
   /** Ends the connections; those still being made for an abandoned request are cut, not awaited. */
   close(): Promise<void> {
     if (!this.#ownsDispatcher) return Promise.resolve();
-    this.#closing ??= this.#abandoned.size > 0 ? this.#dispatcher.destroy() : this.#dispatcher.close();
+    const abandoned = this.#abandoned.size > 0;
+    this.#closing ??= Promise.resolve(this.#dispatcher).then((d) => (abandoned ? d.destroy() : d.close()));
     return this.#closing;
   }
 }
@@ -431,7 +438,13 @@ function checkRetries(n: number, name: string): void {
 /** How an attempt ends when its signal fired while undici was still connecting. */
 const NOT_CONNECTED = Symbol('not connected');
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Connecting timed out: node:http's (here, or the kernel's) and an undici dispatcher's. */
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /**
  * Retries, and the wait before each (times the attempt), while nothing has ever answered: two
@@ -459,7 +472,11 @@ function truncate(text: string): string {
 }
 
 function describeCause(err: unknown): string {
-  if (err instanceof undiciErrors.UndiciError) return `${err.code ?? err.name}: ${err.message}`;
+  // undici's errors name their code apart (`UND_ERR_SOCKET: other side closed`).
+  const undiciCode = (err as { code?: unknown } | null)?.code;
+  if (err instanceof Error && typeof undiciCode === 'string' && undiciCode.startsWith('UND_ERR')) {
+    return `${undiciCode}: ${err.message}`;
+  }
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
     // Node's message already names the code: `connect ECONNREFUSED 127.0.0.1:4099`.

@@ -13,6 +13,7 @@ import {
   InvalidOptionError,
   NotFoundError,
 } from '../../src/index.js';
+import { loadedWith } from '../helpers/import-graph.js';
 import { startTestMock } from '../helpers/mock.js';
 
 const KEY = 'bk_contract_test_key';
@@ -219,5 +220,13 @@ describe('new ContactsClient()', () => {
       message: 'maxRetries of the call must be a whole number, 0 or more, got 1.5',
     });
     await client.close();
+  });
+});
+
+describe('what the client loads', () => {
+  it('sends over node:http: undici loads only for a proxy (its ProxyAgent) or with a dispatcher you pass', () => {
+    const { modules, packages } = loadedWith('client/client.ts');
+    expect(modules.has('client/node-http.ts')).toBe(true);
+    expect(packages.has('undici')).toBe(false);
   });
 });
