@@ -1,7 +1,10 @@
 // The importer as a library (`contacts-cli/import`): runImport(), whose report carries the undo
 // record of what it wrote, and undoImport(), which takes an import back.
 
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './bulk/defaults.js';
 export { type InvalidOptionCode, InvalidOptionError } from './core/options.js';
+export type { ColumnTarget, ContactField, MapOverride } from './importer/column-targets.js';
+export { DEFAULT_BATCH_SIZE } from './importer/defaults.js';
 export * from './importer/errors.js';
 export type {
   ImportEvent,

@@ -30,8 +30,6 @@ const FLOORS: readonly (readonly string[])[] = [
   ['config', 'bulk'],
   // The import, and the record it leaves to undo it (each uses the other).
   ['importer', 'undo'],
-  // `delete --from`.
-  ['teardown'],
   // The CLI, and the package's entry points (src/index.ts, src/import.ts).
   ['cli', 'index.ts', 'import.ts'],
 ];

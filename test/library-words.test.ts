@@ -1,4 +1,4 @@
-// The library layers word nothing around the CLI's flags: an importer, bulk, undo or teardown
+// The library layers word nothing around the CLI's flags: a client, importer, bulk, undo or teardown
 // message is read by library callers too, who have no `--resume` or `--map`. They return codes
 // and data; the CLI says them with its flags (src/cli/output/import-words.ts). This reads every
 // string those layers can say (string and template literals, comments aside) and fails on a
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 // Teardown is in them: its deletes in src/bulk/teardown.ts, its file reading in src/importer.
-const LIBRARY_LAYERS = ['src/importer', 'src/bulk', 'src/undo'];
+const LIBRARY_LAYERS = ['src/client', 'src/importer', 'src/bulk', 'src/undo'];
 const FLAG = /(?:^|[^\w-])(--[a-z][a-z0-9-]*)/;
 
 function sources(dir: string): string[] {

@@ -48,6 +48,8 @@ describe('package exports', () => {
       'listUndoRecords',
       'UndoRefusedError',
       'undoDir',
+      'DEFAULT_BATCH_SIZE',
+      'DEFAULT_CONCURRENCY',
     ])
       expect(names).toContain(name);
   });

@@ -182,7 +182,7 @@ export function requestPath(baseUrl: string, path: string): string {
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
     throw new RequestPathError(
       `The path ${JSON.stringify(path)} leads out of the base URL ${base.href} (to ${url.origin}${url.pathname})`,
-      'Give a path below the base URL, without `..` segments (encoded or not); to reach another service, change --base-url.',
+      'Give a path below the base URL, without `..` segments (encoded or not); to reach another service, change the base URL.',
     );
   }
   // Below the base URL yet rewritten: `/contacts/..` would DELETE the path above the contact.

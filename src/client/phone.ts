@@ -7,7 +7,10 @@ import {
   validatePhoneNumberLength,
 } from 'libphonenumber-js';
 
-export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; reason: string };
+export type PhoneNumberResult =
+  | { ok: true; e164: string }
+  /** `needs_country`: a national number and no default country to read it in. */
+  | { ok: false; reason: string; code?: 'needs_country' };
 
 /** Whether libphonenumber knows the ISO 3166-1 alpha-2 code (`GB`, `US`, `DE`...). */
 export function isPhoneCountry(code: string): boolean {
@@ -32,7 +35,13 @@ export function normalizePhoneNumber(text: string, defaultCountry?: string): Pho
   try {
     parsed = parsePhoneNumberWithError(trimmed, { defaultCountry: country as CountryCode | undefined });
   } catch (error) {
-    return { ok: false, reason: describe((error as Error).message, trimmed, country) };
+    const code = (error as Error).message;
+    const needsCountry = code === 'INVALID_COUNTRY' && !trimmed.startsWith('+');
+    return {
+      ok: false,
+      reason: describe(code, trimmed, country),
+      ...(needsCountry ? { code: 'needs_country' as const } : {}),
+    };
   }
   if (!parsed.isPossible()) {
     const problem =
@@ -50,7 +59,7 @@ function describe(code: string, text: string, country: string | undefined): stri
     case 'INVALID_COUNTRY':
       return text.startsWith('+')
         ? 'Invalid phone number: unknown country calling code'
-        : 'Invalid phone number: a national number needs a country: write it with + and the country code, or give a default country (--default-country GB)';
+        : 'Invalid phone number: a national number needs a country: write it with + and the country code, or give a default country';
     case 'TOO_SHORT':
       return `Invalid phone number: too short${country ? ` for ${country}` : ''}`;
     case 'TOO_LONG':

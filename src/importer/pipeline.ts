@@ -75,9 +75,9 @@ export interface ImportOptions {
   emptyStrings?: boolean;
   /** Where the fields left out of contacts that landed go (default: <file>.fixes.<ext>). */
   fixesPath?: string;
-  /** Requests in flight at most (default 8); the scheduler halves it when the service asks for less. */
+  /** Requests in flight at most (default `DEFAULT_CONCURRENCY`); the scheduler halves it when the service asks for less. */
   concurrency?: number;
-  /** Contacts per request (the batch form) at most; 1 sends one request per row. Default 1000. */
+  /** Contacts per request (the batch form) at most; 1 sends one request per row. Default `DEFAULT_BATCH_SIZE`. */
   batchSize?: number;
   /** Read and check everything, report what would happen, write nothing. */
   dryRun?: boolean;

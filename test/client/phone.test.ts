@@ -18,7 +18,8 @@ describe('normalizePhoneNumber', () => {
       const r = normalizePhoneNumber(text, country);
       return r.ok ? null : r.reason;
     };
-    expect(reason('020 7946 0958')).toMatch(/a national number needs a country.*--default-country/);
+    expect(reason('020 7946 0958')).toMatch(/a national number needs a country.*default country$/);
+    expect(normalizePhoneNumber('020 7946 0958')).toMatchObject({ ok: false, code: 'needs_country' });
     expect(reason('+44 12')).toMatch(/too short/);
     expect(reason('+44 20 7946 0958 9999 9')).toMatch(/too long/);
     expect(reason('call me maybe')).toMatch(/not a phone number/);

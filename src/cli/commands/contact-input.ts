@@ -147,7 +147,8 @@ export async function contactBody(
           : options.phonenumber !== undefined
             ? '--phonenumber'
             : 'phonenumber';
-      throw new UsageError(`${from}: ${normalised.reason}`);
+      const flag = normalised.code === 'needs_country' ? ' (--default-country GB)' : '';
+      throw new UsageError(`${from}: ${normalised.reason}${flag}`);
     }
     body.phonenumber = normalised.e164;
   }

@@ -230,7 +230,7 @@ async function teardown(ctx: CommandContext, from: string, opts: DeleteCommandOp
       import('../../importer/errors.js'),
       import('../output/import-words.js'),
     ]);
-    throw error instanceof ImportError && error.code !== undefined ? importUsageError(error) : error;
+    throw error instanceof ImportError && error.code !== undefined ? importUsageError(error, false) : error;
   }
   const { ids, updatedLeft } = read;
   const what = `${plural(ids.length, 'contact')} of agent ${agentId} named in ${from === '-' ? 'stdin' : from}`;

@@ -133,7 +133,7 @@ async function mappingFile(ctx: CommandContext, file: string, out: string | unde
       source.close();
     }
   } catch (error) {
-    throw error instanceof ImportError ? importUsageError(error) : error;
+    throw error instanceof ImportError ? importUsageError(error, false) : error;
   }
   if (plan.reading === 'records')
     throw new UsageError(`${file}: a mapping file is for CSV columns; JSON records use the field names`);

@@ -63,9 +63,10 @@ export const serviceWords = (service: string) =>
 
 /**
  * An importer error's message at the command line: the importer's own, with the flag that is
- * the way on where there is one.
+ * the way on where there is one. `readFlags`: whether the command takes import's `--format` and
+ * `--encoding` (`delete --from` and `template --from` read a file without them).
  */
-export function importErrorText(error: ImportError): string {
+export function importErrorText(error: ImportError, readFlags = true): string {
   const detail: ImportErrorDetail | undefined = error.detail;
   switch (detail?.code) {
     case 'not_resumable':
@@ -81,9 +82,11 @@ export function importErrorText(error: ImportError): string {
     case 'sheet_not_workbook':
       return `--sheet applies to .xlsx workbooks; ${detail.file} is read as ${detail.format}`;
     case 'not_a_workbook':
-      return `${detail.file}: not a readable .xlsx workbook: it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then pass --format csv)`;
+      return `${detail.file}: not a readable .xlsx workbook: it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then ${readFlags ? 'pass --format csv' : 'name it .csv'})`;
     case 'not_utf8':
-      return `${error.message}: run again with --encoding ${detail.encoding}${detail.looks ? '' : " (or the file's encoding)"}`;
+      return readFlags
+        ? `${error.message}: run again with --encoding ${detail.encoding}${detail.looks ? '' : " (or the file's encoding)"}`
+        : `${error.message}: save it as UTF-8 and run again`;
     case 'results_extension':
       return `--results ${detail.path}: name a .csv or .ndjson file (its extension picks the format)`;
     case 'map_no_column':
@@ -119,9 +122,12 @@ export function importErrorText(error: ImportError): string {
   }
 }
 
-/** An importer error that stops a command before it starts: the user's file or options. */
-export function importUsageError(error: ImportError): UsageError {
-  return new UsageError(importErrorText(error), { cause: error });
+/**
+ * An importer error that stops a command before it starts: the user's file or options.
+ * `readFlags` as for `importErrorText`.
+ */
+export function importUsageError(error: ImportError, readFlags = true): UsageError {
+  return new UsageError(importErrorText(error, readFlags), { cause: error });
 }
 
 /** How to read values of a kind the import could not: the flag it was not given. */

@@ -99,6 +99,9 @@ describe('contactBody', () => {
     await expect(contactBody({ data: '{"custom_attributes": 3}' }, io())).rejects.toThrow(
       '--data: custom_attributes must be an object',
     );
-    await expect(contactBody({ phone: '020 7946 0958' }, io())).rejects.toThrow(/^--phone: /);
+    // A national number with no country to read it in: the flag that gives one.
+    await expect(contactBody({ phone: '020 7946 0958' }, io())).rejects.toThrow(
+      /^--phone: Invalid phone number: a national number needs a country: .* \(--default-country GB\)$/,
+    );
   });
 });

@@ -216,6 +216,15 @@ describe('errors', () => {
       [new ImportError('Unknown format "x"'), 'Unknown format "x"'],
     ];
     for (const [error, text] of cases) expect(importErrorText(error), error.code).toBe(text);
+    // delete --from and template --from read a file without import's --format and --encoding.
+    const withCode = (code: string) => cases.find(([e]) => e.detail?.code === code)![0];
+    const [workbook, utf8] = [withCode('not_a_workbook'), withCode('not_utf8')];
+    expect(importErrorText(workbook, false)).toBe(
+      'a.xlsx: not a readable .xlsx workbook: it is not a zip archive, as every .xlsx is (is it a CSV with an .xlsx name? then name it .csv)',
+    );
+    expect(importErrorText(utf8, false)).toBe(
+      'l.csv: line 3, column 2: not valid UTF-8 (byte 0xE9); it looks like Windows-1252: save it as UTF-8 and run again',
+    );
   });
 
   it('word the mapping refusals resolveMapping gives with --map', () => {
