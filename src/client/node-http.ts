@@ -36,6 +36,9 @@ export interface HttpDispatcher {
   destroy(): Promise<void>;
 }
 
+/** How long a kept-alive connection may stay idle at most (the server's own hint may say less). */
+const IDLE_TIMEOUT_MS = 60_000;
+
 /** A failure before the connection was made (TCP, then TLS for https): the transport says so. */
 export interface ConnectFailure {
   connecting: true;
@@ -56,9 +59,13 @@ export class NodeHttpDispatcher implements HttpDispatcher {
   readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(options: { connectTimeoutMs: number; keepAliveMsecs?: number }) {
+    // An idle connection is closed after a minute, or a second before the server says it closes
+    // one (`Keep-Alive: timeout=5`): Node heeds that hint only under a timeout of its own, and a
+    // request sent on a connection the server is closing fails with ECONNRESET.
     const agent = {
       keepAlive: true,
       keepAliveMsecs: options.keepAliveMsecs ?? 1000,
+      timeout: IDLE_TIMEOUT_MS,
       scheduling: 'lifo' as const,
     };
     this.#http = new HttpAgent(agent);

@@ -11,7 +11,14 @@ import { ContactsError } from './error.js';
  * - `invalid_value`: not one of the values the option takes, or not in the form it takes;
  * - `conflict`: two options that cannot be given together.
  */
-export type InvalidOptionCode = 'missing' | 'invalid_type' | 'out_of_range' | 'invalid_value' | 'conflict';
+export type InvalidOptionCode =
+  | 'missing'
+  | 'invalid_type'
+  | 'out_of_range'
+  | 'invalid_value'
+  | 'conflict'
+  /** An option the entry point does not take (a misspelt one: `batchsize`). */
+  | 'unknown';
 
 /** An option a library entry point cannot take; nothing was opened, read or sent. */
 export class InvalidOptionError extends ContactsError {
@@ -46,6 +53,8 @@ function shown(value: unknown, secret: boolean): string {
 export class OptionChecks {
   readonly #entry: string;
   readonly #options: Record<string, unknown>;
+  /** Every option a check has named. */
+  readonly #named = new Set<string>();
 
   constructor(entry: string, options: unknown) {
     this.#entry = entry;
@@ -65,6 +74,7 @@ export class OptionChecks {
   }
 
   #present(param: string, required: boolean): boolean {
+    this.#named.add(param);
     if (this.#options[param] !== undefined) return true;
     if (required) this.#fail(param, 'missing', '');
     return false;
@@ -145,6 +155,25 @@ export class OptionChecks {
   signal(param = 'signal'): this {
     if (this.#present(param, false) && !(this.#options[param] instanceof AbortSignal))
       this.#fail(param, 'invalid_type', 'an AbortSignal');
+    return this;
+  }
+
+  /**
+   * Last in a chain: an option no check named is one the entry point does not take, most often
+   * a misspelt one that would otherwise do nothing unseen.
+   */
+  onlyNamed(): this {
+    for (const param of Object.keys(this.#options)) {
+      if (this.#named.has(param) || this.#options[param] === undefined) continue;
+      const lower = param.toLowerCase();
+      const near = [...this.#named].find(
+        (name) => name.toLowerCase() === lower || name.toLowerCase().startsWith(lower),
+      );
+      throw new InvalidOptionError(
+        `${this.#entry}: takes no option ${param}${near ? ` (did you mean ${near}?)` : ''}`,
+        { code: 'unknown', param },
+      );
+    }
     return this;
   }
 

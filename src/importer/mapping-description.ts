@@ -1,9 +1,9 @@
-// The mapping as `Header -> target` lines, one a column: what the resume checkpoint keeps as the
-// mapping it must find again, and what an import's `start` event gives.
+// The mapping as `Header -> target` lines, one a column, as an import's `start` event gives it;
+// and the record of it the resume checkpoint keeps, by the targets' keys, never these words.
 import { type ColumnTarget, describeTarget, targetKey } from './column-targets.js';
 import type { ColumnMapping } from './mapping.js';
 
-/** `Header -> target` lines, for a verbose run or a dry run (and the checkpoint's settings). */
+/** `Header -> target` lines, for a verbose run or a dry run. */
 export function describeMapping(mapping: ColumnMapping): string[] {
   const rank = (i: number, target: ColumnTarget) => {
     const key = targetKey(target);
@@ -23,4 +23,23 @@ export function describeMapping(mapping: ColumnMapping): string[] {
       lines.push(`${mapping.header[i]!.trim()} -> country (places national phone numbers)`);
   }
   return lines;
+}
+
+/**
+ * What a resume must find again of a mapping: each column's header and its targets by key
+ * (`email`, `attr.plan`, `first_name`), the order phone and email columns are tried in, and the
+ * country columns. Rewording a target changes none of it.
+ */
+export function mappingRecord(mapping: ColumnMapping): {
+  columns: string[][];
+  phoneColumns: number[];
+  emailColumns: number[];
+  countryColumns: number[];
+} {
+  return {
+    columns: mapping.columns.map((targets, i) => [mapping.header[i]!.trim(), ...targets.map(targetKey)]),
+    phoneColumns: mapping.phoneColumns,
+    emailColumns: mapping.emailColumns,
+    countryColumns: mapping.countryColumns,
+  };
 }

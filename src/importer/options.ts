@@ -2,7 +2,8 @@
 // check for `contacts import`, for a library caller too (InvalidOptionError: `param` and `code`).
 import { MAX_BATCH_SIZE } from '../api/limits.js';
 import { MAX_CONCURRENCY } from '../bulk/defaults.js';
-import { checkOptions } from '../core/options.js';
+import { isPhoneCountry } from '../client/phone.js';
+import { checkOptions, InvalidOptionError } from '../core/options.js';
 import { UNDO_CHOICES } from '../undo/recorder.js';
 import { CSV_DELIMITERS, IMPORT_FORMATS } from './format.js';
 import { DATE_ORDERS } from './format-names.js';
@@ -37,5 +38,13 @@ export function checkImportOptions(options: unknown): void {
     .signal()
     .function('onEvent', 'openFile')
     .array('protect')
-    .object('stdin', 'a readable stream');
+    .object('stdin', 'a readable stream')
+    .onlyNamed();
+  const { defaultCountry } = options as { defaultCountry?: string };
+  if (defaultCountry !== undefined && !isPhoneCountry(defaultCountry.trim())) {
+    throw new InvalidOptionError(
+      `runImport(): defaultCountry must be a country code phone numbers have, such as "GB", not ${JSON.stringify(defaultCountry)}`,
+      { code: 'invalid_value', param: 'defaultCountry' },
+    );
+  }
 }

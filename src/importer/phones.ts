@@ -98,10 +98,15 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       return { ok: true, e164: international.e164, country: international.country };
     }
   }
+  // A country only the file suggests reads a number written as that country writes its own:
+  // one German number in a file makes no German number of `(415) 555-0132`, which German
+  // numbering also allows. The row's country or the default country reads it as it is.
+  const usable = candidates.from === 'file' ? asWritten : fits;
   // Countries that share a calling code (US and CA, GB and its Crown Dependencies) read one
   // number alike: one E.164 is one answer, whichever of them parsed it.
-  const oneNumber = fits.length > 1 && fits.every((f) => f.e164 === fits[0]!.e164);
-  const fit = fits.length === 1 || oneNumber ? fits[0] : asWritten.length === 1 ? asWritten[0] : undefined;
+  const oneNumber = usable.length > 1 && usable.every((f) => f.e164 === usable[0]!.e164);
+  const fit =
+    usable.length === 1 || oneNumber ? usable[0] : asWritten.length === 1 ? asWritten[0] : undefined;
   if (fit) return { ok: true, e164: fit.e164, country: fit.country };
   if (parseProblem && fits.length === 0 && countries.length === 1) return { ok: false, reason: parseProblem };
   const tried = countries.join(', ');
@@ -111,10 +116,20 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       : candidates.from === 'default'
         ? 'the default country'
         : "the countries of the file's international numbers and country columns";
+  // Where only the file suggested the countries, a default country is the way on.
+  const guessed = candidates.from === 'file' ? { code: 'phone_no_country' as const } : {};
   if (fits.length === 0) {
     return {
       ok: false,
       reason: `not a valid number in ${countries.length === 1 ? tried : `any of ${tried}`} (${where}): write it with + and the country code`,
+      ...guessed,
+    };
+  }
+  if (usable.length === 0) {
+    return {
+      ok: false,
+      reason: `not written as a national number of ${countries.length === 1 ? tried : `any of ${tried}`} (${where}): write it with + and the country code, or give a default country`,
+      ...guessed,
     };
   }
   return {

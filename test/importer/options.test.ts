@@ -38,6 +38,10 @@ describe('checkImportOptions', () => {
     [{ dateOrder: 'ymd' }, 'dateOrder', 'invalid_value'],
     [{ undo: 'yes' }, 'undo', 'invalid_value'],
     [{ defaultCountry: 'United Kingdom' }, 'defaultCountry', 'invalid_value'],
+    // Two letters, but no country's: every national number would fail.
+    [{ defaultCountry: 'XX' }, 'defaultCountry', 'invalid_value'],
+    // A misspelt option would do nothing unseen.
+    [{ batchsize: 500 }, 'batchsize', 'unknown'],
     [{ resume: true, restart: true }, 'resume', 'conflict'],
     [{ signal: 'stop' }, 'signal', 'invalid_type'],
     [{ agentId: '' }, 'agentId', 'invalid_value'],
@@ -46,6 +50,16 @@ describe('checkImportOptions', () => {
     const { client } = untouchable();
     expect(() => checkImportOptions({ client, ...base, ...given })).toThrow(
       expect.objectContaining({ name: 'InvalidOptionError', param, code }),
+    );
+  });
+
+  it('names the option a misspelt one was meant to be', () => {
+    const { client } = untouchable();
+    expect(() => checkImportOptions({ client, ...base, batchsize: 500 })).toThrow(
+      'runImport(): takes no option batchsize (did you mean batchSize?)',
+    );
+    expect(() => checkImportOptions({ client, ...base, rejects: 'r.csv' })).toThrow(
+      'runImport(): takes no option rejects (did you mean rejectsPath?)',
     );
   });
 

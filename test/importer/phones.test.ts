@@ -51,6 +51,28 @@ describe('national numbers', () => {
     });
   });
 
+  it("are not read in a country only the file suggests unless written as that country's own", () => {
+    // One German number in the file: a US number is no German one, though German numbering allows it.
+    const german = { countries: ['DE'], from: 'file' as const };
+    expect(placePhone('(415) 555-0132', german)).toEqual({
+      ok: false,
+      reason:
+        "not written as a national number of DE (the countries of the file's international numbers and country columns): write it with + and the country code, or give a default country",
+      code: 'phone_no_country',
+    });
+    expect(placePhone('0151 23456789', german)).toMatchObject({ ok: true, e164: '+4915123456789' });
+    // Given as the row's country or the default, the country reads the number as it is.
+    expect(placePhone('(415) 555-0132', { countries: ['DE'], from: 'default' })).toMatchObject({
+      ok: true,
+      e164: '+494155550132',
+    });
+    // None fits: the default country is the way on.
+    expect(placePhone('(415) 555-0132', { countries: ['GB'], from: 'file' })).toMatchObject({
+      ok: false,
+      code: 'phone_no_country',
+    });
+  });
+
   it('read a number with its country code but no + as international', () => {
     expect(placePhone('4930901820', { countries: ['DE'], from: 'default' })).toMatchObject({
       ok: true,

@@ -65,6 +65,14 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     ctx.settings(),
     ctx.service(),
   ]);
+  if (settings.defaultCountry !== undefined) {
+    const { isPhoneCountry } = await import('../../client/phone.js');
+    if (!isPhoneCountry(settings.defaultCountry)) {
+      throw new UsageError(
+        `Unknown default country ${settings.defaultCountry}: no country has that code (use an ISO 3166 code such as GB, US or DE)`,
+      );
+    }
+  }
   const { undoDir } = await import('../../util/data-dir.js');
   const { outputPathRefusal, protectedPaths } = await import('../output-paths.js');
   const protect = [

@@ -14,7 +14,7 @@ import { defaultCheckpointPath, ImportCheckpoint, importSettings, type OutputMar
 import { FixesWriter } from '../fixes.js';
 import { defaultFixesPath, defaultRejectsPath, isTabular } from '../format.js';
 import type { ColumnMapping } from '../mapping.js';
-import { describeMapping } from '../mapping-description.js';
+import { mappingRecord } from '../mapping-description.js';
 import type { ResumeNote } from '../notes.js';
 import type { OpenOutput } from '../output-file.js';
 import { createRejectsWriter, type RejectsWriter } from '../rejects.js';
@@ -124,7 +124,7 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
           format: source.format,
           delimiter: source.delimiter,
           sheet: source.sheet,
-          mapping: options.mapping && describeMapping(options.mapping),
+          mapping: options.mapping && mappingRecord(options.mapping),
           defaultCountry: options.defaultCountry,
           dateOrder: options.dateOrder,
           timeZone: options.timeZone,

@@ -94,6 +94,18 @@ describe('contacts import', () => {
     expect(mock.store.contacts(AGENT)).toHaveLength(0);
   });
 
+  it('refuses a default country no country has before reading a row', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'in.csv');
+    await writeFile(file, 'external_id,phonenumber\nu1,020 7946 0958\n');
+    const r = await runBin(['import', file, '--dry-run', '--default-country', 'XX'], {
+      env: envFor(mock),
+      cwd: home.dir,
+    });
+    expect(r.code).toBe(ExitCode.USAGE);
+    expect(r.stderr).toContain('Unknown default country XX: no country has that code');
+  });
+
   it('reports a broken CSV quote with file, line and column, and exits 2', async () => {
     const mock = await startTestMock();
     const file = join(home.dir, 'broken.csv');
