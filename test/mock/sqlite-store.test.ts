@@ -342,15 +342,20 @@ describe('kill -9', () => {
 describe('the SQLite store', () => {
   const A = 'agent-a';
 
-  it('commits each write before it returns: a second connection sees it at once, and a failed atomically leaves nothing', async () => {
-    const dir = await tempDir();
-    const file = join(dir, 'shared.db');
+  /** Two stores on one database file, closed after the test. */
+  async function twoConnections() {
+    const file = join(await tempDir(), 'shared.db');
     const one = openSqliteStore(file);
     const two = openSqliteStore(file);
     onTestFinished(() => {
       one.close();
       two.close();
     });
+    return { file, one, two };
+  }
+
+  it('commits each write before it returns: a second connection sees it at once, and a failed atomically leaves nothing', async () => {
+    const { file, one, two } = await twoConnections();
     one.upsertContact(A, { external_id: 'a', email: 'a@example.com' });
     expect(two.getContact(A, 'a').email).toBe('a@example.com');
     expect(sqlite(file).values('SELECT external_id FROM contacts')).toEqual(['a']);
@@ -379,14 +384,7 @@ describe('the SQLite store', () => {
   });
 
   it('reads the last id and the definitions again once another connection has written, and forgets what a failed write learnt', async () => {
-    const dir = await tempDir();
-    const file = join(dir, 'shared.db');
-    const one = openSqliteStore(file);
-    const two = openSqliteStore(file);
-    onTestFinished(() => {
-      one.close();
-      two.close();
-    });
+    const { one, two } = await twoConnections();
     const seqOf = (id: string) => Number.parseInt(id.slice(3, 13), 36);
     const ids = [one.upsertContact(A, { external_id: 'a' }).contact.id];
     one.defineAttribute(A, { name: 'plan', type: 'text' });
