@@ -6,8 +6,8 @@
 // (`%M`), the highest of five runs. With --compare, another checkout's build (its own
 // bin/contacts.js, `npm ci && npm run build` there) runs in the same rounds against the same mock.
 // With --floors, what the dependencies cost on their own, in the same rounds: Node importing
-// zod, undici or commander through its public entry point, and one undici request to the mock
-// (its answer printed, then exit): the least any `get` on this stack can take.
+// zod, undici or commander through its public entry point, and one request to the mock over
+// node:http (what the client sends with) and over undici (its answer printed, then exit).
 // Usage: npm run build && node bench/startup.js [--runs 20] [--rounds 3] [--compare ../other] [--floors]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -82,10 +82,21 @@ const REQUEST = `import('undici').then(async ({ Pool }) => {
   process.stdout.write(await res.body.text());
   process.exit(0);
 })`.replace(/\s*\n\s*/g, ' ');
+const NODE_HTTP_REQUEST = `import('node:http').then(({ get }) => {
+  get(process.env.CONTACTS_BASE_URL + '/api/v1/chatbots/bench/contacts/u1', {
+    headers: { authorization: 'Bearer ' + process.env.CONTACTS_API_KEY },
+  }, (res) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (c) => { text += c; });
+    res.on('end', () => { process.stdout.write(text); process.exit(0); });
+  });
+})`.replace(/\s*\n\s*/g, ' ');
 const floorCases = [
   { name: 'floor: import zod', argv: [node, '-e', "import('zod')"], expect: '' },
   { name: 'floor: import undici', argv: [node, '-e', "import('undici')"], expect: '' },
   { name: 'floor: import commander', argv: [node, '-e', "import('commander')"], expect: '' },
+  { name: 'floor: node:http request', argv: [node, '-e', NODE_HTTP_REQUEST], expect: '"external_id":"u1"' },
   { name: 'floor: undici request', argv: [node, '-e', REQUEST], expect: '"external_id":"u1"' },
 ];
 const cases = [
