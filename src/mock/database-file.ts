@@ -13,6 +13,8 @@ const APPLICATION_ID = 0x436e7463;
  * wrote 1 to 3; a file of any version but this one is refused, saying so.
  */
 export const SCHEMA_VERSION = 4;
+/** Bytes a page of a new database: a write puts half of SQLite's default 4096 a page into the WAL. */
+const PAGE_SIZE = 2048;
 /** How long a write waits for another process's transaction before answering 503. */
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -217,6 +219,10 @@ function checkAndPrepare(db: Database.Database, file: string, pageByPage: boolea
     );
   }
   try {
+    // A new database's pages are small: a write puts every page it touched (the contact's row,
+    // its four index entries, the agent's count, the id sequence) into the WAL at its commit, and
+    // most contacts take a few hundred bytes. Fixed once the file has a page, so set before WAL.
+    if (version === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
     if (file !== ':memory:') {
       // WAL: readers never wait for the writer, and several processes share the file. NORMAL:
       // a commit is in the WAL (the OS holds it) before the call returns, so a killed process

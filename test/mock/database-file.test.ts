@@ -36,12 +36,30 @@ describe('openDatabase', () => {
     const value = (sql: string) => (db.prepare(sql).raw().get() as unknown[])[0];
     expect(value('PRAGMA journal_mode')).toBe('wal');
     expect(value('PRAGMA user_version')).toBe(SCHEMA_VERSION);
+    // Small pages: a write puts each page it touched into the WAL.
+    expect(value('PRAGMA page_size')).toBe(2048);
     db.prepare("INSERT INTO agents (agent) VALUES ('a1')").run();
     db.close();
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
     const again = openDatabase(file);
     expect(again.prepare('SELECT agent FROM agents').raw().all()).toEqual([['a1']]);
     again.close();
+  });
+
+  it('keeps the page size of a database that has pages already', () => {
+    const file = join(home.dir, 'big-pages.db');
+    // SQLite's default pages, written before the mock first opens the file.
+    const raw = new Database(file);
+    raw.pragma('page_size = 4096');
+    raw.exec('CREATE TABLE t (a); DROP TABLE t');
+    raw.close();
+    const db = openDatabase(file);
+    const value = (sql: string) => (db.prepare(sql).raw().get() as unknown[])[0];
+    expect(value('PRAGMA page_size')).toBe(4096);
+    expect(value('PRAGMA user_version')).toBe(SCHEMA_VERSION);
+    db.prepare("INSERT INTO agents (agent) VALUES ('a2')").run();
+    expect(db.prepare('SELECT agent FROM agents').raw().all()).toEqual([['a2']]);
+    db.close();
   });
 
   it('opens an empty file as a new database', () => {
