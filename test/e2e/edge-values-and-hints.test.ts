@@ -1,5 +1,5 @@
 // Issue 21 (trust), the CLI's side: numbers never changed silently on the way in.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
@@ -58,15 +58,36 @@ describe('what an import says of a file', () => {
   it('warns of external ids that differ only in their Unicode form (NFC and NFD)', async () => {
     const nfc = 'Jos\u00e9';
     const nfd = 'Jose\u0301';
-    await writeFile(join(home.dir, 'ids.csv'), `external_id,name\n${nfc},A\nplain,B\n${nfd},C\n${nfc},D\n`);
+    await writeFile(
+      join(home.dir, 'ids.csv'),
+      `external_id,name\n${nfc},Ana Lima\nplain,B\n${nfd},C\n${nfc},Ana Lima-Souza\n`,
+    );
     const r = await cli(['--mock', 'import', 'ids.csv']);
     expect(r.code).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
     expect(warnings).toEqual([
       `warning: line 4: external_id "${nfd}" looks like "${nfc}" (line 2) but is written with other Unicode code points (NFC and NFD forms): they are two contacts`,
       // The same id written the same way is the same contact, updated.
-      `warning: line 5: has the key of line 2 (external_id ${nfc}): it updates that contact, whose name there is "A" and here "D"`,
+      `warning: line 5: has the key of line 2 (external_id ${nfc}): it updates that contact, whose name there is "Ana Lima" and here "Ana Lima-Souza"`,
     ]);
+  });
+
+  it('refuses a later row of an id that names another person; its rejects file, imported, updates the contact', async () => {
+    await writeFile(
+      join(home.dir, 'people.csv'),
+      'external_id,name\nk7,Maria Ng\nk8,Ann Lee\nk7,Tom Walker\n',
+    );
+    const r = await cli(['--mock', 'import', 'people.csv']);
+    expect(r.code).toBe(ExitCode.PARTIAL);
+    const rejects = await readFile(join(home.dir, 'people.rejects.csv'), 'utf8');
+    expect(rejects).toMatch(/k7,Tom Walker/);
+    expect(rejects).toMatch(/is already the key of Maria Ng \(line 2\)/);
+    const name = async () => JSON.parse((await cli(['--mock', 'get', 'k7', '-o', 'json'])).stdout).name;
+    // Maria's contact is as her row made it.
+    expect(await name()).toBe('Maria Ng');
+    // One person renamed after all: the rejects file alone is no conflict.
+    expect((await cli(['--mock', 'import', 'people.rejects.csv'])).code).toBe(0);
+    expect(await name()).toBe('Tom Walker');
   });
 
   it('notes date-times whose fractional seconds go past milliseconds', async () => {

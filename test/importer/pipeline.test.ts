@@ -250,7 +250,7 @@ describe('runImport', () => {
     const { mock, client, dir } = await setup();
     mock.store.upsertContact(AGENT, { external_id: 'u2', name: 'Before' });
     const file = join(dir, 'dry.csv');
-    await writeFile(file, 'id,name,email\nu1,A,\nu2,B,\nu1,C,\nu3,D,nope\n');
+    await writeFile(file, 'id,name,email\nu1,Ann Lee,\nu2,B,\nu1,Ann Lee-Park,\nu3,D,nope\n');
     const writesBefore = mock.requests.filter((r) => r.method !== 'GET').length;
     const report = await runImport({ client, agentId: AGENT, input: file, dryRun: true });
     expect(report).toMatchObject({

@@ -127,12 +127,16 @@ export class RowPlanner {
   plan(source: SourceRecord, input: ContactInputParsed): PlanResult {
     const key = input.external_id;
     const repeats = this.#repeat(key, input.name);
-    if (repeats?.otherPerson && this.#keyFromEmail) {
+    // Two people under one key are never merged: the later row would overwrite the earlier's
+    // contact. It waits in the rejects file, where the earlier row is named.
+    if (repeats?.otherPerson) {
       return {
         ok: false,
-        reason:
-          `email: ${input.email} is already the email of ${repeats.otherName} (line ${repeats.line}), and this row is ` +
-          `${input.name}: two people with one email are not merged (the service keeps one contact an email)`,
+        reason: this.#keyFromEmail
+          ? `email: ${input.email} is already the email of ${repeats.otherName} (line ${repeats.line}), and this row is ` +
+            `${input.name}: two people with one email are not merged (the service keeps one contact an email)`
+          : `external_id: ${key} is already the key of ${repeats.otherName} (line ${repeats.line}), and this row is ` +
+            `${input.name}: two people with one external_id are not merged (the later row would overwrite the earlier)`,
       };
     }
     const claim = this.#ledger.claim(key, input.email, source.line, source.title);

@@ -212,7 +212,7 @@ describe('rows with the key of an earlier row', () => {
     });
   });
 
-  it('refuses, under an email key, a row that names another person, and remembers no refused row', () => {
+  it('refuses a row that names another person under an email key, and remembers no refused row', () => {
     line = 1;
     const planner = new RowPlanner({ keyFromEmail: true });
     expect(planner.plan(...named('tom@example.com', 'Tom Walker', 'tom@example.com')).ok).toBe(true);
@@ -221,13 +221,27 @@ describe('rows with the key of an earlier row', () => {
       ok: false,
       reason: expect.stringMatching(/^email: Tom@Example.com is already the email of Tom Walker \(line 2\)/),
     });
-    // With an id key, the same row would update the contact, warned.
+    // The refused row is not remembered: a third row of Tom's is his, repeated.
+    expect(planner.plan(...named('tom@example.com', 'Tom Walker', 'tom@example.com'))).toMatchObject({
+      ok: true,
+      repeats: { line: 2 },
+    });
+  });
+
+  it('refuses a row that names another person under an id key too: the later row would overwrite the earlier', () => {
     line = 1;
     const byId = new RowPlanner();
-    byId.plan(...named('7', 'Tom Walker'));
-    expect(byId.plan(...named('7', 'Samuel Evans'))).toMatchObject({
+    expect(byId.plan(...named('7', 'Maria Ng')).ok).toBe(true);
+    expect(byId.plan(...named('7', 'Tom Walker'))).toEqual({
+      ok: false,
+      reason:
+        'external_id: 7 is already the key of Maria Ng (line 2), and this row is Tom Walker: two people with ' +
+        'one external_id are not merged (the later row would overwrite the earlier)',
+    });
+    // One who changed a name is still the same person: updated, warned.
+    expect(byId.plan(...named('7', 'Maria Ng-Lee'))).toMatchObject({
       ok: true,
-      repeats: { otherPerson: true },
+      repeats: { line: 2, otherName: 'Maria Ng', otherPerson: false },
     });
   });
 
