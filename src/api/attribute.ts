@@ -61,6 +61,38 @@ export const AttributeUpdateSchema = z
 export type AttributeUpdate = z.input<typeof AttributeUpdateSchema>;
 
 const NUMERIC_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * Digits grouped by thousands as spreadsheets and reports write them (`1,200.00`, `1.234.567`,
+ * `1 200,50`, `1'200.50`): a sign, up to three digits, groups of three behind one mark, and maybe
+ * a decimal part behind the other mark.
+ */
+const GROUPED_RE = /^([+-]?)(\d{1,3}(?:([,. \u00a0\u202f'\u2019])\d{3})(?:\3\d{3})*)(?:([.,])(\d+))?$/;
+
+/**
+ * The number a grouped text writes, as plain numeric text (`1,200.00` -> `1200.00`); `ambiguous`
+ * for one group of a comma with no decimal part (`1,200`: 1200 where the comma groups thousands,
+ * 1.2 where it is the decimal mark); undefined when the text is not grouped digits.
+ */
+function groupedNumber(text: string): string | { ambiguous: [string, string] } | undefined {
+  const m = GROUPED_RE.exec(text);
+  if (!m) return undefined;
+  const [, sign, grouped, mark, decimalMark, fraction] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+    string?,
+  ];
+  if (decimalMark === mark) return undefined;
+  const digits = sign + grouped.split(mark).join('');
+  if (decimalMark !== undefined) return `${digits}.${fraction}`;
+  // (One group of a dot, `1.200`, never gets here: it is numeric text, 1.2.)
+  if (mark === ',' && grouped.split(mark).length === 2) {
+    return { ambiguous: [digits, String(Number(`${sign}${grouped.replace(mark, '.')}`))] };
+  }
+  return digits;
+}
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true, local: true });
 
@@ -143,6 +175,21 @@ export const attributeTextSchemas = {
         const problem = numberTextProblem(s);
         if (problem === null) return Number(s);
         ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      const grouped = groupedNumber(s);
+      if (typeof grouped === 'string') {
+        const problem = numberTextProblem(grouped);
+        if (problem === null) return Number(grouped);
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      if (grouped) {
+        const [thousands, decimal] = grouped.ambiguous;
+        ctx.addIssue({
+          code: 'custom',
+          message: `Expected a number: ${s} is ${thousands} where the comma groups thousands and ${decimal} where it is the decimal mark; write ${thousands} or ${decimal}`,
+        });
         return z.NEVER;
       }
     }
