@@ -63,35 +63,37 @@ export type AttributeUpdate = z.input<typeof AttributeUpdateSchema>;
 const NUMERIC_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /**
  * Digits grouped by thousands as spreadsheets and reports write them (`1,200.00`, `1.234.567`,
- * `1 200,50`, `1'200.50`): a sign, up to three digits, groups of three behind one mark, and maybe
- * a decimal part behind the other mark.
+ * `1 200,50`, `1'200.50`): a sign, one to three digits (no leading zero), groups of three behind
+ * one mark, and maybe a decimal part behind the other mark.
  */
-const GROUPED_RE = /^([+-]?)(\d{1,3}(?:([,. \u00a0\u202f'\u2019])\d{3})(?:\3\d{3})*)(?:([.,])(\d+))?$/;
+const GROUPED_RE = /^([+-]?)([1-9]\d{0,2}(?:([,. \u00a0\u202f'\u2019])\d{3})(?:\3\d{3})*)(?:([.,])(\d+))?$/;
+/** A decimal comma (`3,5`, `0,500`). */
+const DECIMAL_COMMA_RE = /^([+-]?)(\d+),(\d+)$/;
 
 /**
- * The number a grouped text writes, as plain numeric text (`1,200.00` -> `1200.00`); `ambiguous`
- * for one group of a comma with no decimal part (`1,200`: 1200 where the comma groups thousands,
- * 1.2 where it is the decimal mark); undefined when the text is not grouped digits.
+ * What to write instead of a number written with separators, which is not read: `1.200` is 1.2
+ * as numeric text, so a file that groups with dots would be read a thousand times too small in
+ * places, and only the user knows how the file was written. Undefined for other text.
  */
-function groupedNumber(text: string): string | { ambiguous: [string, string] } | undefined {
-  const m = GROUPED_RE.exec(text);
-  if (!m) return undefined;
-  const [, sign, grouped, mark, decimalMark, fraction] = m as unknown as [
-    string,
-    string,
-    string,
-    string,
-    string?,
-    string?,
-  ];
-  if (decimalMark === mark) return undefined;
-  const digits = sign + grouped.split(mark).join('');
-  if (decimalMark !== undefined) return `${digits}.${fraction}`;
-  // (One group of a dot, `1.200`, never gets here: it is numeric text, 1.2.)
-  if (mark === ',' && grouped.split(mark).length === 2) {
-    return { ambiguous: [digits, String(Number(`${sign}${grouped.replace(mark, '.')}`))] };
+function separatedNumberProblem(text: string): string | undefined {
+  const grouped = GROUPED_RE.exec(text);
+  if (grouped) {
+    const [, sign = '', digits = '', mark = '', decimalMark, fraction] = grouped;
+    // `+34 912 345 678` is a phone number, not a number with spaces.
+    if (decimalMark !== mark && !(sign === '+' && mark !== ',' && mark !== '.')) {
+      const plain = `${sign === '-' ? '-' : ''}${digits.split(mark).join('')}`;
+      if (decimalMark !== undefined)
+        return `Expected a number: ${text} has thousands separators; write ${plain}.${fraction}`;
+      if (mark !== ',' || digits.split(mark).length > 2)
+        return `Expected a number: ${text} has thousands separators; write ${plain}`;
+      const decimal = String(Number(`${sign === '-' ? '-' : ''}${digits.replace(',', '.')}`));
+      return `Expected a number: ${text} is ${plain} where the comma groups thousands and ${decimal} where it is the decimal mark; write ${plain} or ${decimal}`;
+    }
   }
-  return digits;
+  const comma = DECIMAL_COMMA_RE.exec(text);
+  if (comma)
+    return `Expected a number: ${text} has a decimal comma; write ${comma[1] === '-' ? '-' : ''}${comma[2]}.${comma[3]}`;
+  return undefined;
 }
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true, local: true });
@@ -177,19 +179,9 @@ export const attributeTextSchemas = {
         ctx.addIssue({ code: 'custom', message: problem });
         return z.NEVER;
       }
-      const grouped = groupedNumber(s);
-      if (typeof grouped === 'string') {
-        const problem = numberTextProblem(grouped);
-        if (problem === null) return Number(grouped);
+      const problem = separatedNumberProblem(s);
+      if (problem) {
         ctx.addIssue({ code: 'custom', message: problem });
-        return z.NEVER;
-      }
-      if (grouped) {
-        const [thousands, decimal] = grouped.ambiguous;
-        ctx.addIssue({
-          code: 'custom',
-          message: `Expected a number: ${s} is ${thousands} where the comma groups thousands and ${decimal} where it is the decimal mark; write ${thousands} or ${decimal}`,
-        });
         return z.NEVER;
       }
     }

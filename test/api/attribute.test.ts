@@ -18,28 +18,34 @@ describe('attribute value coercion', () => {
     expect(attributeTextSchemas.number.safeParse('twelve').success).toBe(false);
   });
 
-  it('number from text grouped by thousands, as spreadsheets write it; one comma group alone is refused, both readings named', () => {
-    const read = (text: string) => attributeTextSchemas.number.parse(text);
-    expect(read('1,200.00')).toBe(1200);
-    expect(read('-12,345,678')).toBe(-12345678);
-    expect(read('1.200,50')).toBe(1200.5);
-    expect(read('1.234.567')).toBe(1234567);
-    expect(read('1 200,50')).toBe(1200.5);
-    expect(read('1\u202f200')).toBe(1200);
-    expect(read("1'200.50")).toBe(1200.5);
-    // Not grouping: a group of two, marks mixed within the groups, the same mark twice.
-    for (const text of ['1,20', '1,200.000,5', '1,200,5', '1,2000', '1.200 300']) {
-      expect(attributeTextSchemas.number.safeParse(text).error?.issues[0]?.message).toBe(
-        'Expected a number or a numeric string',
-      );
-    }
-    expect(attributeTextSchemas.number.safeParse('1,200').error?.issues[0]?.message).toBe(
-      'Expected a number: 1,200 is 1200 where the comma groups thousands and 1.2 where it is the decimal mark; write 1200 or 1.2',
+  it('number from text with separators: not read (1.200 is 1.2 as numeric text), the plain form to write named', () => {
+    const message = (text: string) => attributeTextSchemas.number.safeParse(text).error?.issues[0]?.message;
+    expect(message('1,200.00')).toBe('Expected a number: 1,200.00 has thousands separators; write 1200.00');
+    expect(message('-12,345,678')).toBe(
+      'Expected a number: -12,345,678 has thousands separators; write -12345678',
     );
-    // A dot is the decimal mark as ever: 1.200 is 1.2.
-    expect(read('1.200')).toBe(1.2);
-    // What plain text cannot carry exactly is refused as ever.
-    expect(attributeTextSchemas.number.safeParse('9,007,199,254,740,993').success).toBe(false);
+    expect(message('1.200,50')).toBe('Expected a number: 1.200,50 has thousands separators; write 1200.50');
+    expect(message('1.234.567')).toBe('Expected a number: 1.234.567 has thousands separators; write 1234567');
+    expect(message('1 200,50')).toBe('Expected a number: 1 200,50 has thousands separators; write 1200.50');
+    expect(message("1'200.50")).toBe("Expected a number: 1'200.50 has thousands separators; write 1200.50");
+    expect(message('+1,200')).toBe(
+      'Expected a number: +1,200 is 1200 where the comma groups thousands and 1.2 where it is the decimal mark; write 1200 or 1.2',
+    );
+    expect(message('3,5')).toBe('Expected a number: 3,5 has a decimal comma; write 3.5');
+    expect(message('0,500')).toBe('Expected a number: 0,500 has a decimal comma; write 0.500');
+    // Not a number with separators: a phone, an address, mixed marks, a group of two.
+    for (const text of [
+      '+34 912 345 678',
+      '192.168.100.200.1',
+      '1,200.000,5',
+      '1,20.5',
+      '012 345',
+      'twelve',
+    ]) {
+      expect(message(text)).toBe('Expected a number or a numeric string');
+    }
+    // A dot is the decimal mark, as ever: 1.200 is 1.2.
+    expect(attributeTextSchemas.number.parse('1.200')).toBe(1.2);
   });
 
   it('date: keeps a date, stores a date-time as UTC, and reads one without an offset as UTC', () => {

@@ -85,7 +85,7 @@ describe('what an import says of a file', () => {
     const name = async () => JSON.parse((await cli(['--mock', 'get', 'k7', '-o', 'json'])).stdout).name;
     // Maria's contact is as her row made it.
     expect(await name()).toBe('Maria Ng');
-    // One person renamed after all: the rejects file alone is no conflict.
+    // The user judges it one record renamed after all: the rejects file alone is no conflict.
     expect((await cli(['--mock', 'import', 'people.rejects.csv'])).code).toBe(0);
     expect(await name()).toBe('Tom Walker');
   });

@@ -48,14 +48,14 @@ describe('openDatabase', () => {
 
   it('keeps the page size of a database that has pages already', () => {
     const file = join(home.dir, 'big-pages.db');
-    // SQLite's default pages, written before the mock first opens the file.
+    // Pages of another size than the mock's own, written before the mock first opens the file.
     const raw = new Database(file);
-    raw.pragma('page_size = 4096');
+    raw.pragma('page_size = 8192');
     raw.exec('CREATE TABLE t (a); DROP TABLE t');
     raw.close();
     const db = openDatabase(file);
     const value = (sql: string) => (db.prepare(sql).raw().get() as unknown[])[0];
-    expect(value('PRAGMA page_size')).toBe(4096);
+    expect(value('PRAGMA page_size')).toBe(8192);
     expect(value('PRAGMA user_version')).toBe(SCHEMA_VERSION);
     db.prepare("INSERT INTO agents (agent) VALUES ('a2')").run();
     expect(db.prepare('SELECT agent FROM agents').raw().all()).toEqual([['a2']]);

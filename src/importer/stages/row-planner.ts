@@ -71,17 +71,24 @@ const nameWords = (name: string) =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 const sameName = (a: string, b: string) => nameWords(a).join(' ') === nameWords(b).join(' ');
-/** Names that share no word (`Tom Walker`, `Samuel Evans`) are two people; `Maria Ng-Lee` is still Maria Ng. */
+/**
+ * Names that share no word (`Tom Walker`, `Samuel Evans`) are two people; `Maria Ng-Lee` is still
+ * Maria Ng. A name with no word at all (`-`, `?`) says nothing of who it is.
+ */
 const otherPerson = (a: string, b: string) => {
   const words = new Set(nameWords(a));
-  return !nameWords(b).some((w) => words.has(w));
+  const others = nameWords(b);
+  return words.size > 0 && others.length > 0 && !others.some((w) => words.has(w));
 };
 
 export class RowPlanner {
   readonly #serialize: boolean;
   readonly #ledger: EmailLedger;
   readonly #keyFromEmail: boolean;
-  /** External_id -> the first row that had it, and its name. Oldest first, bounded. */
+  /**
+   * External_id -> the last accepted row that named it, and that name (a contact renamed twice,
+   * `Maria Ng`, `Maria Lee`, `Mia Lee`, is compared with its last name). Oldest key first, bounded.
+   */
   readonly #keys = new Map<string, { line: number; name: string | undefined }>();
   #oldest = this.#keys.keys();
   readonly #maxKeys: number;
@@ -103,9 +110,12 @@ export class RowPlanner {
     return { line: earlier.line, otherName: earlier.name, otherPerson: otherPerson(earlier.name, name) };
   }
 
-  /** An accepted row's key, remembered for the rows after it (the first row of a key only). */
+  /** An accepted row's key, remembered for the rows after it, with its name when it gives one. */
   #remember(key: string, name: string | null | undefined, line: number): void {
-    if (this.#keys.has(key)) return;
+    if (this.#keys.has(key)) {
+      if (name) this.#keys.set(key, { line, name });
+      return;
+    }
     if (this.#keys.size >= this.#maxKeys) {
       // From where the last eviction stopped: a new iterator would walk every entry deleted since
       // the map last compacted, at each row.
@@ -136,7 +146,8 @@ export class RowPlanner {
           ? `email: ${input.email} is already the email of ${repeats.otherName} (line ${repeats.line}), and this row is ` +
             `${input.name}: two people with one email are not merged (the service keeps one contact an email)`
           : `external_id: ${key} is already the key of ${repeats.otherName} (line ${repeats.line}), and this row is ` +
-            `${input.name}: two people with one external_id are not merged (the later row would overwrite the earlier)`,
+            `${input.name}: two people with one external_id are not merged (this row would overwrite that contact); ` +
+            'give this row its own external_id, or, if it is one person renamed, import the rejects file',
       };
     }
     const claim = this.#ledger.claim(key, input.email, source.line, source.title);

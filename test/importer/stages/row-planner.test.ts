@@ -200,15 +200,16 @@ describe('rows with the key of an earlier row', () => {
     return [{ row: line - 1, line, record: {} }, input];
   };
 
-  it('says which earlier line a repeated key updates, with both names when they differ', () => {
+  it('says which earlier line a repeated key updates (the last to name it), with both names when they differ', () => {
     line = 1;
     const planner = new RowPlanner();
     expect(planner.plan(...named('k1', 'Maria Ng'))).toMatchObject({ ok: true, repeats: undefined });
     expect(planner.plan(...named('k1', 'maria  ng'))).toMatchObject({ ok: true, repeats: { line: 2 } });
+    // The key's last row is the one named: line 3.
     const renamed = planner.plan(...named('k1', 'Maria Ng-Lee'));
     expect(renamed).toMatchObject({
       ok: true,
-      repeats: { line: 2, otherName: 'Maria Ng', otherPerson: false },
+      repeats: { line: 3, otherName: 'maria  ng', otherPerson: false },
     });
   });
 
@@ -236,13 +237,28 @@ describe('rows with the key of an earlier row', () => {
       ok: false,
       reason:
         'external_id: 7 is already the key of Maria Ng (line 2), and this row is Tom Walker: two people with ' +
-        'one external_id are not merged (the later row would overwrite the earlier)',
+        'one external_id are not merged (this row would overwrite that contact); give this row its own ' +
+        'external_id, or, if it is one person renamed, import the rejects file',
     });
     // One who changed a name is still the same person: updated, warned.
     expect(byId.plan(...named('7', 'Maria Ng-Lee'))).toMatchObject({
       ok: true,
       repeats: { line: 2, otherName: 'Maria Ng', otherPerson: false },
     });
+    // Renamed again, compared with the last name: Mia Lee shares Lee with Maria Ng-Lee.
+    expect(byId.plan(...named('7', 'Mia Lee'))).toMatchObject({
+      ok: true,
+      repeats: { line: 4, otherName: 'Maria Ng-Lee', otherPerson: false },
+    });
+  });
+
+  it('takes a name with no word (-, ?) for no name: never another person', () => {
+    line = 1;
+    const planner = new RowPlanner();
+    expect(planner.plan(...named('9', 'Maria Ng')).ok).toBe(true);
+    expect(planner.plan(...named('9', '-')).ok).toBe(true);
+    expect(planner.plan(...named('8', '?')).ok).toBe(true);
+    expect(planner.plan(...named('8', 'Tom Walker')).ok).toBe(true);
   });
 
   it('forgets the oldest key past its bound', () => {
