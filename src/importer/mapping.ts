@@ -1,6 +1,6 @@
 // Which contact field or custom attribute each CSV column fills: synonyms, attribute names and
 // overrides, resolved once from the header.
-import type { AttributeDefinition } from '../api/attribute.js';
+import type { AttributeDefinition, AttributeType } from '../api/attribute.js';
 import { READ_ONLY_CONTACT_FIELDS } from '../api/limits.js';
 import { didYouMean } from '../util/suggest.js';
 import { ColumnClaims } from './column-claims.js';
@@ -9,7 +9,7 @@ import { type ColumnRole, headerWords, inferColumns, placeOf, roleByWords } from
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
 import { type Cell, REJECT_KEYS } from './sources/types.js';
-import { type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
+import { attributeTypeOf, cleanCell, type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
 
 export interface ColumnMapping {
   /** The header the mapping was made for. */
@@ -18,6 +18,11 @@ export interface ColumnMapping {
   columns: ColumnTarget[][];
   /** Columns that map to nothing and were not ignored on purpose: report them once. */
   unmapped: string[];
+  /**
+   * By unmapped column: the attribute type its values in the sample ask for (`date` for a column
+   * of dates), for the hint that says how to keep it.
+   */
+  unmappedTypes: ReadonlyMap<string, AttributeType>;
   /** The export recognised by its header (its columns then follow the export's own table). */
   system: { id: string; label: string } | undefined;
   /** Columns filling `phonenumber`, in the order they are tried (main phone, mobile, others). */
@@ -350,13 +355,22 @@ export function resolveMapping({
   for (const i of ordered.country) if (!claims.targets(i).some((t) => t.kind === 'country')) claims.ignore(i);
 
   const columns = claims.columns;
-  const unmapped = header.flatMap((_, i) =>
-    columns[i]!.length === 0 && !claims.isIgnored(i) ? [label(i)] : [],
-  );
+  const unmappedAt = header.flatMap((_, i) => (columns[i]!.length === 0 && !claims.isIgnored(i) ? [i] : []));
+  const unmappedTypes = new Map<string, AttributeType>();
+  for (const i of unmappedAt) {
+    if (unmappedTypes.has(label(i))) continue;
+    const values = sample.flatMap((row) => {
+      const cell = row[i];
+      const value = cell === undefined ? '' : cleanCell(cell);
+      return value === '' ? [] : [value];
+    });
+    unmappedTypes.set(label(i), attributeTypeOf(values));
+  }
   return {
     header,
     columns,
-    unmapped,
+    unmapped: unmappedAt.map(label),
+    unmappedTypes,
     system: profile && { id: profile.id, label: profile.label },
     phoneColumns: ordered.phonenumber,
     emailColumns: ordered.email,

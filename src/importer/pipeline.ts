@@ -228,6 +228,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     plan,
     mapping: mapping ? describeMapping(mapping) : [],
     unmapped: mapping?.unmapped ?? [],
+    unmappedTypes: Object.fromEntries(mapping?.unmappedTypes ?? []),
     resumed: checkpoint?.resumed ?? false,
     keyFromEmail: mapping?.keyFromEmail,
     lookAlikes: mapping?.lookAlikes ?? [],

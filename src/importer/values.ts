@@ -2,6 +2,7 @@
 // values in one cell, dates in vendor and spreadsheet forms, and yes/no booleans. Each reader
 // returns the value the contract takes, or undefined when it cannot read the text.
 
+import { type AttributeType, attributeTextSchemas } from '../api/attribute.js';
 import { zonedTimeToUtc } from '../util/time-zone.js';
 import type { DATE_ORDERS } from './format-names.js';
 
@@ -231,3 +232,21 @@ function dateTime(
 
 /** Names that the exporter already turned into `??` (characters lost before the file reached us). */
 export const LOST_CHARACTERS_RE = /\?{2,}/;
+
+/**
+ * The attribute type a column's values ask for, read as the import reads cells: `number` when
+ * every value is numeric text (none with a leading zero, which a number would drop: a zip code),
+ * `boolean` for yes/no words, `date` for dates in the forms vendors write (either slash order),
+ * else `text`; `text` with no value at all.
+ */
+export function attributeTypeOf(values: readonly string[]): AttributeType {
+  if (values.length === 0) return 'text';
+  const number = attributeTextSchemas.number;
+  if (values.every((v) => !LEADING_ZERO_RE.test(v) && number.safeParse(v).success)) return 'number';
+  if (values.every((v) => readBoolean(v) !== undefined)) return 'boolean';
+  if (values.every((v) => readDate(v, 'mdy') !== undefined || readDate(v, 'dmy') !== undefined))
+    return 'date';
+  return 'text';
+}
+
+const LEADING_ZERO_RE = /^[+-]?0\d/;

@@ -90,6 +90,16 @@ describe('what an import says of a file', () => {
     expect(await name()).toBe('Tom Walker');
   });
 
+  it('hints the attribute type an ignored column asks for: a column of dates, --type date', async () => {
+    await writeFile(
+      join(home.dir, 'signed.csv'),
+      'external_id,name,Signed Up\nu1,Ann,2024-05-31\nu2,Bob,9/20/2022\n',
+    );
+    const r = await cli(['--mock', 'import', 'signed.csv', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/contacts attrs define signed_up --type date \(or text, number, boolean\)/);
+  });
+
   it('notes date-times whose fractional seconds go past milliseconds', async () => {
     expect((await cli(['--mock', 'attrs', 'define', 'seen', '--type', 'date'])).code).toBe(0);
     await writeFile(

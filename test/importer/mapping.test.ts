@@ -18,6 +18,24 @@ describe('normalizeHeader', () => {
 });
 
 describe('resolveMapping', () => {
+  it('gives each unmapped column the attribute type its sample asks for', () => {
+    const mapping = resolveMapping({
+      header: ['External ID', 'Signed Up', 'Seats', 'Notes', 'Notes', 'Empty'],
+      definitions: [],
+      sample: [
+        ['u1', '2024-05-31', '3', 'likes tea', '', ''],
+        ['u2', '9/20/2022', ' 12 ', "'call first", 'x', undefined],
+      ],
+    });
+    expect(mapping.unmapped).toEqual(['Signed Up', 'Seats', 'Notes', 'Notes', 'Empty']);
+    expect(Object.fromEntries(mapping.unmappedTypes)).toEqual({
+      'Signed Up': 'date',
+      Seats: 'number',
+      Notes: 'text',
+      Empty: 'text',
+    });
+  });
+
   it('maps the usual synonyms of each contact field', () => {
     const cases: [string, string][] = [
       ['External ID', 'external_id'],

@@ -2,6 +2,7 @@
 // names, yes/no, and dates in vendor and spreadsheet forms.
 import { describe, expect, it } from 'vitest';
 import {
+  attributeTypeOf,
   cellValues,
   cleanCell,
   emailIn,
@@ -108,5 +109,21 @@ describe('dates', () => {
     expect(isLocalDateTime('2024-03-22T17:59:00Z')).toBe(false);
     expect(isLocalDateTime('9/20/2022 3:04 PM')).toBe(true);
     expect(isLocalDateTime('9/20/2022')).toBe(false);
+  });
+});
+
+describe('attributeTypeOf', () => {
+  it('names the type a column of values asks for, as the import reads cells', () => {
+    expect(attributeTypeOf(['3', '12.5', '-4'])).toBe('number');
+    // A zip code's leading zero would be lost as a number.
+    expect(attributeTypeOf(['02134', '10001'])).toBe('text');
+    expect(attributeTypeOf(['yes', 'No', 'TRUE'])).toBe('boolean');
+    expect(attributeTypeOf(['1', '0'])).toBe('number');
+    expect(
+      attributeTypeOf(['2024-05-31', '9/20/2022', '20/09/2022', '22-Mar-2024', '2024-03-22 17:59']),
+    ).toBe('date');
+    expect(attributeTypeOf(['2024-05-31', 'soon'])).toBe('text');
+    expect(attributeTypeOf(['Engineer'])).toBe('text');
+    expect(attributeTypeOf([])).toBe('text');
   });
 });

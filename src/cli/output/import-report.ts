@@ -1,6 +1,8 @@
 // What `contacts import` shows a person and a script: the progress line, the closing summary, the
 // summary record and `--diff`'s per-row changes. The command decides; this module renders.
 import { relative } from 'node:path';
+import type { AttributeType } from '../../api/attribute.js';
+import { ATTRIBUTE_TYPES } from '../../api/limits.js';
 import { normalizeHeader } from '../../importer/mapping.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { ProblemCode } from '../../importer/row-validator.js';
@@ -195,9 +197,13 @@ export function unmappedWarning(unmapped: readonly string[]): string {
 
 /**
  * How to keep an ignored column: a column fills the attribute of its name (`Create Date` fills
- * `create_date`), once the agent defines one. Undefined when the first name makes no attribute.
+ * `create_date`), once the agent defines one, of the type its values ask for (`types`, by column;
+ * text when not known). Undefined when the first name makes no attribute.
  */
-export function keepColumnHint(unmapped: readonly string[]): string | undefined {
+export function keepColumnHint(
+  unmapped: readonly string[],
+  types: Readonly<Record<string, AttributeType>> = {},
+): string | undefined {
   for (const column of unmapped.slice(0, MAX_NAMED_COLUMNS)) {
     const name = column
       .toLowerCase()
@@ -205,7 +211,9 @@ export function keepColumnHint(unmapped: readonly string[]): string | undefined 
       .replace(/^_+|_+$/g, '');
     // Only a name the column is matched to (`Fecha de creación` is not `fecha_de_creaci_n`).
     if (!/^[a-z]/.test(name) || normalizeHeader(name) !== normalizeHeader(column)) continue;
-    return `To import a column, define the attribute it fills first, e.g. contacts attrs define ${name} --type text (or number, boolean, date)`;
+    const type = Object.hasOwn(types, column) ? types[column]! : 'text';
+    const others = ATTRIBUTE_TYPES.filter((t) => t !== type).join(', ');
+    return `To import a column, define the attribute it fills first, e.g. contacts attrs define ${name} --type ${type} (or ${others})`;
   }
   return undefined;
 }
@@ -292,7 +300,7 @@ export async function createProgress(
             );
           } else if (e.unmapped.length > 0) {
             ctx.io.warn(unmappedWarning(e.unmapped));
-            const hint = lookAlikeHint(e.lookAlikes) ?? keepColumnHint(e.unmapped);
+            const hint = lookAlikeHint(e.lookAlikes) ?? keepColumnHint(e.unmapped, e.unmappedTypes);
             if (hint) ctx.io.note(hint);
           }
           if (e.resumed) ctx.io.note('Resuming: rows that landed in the earlier run are skipped.');

@@ -4,6 +4,7 @@
 // resume from replaying an older row over a newer one. A landed row's records are given to their
 // files in the same step as its mark, so the lengths a checkpoint records hold exactly its rows.
 
+import type { AttributeType } from '../../api/attribute.js';
 import type { UndoRef } from '../../undo/recorder.js';
 import type { RowPlan } from '../dry-run-plan.js';
 import type { ImportFormat } from '../format.js';
@@ -51,6 +52,8 @@ export type ImportEvent =
       /** The mapping, one `Header -> target` line a column (tables only). */
       mapping: string[];
       unmapped: string[];
+      /** By unmapped column: the attribute type its first rows' values ask for (`date`, `number`...). */
+      unmappedTypes: Record<string, AttributeType>;
       resumed: boolean;
       /** The file has no id column: the email column that keys the contacts. */
       keyFromEmail: string | undefined;

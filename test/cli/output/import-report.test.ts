@@ -7,6 +7,7 @@ import type { CliIo } from '../../../src/cli/io.js';
 import { run } from '../../../src/cli/main.js';
 import {
   closingLines,
+  keepColumnHint,
   progressLine,
   RateMeter,
   summaryLine,
@@ -184,5 +185,20 @@ describe('Ctrl-C during an import on a terminal', () => {
     // On a terminal the sentence is the summary; no second copy as a table.
     expect(stdout.text).toBe('');
     expect(signals.listenerCount('SIGINT')).toBe(0);
+  });
+});
+
+describe('keepColumnHint', () => {
+  it('names the attribute of the first usable column, with the type its values ask for', () => {
+    expect(keepColumnHint(['Signed Up', 'Notes'], { 'Signed Up': 'date', Notes: 'text' })).toBe(
+      'To import a column, define the attribute it fills first, e.g. contacts attrs define signed_up --type date (or text, number, boolean)',
+    );
+    expect(keepColumnHint(['Job Title'])).toBe(
+      'To import a column, define the attribute it fills first, e.g. contacts attrs define job_title --type text (or number, boolean, date)',
+    );
+    // A name that makes no attribute is passed over.
+    expect(keepColumnHint(['Fecha de creación', 'Seats'], { Seats: 'number' })).toMatch(
+      /attrs define seats --type number \(or text, boolean, date\)$/,
+    );
   });
 });
