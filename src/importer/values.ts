@@ -236,16 +236,19 @@ export const LOST_CHARACTERS_RE = /\?{2,}/;
 /**
  * The attribute type a column's values ask for, read as the import reads cells: `number` when
  * every value is numeric text (none with a leading zero, which a number would drop: a zip code),
- * `boolean` for yes/no words, `date` for dates in the forms vendors write (either slash order),
- * else `text`; `text` with no value at all.
+ * `boolean` for yes/no words, `date` for dates in the forms vendors write (slash dates in one
+ * order), else `text`; `text` with no value at all.
  */
 export function attributeTypeOf(values: readonly string[]): AttributeType {
   if (values.length === 0) return 'text';
   const number = attributeTextSchemas.number;
   if (values.every((v) => !LEADING_ZERO_RE.test(v) && number.safeParse(v).success)) return 'number';
   if (values.every((v) => readBoolean(v) !== undefined)) return 'boolean';
-  if (values.every((v) => readDate(v, 'mdy') !== undefined || readDate(v, 'dmy') !== undefined))
-    return 'date';
+  if (values.every((v) => readDate(v, 'mdy') !== undefined || readDate(v, 'dmy') !== undefined)) {
+    // The import reads a column's slash dates in one order: `9/20/2022` beside `20/09/2022` is none.
+    const orders = new Set(values.map(slashDateOrder).filter((o) => o === 'mdy' || o === 'dmy'));
+    return orders.size <= 1 ? 'date' : 'text';
+  }
   return 'text';
 }
 

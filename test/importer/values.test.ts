@@ -119,9 +119,12 @@ describe('attributeTypeOf', () => {
     expect(attributeTypeOf(['02134', '10001'])).toBe('text');
     expect(attributeTypeOf(['yes', 'No', 'TRUE'])).toBe('boolean');
     expect(attributeTypeOf(['1', '0'])).toBe('number');
-    expect(
-      attributeTypeOf(['2024-05-31', '9/20/2022', '20/09/2022', '22-Mar-2024', '2024-03-22 17:59']),
-    ).toBe('date');
+    expect(attributeTypeOf(['2024-05-31', '9/20/2022', '3/4/2024', '22-Mar-2024', '2024-03-22 17:59'])).toBe(
+      'date',
+    );
+    expect(attributeTypeOf(['20/09/2022', '3/4/2024'])).toBe('date');
+    // Slash dates in both orders: the import reads a column in one, so no type reads them all.
+    expect(attributeTypeOf(['9/20/2022', '20/09/2022'])).toBe('text');
     expect(attributeTypeOf(['2024-05-31', 'soon'])).toBe('text');
     expect(attributeTypeOf(['Engineer'])).toBe('text');
     expect(attributeTypeOf([])).toBe('text');
