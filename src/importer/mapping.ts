@@ -20,7 +20,8 @@ export interface ColumnMapping {
   unmapped: string[];
   /**
    * By unmapped column: the attribute type its values in the sample ask for (`date` for a column
-   * of dates), for the hint that says how to keep it.
+   * of dates), for the hint that says how to keep it; none for a column whose attribute is
+   * defined (another column of that name fills it).
    */
   unmappedTypes: ReadonlyMap<string, AttributeType>;
   /** The export recognised by its header (its columns then follow the export's own table). */
@@ -357,8 +358,10 @@ export function resolveMapping({
   const columns = claims.columns;
   const unmappedAt = header.flatMap((_, i) => (columns[i]!.length === 0 && !claims.isIgnored(i) ? [i] : []));
   const unmappedTypes = new Map<string, AttributeType>();
+  // A column named like a defined attribute is unmapped only when another column fills it: no type to suggest.
+  const defined = new Set(defs.map((d) => normalizeHeader(d.name)));
   for (const i of unmappedAt) {
-    if (unmappedTypes.has(label(i))) continue;
+    if (unmappedTypes.has(label(i)) || defined.has(normalized[i]!)) continue;
     const values = sample.flatMap((row) => {
       const cell = row[i];
       const value = cell === undefined ? '' : cleanCell(cell);

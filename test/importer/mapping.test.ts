@@ -28,6 +28,14 @@ describe('resolveMapping', () => {
       ],
     });
     expect(mapping.unmapped).toEqual(['Signed Up', 'Seats', 'Notes', 'Notes', 'Empty']);
+    // A second column of a defined attribute's name: unmapped, and no type to suggest.
+    const twice = resolveMapping({
+      header: ['External ID', 'plan', 'plan'],
+      definitions: [{ name: 'plan', type: 'text', label: 'plan', description: null, archived: false }],
+      sample: [['u1', 'pro', '3']],
+    });
+    expect(twice.unmapped).toEqual(['plan']);
+    expect(twice.unmappedTypes.size).toBe(0);
     expect(Object.fromEntries(mapping.unmappedTypes)).toEqual({
       'Signed Up': 'date',
       Seats: 'number',

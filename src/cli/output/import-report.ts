@@ -197,21 +197,23 @@ export function unmappedWarning(unmapped: readonly string[]): string {
 
 /**
  * How to keep an ignored column: a column fills the attribute of its name (`Create Date` fills
- * `create_date`), once the agent defines one, of the type its values ask for (`types`, by column;
- * text when not known). Undefined when the first name makes no attribute.
+ * `create_date`), once the agent defines one, of the type its values ask for (`types`, by column:
+ * a column without one is passed over; without `types`, text). Undefined when no name makes an
+ * attribute.
  */
 export function keepColumnHint(
   unmapped: readonly string[],
-  types: Readonly<Record<string, AttributeType>> = {},
+  types?: Readonly<Record<string, AttributeType>>,
 ): string | undefined {
   for (const column of unmapped.slice(0, MAX_NAMED_COLUMNS)) {
+    if (types && !Object.hasOwn(types, column)) continue;
     const name = column
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '_')
       .replace(/^_+|_+$/g, '');
     // Only a name the column is matched to (`Fecha de creación` is not `fecha_de_creaci_n`).
     if (!/^[a-z]/.test(name) || normalizeHeader(name) !== normalizeHeader(column)) continue;
-    const type = Object.hasOwn(types, column) ? types[column]! : 'text';
+    const type = types?.[column] ?? 'text';
     const others = ATTRIBUTE_TYPES.filter((t) => t !== type).join(', ');
     return `To import a column, define the attribute it fills first, e.g. contacts attrs define ${name} --type ${type} (or ${others})`;
   }

@@ -196,6 +196,8 @@ describe('keepColumnHint', () => {
     expect(keepColumnHint(['Job Title'])).toBe(
       'To import a column, define the attribute it fills first, e.g. contacts attrs define job_title --type text (or number, boolean, date)',
     );
+    // A column given no type (its attribute is defined, another column fills it) is passed over.
+    expect(keepColumnHint(['plan', 'Notes'], { Notes: 'text' })).toMatch(/attrs define notes --type text/);
     // A name that makes no attribute is passed over.
     expect(keepColumnHint(['Fecha de creación', 'Seats'], { Seats: 'number' })).toMatch(
       /attrs define seats --type number \(or text, boolean, date\)$/,
