@@ -206,8 +206,12 @@ export class ColumnReader {
         // but as UTC when it has no zone.
         if (ISO_T_RE.test(value) && (this.#timeZone === undefined || !isLocalDateTime(value))) return value;
         return readDate(value, evidence.dateOrder(column) ?? ownOrder(value), this.#timeZone);
+      case 'number':
+        // `1.200` in a file that writes `1.234,56` is open (see #unreadable); the contract's own
+        // text schema reads or refuses the rest.
+        return evidence.decimalCommaFor(column, value) ? undefined : value;
       default:
-        // Text and number: the contract's own text schemas say what is wrong.
+        // Text: the contract's own text schema says what is wrong.
         return value;
     }
   }
@@ -218,8 +222,19 @@ export class ColumnReader {
     column: number,
     evidence: FileEvidence,
   ): Pick<FieldProblem, 'reason' | 'code'> {
-    if (this.#types.get(name) === 'boolean') {
+    const type = this.#types.get(name);
+    if (type === 'boolean') {
       return { reason: `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)` };
+    }
+    const comma = type === 'number' ? evidence.decimalCommaFor(column, value) : undefined;
+    if (comma) {
+      const grouped = value.replace('.', '').replace(/^\+/, '');
+      const decimal = String(Number(value));
+      return {
+        reason:
+          `"${value}" is ${grouped} where the dot groups thousands and ${decimal} where it is the decimal mark, ` +
+          `and this file writes decimal commas (${comma.example} in column "${comma.column}"); write ${grouped} or ${decimal}`,
+      };
     }
     if (slashDateOrder(value) === 'either' && !evidence.dateOrder(column)) {
       return {

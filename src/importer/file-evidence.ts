@@ -1,12 +1,22 @@
 // What a file says of itself, gathered as its rows are read: the order of each date column's
-// slash dates, and the countries its international numbers and country columns name. It calls
+// slash dates, whether its numbers write a decimal comma, and the countries its international
+// numbers and country columns name. It calls
 // no one: what it finds that the user should hear of is returned to the reader that asked.
+import type { AttributeDefinition } from '../api/attribute.js';
 import { countryCode } from './countries.js';
-import type { ColumnMapping, DateColumn } from './mapping.js';
+import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
 import { internationalCountry } from './phones.js';
 import type { Cell } from './sources/types.js';
-import { cleanCell, type DateOrder, firstValue, isLocalDateTime, slashDateOrder } from './values.js';
+import {
+  cleanCell,
+  type DateOrder,
+  firstValue,
+  isDotThousands,
+  isLocalDateTime,
+  slashDateOrder,
+  writesDecimalComma,
+} from './values.js';
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
 export interface LocalTime {
@@ -14,10 +24,16 @@ export interface LocalTime {
   example: string;
 }
 
+/** A number of the file that shows its decimal mark is the comma (`1.234,56`), and its column. */
+export interface DecimalComma {
+  column: string;
+  example: string;
+}
+
 /**
  * What the file tells about itself, gathered as rows are read (the pipeline looks ahead a few
  * rows before the first is validated): for each date column, whether its slash dates are M/D/YYYY
- * or D/M/YYYY; and which countries its international phone numbers belong to and its country
+ * or D/M/YYYY; whether its number columns write a decimal comma; and which countries its international phone numbers belong to and its country
  * columns name, the candidates for a national number with no country of its own.
  */
 export class FileEvidence {
@@ -30,6 +46,9 @@ export class FileEvidence {
     /** The value that decided the order, when the column's values did. */
     decidedBy?: string;
   }[];
+  readonly #numberColumns: { index: number; header: string }[];
+  /** The first number seen that writes a decimal comma: then `1.200` may be 1200. */
+  #decimalComma: DecimalComma | undefined;
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
   readonly #multiValue: string[];
@@ -41,19 +60,26 @@ export class FileEvidence {
   #sorted: string[] | undefined = [];
 
   /**
-   * `dateColumns`: the mapping's columns that fill a date attribute (`dateColumns()` of the
-   * plan). With `dateOrder`, their slash dates read in that order whatever their values say.
+   * `definitions`: the agent's, which say which columns fill a date or number attribute. With
+   * `dateOrder`, slash dates read in that order whatever their values say.
    */
   constructor(
     mapping: ColumnMapping | undefined,
-    dateColumns: readonly DateColumn[] = [],
+    definitions: readonly AttributeDefinition[] = [],
     options: {
       dateOrder?: DateOrder | undefined;
       /** Tell of the first date-time without a zone in a date column (see `dateValue`). */
       watchLocalTimes?: boolean | undefined;
     } = {},
   ) {
-    this.#dateColumns = dateColumns.map(({ index, header }) => ({ index, header, order: options.dateOrder }));
+    const columns = (type: 'date' | 'number') =>
+      mapping ? attributeColumns(mapping, definitions, type) : [];
+    this.#dateColumns = columns('date').map(({ index, header }) => ({
+      index,
+      header,
+      order: options.dateOrder,
+    }));
+    this.#numberColumns = columns('number');
     this.#phoneColumns = mapping?.phoneColumns ?? [];
     this.#countryColumns = mapping?.countryColumns ?? [];
     this.#multiValue = mapping?.multiValue ?? [];
@@ -81,6 +107,11 @@ export class FileEvidence {
           column.decidedBy = cleanCell(cell);
         }
       }
+    }
+    for (const column of this.#numberColumns) {
+      if (this.#decimalComma) break;
+      const cell = raw[column.index];
+      if (cell) this.#learnDecimalMark(column.header, cleanCell(cell));
     }
     for (const i of this.#phoneColumns) {
       const cell = raw[i];
@@ -147,6 +178,22 @@ export class FileEvidence {
   dateOrder(index: number): DateOrder | undefined {
     const column = this.#dateColumns.find((c) => c.index === index);
     return column && (column.order ?? this.#fallbackOrder);
+  }
+
+  /**
+   * For a number column's value as read: what makes it open, when it is `1.200` in a file whose
+   * numbers write a decimal comma (then it may be 1200); undefined when it reads one way.
+   */
+  decimalCommaFor(index: number, value: string): DecimalComma | undefined {
+    if (!this.#decimalComma) {
+      const column = this.#numberColumns.find((c) => c.index === index);
+      if (column) this.#learnDecimalMark(column.header, value);
+    }
+    return this.#decimalComma && isDotThousands(value) ? this.#decimalComma : undefined;
+  }
+
+  #learnDecimalMark(column: string, value: string): void {
+    if (writesDecimalComma(value)) this.#decimalComma = { column, example: value };
   }
 
   addCountry(code: string): void {

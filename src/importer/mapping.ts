@@ -59,22 +59,23 @@ export interface ColumnMapping {
   exact?: boolean;
 }
 
-/** A column that fills a date attribute: its slash dates' order is read from its values. */
-export interface DateColumn {
+/** A column that fills a date or number attribute: how it writes its values is read from them. */
+export interface AttributeColumn {
   index: number;
   /** Its header, trimmed. */
   header: string;
 }
 
-/** The columns of the mapping that fill a date attribute (one the agent defines as `date`). */
-export function dateColumns(
+/** The columns of the mapping that fill an attribute the agent defines with this type. */
+export function attributeColumns(
   mapping: ColumnMapping,
   definitions: Iterable<AttributeDefinition>,
-): DateColumn[] {
-  const dates = new Set<string>();
-  for (const d of definitions) if (d.type === 'date') dates.add(d.name);
+  type: AttributeType,
+): AttributeColumn[] {
+  const names = new Set<string>();
+  for (const d of definitions) if (d.type === type) names.add(d.name);
   return mapping.columns.flatMap((targets, index) =>
-    targets.some((t) => t.kind === 'attribute' && dates.has(t.name))
+    targets.some((t) => t.kind === 'attribute' && names.has(t.name))
       ? [{ index, header: mapping.header[index]!.trim() }]
       : [],
   );

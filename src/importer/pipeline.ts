@@ -255,7 +255,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   tally.watch(() => sink.link);
 
   // What the file says of itself, read ahead of the first row (a table's), then as rows are read.
-  const evidence = new FileEvidence(mapping, plan.dateColumns, {
+  const evidence = new FileEvidence(mapping, definitions, {
     dateOrder: plan.dateOrder,
     watchLocalTimes: plan.watchLocalTimes,
   });

@@ -11,13 +11,7 @@ import type { MapOverride } from './column-targets.js';
 import { ImportError } from './errors.js';
 import { nearlyRecognised } from './exports.js';
 import { type ImportFormat, isTabular } from './format.js';
-import {
-  type ColumnMapping,
-  type DateColumn,
-  dateColumns,
-  isGenericHeader,
-  resolveMapping,
-} from './mapping.js';
+import { attributeColumns, type ColumnMapping, isGenericHeader, resolveMapping } from './mapping.js';
 import type { PlanNote } from './notes.js';
 import type { ImportSource } from './sources/types.js';
 import { sampleRecords } from './stages/source.js';
@@ -54,8 +48,6 @@ export interface ImportPlan {
   /** What each column fills, by index; undefined when records are read by their field names. */
   mapping: ColumnMapping | undefined;
   key: KeyRule;
-  /** The columns that fill a date attribute: their order is read from their values. */
-  dateColumns: readonly DateColumn[];
   /** The zone date-times without one are read in, when the plan reads such dates (else UTC). */
   timeZone: string | undefined;
   /** The order of slash dates, when given: it decides every date column. */
@@ -124,7 +116,7 @@ export async function planImport(source: ImportSource, options: PlanOptions): Pr
   }
   // The zone applies to date columns only: not to JSON records (the contract's own ISO
   // date-times), nor to this tool's own export (its times are UTC), nor to a file without dates.
-  const dates = mapping ? dateColumns(mapping, options.definitions) : [];
+  const dates = mapping ? attributeColumns(mapping, options.definitions, 'date') : [];
   const readsDates = mapping !== undefined && !mapping.exact && dates.length > 0;
   const given = options.timeZone;
   if (given !== undefined && canonicalTimeZone(given) !== 'UTC' && !readsDates) {
@@ -147,7 +139,6 @@ export async function planImport(source: ImportSource, options: PlanOptions): Pr
     header: source.header,
     mapping,
     key: keyRule(reading, mapping),
-    dateColumns: dates,
     timeZone: readsDates ? given : undefined,
     dateOrder: options.dateOrder,
     defaultCountry: options.defaultCountry,

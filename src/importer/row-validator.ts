@@ -8,7 +8,7 @@ import { READ_ONLY_CONTACT_FIELDS } from '../api/limits.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
 import { ColumnReader, type PhoneCell } from './column-reader.js';
 import { FileEvidence } from './file-evidence.js';
-import { type ColumnMapping, dateColumns } from './mapping.js';
+import type { ColumnMapping } from './mapping.js';
 import { type EvidenceNote, localTimesNote } from './notes.js';
 import { isInternational, type PhoneCandidates, type PhonePlace, placePhone } from './phones.js';
 import type { SourceRecord } from './sources/types.js';
@@ -111,12 +111,13 @@ export function createRowValidator({
   definitions,
   mapping,
   defaultCountry,
-  evidence = new FileEvidence(mapping, mapping && dateColumns(mapping, definitions)),
+  evidence: givenEvidence,
   strict = false,
   emptyStrings = false,
   timeZone,
 }: RowValidatorOptions): RowValidator {
   const defs = [...definitions];
+  const evidence = givenEvidence ?? new FileEvidence(mapping, defs);
   const { input: schema } = createContactValidators(defs, { textValues: true });
   const types = new Map(defs.map((d) => [d.name, d.type]));
   // Only text attributes can hold "": for the other types an empty string is no value at all.

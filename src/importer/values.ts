@@ -113,6 +113,27 @@ export function slashDateOrder(text: string): DateOrder | 'either' | undefined {
   return undefined;
 }
 
+/** One dot and three digits behind it (`1.200`): 1.2, or 1200 in a file whose dots group thousands. */
+const DOT_THOUSANDS_RE = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
+/** Grouped digits with a decimal comma behind (`1.234,56`, `1 234,5`), or two dot groups (`1.234.567`). */
+const DOT_OR_SPACE_GROUPS_RE = /^[+-]?[1-9]\d{0,2}(?:(?:[. \u00a0\u202f']\d{3})+,\d+|(?:\.\d{3}){2,})$/;
+const COMMA_DECIMAL_RE = /^[+-]?\d+,\d+$/;
+/** A comma that may group thousands (`1,200`): no proof of a decimal comma. */
+const COMMA_THOUSANDS_RE = /^[+-]?[1-9]\d{0,2},\d{3}$/;
+
+/**
+ * Whether a number as written shows that its file's decimal mark is the comma: `3,5`, `0,500`,
+ * `1.234,56`, `1 234,5`, `1.234.567`. `1,200` does not (the comma may group thousands).
+ */
+export function writesDecimalComma(text: string): boolean {
+  return DOT_OR_SPACE_GROUPS_RE.test(text) || (COMMA_DECIMAL_RE.test(text) && !COMMA_THOUSANDS_RE.test(text));
+}
+
+/** Whether a number as written is 1.2 or 1200 by its file's decimal mark: `1.200`, `-12.500`. */
+export function isDotThousands(text: string): boolean {
+  return DOT_THOUSANDS_RE.test(text);
+}
+
 /**
  * Whether the text is a date-time written without a zone or offset (`2024-03-22 17:59`,
  * `2023-06-28T04:13:00`, `9/20/2022 3:04 PM`): a wall-clock time, whose zone the file does not say.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ColumnReader, emailKey } from '../../src/importer/column-reader.js';
 import { FileEvidence } from '../../src/importer/file-evidence.js';
-import { dateColumns, resolveMapping } from '../../src/importer/mapping.js';
+import { resolveMapping } from '../../src/importer/mapping.js';
 import type { FieldProblem, RowNotes } from '../../src/importer/row-validator.js';
 import { DEFINITIONS } from './helpers.js';
 
@@ -21,7 +21,7 @@ describe('ColumnReader', () => {
     });
     const types = new Map(DEFINITIONS.map((d) => [d.name, d.type]));
     const reader = new ColumnReader(mapping, types, undefined, notes(), false, undefined);
-    const evidence = new FileEvidence(mapping, dateColumns(mapping, DEFINITIONS), { watchLocalTimes: true });
+    const evidence = new FileEvidence(mapping, DEFINITIONS, { watchLocalTimes: true });
     const problems: FieldProblem[] = [];
     const read = reader.read(
       ['u1', ' Ann ', 'Lee', '3', '2024-03-22 17:59', '020 7946 0958', 'United Kingdom'],
@@ -54,11 +54,7 @@ describe('ColumnReader', () => {
     const types = new Map(DEFINITIONS.map((d) => [d.name, d.type]));
     const reader = new ColumnReader(mapping, types, undefined, notes(), false, undefined);
     const problems: FieldProblem[] = [];
-    reader.read(
-      ['u1', 'maybe', '3/4/2024'],
-      new FileEvidence(mapping, dateColumns(mapping, DEFINITIONS)),
-      problems,
-    );
+    reader.read(['u1', 'maybe', '3/4/2024'], new FileEvidence(mapping, DEFINITIONS), problems);
     expect(problems).toEqual([
       {
         field: 'custom_attributes.vip',

@@ -1,7 +1,7 @@
 // What a file says of itself: the order of its slash dates, the countries of its numbers.
 import { describe, expect, it } from 'vitest';
 import { FileEvidence } from '../../src/importer/file-evidence.js';
-import { dateColumns, resolveMapping } from '../../src/importer/mapping.js';
+import { resolveMapping } from '../../src/importer/mapping.js';
 import { DEFINITIONS } from './helpers.js';
 
 const mapping = resolveMapping({
@@ -9,7 +9,7 @@ const mapping = resolveMapping({
   definitions: DEFINITIONS,
 });
 const evidence = (options?: ConstructorParameters<typeof FileEvidence>[2]) =>
-  new FileEvidence(mapping, dateColumns(mapping, DEFINITIONS), options);
+  new FileEvidence(mapping, DEFINITIONS, options);
 
 describe('FileEvidence', () => {
   it('decides a date column by the first value that reads one way only, and says so once', () => {
@@ -34,6 +34,21 @@ describe('FileEvidence', () => {
     const e = evidence({ dateOrder: 'mdy' });
     e.observe(['u1', '3/4/2024', undefined, undefined]);
     expect([e.pending, e.undecided(), e.dateOrder(1), e.decisions()]).toEqual([false, undefined, 'mdy', []]);
+  });
+
+  it('learns from a number column that the file writes decimal commas, then holds 1.200 open', () => {
+    const numbers = resolveMapping({ header: ['User ID', 'Seats', 'Plan'], definitions: DEFINITIONS });
+    const e = new FileEvidence(numbers, DEFINITIONS);
+    // A text column's "3,5" says nothing of the numbers.
+    e.observe(['u1', '1.200', '3,5']);
+    expect(e.decimalCommaFor(1, '1.200')).toBeUndefined();
+    e.observe(['u2', '1.234,5', undefined]);
+    expect(e.decimalCommaFor(1, '1.200')).toEqual({ column: 'Seats', example: '1.234,5' });
+    expect(e.decimalCommaFor(1, '1.2')).toBeUndefined();
+    // Rows after the look-ahead teach it too, as they are read.
+    const later = new FileEvidence(numbers, DEFINITIONS);
+    expect(later.decimalCommaFor(1, '0,5')).toBeUndefined();
+    expect(later.decimalCommaFor(1, '-12.500')).toEqual({ column: 'Seats', example: '0,5' });
   });
 
   it("gathers the countries of the file's international numbers and country columns, sorted", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMapOption } from '../../src/cli/map-options.js';
 import { summarizeMapping } from '../../src/cli/output/mapping-summary.js';
 import { FileEvidence } from '../../src/importer/file-evidence.js';
-import { dateColumns, resolveMapping } from '../../src/importer/mapping.js';
+import { resolveMapping } from '../../src/importer/mapping.js';
 import { createRowValidator, type RowResult } from '../../src/importer/row-validator.js';
 import type { SourceRecord } from '../../src/importer/sources/types.js';
 import { DEFINITIONS } from './helpers.js';
@@ -135,9 +135,26 @@ describe('CSV rows', () => {
     }
   });
 
+  it('refuses 1.200 in a file whose numbers write decimal commas, saying both readings', () => {
+    const evidence = new FileEvidence(csvMapping, DEFINITIONS);
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping, evidence });
+    // Before the file shows its decimal mark, 1.200 is the contract's 1.2.
+    const first = validate(cells({ 'User ID': '1', Seats: '1.200' }));
+    expect(first.ok && first.input.custom_attributes?.seats).toBe(1.2);
+    const fixes = (result: RowResult) => (result.ok ? result.fixes?.map((f) => f.reason) : undefined);
+    // The row lands; the value goes to the fixes file with what to write.
+    expect(fixes(validate(cells({ 'User ID': '2', Seats: '12,5' })))).toEqual([
+      'Expected a number: 12,5 has a decimal comma; write 12.5',
+    ]);
+    expect(fixes(validate(cells({ 'User ID': '3', Seats: '1.200' })))).toEqual([
+      '"1.200" is 1200 where the dot groups thousands and 1.2 where it is the decimal mark, and this file writes decimal commas (12,5 in column "Seats"); write 1200 or 1.2',
+    ]);
+    const plain = validate(cells({ 'User ID': '4', Seats: '1.25' }));
+    expect(plain.ok && plain.input.custom_attributes?.seats).toBe(1.25);
+  });
+
   it('tells once of the first date-time without a zone when no time zone is given', () => {
-    const dates = dateColumns(csvMapping, DEFINITIONS);
-    const evidence = new FileEvidence(csvMapping, dates, { watchLocalTimes: true });
+    const evidence = new FileEvidence(csvMapping, DEFINITIONS, { watchLocalTimes: true });
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping, evidence });
     const seen = ['2024-03-22', '2024-03-22T17:59:00Z', '2024-03-22 17:59', '2024-03-23 09:00'].flatMap(
       (value) => validate(cells({ 'User ID': '1', 'Signup Date': value })).note ?? [],
@@ -151,7 +168,7 @@ describe('CSV rows', () => {
         example: '2024-03-22 17:59',
       },
     ]);
-    const observed = new FileEvidence(csvMapping, dates, { watchLocalTimes: true });
+    const observed = new FileEvidence(csvMapping, DEFINITIONS, { watchLocalTimes: true });
     expect([
       observed.observe(cells({ 'Signup Date': '9/20/2022 3:04 PM' }).raw!),
       observed.observe(cells({ 'Signup Date': '9/21/2022 3:04 PM' }).raw!),

@@ -8,11 +8,13 @@ import {
   emailIn,
   firstValue,
   GOOGLE_MULTI_VALUE,
+  isDotThousands,
   isLocalDateTime,
   LOST_CHARACTERS_RE,
   readBoolean,
   readDate,
   slashDateOrder,
+  writesDecimalComma,
 } from '../../src/importer/values.js';
 
 describe('cells', () => {
@@ -109,6 +111,30 @@ describe('dates', () => {
     expect(isLocalDateTime('2024-03-22T17:59:00Z')).toBe(false);
     expect(isLocalDateTime('9/20/2022 3:04 PM')).toBe(true);
     expect(isLocalDateTime('9/20/2022')).toBe(false);
+  });
+});
+
+describe('decimal marks', () => {
+  it('writesDecimalComma finds numbers only a file of decimal commas writes; 1,200 is not one', () => {
+    for (const text of [
+      '3,5',
+      '-0,500',
+      '12,75',
+      '1234,5',
+      '1.234,56',
+      '1 234,5',
+      '1\u00a0234,5',
+      '1.234.567',
+    ])
+      expect(writesDecimalComma(text), text).toBe(true);
+    for (const text of ['1,200', '1,200.50', '1,234,567', '3.5', '1.200', '1200', 'n/a', '+34 912 345 678'])
+      expect(writesDecimalComma(text), text).toBe(false);
+  });
+
+  it('isDotThousands finds a number that is 1.2 or 1200 by the decimal mark', () => {
+    for (const text of ['1.200', '-12.500', '999.000']) expect(isDotThousands(text), text).toBe(true);
+    for (const text of ['1.2', '1.2000', '0.500', '1200', '1.234.567', '1,200'])
+      expect(isDotThousands(text), text).toBe(false);
   });
 });
 

@@ -10,7 +10,6 @@ const plan = (over: Partial<ImportPlan>): ImportPlan => ({
   header: undefined,
   mapping: undefined,
   key: { from: 'record' },
-  dateColumns: [],
   timeZone: undefined,
   dateOrder: undefined,
   defaultCountry: undefined,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../../src/importer/errors.js';
 import { FileEvidence } from '../../../src/importer/file-evidence.js';
-import { dateColumns, resolveMapping } from '../../../src/importer/mapping.js';
+import { resolveMapping } from '../../../src/importer/mapping.js';
 import type { EvidenceNote } from '../../../src/importer/notes.js';
 import type { SourceRecord } from '../../../src/importer/sources/types.js';
 import { LookAhead } from '../../../src/importer/stages/look-ahead.js';
@@ -19,7 +19,7 @@ const row = (n: number, date: string): SourceRecord => ({
 
 function lookAhead(options: { watchLocalTimes?: boolean } = {}) {
   const notes: EvidenceNote[] = [];
-  const evidence = new FileEvidence(mapping, dateColumns(mapping, DEFINITIONS), options);
+  const evidence = new FileEvidence(mapping, DEFINITIONS, options);
   return { ahead: new LookAhead(evidence, 'dates.csv', (note) => notes.push(note)), notes };
 }
 

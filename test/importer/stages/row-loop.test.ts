@@ -30,7 +30,7 @@ async function loop(name: string, text: string, landed?: (row: number) => boolea
   const events: ImportEvent[] = [];
   const notes: ImportNote[] = [];
   const tally = new ImportTally({ emit: (e) => events.push(e), dryRun: false, progressIntervalMs: 1e9 });
-  const evidence = new FileEvidence(plan.mapping, plan.dateColumns, {
+  const evidence = new FileEvidence(plan.mapping, DEFINITIONS, {
     watchLocalTimes: plan.watchLocalTimes,
   });
   const say = (note: ImportNote) => notes.push(note);
