@@ -59,6 +59,11 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   }
   const { countries } = candidates;
   if (countries.length === 0) {
+    // With no country to read it in, a number too long to be national is read with the country
+    // code it starts with (`4915112345678`), as below.
+    const long = text.replace(/[\s().-]/g, '');
+    const international = /^[1-9]\d{10,14}$/.test(long) ? withCountryCode(long) : undefined;
+    if (international) return { ok: true, e164: international.e164, country: international.country };
     return {
       ok: false,
       reason:

@@ -78,5 +78,10 @@ describe('national numbers', () => {
       ok: true,
       e164: '+4930901820',
     });
+    // With no country at all, a number too long to be national (Brevo's SMS column).
+    expect(placePhone('4915112345678')).toEqual({ ok: true, e164: '+4915112345678', country: 'DE' });
+    expect(placePhone('33 6 12 34 56 78')).toMatchObject({ ok: true, e164: '+33612345678' });
+    // Ten digits are a national number's length: they still need a country.
+    expect(placePhone('2025550143')).toMatchObject({ ok: false, code: 'phone_no_country' });
   });
 });
