@@ -39,10 +39,19 @@ export function parseFormatOption(value: string): ImportFormat {
 export function formatFromName(input: string, explicit?: string): ImportFormat | undefined {
   if (explicit) return parseFormatOption(explicit);
   if (input === '-') return undefined;
+  const refused = refusalOf(input);
+  if (refused) throw new ImportError(refused);
+  return fileType(extname(input))?.reads;
+}
+
+/**
+ * Why a file of this name is not read (`.xls`: a workbook format the importer has no reader
+ * for), with what to do instead; undefined for any other name.
+ */
+export function refusalOf(input: string): string | undefined {
   const ext = extname(input).toLowerCase();
   const type = fileType(ext);
-  if (type?.instead) throw new ImportError(`${input} is ${type.is} (${ext}): ${type.instead}`);
-  return type?.reads;
+  return type?.instead ? `${input} is ${type.is} (${ext}): ${type.instead}` : undefined;
 }
 
 /** The delimiter an extension implies (`.tsv` is tab), undefined when it must be sniffed. */

@@ -13,6 +13,8 @@ export type SourceNote =
   | { code: 'encoding_guessed'; message: string; file: string; encoding: string }
   /** A file named as text (`.csv`) that is an Excel workbook: read as one. */
   | { code: 'workbook_misnamed'; message: string; file: string }
+  /** A file named as a format the importer has no reader for (`.xls`) that is text: read as CSV. */
+  | { code: 'text_misnamed'; message: string; file: string }
   /** Rows that are no contacts, skipped: lines before the header, a repeated header, a footer. */
   | { code: 'rows_skipped'; message: string }
   /** How a vCard without UID is keyed (by its email, or its number). */

@@ -1,14 +1,17 @@
 // Open any input as records: pick the reader by format (explicit, extension, or first bytes).
 import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
 import { ImportError } from '../errors.js';
 import {
   type CsvDelimiter,
   delimiterFromName,
   formatFromName,
   type ImportFormat,
+  refusalOf,
   sniffDelimiter,
   sniffFormat,
 } from '../format.js';
+import { fileType } from '../format-names.js';
 import { readAsExportTable } from '../json-export.js';
 import { NotTextError } from './binary.js';
 import { countCsvRows, countJsonRows, countNdjsonRows } from './count.js';
@@ -18,6 +21,9 @@ import { openJson } from './json.js';
 import { openNdjson } from './ndjson.js';
 import type { ImportSource } from './types.js';
 import { countVcards, openVcard } from './vcard.js';
+
+/** A web page: what many web apps save as `.xls` (an HTML table), which a spreadsheet opens. */
+const HTML_RE = /^\uFEFF?\s*<(?:!doctype\s+html|html|table|meta|\?xml)/i;
 
 export { parseEncodingOption } from './text.js';
 export type { ImportSource, SourceRecord } from './types.js';
@@ -43,9 +49,23 @@ export interface OpenSourceOptions extends InputOptions {
  * input's first record, which tells a known tool's export (`source.profile`).
  */
 export async function openSource(input: string, options: OpenSourceOptions = {}): Promise<ImportSource> {
-  const named = formatFromName(input, options.format);
+  // A name the importer has no reader for (`.xls`) is refused unless the file is text: web apps
+  // save tab-separated text under that name (Meetup's member list), which is read as it is.
+  const refused = options.format === undefined && input !== '-' ? refusalOf(input) : undefined;
+  const named = refused ? undefined : formatFromName(input, options.format);
   const opened = await openInput(input, options);
   const content = sniffFormat(opened.sampleText);
+  if (refused) {
+    if (opened.binary !== undefined || content !== 'csv' || HTML_RE.test(opened.sampleText)) {
+      opened.destroy();
+      throw new ImportError(refused);
+    }
+    opened.note({
+      code: 'text_misnamed',
+      message: `${opened.name} is text, not ${fileType(extname(input))?.is}: reading it as CSV`,
+      file: opened.name,
+    });
+  }
   let format = named ?? content;
   // A zip named as text (an export saved as `.csv` that is a workbook) is read as the workbook it
   // is; any other file that is not text is refused rather than read as garbage.

@@ -50,6 +50,22 @@ describe('openSource', () => {
     expect((await openSource(await file('a.tsv', 'id\tname\nu1\tAnn\n'))).delimiter).toBe('\t');
   });
 
+  it('reads an .xls that is text (Meetup writes tab-separated text so named), and refuses one that is not', async () => {
+    const notes: string[] = [];
+    const meetup = await file('members.xls', 'Name\tUser ID\nAda\tuser 1\n');
+    const source = await openSource(meetup, { onNote: (note) => notes.push(note.code) });
+    expect([source.format, source.delimiter, notes]).toEqual(['csv', '\t', ['text_misnamed']]);
+    expect(await records(source)).toEqual([{ Name: 'Ada', 'User ID': 'user 1' }]);
+    const refused =
+      'is an Excel 97-2003 workbook (.xls): open it in a spreadsheet and save it as .xlsx or CSV';
+    const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+    await expect(openSource(await file('real.xls', ole))).rejects.toThrow(refused);
+    // A web page's table, as web apps save one: a spreadsheet opens it; this reads no HTML.
+    await expect(
+      openSource(await file('web.xls', '<html><table><tr><td>Ada</td></tr></table>')),
+    ).rejects.toThrow(refused);
+  });
+
   it('refuses a file that is not text, and --sheet for anything but a workbook', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
     await expect(openSource(await file('photo.csv', png))).rejects.toThrow(NotTextError);
