@@ -268,7 +268,6 @@ const OTHER_WORDS = new Set([
   'owner',
   'deal',
   'order',
-  'ticket',
   'invoice',
   'transaction',
   'payment',
@@ -343,7 +342,13 @@ const OTHER_WORDS = new Set([
   'image',
   'url',
 ]);
-/** A phone of someone else's (an owner's, an assistant's): passed over. */
+/**
+ * A thing one person holds, whose name, email and phone are its holder's (Tito's `Ticket Email`
+ * beside the buyer's `Order Email`), but whose id is the thing's (`Ticket ID`).
+ */
+const HELD_WORDS = new Set(['ticket']);
+
+/** A phone of someone else's (an owner's, an assistant's, an order's buyer's): passed over. */
 const OTHER_PHONE_WORDS = new Set([
   'company',
   'salesperson',
@@ -361,9 +366,10 @@ const OTHER_PHONE_WORDS = new Set([
   'by',
   'referrer',
   'parent',
+  'order',
 ]);
 /** Words beside `name` that keep it the contact's full name (`Full Name`, `Attendee Name`). */
-const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS]);
+const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS, ...HELD_WORDS]);
 const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom', 'voornaam']);
 const LAST_WORDS = new Set([
   'last',
@@ -406,10 +412,23 @@ function idTier(words: readonly string[]): number | undefined {
   const rest = words.filter(
     (w) => !ID_WORDS.has(w) && !CODE_WORDS.has(w) && !PERSON_WORDS.has(w) && !/^\d+$/.test(w),
   );
-  if (rest.length === 0) return has(words, PERSON_WORDS) ? 0 : 1;
-  if (rest.length === 1 && rest[0]!.length >= 3) return 2;
+  const person = has(words, PERSON_WORDS);
+  if (rest.length === 0) return person ? 0 : 1;
+  // `Apollo Contact Id`: a system's name before the person's id, above `Klaviyo ID`.
+  if (rest.length === 1 && rest[0]!.length >= 3) return person ? 1 : 2;
   return undefined;
 }
+
+/** `# Employees`, `No. of Visits`, `Number Attending`: a count-word first, then what is counted, no person's word. */
+function isCount(words: readonly string[]): boolean {
+  return (
+    words.length > 1 &&
+    COUNT_FIRST_WORDS.has(words[0]!) &&
+    !has(words, PERSON_WORDS) &&
+    !ID_WORDS.has(words[1]!)
+  );
+}
+const COUNT_FIRST_WORDS = new Set(['#', 'no', 'nr', 'number', 'num']);
 
 const MAIN_WORDS = new Set(['main', 'primary', 'default', 'preferred', 'direct']);
 const WORK_WORDS = new Set(['work', 'business', 'office', 'corporate', 'job']);
@@ -437,7 +456,8 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
     return has(words, STATE_WORDS) || has(words, NOT_COUNTRY_WORDS) ? 'none' : 'country';
   if (other) return 'none';
   if (has(words, STATE_WORDS)) return 'none';
-  if (has(words, ID_WORDS) || doNotModify(words)) return 'id';
+  if ((has(words, ID_WORDS) && !isCount(words)) || doNotModify(words))
+    return has(words, HELD_WORDS) ? 'none' : 'id';
   if (has(words, CODE_WORDS) && has(words, PERSON_WORDS)) return 'id';
   if (has(words, NOT_NAME_WORDS)) return undefined;
   const named = has(words, NAME_WORDS);
@@ -551,7 +571,9 @@ function roleByValues(stats: ValueStats): 'email' | 'phone' | 'country' | undefi
   const varied = stats.filled < 4 || stats.distinct >= stats.filled * 0.5;
   if (stats.email >= stats.filled * 0.9 && varied) return 'email';
   if (stats.phone >= stats.filled * 0.9 && stats.phoneWritten >= stats.filled * 0.3 && varied) return 'phone';
-  if (stats.country >= stats.filled * 0.95 && stats.filled >= 2) return 'country';
+  // `No` is Norway's code, and a yes/no column's word: such a column is a flag, not a country.
+  if (stats.country >= stats.filled * 0.95 && stats.filled >= 2 && stats.flags < stats.filled * 0.5)
+    return 'country';
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 // Column roles from header words and values together: what a person reading an unknown export
 // would make of each column.
 import { describe, expect, it } from 'vitest';
-import { headerWords, inferColumns } from '../../src/importer/columns.js';
+import { headerWords, inferColumns, roleByWords } from '../../src/importer/columns.js';
 import type { Cell } from '../../src/importer/sources/types.js';
 
 /** The role of each column, by header, for a header and rows. */
@@ -96,6 +96,8 @@ describe('inferColumns: header words', () => {
     expect(inferColumns(['ID', 'Contact ID', 'Name'], []).id).toBe(1);
     expect(inferColumns(['Klaviyo ID', 'ID'], []).id).toBe(1);
     expect(inferColumns(['Klaviyo ID', 'Email'], []).id).toBe(0);
+    // A system's name before the person's id (Apollo) is the person's id, above a system's own.
+    expect(inferColumns(['Klaviyo ID', 'Apollo Contact Id'], []).id).toBe(1);
   });
 });
 
@@ -264,5 +266,65 @@ describe('inferColumns: what a new user met', () => {
     );
     expect(inference.emailShare).toBe(1);
     expect(inference.uniqueColumn).toBeUndefined();
+  });
+
+  it('takes a count (# Employees, No Show) for no id, so a unique count never keys the contacts', () => {
+    // Apollo: `# Employees` comes before `Apollo Contact Id`, and its values may all differ.
+    const apollo = inferColumns(
+      ['First Name', 'Email', '# Employees', 'Apollo Contact Id'],
+      [
+        ['Maya', 'maya@metricai.example', '45', '65a1f0c2b3e4d5000123abcd'],
+        ['Tom', 'tom@acme.example', '10,001', '65a1f0c2b3e4d5000123abd0'],
+      ],
+    );
+    expect(apollo.id).toBe(3);
+    expect(roleByWords(headerWords('# Employees'))).toBeUndefined();
+    expect(roleByWords(headerWords('No Show'))).toBeUndefined();
+    expect(roleByWords(headerWords('Employee #'))).toBe('id');
+    expect(roleByWords(headerWords('No. Cliente'))).toBe('id');
+  });
+
+  it("reads a ticket's name, email and phone as its holder's, and the order's as another's (Tito)", () => {
+    const tito = inferColumns(
+      [
+        'Ticket Full Name',
+        'Ticket Email',
+        'Ticket Phone Number',
+        'Ticket Reference',
+        'Order Email',
+        'Order Phone Number',
+      ],
+      [
+        [
+          'Ada Lovelace',
+          'ada@example.org',
+          '+44 20 7946 0958',
+          'QXYZ-1',
+          'ada@example.org',
+          '+44 20 7946 0958',
+        ],
+      ],
+    );
+    expect(tito.columns.map((c) => c?.role)).toEqual([
+      'name',
+      'email',
+      'phone',
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(tito.id).toBeUndefined();
+  });
+
+  it('takes a column of yes/no for no country, though No is Norway (Patreon: Free Member)', () => {
+    const inference = inferColumns(
+      ['User ID', 'Phone', 'Free Member', 'Where'],
+      [
+        ['1', '(207) 555-0188', 'No', 'Norway'],
+        ['2', '+1 207 555 0143', 'No', 'NO'],
+        ['3', '+1 207 555 0144', 'Yes', 'Sweden'],
+      ],
+    );
+    expect(inference.columns.map((c) => c?.role)).toEqual(['id', 'phone', undefined, 'country']);
   });
 });
