@@ -13,7 +13,19 @@ import type { Cell, ImportSource, SourceRecord } from './types.js';
 export const VCARD_COLUMNS = ['external_id', 'name', 'email', 'phonenumber', 'country', 'company'] as const;
 
 /** The properties read; any other is skipped with its continuation lines. */
-const WANTED = new Set(['BEGIN', 'END', 'VERSION', 'FN', 'N', 'EMAIL', 'TEL', 'UID', 'ADR', 'ORG']);
+const WANTED = new Set([
+  'BEGIN',
+  'END',
+  'VERSION',
+  'FN',
+  'N',
+  'EMAIL',
+  'TEL',
+  'UID',
+  'ADR',
+  'X-ABADR',
+  'ORG',
+]);
 /** Longest property kept, in bytes (folded lines joined); a longer wanted one is an error. */
 const MAX_PROPERTY_BYTES = 1024 * 1024;
 
@@ -246,6 +258,13 @@ async function* readCards(input: OpenedInput, maxBytes: number): AsyncGenerator<
         const parts = splitUnescaped(text, ';');
         const country = (parts[6] ?? '').trim();
         if (country) card.countries.push({ value: country, pref: preference(property.params) });
+        break;
+      }
+      case 'X-ABADR': {
+        // Apple's address book writes an address's country as an ISO code beside it
+        // (`item3.X-ABADR:fr`), often with ADR's own country left empty.
+        const code = unescapeText(text, card.version).trim();
+        if (code) card.countries.push({ value: code, pref: NOT_PREFERRED });
         break;
       }
       case 'TEL': {

@@ -113,6 +113,15 @@ describe('vCard source', () => {
     expect(rows[0]?.raw?.[3]).toBe('+44 2');
   });
 
+  it("takes Apple's X-ABADR country code where the address names no country", async () => {
+    const card = (adrCountry: string) =>
+      'BEGIN:VCARD\nVERSION:3.0\nUID:i\nitem2.TEL;type=pref:06 12 34 56 78\n' +
+      `item3.ADR;type=HOME:;;1 rue de Rivoli;Paris;;75001;${adrCountry}\nitem3.X-ABADR:fr\nEND:VCARD\n`;
+    expect((await read(card(''))).rows[0]?.raw?.[4]).toBe('fr');
+    // The address's own country, where written, comes first.
+    expect((await read(card('France'))).rows[0]?.raw?.[4]).toBe('France');
+  });
+
   it('skips a photo of any size without holding it, and keeps reading after it', async () => {
     const base64 = 'A'.repeat(76);
     const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');
