@@ -70,30 +70,68 @@ const GROUPED_RE = /^([+-]?)([1-9]\d{0,2}(?:([,. \u00a0\u202f'\u2019])\d{3})(?:\
 /** A decimal comma (`3,5`, `0,500`). */
 const DECIMAL_COMMA_RE = /^([+-]?)(\d+),(\d+)$/;
 
+/** A number written with separators, as plain numeric text. */
+export interface SeparatedNumber {
+  /** Read with its marks as they must be (`1,200.00` -> `1200.00`); for `1,200` or `1.200`, as grouped: `1200`. */
+  plain: string;
+  /** `1,200` and `1.200` only: the reading with its one mark as the decimal mark (`1.2`). */
+  asDecimal?: string;
+  /** The decimal mark that the text shows its writer uses, when it shows one. */
+  decimalMark?: ',' | '.';
+  /** Whether the mark is a thousands separator (not a decimal comma). */
+  grouped: boolean;
+}
+
 /**
- * What to write instead of a number written with separators, which is not read: `1.200` is 1.2
- * as numeric text, so a file that groups with dots would be read a thousand times too small in
- * places, and only the user knows how the file was written. Undefined for other text.
+ * A number written with thousands separators or a decimal comma (`1,200.00`, `1.234.567`, `3,5`,
+ * `1,200`), as plain numeric text; undefined for any other text (`+34 912 345 678` is a phone).
  */
-function separatedNumberProblem(text: string): string | undefined {
+export function separatedNumber(text: string): SeparatedNumber | undefined {
   const grouped = GROUPED_RE.exec(text);
   if (grouped) {
     const [, sign = '', digits = '', mark = '', decimalMark, fraction] = grouped;
-    // `+34 912 345 678` is a phone number, not a number with spaces.
     if (decimalMark !== mark && !(sign === '+' && mark !== ',' && mark !== '.')) {
-      const plain = `${sign === '-' ? '-' : ''}${digits.split(mark).join('')}`;
+      const minus = sign === '-' ? '-' : '';
+      const whole = `${minus}${digits.split(mark).join('')}`;
       if (decimalMark !== undefined)
-        return `Expected a number: ${text} has thousands separators; write ${plain}.${fraction}`;
-      if (mark !== ',' || digits.split(mark).length > 2)
-        return `Expected a number: ${text} has thousands separators; write ${plain}`;
-      const decimal = String(Number(`${sign === '-' ? '-' : ''}${digits.replace(',', '.')}`));
-      return `Expected a number: ${text} is ${plain} where the comma groups thousands and ${decimal} where it is the decimal mark; write ${plain} or ${decimal}`;
+        return { plain: `${whole}.${fraction}`, decimalMark: decimalMark as ',' | '.', grouped: true };
+      const groups = digits.split(mark).length;
+      if ((mark === ',' || mark === '.') && groups === 2)
+        return {
+          plain: whole,
+          asDecimal: String(Number(`${minus}${digits.replace(mark, '.')}`)),
+          grouped: true,
+        };
+      // Two groups or more of one mark: that mark groups, so the other is the decimal mark.
+      const other = mark === ',' ? '.' : mark === '.' ? ',' : undefined;
+      return { plain: whole, ...(other ? { decimalMark: other } : {}), grouped: true };
     }
   }
   const comma = DECIMAL_COMMA_RE.exec(text);
   if (comma)
-    return `Expected a number: ${text} has a decimal comma; write ${comma[1] === '-' ? '-' : ''}${comma[2]}.${comma[3]}`;
+    return {
+      plain: `${comma[1] === '-' ? '-' : ''}${comma[2]}.${comma[3]}`,
+      decimalMark: ',',
+      grouped: false,
+    };
   return undefined;
+}
+
+/**
+ * What to write instead of a number written with separators, which the contract does not read:
+ * only the writer knows which mark is which (`1.200` is 1.2 as numeric text, and 1200 where dots
+ * group). Undefined for other text.
+ */
+function separatedNumberProblem(text: string): string | undefined {
+  const form = separatedNumber(text);
+  if (!form) return undefined;
+  if (form.asDecimal !== undefined) {
+    const mark = text.includes(',') ? 'comma' : 'dot';
+    return `Expected a number: ${text} is ${form.plain} where the ${mark} groups thousands and ${form.asDecimal} where it is the decimal mark; write ${form.plain} or ${form.asDecimal}`;
+  }
+  return form.grouped
+    ? `Expected a number: ${text} has thousands separators; write ${form.plain}`
+    : `Expected a number: ${text} has a decimal comma; write ${form.plain}`;
 }
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true, local: true });

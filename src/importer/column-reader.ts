@@ -1,6 +1,7 @@
 // The cells of a table's row as a contact candidate, following the column mapping: names joined
 // from their parts, attributes read in their type's form, the row's email and its phones in the
 // order their columns are tried, each phone with the country of its own address.
+import { separatedNumber } from '../api/attribute.js';
 import { EmailSchema } from '../api/contact.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
@@ -8,6 +9,7 @@ import type { ColumnTarget } from './column-targets.js';
 import { countryCode } from './countries.js';
 import type { FileEvidence, LocalTime } from './file-evidence.js';
 import type { ColumnMapping } from './mapping.js';
+import { decimalMarkNote, type EvidenceNote } from './notes.js';
 import type { FieldProblem, RowNotes } from './row-validator.js';
 import type { Cell } from './sources/types.js';
 import {
@@ -68,6 +70,8 @@ export class ColumnReader {
   readonly #timeZone: string | undefined;
   /** The file's first date-time without a zone, met in the rows read since `takeLocalTime()`. */
   #localTime: LocalTime | undefined;
+  #decimalNote: EvidenceNote | undefined;
+  #decimalSaid = false;
 
   constructor(
     mapping: ColumnMapping,
@@ -178,6 +182,13 @@ export class ColumnReader {
     return { candidate, phones };
   }
 
+  /** The first number read by the decimal mark the file showed elsewhere, once, then told. */
+  takeDecimalNote(): EvidenceNote | undefined {
+    const note = this.#decimalNote;
+    this.#decimalNote = undefined;
+    return note;
+  }
+
   /** The file's first date-time without a zone, when the row read last held it (then told once). */
   takeLocalTime(): LocalTime | undefined {
     const local = this.#localTime;
@@ -206,10 +217,23 @@ export class ColumnReader {
         // but as UTC when it has no zone.
         if (ISO_T_RE.test(value) && (this.#timeZone === undefined || !isLocalDateTime(value))) return value;
         return readDate(value, evidence.dateOrder(column) ?? ownOrder(value), this.#timeZone);
-      case 'number':
-        // `1.200` in a file that writes `1.234,56` is open (see #unreadable); the contract's own
-        // text schema reads or refuses the rest.
-        return evidence.decimalCommaFor(column, value) ? undefined : value;
+      case 'number': {
+        // As spreadsheets write numbers (`1,200.00`, `1.234,56`, `3,5`), as plain text for the
+        // contract's own schema to read; `1,200` and `1.200` by the decimal mark the file's numbers
+        // show, and while they show none, as written (the contract reads `1.200` as 1.2, and
+        // refuses `1,200` naming both readings).
+        const known = evidence.decimalMark(column, value);
+        const form = separatedNumber(value);
+        if (!form) return value;
+        if (form.asDecimal === undefined) return form.plain;
+        if (!known) return value;
+        const read = value.includes(known.mark) ? form.asDecimal : form.plain;
+        if (!this.#decimalSaid) {
+          this.#decimalSaid = true;
+          this.#decimalNote = decimalMarkNote(this.#mapping.header[column]!.trim(), value, read, known);
+        }
+        return read;
+      }
       default:
         // Text: the contract's own text schema says what is wrong.
         return value;
@@ -222,19 +246,8 @@ export class ColumnReader {
     column: number,
     evidence: FileEvidence,
   ): Pick<FieldProblem, 'reason' | 'code'> {
-    const type = this.#types.get(name);
-    if (type === 'boolean') {
+    if (this.#types.get(name) === 'boolean') {
       return { reason: `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)` };
-    }
-    const comma = type === 'number' ? evidence.decimalCommaFor(column, value) : undefined;
-    if (comma) {
-      const grouped = value.replace('.', '').replace(/^\+/, '');
-      const decimal = String(Number(value));
-      return {
-        reason:
-          `"${value}" is ${grouped} where the dot groups thousands and ${decimal} where it is the decimal mark, ` +
-          `and this file writes decimal commas (${comma.example} in column "${comma.column}"); write ${grouped} or ${decimal}`,
-      };
     }
     if (slashDateOrder(value) === 'either' && !evidence.dateOrder(column)) {
       return {

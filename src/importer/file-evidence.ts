@@ -11,11 +11,10 @@ import type { Cell } from './sources/types.js';
 import {
   cleanCell,
   type DateOrder,
+  decimalMarkOf,
   firstValue,
-  isDotThousands,
   isLocalDateTime,
   slashDateOrder,
-  writesDecimalComma,
 } from './values.js';
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
@@ -24,8 +23,9 @@ export interface LocalTime {
   example: string;
 }
 
-/** A number of the file that shows its decimal mark is the comma (`1.234,56`), and its column. */
-export interface DecimalComma {
+/** The decimal mark the file's numbers write, and the first number that showed it. */
+export interface DecimalMark {
+  mark: ',' | '.';
   column: string;
   example: string;
 }
@@ -47,8 +47,10 @@ export class FileEvidence {
     decidedBy?: string;
   }[];
   readonly #numberColumns: { index: number; header: string }[];
-  /** The first number seen that writes a decimal comma: then `1.200` may be 1200. */
-  #decimalComma: DecimalComma | undefined;
+  /** The decimal mark of the first number that showed one: it reads `1,200` and `1.200`. */
+  #decimalMark: DecimalMark | undefined;
+  /** A number showed the other mark too: the file says nothing of `1,200`. */
+  #marksDisagree = false;
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
   readonly #multiValue: string[];
@@ -109,7 +111,6 @@ export class FileEvidence {
       }
     }
     for (const column of this.#numberColumns) {
-      if (this.#decimalComma) break;
       const cell = raw[column.index];
       if (cell) this.#learnDecimalMark(column.header, cleanCell(cell));
     }
@@ -181,19 +182,21 @@ export class FileEvidence {
   }
 
   /**
-   * For a number column's value as read: what makes it open, when it is `1.200` in a file whose
-   * numbers write a decimal comma (then it may be 1200); undefined when it reads one way.
+   * The decimal mark the file's numbers write, learnt from the number columns' values read so
+   * far, this one (of column `index`) included; undefined while none has shown one, and once
+   * two have shown different ones.
    */
-  decimalCommaFor(index: number, value: string): DecimalComma | undefined {
-    if (!this.#decimalComma) {
-      const column = this.#numberColumns.find((c) => c.index === index);
-      if (column) this.#learnDecimalMark(column.header, value);
-    }
-    return this.#decimalComma && isDotThousands(value) ? this.#decimalComma : undefined;
+  decimalMark(index: number, value: string): DecimalMark | undefined {
+    const column = this.#numberColumns.find((c) => c.index === index);
+    if (column) this.#learnDecimalMark(column.header, value);
+    return this.#marksDisagree ? undefined : this.#decimalMark;
   }
 
   #learnDecimalMark(column: string, value: string): void {
-    if (writesDecimalComma(value)) this.#decimalComma = { column, example: value };
+    const mark = decimalMarkOf(value);
+    if (!mark) return;
+    if (!this.#decimalMark) this.#decimalMark = { mark, column, example: value };
+    else if (mark !== this.#decimalMark.mark) this.#marksDisagree = true;
   }
 
   addCountry(code: string): void {

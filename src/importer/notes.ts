@@ -42,7 +42,9 @@ export type EvidenceNote =
   /** The first date-time without a zone, read as UTC (no time zone was given). */
   | { code: 'local_times'; message: string; column: string; example: string }
   /** A date column whose slash dates read both ways, until one read one way only. */
-  | { code: 'date_order_decided'; message: string; column: string; order: 'mdy' | 'dmy' };
+  | { code: 'date_order_decided'; message: string; column: string; order: 'mdy' | 'dmy' }
+  /** A number such as `1,200` that reads two ways, read by the decimal mark the file's numbers show. */
+  | { code: 'decimal_mark_decided'; message: string; column: string; mark: ',' | '.' };
 
 /** What a resume found of the run it resumes. */
 export type ResumeNote =
@@ -64,6 +66,26 @@ export function localTimesNote(column: string, example: string): EvidenceNote {
     message: `Column "${column}" has date-times without a zone (${example}): they are read as UTC.`,
     column,
     example,
+  };
+}
+
+/** The note said at the first number (`1,200`) read by the decimal mark of another (`1.234,56`). */
+export function decimalMarkNote(
+  column: string,
+  value: string,
+  read: string,
+  shown: { mark: ',' | '.'; column: string; example: string },
+): EvidenceNote {
+  const alternative = value.includes(',') ? value.replace(',', '') : value.replace('.', '');
+  const other = read === alternative ? String(Number(value.replace(',', '.'))) : alternative;
+  return {
+    code: 'decimal_mark_decided',
+    message:
+      `Column "${column}" has numbers like ${value} that read both as ${read} and ${other}; ` +
+      `${shown.example} in column "${shown.column}" has a decimal ${shown.mark === ',' ? 'comma' : 'point'}, ` +
+      `so they are read as ${read}`,
+    column,
+    mark: shown.mark,
   };
 }
 

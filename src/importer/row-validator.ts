@@ -160,7 +160,8 @@ export function createRowValidator({
     if (columns) {
       const read = columns.read(source.raw ?? [], evidence, problems);
       const local = columns.takeLocalTime();
-      if (local) note = localTimesNote(local.column, local.example);
+      // One note a row: a number's, if any, waits for the next row.
+      note = local ? localTimesNote(local.column, local.example) : columns.takeDecimalNote();
       if (typeof read === 'string') return reject(read);
       ({ candidate, phones } = read);
     } else {

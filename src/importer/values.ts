@@ -2,7 +2,7 @@
 // values in one cell, dates in vendor and spreadsheet forms, and yes/no booleans. Each reader
 // returns the value the contract takes, or undefined when it cannot read the text.
 
-import { type AttributeType, attributeTextSchemas } from '../api/attribute.js';
+import { type AttributeType, attributeTextSchemas, separatedNumber } from '../api/attribute.js';
 import { zonedTimeToUtc } from '../util/time-zone.js';
 import type { DATE_ORDERS } from './format-names.js';
 
@@ -113,25 +113,17 @@ export function slashDateOrder(text: string): DateOrder | 'either' | undefined {
   return undefined;
 }
 
-/** One dot and three digits behind it (`1.200`): 1.2, or 1200 in a file whose dots group thousands. */
-const DOT_THOUSANDS_RE = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
-/** Grouped digits with a decimal comma behind (`1.234,56`, `1 234,5`), or two dot groups (`1.234.567`). */
-const DOT_OR_SPACE_GROUPS_RE = /^[+-]?[1-9]\d{0,2}(?:(?:[. \u00a0\u202f']\d{3})+,\d+|(?:\.\d{3}){2,})$/;
-const COMMA_DECIMAL_RE = /^[+-]?\d+,\d+$/;
-/** A comma that may group thousands (`1,200`): no proof of a decimal comma. */
-const COMMA_THOUSANDS_RE = /^[+-]?[1-9]\d{0,2},\d{3}$/;
+/** A decimal point that no thousands separator could be: not three digits behind it, or `0.` before. */
+const DECIMAL_POINT_RE = /^[+-]?(?:\d+\.(?:\d{1,2}|\d{4,})|0\.\d+|\d{4,}\.\d+)$/;
 
 /**
- * Whether a number as written shows that its file's decimal mark is the comma: `3,5`, `0,500`,
- * `1.234,56`, `1 234,5`, `1.234.567`. `1,200` does not (the comma may group thousands).
+ * The decimal mark a number as written shows its writer uses: `,` for `3,5`, `1.234,56`,
+ * `1.234.567`; `.` for `3.5`, `1,234.56`, `1,234,567`; undefined when it shows none (`1,200`,
+ * `1.200`, `1200`).
  */
-export function writesDecimalComma(text: string): boolean {
-  return DOT_OR_SPACE_GROUPS_RE.test(text) || (COMMA_DECIMAL_RE.test(text) && !COMMA_THOUSANDS_RE.test(text));
-}
-
-/** Whether a number as written is 1.2 or 1200 by its file's decimal mark: `1.200`, `-12.500`. */
-export function isDotThousands(text: string): boolean {
-  return DOT_THOUSANDS_RE.test(text);
+export function decimalMarkOf(text: string): ',' | '.' | undefined {
+  if (DECIMAL_POINT_RE.test(text)) return '.';
+  return separatedNumber(text)?.decimalMark;
 }
 
 /**
@@ -263,7 +255,8 @@ export const LOST_CHARACTERS_RE = /\?{2,}/;
 export function attributeTypeOf(values: readonly string[]): AttributeType {
   if (values.length === 0) return 'text';
   const number = attributeTextSchemas.number;
-  if (values.every((v) => !LEADING_ZERO_RE.test(v) && number.safeParse(v).success)) return 'number';
+  const isNumber = (v: string) => number.safeParse(v).success || separatedNumber(v) !== undefined;
+  if (values.every((v) => !LEADING_ZERO_RE.test(v) && isNumber(v))) return 'number';
   if (values.every((v) => readBoolean(v) !== undefined)) return 'boolean';
   if (values.every((v) => readDate(v, 'mdy') !== undefined || readDate(v, 'dmy') !== undefined)) {
     // The import reads a column's slash dates in one order: `9/20/2022` beside `20/09/2022` is none.

@@ -36,19 +36,21 @@ describe('FileEvidence', () => {
     expect([e.pending, e.undecided(), e.dateOrder(1), e.decisions()]).toEqual([false, undefined, 'mdy', []]);
   });
 
-  it('learns from a number column that the file writes decimal commas, then holds 1.200 open', () => {
+  it("learns the file's decimal mark from its number columns, in the look-ahead and after", () => {
     const numbers = resolveMapping({ header: ['User ID', 'Seats', 'Plan'], definitions: DEFINITIONS });
     const e = new FileEvidence(numbers, DEFINITIONS);
-    // A text column's "3,5" says nothing of the numbers.
+    // A text column's "3,5" says nothing of the numbers; 1.200 shows no mark.
     e.observe(['u1', '1.200', '3,5']);
-    expect(e.decimalCommaFor(1, '1.200')).toBeUndefined();
+    expect(e.decimalMark(1, '1.200')).toBeUndefined();
     e.observe(['u2', '1.234,5', undefined]);
-    expect(e.decimalCommaFor(1, '1.200')).toEqual({ column: 'Seats', example: '1.234,5' });
-    expect(e.decimalCommaFor(1, '1.2')).toBeUndefined();
+    expect(e.decimalMark(1, '1.200')).toEqual({ mark: ',', column: 'Seats', example: '1.234,5' });
+    // Numbers that show both marks say nothing of 1.200.
+    e.observe(['u3', '2.5', undefined]);
+    expect(e.decimalMark(1, '1.200')).toBeUndefined();
     // Rows after the look-ahead teach it too, as they are read.
     const later = new FileEvidence(numbers, DEFINITIONS);
-    expect(later.decimalCommaFor(1, '0,5')).toBeUndefined();
-    expect(later.decimalCommaFor(1, '-12.500')).toEqual({ column: 'Seats', example: '0,5' });
+    expect(later.decimalMark(1, '1,250')).toBeUndefined();
+    expect(later.decimalMark(1, '1,234.50')).toEqual({ mark: '.', column: 'Seats', example: '1,234.50' });
   });
 
   it("gathers the countries of the file's international numbers and country columns, sorted", () => {

@@ -135,22 +135,41 @@ describe('CSV rows', () => {
     }
   });
 
-  it('refuses 1.200 in a file whose numbers write decimal commas, saying both readings', () => {
-    const evidence = new FileEvidence(csvMapping, DEFINITIONS);
-    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping, evidence });
-    // Before the file shows its decimal mark, 1.200 is the contract's 1.2.
-    const first = validate(cells({ 'User ID': '1', Seats: '1.200' }));
+  it('reads numbers as spreadsheets write them, 1,200 and 1.200 by the decimal mark the file shows', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    const seats = (line: number, value: string) => {
+      const result = validate(cells({ 'User ID': String(line), Seats: value }, line));
+      return result.ok ? [result.input.custom_attributes?.seats, result.note?.code] : result.reason;
+    };
+    // Whatever the file's mark, these read one way only.
+    expect(seats(2, '1.234.567')).toEqual([1234567, undefined]);
+    expect(seats(3, '1 250,50')).toEqual([1250.5, undefined]);
+    // Decimal commas shown: 1.200 is 1200 and 1,200 is 1.2, said once.
+    expect(seats(4, '1.200')).toEqual([1200, 'decimal_mark_decided']);
+    expect(seats(5, '1,200')).toEqual([1.2, undefined]);
+    // A decimal point too: the file no longer says how 1.200 reads, which is then the contract's 1.2.
+    expect(seats(6, '1,250.00')).toEqual([1250, undefined]);
+    expect(seats(7, '1.200')).toEqual([1.2, undefined]);
+    const fresh = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    const first = fresh(cells({ 'User ID': '1', Seats: '1.200' }));
     expect(first.ok && first.input.custom_attributes?.seats).toBe(1.2);
-    const fixes = (result: RowResult) => (result.ok ? result.fixes?.map((f) => f.reason) : undefined);
-    // The row lands; the value goes to the fixes file with what to write.
-    expect(fixes(validate(cells({ 'User ID': '2', Seats: '12,5' })))).toEqual([
-      'Expected a number: 12,5 has a decimal comma; write 12.5',
+    const open = fresh(cells({ 'User ID': '2', Seats: '1,200' }));
+    expect(open.ok && open.fixes?.map((f) => f.reason)).toEqual([
+      'Expected a number: 1,200 is 1200 where the comma groups thousands and 1.2 where it is the decimal mark; write 1200 or 1.2',
     ]);
-    expect(fixes(validate(cells({ 'User ID': '3', Seats: '1.200' })))).toEqual([
-      '"1.200" is 1200 where the dot groups thousands and 1.2 where it is the decimal mark, and this file writes decimal commas (12,5 in column "Seats"); write 1200 or 1.2',
-    ]);
-    const plain = validate(cells({ 'User ID': '4', Seats: '1.25' }));
-    expect(plain.ok && plain.input.custom_attributes?.seats).toBe(1.25);
+  });
+
+  it('says which number decided how 1.200 reads', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    validate(cells({ 'User ID': '1', Seats: '12,5' }));
+    const decided = validate(cells({ 'User ID': '2', Seats: '1.200' }));
+    expect(decided.ok && decided.note).toEqual({
+      code: 'decimal_mark_decided',
+      message:
+        'Column "Seats" has numbers like 1.200 that read both as 1200 and 1.2; 12,5 in column "Seats" has a decimal comma, so they are read as 1200',
+      column: 'Seats',
+      mark: ',',
+    });
   });
 
   it('tells once of the first date-time without a zone when no time zone is given', () => {

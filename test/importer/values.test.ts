@@ -5,16 +5,15 @@ import {
   attributeTypeOf,
   cellValues,
   cleanCell,
+  decimalMarkOf,
   emailIn,
   firstValue,
   GOOGLE_MULTI_VALUE,
-  isDotThousands,
   isLocalDateTime,
   LOST_CHARACTERS_RE,
   readBoolean,
   readDate,
   slashDateOrder,
-  writesDecimalComma,
 } from '../../src/importer/values.js';
 
 describe('cells', () => {
@@ -114,33 +113,22 @@ describe('dates', () => {
   });
 });
 
-describe('decimal marks', () => {
-  it('writesDecimalComma finds numbers only a file of decimal commas writes; 1,200 is not one', () => {
-    for (const text of [
-      '3,5',
-      '-0,500',
-      '12,75',
-      '1234,5',
-      '1.234,56',
-      '1 234,5',
-      '1\u00a0234,5',
-      '1.234.567',
-    ])
-      expect(writesDecimalComma(text), text).toBe(true);
-    for (const text of ['1,200', '1,200.50', '1,234,567', '3.5', '1.200', '1200', 'n/a', '+34 912 345 678'])
-      expect(writesDecimalComma(text), text).toBe(false);
-  });
-
-  it('isDotThousands finds a number that is 1.2 or 1200 by the decimal mark', () => {
-    for (const text of ['1.200', '-12.500', '999.000']) expect(isDotThousands(text), text).toBe(true);
-    for (const text of ['1.2', '1.2000', '0.500', '1200', '1.234.567', '1,200'])
-      expect(isDotThousands(text), text).toBe(false);
+describe('decimalMarkOf', () => {
+  it('finds the decimal mark a number shows its writer uses, and none in 1,200 or 1.200', () => {
+    for (const text of ['3,5', '-0,500', '12,75', '1234,5', '1.234,56', '1 234,5', '1.234.567'])
+      expect(decimalMarkOf(text), text).toBe(',');
+    for (const text of ['3.5', '0.500', '12.75', '1234.567', '1,234.56', '1,234,567', '-2.0'])
+      expect(decimalMarkOf(text), text).toBe('.');
+    for (const text of ['1,200', '1.200', '1200', '1 200', 'n/a', '+34 912 345 678'])
+      expect(decimalMarkOf(text), text).toBeUndefined();
   });
 });
 
 describe('attributeTypeOf', () => {
   it('names the type a column of values asks for, as the import reads cells', () => {
     expect(attributeTypeOf(['3', '12.5', '-4'])).toBe('number');
+    // As spreadsheets write amounts: the import reads them.
+    expect(attributeTypeOf(['1,250.00', '96.00', '3,5'])).toBe('number');
     // A zip code's leading zero would be lost as a number.
     expect(attributeTypeOf(['02134', '10001'])).toBe('text');
     expect(attributeTypeOf(['yes', 'No', 'TRUE'])).toBe('boolean');
