@@ -369,7 +369,7 @@ const OTHER_PHONE_WORDS = new Set([
   'order',
 ]);
 /** Words beside `name` that keep it the contact's full name (`Full Name`, `Attendee Name`). */
-const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS, ...HELD_WORDS]);
+const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS]);
 const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom', 'voornaam']);
 const LAST_WORDS = new Set([
   'last',
@@ -414,19 +414,21 @@ function idTier(words: readonly string[]): number | undefined {
   );
   const person = has(words, PERSON_WORDS);
   if (rest.length === 0) return person ? 0 : 1;
-  // `Apollo Contact Id`: a system's name before the person's id, above `Klaviyo ID`.
-  if (rest.length === 1 && rest[0]!.length >= 3) return person ? 1 : 2;
+  // `Apollo Contact Id`: a system's name before the person's id, above `Klaviyo ID`, and as
+  // strictly held to unique values (`Primary Contact ID` may name one contact on many rows).
+  if (rest.length === 1 && rest[0]!.length >= 3) return person ? 1.5 : 2;
   return undefined;
 }
 
-/** `# Employees`, `No. of Visits`, `Number Attending`: a count-word first, then what is counted, no person's word. */
+/**
+ * `# Employees`, `No. of Visits`, `Number Attending`, `No Show`: a count-word first, then what is
+ * counted (`of`, a plural, a participle). `Nº Abonado`, `Nr. Medlem`, `# Ref` stay ids.
+ */
 function isCount(words: readonly string[]): boolean {
-  return (
-    words.length > 1 &&
-    COUNT_FIRST_WORDS.has(words[0]!) &&
-    !has(words, PERSON_WORDS) &&
-    !ID_WORDS.has(words[1]!)
-  );
+  const [first = '', next = ''] = words;
+  if (!COUNT_FIRST_WORDS.has(first) || has(words, PERSON_WORDS)) return false;
+  if (next === 'of' || next === 'show' || next === 'shows') return true;
+  return first !== 'no' && first !== 'nr' && next.length > 3 && /(?:[^s]s|ing)$/.test(next);
 }
 const COUNT_FIRST_WORDS = new Set(['#', 'no', 'nr', 'number', 'num']);
 
@@ -465,7 +467,11 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   if (has(words, LAST_WORDS) && (named || words.length === 1)) return 'last';
   if (has(words, MIDDLE_WORDS) && named) return 'middle';
   if (named) {
-    const rest = words.filter((w) => !NAME_WORDS.has(w) && !NAME_QUALIFIERS.has(w));
+    // `Ticket Full Name` is its holder's; `Ticket Name` is the ticket's (`General Admission`).
+    const qualified = has(words, NAME_QUALIFIERS);
+    const rest = words.filter(
+      (w) => !NAME_WORDS.has(w) && !NAME_QUALIFIERS.has(w) && !(qualified && HELD_WORDS.has(w)),
+    );
     return rest.length === 0 ? 'name' : undefined;
   }
   return undefined;
@@ -565,15 +571,16 @@ function confirmed(role: 'email' | 'phone' | 'country', stats: ValueStats): bool
 }
 
 /** What the values alone say, when they say it clearly. */
-function roleByValues(stats: ValueStats): 'email' | 'phone' | 'country' | undefined {
+function roleByValues(stats: ValueStats, headerRole?: string): 'email' | 'phone' | 'country' | undefined {
   if (stats.filled === 0) return undefined;
   // A column of one address repeated (an owner's, a sender's) is not the contacts' own.
   const varied = stats.filled < 4 || stats.distinct >= stats.filled * 0.5;
   if (stats.email >= stats.filled * 0.9 && varied) return 'email';
   if (stats.phone >= stats.filled * 0.9 && stats.phoneWritten >= stats.filled * 0.3 && varied) return 'phone';
-  // `No` is Norway's code, and a yes/no column's word: such a column is a flag, not a country.
-  if (stats.country >= stats.filled * 0.95 && stats.filled >= 2 && stats.flags < stats.filled * 0.5)
-    return 'country';
+  // `No` is Norway's code, and a yes/no column's word: unless its header says country, such a
+  // column is a flag (`Free Member`), not a country.
+  const flags = headerRole !== 'country' && stats.flags >= stats.filled * 0.5;
+  if (stats.country >= stats.filled * 0.95 && stats.filled >= 2 && !flags) return 'country';
   return undefined;
 }
 
@@ -678,7 +685,7 @@ export function inferColumns(
     const s = stats[i]!;
     const w = words[i]!;
     const byWords = roleByWords(w);
-    const byValues = roleByValues(s);
+    const byValues = roleByValues(s, byWords);
     let role: ColumnRole | undefined;
     let by: InferredColumn['by'] = 'words';
     switch (byWords) {

@@ -60,9 +60,10 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   const { countries } = candidates;
   if (countries.length === 0) {
     // With no country to read it in, a number too long to be national is read with the country
-    // code it starts with (`4915112345678`), as below.
+    // code it starts with (`4915112345678`, `447911123456`): twelve digits or more, as eleven
+    // may be a national mobile (China's `13812345678`, Brazil's `11987654321`).
     const long = text.replace(/[\s().-]/g, '');
-    const international = /^[1-9]\d{10,14}$/.test(long) ? withCountryCode(long) : undefined;
+    const international = /^[1-9]\d{11,14}$/.test(long) ? withCountryCode(long) : undefined;
     if (international) return { ok: true, e164: international.e164, country: international.country };
     return {
       ok: false,

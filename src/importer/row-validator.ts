@@ -196,7 +196,7 @@ export function createRowValidator({
           }
           placed = result;
           if (result.country && isInternational(phone.text)) evidence.addCountry(result.country);
-          else if (result.country && candidates.from === 'file') {
+          else if (result.country && candidates.from === 'file' && candidates.countries.length > 0) {
             notes.placedByFile.set(result.country, (notes.placedByFile.get(result.country) ?? 0) + 1);
           }
           break;

@@ -280,8 +280,20 @@ describe('inferColumns: what a new user met', () => {
     expect(apollo.id).toBe(3);
     expect(roleByWords(headerWords('# Employees'))).toBeUndefined();
     expect(roleByWords(headerWords('No Show'))).toBeUndefined();
-    expect(roleByWords(headerWords('Employee #'))).toBe('id');
-    expect(roleByWords(headerWords('No. Cliente'))).toBe('id');
+    expect(roleByWords(headerWords('No. of Visits'))).toBeUndefined();
+    expect(roleByWords(headerWords('Number Attending'))).toBeUndefined();
+    expect(roleByWords(headerWords('No shows'))).toBeUndefined();
+    // A count-word before a thing's name is that thing's number: an id.
+    for (const header of [
+      'Employee #',
+      'No. Cliente',
+      'Nº Abonado',
+      'Nr. Medlem',
+      'No. Badge',
+      '# Ref',
+      'Num. Tessera',
+    ])
+      expect(roleByWords(headerWords(header)), header).toBe('id');
   });
 
   it("reads a ticket's name, email and phone as its holder's, and the order's as another's (Tito)", () => {
@@ -314,6 +326,8 @@ describe('inferColumns: what a new user met', () => {
       undefined,
     ]);
     expect(tito.id).toBeUndefined();
+    // `Ticket Name` names the ticket (General Admission), not its holder.
+    expect(roleByWords(headerWords('Ticket Name'))).toBeUndefined();
   });
 
   it('takes a column of yes/no for no country, though No is Norway (Patreon: Free Member)', () => {
@@ -326,5 +340,26 @@ describe('inferColumns: what a new user met', () => {
       ],
     );
     expect(inference.columns.map((c) => c?.role)).toEqual(['id', 'phone', undefined, 'country']);
+    // A Country column of Norwegians is one, however few its rows.
+    const norway = inferColumns(
+      ['Email', 'Phone', 'Country'],
+      [
+        ['ola@x.no', '41234567', 'NO'],
+        ['kari@x.no', '91234567', 'NO'],
+      ],
+    );
+    expect(norway.columns[2]?.role).toBe('country');
+  });
+
+  it('holds a system-named person id (Primary Contact ID) to unique values', () => {
+    const inference = inferColumns(
+      ['First Name', 'Email', 'Primary Contact ID'],
+      [
+        ['Ann', 'ann@example.com', 'C-1'],
+        ['Bob', 'bob@example.com', 'C-1'],
+        ['Cy', 'cy@example.com', 'C-2'],
+      ],
+    );
+    expect(inference.id).toBeUndefined();
   });
 });

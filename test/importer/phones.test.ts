@@ -80,8 +80,9 @@ describe('national numbers', () => {
     });
     // With no country at all, a number too long to be national (Brevo's SMS column).
     expect(placePhone('4915112345678')).toEqual({ ok: true, e164: '+4915112345678', country: 'DE' });
-    expect(placePhone('33 6 12 34 56 78')).toMatchObject({ ok: true, e164: '+33612345678' });
-    // Ten digits are a national number's length: they still need a country.
-    expect(placePhone('2025550143')).toMatchObject({ ok: false, code: 'phone_no_country' });
+    expect(placePhone('44 7911 123456')).toMatchObject({ ok: true, e164: '+447911123456' });
+    // Eleven digits may be a national mobile (China, Brazil), ten a US number: they need a country.
+    for (const text of ['13812345678', '15012345678', '11987654321', '33612345678', '2025550143'])
+      expect(placePhone(text), text).toMatchObject({ ok: false, code: 'phone_no_country' });
   });
 });

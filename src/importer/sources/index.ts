@@ -22,8 +22,11 @@ import { openNdjson } from './ndjson.js';
 import type { ImportSource } from './types.js';
 import { countVcards, openVcard } from './vcard.js';
 
-/** A web page: what many web apps save as `.xls` (an HTML table), which a spreadsheet opens. */
-const HTML_RE = /^\uFEFF?\s*<(?:!doctype\s+html|html|table|meta|\?xml)/i;
+/**
+ * Markup: a web page's table or Excel's XML, which many web apps save as `.xls` and a spreadsheet
+ * opens. A tab-separated header never starts with `<`.
+ */
+const HTML_RE = /^\uFEFF?\s*</;
 
 export { parseEncodingOption } from './text.js';
 export type { ImportSource, SourceRecord } from './types.js';

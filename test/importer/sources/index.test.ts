@@ -61,9 +61,13 @@ describe('openSource', () => {
     const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
     await expect(openSource(await file('real.xls', ole))).rejects.toThrow(refused);
     // A web page's table, as web apps save one: a spreadsheet opens it; this reads no HTML.
-    await expect(
-      openSource(await file('web.xls', '<html><table><tr><td>Ada</td></tr></table>')),
-    ).rejects.toThrow(refused);
+    const pages = [
+      ['web.xls', '<html><table><tr><td>Ada</td></tr></table>'],
+      ['head.xls', '<head><meta charset="utf-8"></head>\n<table><tr><td>Ada</td></tr></table>'],
+      ['comment.xls', '<!-- export -->\n<table><tr><td>Ada</td></tr></table>'],
+    ] as const;
+    for (const [name, page] of pages)
+      await expect(openSource(await file(name, page))).rejects.toThrow(refused);
   });
 
   it('refuses a file that is not text, and --sheet for anything but a workbook', async () => {
