@@ -11,7 +11,13 @@ import type { MapOverride } from './column-targets.js';
 import { ImportError } from './errors.js';
 import { nearlyRecognised } from './exports.js';
 import { type ImportFormat, isTabular } from './format.js';
-import { attributeColumns, type ColumnMapping, isGenericHeader, resolveMapping } from './mapping.js';
+import {
+  type AttributeColumn,
+  attributeColumns,
+  type ColumnMapping,
+  isGenericHeader,
+  resolveMapping,
+} from './mapping.js';
 import type { PlanNote } from './notes.js';
 import type { ImportSource } from './sources/types.js';
 import { sampleRecords } from './stages/source.js';
@@ -48,6 +54,8 @@ export interface ImportPlan {
   /** What each column fills, by index; undefined when records are read by their field names. */
   mapping: ColumnMapping | undefined;
   key: KeyRule;
+  /** The columns that fill a date attribute: their order is read from their values. */
+  dateColumns: readonly AttributeColumn[];
   /** The zone date-times without one are read in, when the plan reads such dates (else UTC). */
   timeZone: string | undefined;
   /** The order of slash dates, when given: it decides every date column. */
@@ -139,6 +147,7 @@ export async function planImport(source: ImportSource, options: PlanOptions): Pr
     header: source.header,
     mapping,
     key: keyRule(reading, mapping),
+    dateColumns: dates,
     timeZone: readsDates ? given : undefined,
     dateOrder: options.dateOrder,
     defaultCountry: options.defaultCountry,

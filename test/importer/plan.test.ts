@@ -38,6 +38,7 @@ describe('planImport', () => {
       format: 'csv',
       header: ['User ID', 'Full Name', 'Signup Date', 'Plan'],
       key: { from: 'column', column: 'User ID' },
+      dateColumns: [{ index: 2, header: 'Signup Date' }],
       timeZone: 'Europe/Paris',
       dateOrder: 'dmy',
       defaultCountry: 'GB',
@@ -67,6 +68,7 @@ describe('planImport', () => {
       reading: 'records',
       mapping: undefined,
       key: { from: 'record' },
+      dateColumns: [],
     });
     expect(p.timeZone).toBeUndefined();
     expect(notes).toEqual([

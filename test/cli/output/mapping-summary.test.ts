@@ -10,6 +10,7 @@ const plan = (over: Partial<ImportPlan>): ImportPlan => ({
   header: undefined,
   mapping: undefined,
   key: { from: 'record' },
+  dateColumns: [],
   timeZone: undefined,
   dateOrder: undefined,
   defaultCountry: undefined,
