@@ -18,7 +18,9 @@ export type SourceNote =
   /** Rows that are no contacts, skipped: lines before the header, a repeated header, a footer. */
   | { code: 'rows_skipped'; message: string }
   /** How a vCard without UID is keyed (by its email, or its number). */
-  | { code: 'vcard_key'; message: string; by: 'email' | 'phone' };
+  | { code: 'vcard_key'; message: string; by: 'email' | 'phone' }
+  /** The first card with an ORG: it fills a custom attribute `company` where the agent defines one. */
+  | { code: 'vcard_org'; message: string };
 
 /** What planning the import decided of its columns and options. */
 export type PlanNote =

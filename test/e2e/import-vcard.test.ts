@@ -1,6 +1,6 @@
 // vCard files as Apple Contacts and Outlook write them, imported with no flags but the agent:
 // every card lands with exact fields. Real CLI, mock on port 0.
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -184,7 +184,7 @@ describe('importing vCard files', () => {
     const r = await importFixture(mock, 'android-2.1.vcf');
     expect(r.code, r.stderr).toBe(ExitCode.OK);
     expect(r.stderr).toContain(
-      "A card's ORG (its organisation), where it has one, is not imported: the agent has no custom attribute company to keep it in",
+      "Cards' ORG (their organisation) is not imported: the agent has no custom attribute company to keep it in",
     );
     expect(r.stderr).not.toContain('Ignoring columns');
     expect(fields(mock)).toEqual({
@@ -204,6 +204,19 @@ describe('importing vCard files', () => {
       { company: 'Bäckerei Müller' },
       {},
     ]);
+  });
+
+  it('says nothing of ORG for cards that hold none (a phone book)', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'phone.vcf');
+    await writeFile(
+      file,
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Mum\r\nTEL;TYPE=CELL:+44 7911 123456\r\nEND:VCARD\r\n',
+    );
+    const r = await runBin(['import', file, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(r.stderr).toContain('Reading vCards');
+    expect(r.stderr).not.toContain('ORG');
   });
 
   it('completes the new formats and flags in the shell scripts', async () => {

@@ -4,6 +4,7 @@ import { relative } from 'node:path';
 import type { AttributeType } from '../../api/attribute.js';
 import { ATTRIBUTE_TYPES } from '../../api/limits.js';
 import { normalizeHeader } from '../../importer/mapping.js';
+import type { ImportNote } from '../../importer/notes.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { ProblemCode } from '../../importer/row-validator.js';
 import type { CommandContext } from '../context.js';
@@ -268,6 +269,17 @@ export async function createProgress(
       ctx.io.note(text);
     }
   };
+  /** Whether the agent has no `company` attribute for a vCard's ORG (then said when a card has one). */
+  let orgUnmapped = false;
+  const say = (note: ImportNote) => {
+    if (note.code !== 'vcard_org') ctx.io.note(noteText(note));
+    else if (orgUnmapped) {
+      ctx.io.note(
+        "Cards' ORG (their organisation) is not imported: the agent has no custom attribute company to keep it in " +
+          '(contacts attrs define company --type text).',
+      );
+    }
+  };
   const line = (e: Extract<ImportEvent, { type: 'progress' }>) => {
     const s = e.stats;
     return progressLine(e, dryRun, meter.rate(s.created + s.updated + s.rejected));
@@ -282,7 +294,9 @@ export async function createProgress(
           // The summary names the key itself when it has one line for the mapping.
           if (e.keyFromEmail && !summary?.includes('no id column:'))
             ctx.io.note(`no id column: external_id = ${e.keyFromEmail}, in lower case`);
-          for (const note of e.notes) ctx.io.note(noteText(note));
+          // A vCard's one column that may map to nothing: ORG, kept only in a `company` attribute.
+          orgUnmapped = e.plan.reading === 'vcard' && e.unmapped.includes('company');
+          for (const note of e.notes) say(note);
           if (e.format === 'csv') {
             ctx.io.note(
               e.emptyStrings
@@ -293,13 +307,7 @@ export async function createProgress(
           if (e.timeZone)
             ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
           if (e.plan.reading === 'vcard') {
-            // A vCard's one column that may map to nothing: ORG, kept only in a `company` attribute.
-            ctx.io.note(
-              e.unmapped.includes('company')
-                ? "A card's ORG (its organisation), where it has one, is not imported: the agent has no custom attribute company to keep it in " +
-                    '(contacts attrs define company --type text).'
-                : 'ORG (the organisation) -> attr.company',
-            );
+            if (!orgUnmapped) ctx.io.note('ORG (the organisation) -> attr.company');
           } else if (e.unmapped.length > 0) {
             ctx.io.warn(unmappedWarning(e.unmapped));
             const hint = lookAlikeHint(e.lookAlikes) ?? keepColumnHint(e.unmapped, e.unmappedTypes);
@@ -315,7 +323,7 @@ export async function createProgress(
           break;
         }
         case 'note':
-          ctx.io.note(noteText(e));
+          say(e);
           break;
         case 'progress':
           current = line(e);

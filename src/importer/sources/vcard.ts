@@ -104,13 +104,25 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
       });
     }
   };
+  let orgSaid = false;
+  const noteOrg = (card: Card) => {
+    if (orgSaid || card.org === undefined) return;
+    orgSaid = true;
+    input.note({
+      code: 'vcard_org',
+      message:
+        'Cards name an organisation (ORG): it fills the custom attribute company where the agent defines one',
+    });
+  };
   noteKey(first.value);
+  noteOrg(first.value);
 
   async function* records(): AsyncGenerator<SourceRecord> {
     let row = 0;
     try {
       for (let next = first; !next.done; next = await cards.next()) {
         noteKey(next.value);
+        noteOrg(next.value);
         yield toRecord(next.value, ++row);
       }
     } finally {
