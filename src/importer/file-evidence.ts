@@ -1,7 +1,7 @@
 // What a file says of itself, gathered as its rows are read: the order of each date column's
-// slash dates, whether its numbers write a decimal comma, and the countries its international
-// numbers and country columns name. It calls
-// no one: what it finds that the user should hear of is returned to the reader that asked.
+// slash dates, the decimal mark its numbers write, and the countries its international numbers
+// and country columns name. It calls no one: what it finds that the user should hear of is
+// returned to the reader that asked.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { countryCode } from './countries.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
@@ -33,8 +33,9 @@ export interface DecimalMark {
 /**
  * What the file tells about itself, gathered as rows are read (the pipeline looks ahead a few
  * rows before the first is validated): for each date column, whether its slash dates are M/D/YYYY
- * or D/M/YYYY; whether its number columns write a decimal comma; and which countries its international phone numbers belong to and its country
- * columns name, the candidates for a national number with no country of its own.
+ * or D/M/YYYY; the decimal mark its number columns write (`1.234,56`: a comma); and which
+ * countries its international phone numbers belong to and its country columns name, the
+ * candidates for a national number with no country of its own.
  */
 export class FileEvidence {
   readonly #dateColumns: {
