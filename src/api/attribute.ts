@@ -122,7 +122,7 @@ export function separatedNumber(text: string): SeparatedNumber | undefined {
  * only the writer knows which mark is which (`1.200` is 1.2 as numeric text, and 1200 where dots
  * group). Undefined for other text.
  */
-function separatedNumberProblem(text: string): string | undefined {
+export function separatedNumberProblem(text: string): string | undefined {
   const form = separatedNumber(text);
   if (!form) return undefined;
   if (form.asDecimal !== undefined) {

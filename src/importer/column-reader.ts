@@ -1,7 +1,7 @@
 // The cells of a table's row as a contact candidate, following the column mapping: names joined
 // from their parts, attributes read in their type's form, the row's email and its phones in the
 // order their columns are tried, each phone with the country of its own address.
-import { separatedNumber } from '../api/attribute.js';
+import { separatedNumber, separatedNumberProblem } from '../api/attribute.js';
 import { EmailSchema } from '../api/contact.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
@@ -220,13 +220,13 @@ export class ColumnReader {
       case 'number': {
         // As spreadsheets write numbers (`1,200.00`, `1.234,56`, `3,5`), as plain text for the
         // contract's own schema to read; `1,200` and `1.200` by the decimal mark the file's numbers
-        // show, and while they show none, as written (the contract reads `1.200` as 1.2, and
-        // refuses `1,200` naming both readings).
+        // show, and while they show none (or both), not at all (see #unreadable): `1.200` would
+        // be the contract's 1.2 where a later row may show that dots group thousands.
         const known = evidence.decimalMark(column, value);
         const form = separatedNumber(value);
         if (!form) return value;
         if (form.asDecimal === undefined) return form.plain;
-        if (!known) return value;
+        if (!known) return undefined;
         const read = value.includes(known.mark) ? form.asDecimal : form.plain;
         if (!this.#decimalSaid) {
           this.#decimalSaid = true;
@@ -246,7 +246,15 @@ export class ColumnReader {
     column: number,
     evidence: FileEvidence,
   ): Pick<FieldProblem, 'reason' | 'code'> {
-    if (this.#types.get(name) === 'boolean') {
+    const type = this.#types.get(name);
+    if (type === 'number') {
+      const both = evidence.decimalMarksDisagree();
+      const why = both
+        ? ` (this file's numbers show both: ${both[0].example} in column "${both[0].column}", ${both[1].example} in column "${both[1].column}")`
+        : ' (no number read so far shows which mark this file uses)';
+      return { reason: `${separatedNumberProblem(value)}${why}` };
+    }
+    if (type === 'boolean') {
       return { reason: `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)` };
     }
     if (slashDateOrder(value) === 'either' && !evidence.dateOrder(column)) {

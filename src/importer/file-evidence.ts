@@ -50,8 +50,10 @@ export class FileEvidence {
   readonly #numberColumns: { index: number; header: string }[];
   /** The decimal mark of the first number that showed one: it reads `1,200` and `1.200`. */
   #decimalMark: DecimalMark | undefined;
-  /** A number showed the other mark too: the file says nothing of `1,200`. */
-  #marksDisagree = false;
+  /** A number that showed the other mark: then the file says nothing of `1,200`. */
+  #otherMark: DecimalMark | undefined;
+  /** Whether plain numeric text (`3.5`) shows a decimal point: not in a workbook's number cells. */
+  readonly #plainShowsMark: boolean;
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
   readonly #multiValue: string[];
@@ -73,6 +75,8 @@ export class FileEvidence {
       dateOrder?: DateOrder | undefined;
       /** Tell of the first date-time without a zone in a date column (see `dateValue`). */
       watchLocalTimes?: boolean | undefined;
+      /** A workbook's: its number cells read `3.5` in any locale, so they show no decimal mark. */
+      workbook?: boolean | undefined;
     } = {},
   ) {
     const columns = (type: 'date' | 'number') =>
@@ -83,6 +87,7 @@ export class FileEvidence {
       order: options.dateOrder,
     }));
     this.#numberColumns = columns('number');
+    this.#plainShowsMark = options.workbook !== true;
     this.#phoneColumns = mapping?.phoneColumns ?? [];
     this.#countryColumns = mapping?.countryColumns ?? [];
     this.#multiValue = mapping?.multiValue ?? [];
@@ -190,14 +195,19 @@ export class FileEvidence {
   decimalMark(index: number, value: string): DecimalMark | undefined {
     const column = this.#numberColumns.find((c) => c.index === index);
     if (column) this.#learnDecimalMark(column.header, value);
-    return this.#marksDisagree ? undefined : this.#decimalMark;
+    return this.#otherMark ? undefined : this.#decimalMark;
+  }
+
+  /** The two numbers that showed different decimal marks, once two have. */
+  decimalMarksDisagree(): [DecimalMark, DecimalMark] | undefined {
+    return this.#decimalMark && this.#otherMark ? [this.#decimalMark, this.#otherMark] : undefined;
   }
 
   #learnDecimalMark(column: string, value: string): void {
-    const mark = decimalMarkOf(value);
+    const mark = decimalMarkOf(value, this.#plainShowsMark);
     if (!mark) return;
     if (!this.#decimalMark) this.#decimalMark = { mark, column, example: value };
-    else if (mark !== this.#decimalMark.mark) this.#marksDisagree = true;
+    else if (mark !== this.#decimalMark.mark) this.#otherMark ??= { mark, column, example: value };
   }
 
   addCountry(code: string): void {

@@ -71,6 +71,12 @@ export function localTimesNote(column: string, example: string): EvidenceNote {
   };
 }
 
+/** What a number shows of its file's decimal mark: `1.234,56` has a decimal comma, `1.234.567` groups with dots. */
+function shows(number: { mark: ',' | '.'; example: string }): string {
+  if (number.example.includes(number.mark)) return `has a decimal ${number.mark === ',' ? 'comma' : 'point'}`;
+  return `groups thousands with ${number.mark === ',' ? 'dots' : 'commas'}`;
+}
+
 /** The note said at the first number (`1,200`) read by the decimal mark of another (`1.234,56`). */
 export function decimalMarkNote(
   column: string,
@@ -84,7 +90,7 @@ export function decimalMarkNote(
     code: 'decimal_mark_decided',
     message:
       `Column "${column}" has numbers like ${value} that read both as ${read} and ${other}; ` +
-      `${shown.example} in column "${shown.column}" has a decimal ${shown.mark === ',' ? 'comma' : 'point'}, ` +
+      `${shown.example} in column "${shown.column}" ${shows(shown)}, ` +
       `so they are read as ${read}`,
     column,
     mark: shown.mark,

@@ -258,6 +258,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const evidence = new FileEvidence(mapping, definitions, {
     dateOrder: plan.dateOrder,
     watchLocalTimes: plan.watchLocalTimes,
+    workbook: plan.format === 'xlsx',
   });
   const validate = createRowValidator({
     definitions,

@@ -119,10 +119,11 @@ const DECIMAL_POINT_RE = /^[+-]?(?:\d+\.(?:\d{1,2}|\d{4,})|0\.\d+|\d{4,}\.\d+)$/
 /**
  * The decimal mark a number as written shows its writer uses: `,` for `3,5`, `1.234,56`,
  * `1.234.567`; `.` for `3.5`, `1,234.56`, `1,234,567`; undefined when it shows none (`1,200`,
- * `1.200`, `1200`).
+ * `1.200`, `1200`). Without `plainShowsMark`, plain numeric text (`3.5`) shows none: a workbook's
+ * number cells read so in any locale.
  */
-export function decimalMarkOf(text: string): ',' | '.' | undefined {
-  if (DECIMAL_POINT_RE.test(text)) return '.';
+export function decimalMarkOf(text: string, plainShowsMark = true): ',' | '.' | undefined {
+  if (plainShowsMark && DECIMAL_POINT_RE.test(text)) return '.';
   return separatedNumber(text)?.decimalMark;
 }
 

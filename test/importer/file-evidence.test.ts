@@ -47,10 +47,18 @@ describe('FileEvidence', () => {
     // Numbers that show both marks say nothing of 1.200.
     e.observe(['u3', '2.5', undefined]);
     expect(e.decimalMark(1, '1.200')).toBeUndefined();
+    expect(e.decimalMarksDisagree()).toEqual([
+      { mark: ',', column: 'Seats', example: '1.234,5' },
+      { mark: '.', column: 'Seats', example: '2.5' },
+    ]);
     // Rows after the look-ahead teach it too, as they are read.
     const later = new FileEvidence(numbers, DEFINITIONS);
     expect(later.decimalMark(1, '1,250')).toBeUndefined();
     expect(later.decimalMark(1, '1,234.50')).toEqual({ mark: '.', column: 'Seats', example: '1,234.50' });
+    // A workbook's number cells read 3.5 in any locale: only its text cells show a mark.
+    const book = new FileEvidence(numbers, DEFINITIONS, { workbook: true });
+    expect(book.decimalMark(1, '3.5')).toBeUndefined();
+    expect(book.decimalMark(1, '1.234,56')?.mark).toBe(',');
   });
 
   it("gathers the countries of the file's international numbers and country columns, sorted", () => {

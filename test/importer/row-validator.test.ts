@@ -139,7 +139,10 @@ describe('CSV rows', () => {
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
     const seats = (line: number, value: string) => {
       const result = validate(cells({ 'User ID': String(line), Seats: value }, line));
-      return result.ok ? [result.input.custom_attributes?.seats, result.note?.code] : result.reason;
+      if (!result.ok) return result.reason;
+      return result.fixes
+        ? result.fixes.map((f) => f.reason)
+        : [result.input.custom_attributes?.seats, result.note?.code];
     };
     // Whatever the file's mark, these read one way only.
     expect(seats(2, '1.234.567')).toEqual([1234567, undefined]);
@@ -147,16 +150,34 @@ describe('CSV rows', () => {
     // Decimal commas shown: 1.200 is 1200 and 1,200 is 1.2, said once.
     expect(seats(4, '1.200')).toEqual([1200, 'decimal_mark_decided']);
     expect(seats(5, '1,200')).toEqual([1.2, undefined]);
-    // A decimal point too: the file no longer says how 1.200 reads, which is then the contract's 1.2.
+    // A decimal point too: the file no longer says how 1.200 reads, which goes to the fixes file.
     expect(seats(6, '1,250.00')).toEqual([1250, undefined]);
-    expect(seats(7, '1.200')).toEqual([1.2, undefined]);
-    const fresh = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
-    const first = fresh(cells({ 'User ID': '1', Seats: '1.200' }));
-    expect(first.ok && first.input.custom_attributes?.seats).toBe(1.2);
-    const open = fresh(cells({ 'User ID': '2', Seats: '1,200' }));
-    expect(open.ok && open.fixes?.map((f) => f.reason)).toEqual([
-      'Expected a number: 1,200 is 1200 where the comma groups thousands and 1.2 where it is the decimal mark; write 1200 or 1.2',
+    expect(seats(7, '1.200')).toEqual([
+      'Expected a number: 1.200 is 1200 where the dot groups thousands and 1.2 where it is the decimal mark; write 1200 or 1.2 ' +
+        '(this file\'s numbers show both: 1.234.567 in column "Seats", 1,250.00 in column "Seats")',
     ]);
+    // Before any number shows the mark, neither is read: 1.200 is not taken for 1.2 where a later
+    // row could show that dots group thousands.
+    const fresh = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    const open = (value: string) => {
+      const result = fresh(cells({ 'User ID': '1', Seats: value }));
+      return result.ok && result.fixes?.map((f) => f.reason);
+    };
+    expect(open('1.200')).toEqual([
+      'Expected a number: 1.200 is 1200 where the dot groups thousands and 1.2 where it is the decimal mark; write 1200 or 1.2 (no number read so far shows which mark this file uses)',
+    ]);
+    expect(open('1,200')).toEqual([
+      'Expected a number: 1,200 is 1200 where the comma groups thousands and 1.2 where it is the decimal mark; write 1200 or 1.2 (no number read so far shows which mark this file uses)',
+    ]);
+  });
+
+  it('says which number decided how 1.200 reads, in its own words', () => {
+    const grouped = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    grouped(cells({ 'User ID': '1', Seats: '1.234.567' }));
+    const read = grouped(cells({ 'User ID': '2', Seats: '1.200' }));
+    expect(read.ok && read.note?.message).toBe(
+      'Column "Seats" has numbers like 1.200 that read both as 1200 and 1.2; 1.234.567 in column "Seats" groups thousands with dots, so they are read as 1200',
+    );
   });
 
   it('says which number decided how 1.200 reads', () => {
