@@ -1,5 +1,6 @@
 // The dry-run sink: instead of sending rows, says what each would do to the directory (create,
-// update, or nothing), in file order, a batch of rows at a time with one round of reads.
+// update, or nothing), in file order, a batch of rows at a time with one round of reads; a row the
+// service would refuse (an email another contact holds) is rejected as the real run would be.
 import type { DryRunPlanner } from '../dry-run-plan.js';
 import type { PlannedRow } from './row-planner.js';
 import type { ImportSink, LinkState, RowOutcome } from './sink.js';
@@ -56,7 +57,9 @@ export class DryRunSink implements ImportSink {
         }),
       );
       plans.forEach((plan, i) => {
-        this.#onOutcome({ type: 'planned', row: rows[i]!, plan });
+        const row = rows[i]!;
+        if ('refused' in plan) this.#onOutcome({ type: 'rejected', row, reason: plan.refused });
+        else this.#onOutcome({ type: 'planned', row, plan });
       });
     } catch (error) {
       this.#failure ??= { error };
