@@ -283,7 +283,7 @@ describe('what the import says before it starts', () => {
 
     // Intercom's header without `Unsubscribed from Emails`: read by the generic names, and the
     // import says why, as `Web sessions` is Intercom's own. Generic headers alone say nothing.
-    await writeFile(join(home.dir, 'users.csv'), 'User ID,Email,Web sessions\n1,ann@example.com,3\n');
+    await writeFile(join(home.dir, 'users.csv'), 'User ID,Email,Web sessions\n1,bo@example.com,3\n');
     const near = await run(['import', 'users.csv', '--agent', AGENT, '--dry-run']);
     expect(near.code, near.stderr).toBe(0);
     expect(near.stderr).toContain(
@@ -301,7 +301,7 @@ describe('what the import says before it starts', () => {
     // Nor does this tool's own JSON export (id, email: Zendesk's generic keys).
     await writeFile(
       join(home.dir, 'own.json'),
-      '[{"id":"ct_1","external_id":"u1","name":"Ann","email":"ann@example.com","created_at":1,"updated_at":1}]\n',
+      '[{"id":"ct_1","external_id":"u1","name":"Ann","email":"cy@example.com","created_at":1,"updated_at":1}]\n',
     );
     const own = await run(['import', 'own.json', '--agent', AGENT, '--dry-run']);
     expect(own.code, own.stderr).toBe(0);
