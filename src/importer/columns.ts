@@ -236,6 +236,18 @@ const PERSON_WORDS = new Set([
   'connection',
 ]);
 /**
+ * Whose id numbers one registration (a ticket, a booking, a survey's response), not the person:
+ * their name and email are the person's, their id is not a key that holds from one event to the next.
+ */
+const REGISTRATION_WORDS = new Set([
+  'attendee',
+  'registrant',
+  'invitee',
+  'participant',
+  'respondent',
+  'teilnehmer',
+]);
+/**
  * Another thing's id, name or email (an account's, an owner's, an order's): never the contact's,
  * even when its values would do.
  */
@@ -771,10 +783,6 @@ export function inferColumns(
     }
   }
 
-  idCandidates.sort((a, b) => a.tier - b.tier || a.index - b.index);
-  const id = idCandidates[0]?.index;
-  if (id !== undefined) columns[id] = { role: 'id', by: 'words', rank: id };
-
   // How many rows have an email: a file that mostly has none needs another key.
   const emailColumns = [...emailsDecided, ...columns.flatMap((c, i) => (c?.role === 'email' ? [i] : []))];
   let withEmail = 0;
@@ -782,6 +790,23 @@ export function inferColumns(
     if (emailColumns.some((i) => EMAIL_RE.test(emailIn(cleanCell(row[i] ?? ''))))) withEmail++;
   }
   const emailShare = rows === 0 ? 1 : withEmail / rows;
+
+  idCandidates.sort((a, b) => a.tier - b.tier || a.index - b.index);
+  // An attendee's id numbers one registration, not the person, who has another at the next
+  // event: where rows have emails, the email keys the contact, so one who comes back is the same.
+  const keys =
+    emailColumns.length > 0 && emailShare >= 0.5
+      ? idCandidates.filter(({ index }) => {
+          if (!has(words[index]!, REGISTRATION_WORDS)) return true;
+          notKeys.push({
+            index,
+            why: 'it numbers one registration (a ticket, a booking), not the person, who has another at the next event: the email keys the contact',
+          });
+          return false;
+        })
+      : idCandidates;
+  const id = keys[0]?.index;
+  if (id !== undefined) columns[id] = { role: 'id', by: 'words', rank: id };
   let uniqueColumn: number | undefined;
   if (id === undefined && rows > 0 && emailShare < 0.5) {
     uniqueColumn = header.findIndex((_, i) => {

@@ -38,7 +38,7 @@ describe('inferColumns: header words', () => {
         'Country/Region',
         'Given Name',
         'Surname',
-        'Attendee no.',
+        'Member no.',
       ]),
     ).toEqual({
       'Email 1': 'email',
@@ -51,8 +51,49 @@ describe('inferColumns: header words', () => {
       'Country/Region': 'country',
       'Given Name': 'first',
       Surname: 'last',
-      'Attendee no.': 'id',
+      'Member no.': 'id',
     });
+  });
+
+  it("keys an event's attendees by their email, not by the id of one registration", () => {
+    const rows: Cell[][] = [
+      ['18441755061', 'Ana Reyes', 'ana@example.com'],
+      ['18441755062', 'Bo Li', 'bo@example.com'],
+    ];
+    for (const header of ['Attendee #', 'Registrant ID', 'Invitee UUID', 'Participant ID', 'Teilnehmer-ID']) {
+      const inferred = inferColumns([header, 'Name', 'Email'], rows);
+      expect(inferred.id, header).toBeUndefined();
+      expect(inferred.notKeys, header).toEqual([
+        {
+          index: 0,
+          why: 'it numbers one registration (a ticket, a booking), not the person, who has another at the next event: the email keys the contact',
+        },
+      ]);
+    }
+    // A person's own id beside it keys the contact as ever.
+    expect(roles(['Attendee #', 'Contact ID', 'Email'], [['1', 'c1', 'a@example.com']])).toMatchObject({
+      'Attendee #': undefined,
+      'Contact ID': 'id',
+    });
+    // Without emails to key by, the registration's id is the best key there is.
+    expect(
+      roles(
+        ['Attendee #', 'Name'],
+        rows.map(([id, name]) => [id!, name!]),
+      ),
+    ).toMatchObject({
+      'Attendee #': 'id',
+    });
+    expect(
+      roles(
+        ['Attendee #', 'Email'],
+        [
+          ['1', 'a@example.com'],
+          ['2', ''],
+          ['3', ''],
+        ],
+      ),
+    ).toMatchObject({ 'Attendee #': 'id' });
   });
 
   it("leaves another thing's id, name, email or phone alone", () => {
