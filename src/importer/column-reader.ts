@@ -21,6 +21,7 @@ import {
   readBoolean,
   readDate,
   slashDateOrder,
+  withoutCurrency,
 } from './values.js';
 
 /** A slash date whose day is above 12 reads one way only, whatever its column says. */
@@ -30,7 +31,7 @@ function ownOrder(value: string): DateOrder | undefined {
 }
 
 const ISO_T_RE = /^\d{4}-\d{2}-\d{2}T/;
-const ZERO_DATE_RE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
+const ZERO_DATE_RE = /^(?:0{1,2}(?<sep>[/.])0{1,2}\k<sep>0{2,4}|0{4}-00-00)$/;
 
 /** A cell as read, and its value ready to place. */
 export interface PhoneCell {
@@ -210,7 +211,7 @@ export class ColumnReader {
       case 'boolean':
         return readBoolean(value);
       case 'date':
-        // Outlook writes an empty date as 0/0/00.
+        // Outlook writes an empty date as 0/0/00 (a German one as 0.0.00), MySQL's tools as 0000-00-00.
         if (ZERO_DATE_RE.test(value)) return null;
         this.#localTime ??= evidence.dateValue(column, value);
         // ISO 8601 with a T is the contract's own form: it reads it (and says what it rounds),
@@ -222,12 +223,13 @@ export class ColumnReader {
         // contract's own schema to read; `1,200` and `1.200` by the decimal mark the file's numbers
         // show, and while they show none (or both), not at all (see #unreadable): `1.200` would
         // be the contract's 1.2 where a later row may show that dots group thousands.
-        const known = evidence.decimalMark(column, value);
-        const form = separatedNumber(value);
-        if (!form) return value;
+        const amount = withoutCurrency(value);
+        const known = evidence.decimalMark(column, amount);
+        const form = separatedNumber(amount);
+        if (!form) return amount;
         if (form.asDecimal === undefined) return form.plain;
         if (!known) return undefined;
-        const read = value.includes(known.mark) ? form.asDecimal : form.plain;
+        const read = amount.includes(known.mark) ? form.asDecimal : form.plain;
         if (!this.#decimalSaid) {
           this.#decimalSaid = true;
           this.#decimalNote = decimalMarkNote(this.#mapping.header[column]!.trim(), value, read, known);
@@ -255,7 +257,9 @@ export class ColumnReader {
       return { reason: `${separatedNumberProblem(value)}${why}` };
     }
     if (type === 'boolean') {
-      return { reason: `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)` };
+      return {
+        reason: `"${value}" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0, ja/nein, oui/non, sí/no, sim/não)`,
+      };
     }
     if (slashDateOrder(value) === 'either' && !evidence.dateOrder(column)) {
       return {

@@ -136,6 +136,8 @@ const EMAIL_WORDS = new Set(['email', 'emails', 'mail', 'courriel', 'correo']);
 /** Words of a mobile number: tried first. */
 const MOBILE_WORDS = new Set([
   'mobil',
+  // A German Outlook's `Mobiltelefon`, one word.
+  'mobiltelefon',
   'sms',
   'portable',
   'cellulare',
@@ -225,6 +227,7 @@ const PERSON_WORDS = new Set([
   'profile',
   'external',
   'supporter',
+  'constituent',
   'donor',
   'patient',
   'student',

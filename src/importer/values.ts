@@ -58,10 +58,52 @@ export function emailIn(text: string): string {
   return value.replace(/^mailto:/i, '');
 }
 
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on', 'checked']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'off', 'unchecked']);
+// With the words a localized export writes: German (Outlook's `Ein`/`Aus`), French, Spanish,
+// Italian, Portuguese and Dutch.
+const TRUE_WORDS = new Set([
+  'true',
+  '1',
+  'yes',
+  'y',
+  'on',
+  'checked',
+  'ja',
+  'ein',
+  'wahr',
+  'oui',
+  'vrai',
+  'sí',
+  'si',
+  'sim',
+  'verdadero',
+  'vero',
+  'verdadeiro',
+  'waar',
+]);
+const FALSE_WORDS = new Set([
+  'false',
+  '0',
+  'no',
+  'n',
+  'off',
+  'unchecked',
+  'nein',
+  'aus',
+  'falsch',
+  'non',
+  'faux',
+  'não',
+  'nao',
+  'falso',
+  'nee',
+  'onwaar',
+]);
 
-/** `yes`/`no`, `y`/`n`, `on`/`off`, `checked`, `TRUE`/`FALSE`, `1`/`0`, in any case. */
+/**
+ * `yes`/`no`, `y`/`n`, `on`/`off`, `checked`, `TRUE`/`FALSE`, `1`/`0`, and the same in German,
+ * French, Spanish, Italian, Portuguese and Dutch (`ja`/`nein`, `Ein`/`Aus`, `oui`/`non`, `sí`,
+ * `sim`/`não`, `nee`), in any case.
+ */
 export function readBoolean(text: string): boolean | undefined {
   const s = text.toLowerCase();
   if (TRUE_WORDS.has(s)) return true;
@@ -113,6 +155,23 @@ export function slashDateOrder(text: string): DateOrder | 'either' | undefined {
   return undefined;
 }
 
+/** A currency's symbol (`$`, `R$`, `US$`, `€`) or, apart from the number, its ISO code (`USD`, `EUR`). */
+const CURRENCY = String.raw`(?:[A-Z]{0,2}\$|[€£¥₹₩₽₺₪₫฿₦₱]|(?<=^|\s)[A-Z]{3}(?=\s|$)|(?<=\s)[A-Z]{3}$)`;
+const AMOUNT_BEFORE_RE = new RegExp(String.raw`^([+-]?)\s*${CURRENCY}\s*([+-]?\d[\d.,' \u00a0\u202f]*)$`);
+const AMOUNT_AFTER_RE = new RegExp(String.raw`^([+-]?\d[\d.,' \u00a0\u202f]*?)\s*${CURRENCY}$`);
+
+/**
+ * An amount of money as the number it is (`$12,480.00` is `12,480.00`, `-$5` is `-5`, `12,50 €`
+ * is `12,50`, `USD 9.99` is `9.99`): a number attribute takes the amount, not the currency.
+ * Any other text is returned as it is.
+ */
+export function withoutCurrency(text: string): string {
+  const before = AMOUNT_BEFORE_RE.exec(text);
+  if (before) return `${before[1]}${before[2]!.trimEnd()}`;
+  const after = AMOUNT_AFTER_RE.exec(text);
+  return after ? after[1]!.trimEnd() : text;
+}
+
 /** A decimal point that no thousands separator could be: not three digits behind it, or `0.` before. */
 const DECIMAL_POINT_RE = /^[+-]?(?:\d+\.(?:\d{1,2}|\d{4,})|0\.\d+|\d{4,}\.\d+)$/;
 
@@ -122,7 +181,8 @@ const DECIMAL_POINT_RE = /^[+-]?(?:\d+\.(?:\d{1,2}|\d{4,})|0\.\d+|\d{4,}\.\d+)$/
  * `1.200`, `1200`). Without `plainShowsMark`, plain numeric text (`3.5`) shows none: a workbook's
  * number cells read so in any locale.
  */
-export function decimalMarkOf(text: string, plainShowsMark = true): ',' | '.' | undefined {
+export function decimalMarkOf(written: string, plainShowsMark = true): ',' | '.' | undefined {
+  const text = withoutCurrency(written);
   if (plainShowsMark && DECIMAL_POINT_RE.test(text)) return '.';
   return separatedNumber(text)?.decimalMark;
 }
@@ -256,7 +316,10 @@ export const LOST_CHARACTERS_RE = /\?{2,}/;
 export function attributeTypeOf(values: readonly string[]): AttributeType {
   if (values.length === 0) return 'text';
   const number = attributeTextSchemas.number;
-  const isNumber = (v: string) => number.safeParse(v).success || separatedNumber(v) !== undefined;
+  const isNumber = (written: string) => {
+    const v = withoutCurrency(written);
+    return number.safeParse(v).success || separatedNumber(v) !== undefined;
+  };
   if (values.every((v) => !LEADING_ZERO_RE.test(v) && isNumber(v))) return 'number';
   if (values.every((v) => readBoolean(v) !== undefined)) return 'boolean';
   if (values.every((v) => readDate(v, 'mdy') !== undefined || readDate(v, 'dmy') !== undefined)) {

@@ -49,6 +49,33 @@ describe('ColumnReader', () => {
     expect(reader.takeLocalTime()).toBeUndefined();
   });
 
+  it('reads amounts of money, localized yes/no words and the zero dates exports write for none', () => {
+    const mapping = resolveMapping({
+      header: ['User ID', 'Seats', 'VIP', 'Signup Date'],
+      definitions: DEFINITIONS,
+    });
+    const types = new Map(DEFINITIONS.map((d) => [d.name, d.type]));
+    const reader = new ColumnReader(mapping, types, undefined, notes(), false, undefined);
+    const evidence = new FileEvidence(mapping, DEFINITIONS);
+    const rows = [
+      ['u1', '$12,480.00', 'Ein', '0.0.00'],
+      ['u2', '12,50 €', 'Nein', '0000-00-00'],
+      ['u3', '-$5', 'oui', '0/0/00'],
+    ];
+    const read = rows.map((row) => {
+      const problems: FieldProblem[] = [];
+      const candidate = reader.read(row, evidence, problems).candidate;
+      expect(problems, row[0]).toEqual([]);
+      return candidate.custom_attributes;
+    });
+    // A zero date is no date: the field is left as it is, with nothing to fix.
+    expect(read).toEqual([
+      { seats: '12480.00', vip: true },
+      { seats: '12.50', vip: false },
+      { seats: '-5', vip: true },
+    ]);
+  });
+
   it('lists a value it cannot read as a problem, with a code when a date order would read it', () => {
     const mapping = resolveMapping({ header: ['User ID', 'VIP', 'Signup Date'], definitions: DEFINITIONS });
     const types = new Map(DEFINITIONS.map((d) => [d.name, d.type]));
@@ -59,7 +86,8 @@ describe('ColumnReader', () => {
       {
         field: 'custom_attributes.vip',
         value: 'maybe',
-        reason: '"maybe" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)',
+        reason:
+          '"maybe" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0, ja/nein, oui/non, sí/no, sim/não)',
       },
       {
         field: 'custom_attributes.signup_date',

@@ -255,7 +255,7 @@ describe('CSV rows', () => {
       [{ 'User ID': '1', Seats: 'twelve' }, 'custom_attributes.seats: Expected a number or a numeric string'],
       [
         { 'User ID': '1', VIP: 'maybe' },
-        'custom_attributes.vip: "maybe" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0)',
+        'custom_attributes.vip: "maybe" is not a yes/no value (yes/no, y/n, on/off, checked, true/false, 1/0, ja/nein, oui/non, sí/no, sim/não)',
       ],
       [
         { 'User ID': '1', 'Signup Date': '2024-13-01' },

@@ -14,6 +14,7 @@ import {
   readBoolean,
   readDate,
   slashDateOrder,
+  withoutCurrency,
 } from '../../src/importer/values.js';
 
 describe('cells', () => {
@@ -37,6 +38,26 @@ describe('cells', () => {
     expect(emailIn('ada@example.com; alt@example.com')).toBe('ada@example.com');
     expect(emailIn('ada@example.com (Ada)')).toBe('ada@example.com');
     expect(emailIn('not an email')).toBe('not an email');
+  });
+
+  it('readBoolean takes the yes/no words of localized exports too', () => {
+    expect(['Ja', 'Ein', 'oui', 'Sí', 'sim', 'WAHR'].map(readBoolean)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['Nein', 'Aus', 'non', 'não', 'nee', 'Falso'].map(readBoolean)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(['vielleicht', 'peut-être', 'jein'].map(readBoolean)).toEqual([undefined, undefined, undefined]);
   });
 
   it('readBoolean takes yes/no words in any case, and nothing else', () => {
@@ -121,6 +142,31 @@ describe('decimalMarkOf', () => {
       expect(decimalMarkOf(text), text).toBe('.');
     for (const text of ['1,200', '1.200', '1200', '1 200', 'n/a', '+34 912 345 678'])
       expect(decimalMarkOf(text), text).toBeUndefined();
+  });
+});
+
+describe('withoutCurrency', () => {
+  it('reads an amount of money as its number, the currency before or after it, and leaves other text', () => {
+    const cases: [string, string][] = [
+      ['$412.50', '412.50'],
+      ['$12,480.00', '12,480.00'],
+      ['-$5.00', '-5.00'],
+      ['$-5', '-5'],
+      ['12,50 €', '12,50'],
+      ['12,50€', '12,50'],
+      ['R$ 1.234,56', '1.234,56'],
+      ['US$10', '10'],
+      ['£1 200,50', '1 200,50'],
+      ['USD 9.99', '9.99'],
+      ['9.99 EUR', '9.99'],
+    ];
+    for (const [text, amount] of cases) expect(withoutCurrency(text), text).toBe(amount);
+    for (const text of ['1,024', '$', 'EUR', '5 apples', 'USD9', 'ABC 12 DEF', '+1 415 555 0132'])
+      expect(withoutCurrency(text), text).toBe(text);
+    // The amount shows the file's decimal mark as the number would, and makes a number column.
+    expect(decimalMarkOf('$12,480.00')).toBe('.');
+    expect(decimalMarkOf('12,50 €')).toBe(',');
+    expect(attributeTypeOf(['$412.50', '$12,480.00', '$0.00'])).toBe('number');
   });
 });
 
