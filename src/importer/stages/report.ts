@@ -32,7 +32,10 @@ export interface ImportStats {
 
 /** Problems of one kind, for the closing summary: how many, where, and one in full. */
 export interface ReasonSummary {
-  /** The reason with its row-specific details (values, line numbers) blanked: the group's key. */
+  /**
+   * The reason as every row of the group gave it; where rows gave it with their own details
+   * (values, emails, numbers), those blanked: the group's key.
+   */
   reason: string;
   /** The first one as it was reported. */
   example: string;
@@ -388,8 +391,12 @@ class ReasonTally {
       if (!this.#groups.has(key) && this.#groups.size >= REASONS_KEPT) key = 'other reasons';
       let group = this.#groups.get(key);
       if (!group) {
-        group = { reason: key, example: problem, count: 0, lines: [] };
+        // Said as it was while every row said the same (a hint's `1/0` stays), blanked once two differ.
+        const reason = key === 'other reasons' ? key : problem;
+        group = { reason, example: problem, count: 0, lines: [] };
         this.#groups.set(key, group);
+      } else if (group.reason !== key && problem !== group.example) {
+        group.reason = key;
       }
       group.count++;
       if (group.lines.length < LINES_KEPT && group.lines.at(-1) !== line) group.lines.push(line);

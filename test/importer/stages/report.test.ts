@@ -98,6 +98,18 @@ describe('ImportTally', () => {
     expect(rejectReasons[0]!.example).toBe('phonenumber: not a valid number in US: "255 0100"');
   });
 
+  it("says a reason every row gave alike as it was, its hint's own numbers too", async () => {
+    const { t } = tally();
+    for (let line = 2; line <= 4; line++)
+      t.reject(source(line), 'phonenumber: too short for GB (write 11 digits)');
+    t.reject(source(5), 'custom_attributes.vip: "maybe" is not a yes/no value (yes/no, true/false, 1/0)');
+    const { rejectReasons } = await t.close(false, false);
+    expect(rejectReasons.map((r) => [r.reason, r.count])).toEqual([
+      ['phonenumber: too short for GB (write 11 digits)', 3],
+      ['custom_attributes.vip: "maybe" is not a yes/no value (yes/no, true/false, 1/0)', 1],
+    ]);
+  });
+
   it('tells progress at most once an interval, and always when forced', () => {
     const { t, events } = tally();
     t.progress();
