@@ -106,6 +106,9 @@ export function isGenericHeader(header: string): boolean {
 const RECORD_FIELDS = new Set(READ_ONLY_CONTACT_FIELDS.map(normalizeHeader));
 
 /** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
+/** Custom-field prefixes of a normalized header (`custom.`, `Custom Field:`, `cf_`). */
+const CUSTOM_PREFIXES = ['customfields', 'customfield', 'custom', 'cf'];
+
 export function normalizeHeader(header: string): string {
   return header
     .normalize('NFKC')
@@ -207,7 +210,23 @@ export function resolveMapping({
   // Every other column by its words and values. A header that is a defined attribute's name is
   // that attribute, unless it is a common name of a field no other column fills (an attribute
   // `mail` beside an `Email` column stays the attribute; alone, `mail` is the email).
-  const activeByName = new Map(defs.filter((d) => !d.archived).map((d) => [normalizeHeader(d.name), d.name]));
+  const byName = new Map(defs.filter((d) => !d.archived).map((d) => [normalizeHeader(d.name), d.name]));
+  // A custom field under its system's prefix (Close's `custom.Company`, `cf_company`) is the
+  // attribute of its own name.
+  const activeByName = {
+    has: (key: string) => activeByName.get(key) !== undefined,
+    get: (key: string): string | undefined => {
+      const named = byName.get(key);
+      if (named !== undefined) return named;
+      for (const prefix of CUSTOM_PREFIXES) {
+        if (key.length > prefix.length && key.startsWith(prefix)) {
+          const unprefixed = byName.get(key.slice(prefix.length));
+          if (unprefixed !== undefined) return unprefixed;
+        }
+      }
+      return undefined;
+    },
+  };
   const fieldOf: Record<string, string> = {
     id: 'external_id',
     email: 'email',

@@ -44,6 +44,15 @@ describe('resolveMapping', () => {
     });
   });
 
+  it("fills a defined attribute from a custom field under its system's prefix", () => {
+    // Close's `custom.<Field>`; `Custom Field: ...` and `cf_...` as other systems write theirs.
+    const mapping = map(['id', 'custom.Plan', 'Custom Field: Seats', 'cf_vip', 'Customer', 'custom.Other']);
+    expect(summarizeMapping(mapping)).toContain('custom.Plan -> attr.plan');
+    expect(summarizeMapping(mapping)).toContain('Custom Field: Seats -> attr.seats');
+    expect(summarizeMapping(mapping)).toContain('cf_vip -> attr.vip');
+    expect(mapping.unmapped).toEqual(['Customer', 'custom.Other']);
+  });
+
   it('maps the usual synonyms of each contact field', () => {
     const cases: [string, string][] = [
       ['External ID', 'external_id'],
