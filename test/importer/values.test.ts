@@ -41,23 +41,10 @@ describe('cells', () => {
   });
 
   it('readBoolean takes the yes/no words of localized exports too', () => {
-    expect(['Ja', 'Ein', 'oui', 'Sí', 'sim', 'WAHR'].map(readBoolean)).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
-    expect(['Nein', 'Aus', 'non', 'não', 'nee', 'Falso'].map(readBoolean)).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
-    expect(['vielleicht', 'peut-être', 'jein'].map(readBoolean)).toEqual([undefined, undefined, undefined]);
+    for (const word of ['Ja', 'Ein', 'oui', 'Sí', 'sim', 'WAHR']) expect(readBoolean(word), word).toBe(true);
+    for (const word of ['Nein', 'Aus', 'non', 'não', 'nee', 'Falso'])
+      expect(readBoolean(word), word).toBe(false);
+    for (const word of ['vielleicht', 'peut-être', 'jein']) expect(readBoolean(word), word).toBeUndefined();
   });
 
   it('readBoolean takes yes/no words in any case, and nothing else', () => {
