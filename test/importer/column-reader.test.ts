@@ -64,9 +64,10 @@ describe('ColumnReader', () => {
     ];
     const read = rows.map((row) => {
       const problems: FieldProblem[] = [];
-      const candidate = reader.read(row, evidence, problems).candidate;
+      const result = reader.read(row, evidence, problems);
       expect(problems, row[0]).toEqual([]);
-      return candidate.custom_attributes;
+      if (typeof result === 'string') throw new Error(`${row[0]}: ${result}`);
+      return result.candidate.custom_attributes;
     });
     // A zero date is no date: the field is left as it is, with nothing to fix.
     expect(read).toEqual([
