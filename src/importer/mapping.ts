@@ -105,10 +105,10 @@ export function isGenericHeader(header: string): boolean {
 /** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
 const RECORD_FIELDS = new Set(READ_ONLY_CONTACT_FIELDS.map(normalizeHeader));
 
-/** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
 /** Custom-field prefixes of a normalized header (`custom.`, `Custom Field:`, `cf_`). */
 const CUSTOM_PREFIXES = ['customfields', 'customfield', 'custom', 'cf'];
 
+/** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
 export function normalizeHeader(header: string): string {
   return header
     .normalize('NFKC')

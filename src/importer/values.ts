@@ -156,7 +156,7 @@ export function slashDateOrder(text: string): DateOrder | 'either' | undefined {
 }
 
 /** A currency's symbol (`$`, `R$`, `US$`, `€`) or, apart from the number, its ISO code (`USD`, `EUR`). */
-const CURRENCY = String.raw`(?:[A-Z]{0,2}\$|[€£¥₹₩₽₺₪₫฿₦₱]|(?<=^|\s)[A-Z]{3}(?=\s|$)|(?<=\s)[A-Z]{3}$)`;
+const CURRENCY = String.raw`(?:[A-Z]{0,2}\$|[€£¥₹₩₽₺₪₫฿₦₱]|(?<=^|\s)[A-Z]{3}(?=\s|$))`;
 const AMOUNT_BEFORE_RE = new RegExp(String.raw`^([+-]?)\s*${CURRENCY}\s*([+-]?\d[\d.,' \u00a0\u202f]*)$`);
 const AMOUNT_AFTER_RE = new RegExp(String.raw`^([+-]?\d[\d.,' \u00a0\u202f]*?)\s*${CURRENCY}$`);
 
