@@ -47,6 +47,11 @@ export type RowResult =
       notice?: string;
       /** What reading the row found of the whole file (its first date-time without a zone). */
       note?: EvidenceNote;
+      /**
+       * The row gives nothing but its key where the file's columns fill more: sent, it would make
+       * an empty contact (a partial form response, a lead without people). Not sent by an import.
+       */
+      empty?: true;
     }
   | {
       ok: false;
@@ -87,6 +92,9 @@ export interface RowNotes {
   lostCharactersCount: number;
   /** National numbers placed by the file's own evidence (no row or default country), by country. */
   placedByFile: Map<string, number>;
+  /** Lines of rows that give nothing but their key (see `empty`), the first few, and how many. */
+  emptyRows: number[];
+  emptyRowsCount: number;
 }
 
 /** Fields of a contact that can land without the rest: one unreadable value costs only itself. */
@@ -127,6 +135,8 @@ export function createRowValidator({
     lostCharacters: [],
     lostCharactersCount: 0,
     placedByFile: new Map(),
+    emptyRows: [],
+    emptyRowsCount: 0,
   };
   const country = defaultCountry?.toUpperCase();
   // This tool's own export reads back exactly: no trimming, `""` is the empty string.
@@ -143,6 +153,11 @@ export function createRowValidator({
       timeZone === undefined || canonicalTimeZone(timeZone) === 'UTC' ? undefined : timeZone,
     );
   const dates = defs.filter((d) => d.type === 'date').map((d) => d.name);
+  const fillsMoreThanKeys =
+    !exact &&
+    mapping?.columns.some((targets) =>
+      targets.some((t) => t.kind !== 'country' && !(t.kind === 'field' && t.field === 'external_id')),
+    ) === true;
 
   const validate = (source: SourceRecord): RowResult => {
     let note: EvidenceNote | undefined;
@@ -238,6 +253,20 @@ export function createRowValidator({
       if (!parsed.success) return reject(listProblems(toIssues(parsed.error), problems), problems);
     }
     if (problems.length > 0 && strict) return reject(listProblems([], problems), problems);
+    // A table that fills more than keys: a row of its key alone would make an empty contact. A
+    // file of keys alone asks for just that, and this tool's own export restores what it saved.
+    const empty = fillsMoreThanKeys && nothingButKey(parsed.data);
+    // Its other cells unreadable: the row goes to the rejects file to be mended, not lost.
+    if (empty && problems.length > 0) {
+      return reject(
+        `nothing to import but its external_id once the values that cannot be read are left out: ${listProblems([], problems)}`,
+        problems,
+      );
+    }
+    if (empty) {
+      notes.emptyRowsCount++;
+      if (notes.emptyRows.length < MAX_NOTED_LINES) notes.emptyRows.push(source.line);
+    }
     const name = parsed.data.name;
     if (typeof name === 'string' && LOST_CHARACTERS_RE.test(name)) {
       notes.lostCharactersCount++;
@@ -248,6 +277,7 @@ export function createRowValidator({
         .filter(Boolean)
         .join('; ') || undefined;
     const result: RowResult = { ok: true, line: source.line, input: parsed.data, source };
+    if (empty) result.empty = true;
     if (problems.length > 0) result.fixes = problems;
     if (notice) result.notice = notice;
     if (note) result.note = note;
@@ -268,6 +298,17 @@ export function problemCodes(problems: readonly FieldProblem[]): ProblemCode[] |
 }
 
 /** Every problem of a row, in one reason: `field: message; field: message`. */
+/** A contact input that gives no field but its key: `null` (a clear) and `[]` are given. */
+function nothingButKey(input: ContactInputParsed): boolean {
+  return (
+    input.name === undefined &&
+    input.email === undefined &&
+    input.phonenumber === undefined &&
+    input.stripe_accounts === undefined &&
+    (input.custom_attributes === undefined || Object.keys(input.custom_attributes).length === 0)
+  );
+}
+
 function listProblems(
   issues: readonly { field: string; message: string }[],
   problems: FieldProblem[],

@@ -70,6 +70,16 @@ describe('exports of systems named nowhere in the importer, with no flags but th
       const keys = new Set<string>();
       for (const row of rows) {
         const key = want.key ? row[want.key]!.trim() : row[want.email[0]!]!.trim().toLowerCase();
+        // A row with nothing but its key (LinkedIn's hidden connection) would be an empty contact.
+        const given = [...want.name, ...want.email, ...want.phones].some((c) => {
+          const value = row[c]?.trim();
+          return value && value !== '--';
+        });
+        if (!given) {
+          expect(contacts.get(key), `${key}`).toBeUndefined();
+          expect(r.stderr).toMatch(/gave nothing but (its|their) external_id/);
+          continue;
+        }
         keys.add(key);
         const contact = contacts.get(key);
         expect(contact, `${key}`).toBeDefined();

@@ -10,6 +10,8 @@ const notes = (): RowNotes => ({
   multiValue: new Map(),
   lostCharacters: [],
   lostCharactersCount: 0,
+  emptyRows: [],
+  emptyRowsCount: 0,
   placedByFile: new Map(),
 });
 

@@ -268,6 +268,18 @@ describe('runImport', () => {
     expect(existsSync(`${file}.import-checkpoint.json`)).toBe(false);
   });
 
+  it('sends no row that gives nothing but its key, in a dry run as in a real one, and says which', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'partial.csv');
+    // Line 3 is a partial form response, line 5 a row of its key alone: no contact is made of either.
+    await writeFile(file, 'id,name,email\nu1,Ann Lee,ann@example.com\nu2,,\nu3,Cy,\nu4, , \n');
+    const dry = await runImport({ client, agentId: AGENT, input: file, dryRun: true });
+    expect(dry).toMatchObject({ rows: 4, created: 2, rejected: 0, empty: { count: 2, lines: [3, 5] } });
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ rows: 4, created: 2, rejected: 0, empty: { count: 2, lines: [3, 5] } });
+    expect([...byKey(mock).keys()].sort()).toEqual(['u1', 'u3']);
+  });
+
   it('uses the batch form, and isolates a bad row of a rejected batch', async () => {
     const { mock, client, dir } = await setup();
     mock.store.upsertContact(AGENT, { external_id: 'owner', email: 'dup@example.com' });
@@ -858,8 +870,12 @@ describe('fixes files of workbooks and TSV files', () => {
     expect(header).toBe('external_id,name,phonenumber,country,attr.seats,_line,_error');
     expect(row).toMatch(/^a,,,,many,2,"?custom_attributes\.seats: /);
     const again = await runImport({ client, agentId: AGENT, input: report.fixesFile! });
-    // Imported as is: read as CSV rows, the unreadable value is refused again, nothing else.
-    expect(again).toMatchObject({ rows: 1, created: 0, rejected: 0, fixed: 1 });
+    // Imported as is: read as CSV rows, the unreadable value is refused again, and with it the
+    // row, which has nothing else to give: it goes to the rejects file to be mended.
+    expect(again).toMatchObject({ rows: 1, created: 0, updated: 0, rejected: 1, fixed: 0 });
+    expect(again.rejectReasons[0]?.reason).toMatch(
+      /^nothing to import but its external_id once the values that cannot be read are left out: custom_attributes\.seats: /,
+    );
     expect(byKey(mock).get('a')).toMatchObject({ name: 'Ann', custom_attributes: {} });
   });
 

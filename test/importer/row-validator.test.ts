@@ -61,6 +61,32 @@ describe('CSV rows', () => {
     expect(result.ok && result.input).toEqual({ external_id: 'u2' });
   });
 
+  it('marks a row that gives nothing but its key, where the file fills more, as empty, and notes its line', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    const result = validate(cells({ 'User ID': 'u5', 'Full Name': '', Plan: '' }, 7));
+    expect(result).toMatchObject({ ok: true, empty: true, input: { external_id: 'u5' } });
+    expect(validate(cells({ 'User ID': 'u6', Plan: 'pro' }, 8))).not.toHaveProperty('empty');
+    expect(validate.notes).toMatchObject({ emptyRows: [7], emptyRowsCount: 1 });
+  });
+
+  it('rejects a row whose only values beside its key cannot be read, saying why, to be mended', () => {
+    const result = csvRow(cells({ 'User ID': 'u7', Phone: '020 7946 0958', Seats: 'many' }));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(
+      /^nothing to import but its external_id once the values that cannot be read are left out: phonenumber: .*; custom_attributes\.seats: /,
+    );
+    expect(!result.ok && result.codes).toEqual(['phone_no_country']);
+  });
+
+  it('sends a row of its key alone where that is all the file gives, a file of keys, or JSON', () => {
+    const keys = resolveMapping({ header: ['external_id'], definitions: DEFINITIONS });
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: keys });
+    const row: SourceRecord = { row: 1, line: 2, raw: ['u8'], record: { external_id: 'u8' } };
+    expect(validate(row)).toMatchObject({ ok: true, input: { external_id: 'u8' } });
+    expect(validate(row)).not.toHaveProperty('empty');
+    expect(jsonRow(json({ external_id: 'u9' }))).not.toHaveProperty('empty');
+  });
+
   it('trims every cell, drops a spreadsheet apostrophe, and reads an empty cell, quoted or not, as "not given"', () => {
     const result = csvRow(
       cells({ 'User ID': "'u3 ", 'Full Name': '  Ann  ', 'E-mail': '', Phone: '', Plan: '', Seats: '' }),
@@ -138,7 +164,7 @@ describe('CSV rows', () => {
   it('reads numbers as spreadsheets write them, 1,200 and 1.200 by the decimal mark the file shows', () => {
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
     const seats = (line: number, value: string) => {
-      const result = validate(cells({ 'User ID': String(line), Seats: value }, line));
+      const result = validate(cells({ 'User ID': String(line), 'Full Name': 'Ann Lee', Seats: value }, line));
       if (!result.ok) return result.reason;
       return result.fixes
         ? result.fixes.map((f) => f.reason)
@@ -160,7 +186,7 @@ describe('CSV rows', () => {
     // row could show that dots group thousands.
     const fresh = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
     const open = (value: string) => {
-      const result = fresh(cells({ 'User ID': '1', Seats: value }));
+      const result = fresh(cells({ 'User ID': '1', 'Full Name': 'Ann Lee', Seats: value }));
       return result.ok && result.fixes?.map((f) => f.reason);
     };
     expect(open('1.200')).toEqual([

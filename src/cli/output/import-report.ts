@@ -28,6 +28,7 @@ export function summaryRecord(r: ImportReport) {
     rows: r.rows,
     ...counts,
     skipped: r.skipped,
+    empty_rows: r.empty.count,
     dry_run: r.dryRun,
     interrupted: r.interrupted,
     duration_ms: r.durationMs,
@@ -92,6 +93,12 @@ export function closingLines(r: ImportReport): string[] {
         'to choose otherwise, pass --default-country (or give the rows a country column).',
     );
   }
+  if (r.empty.count > 0) {
+    lines.push(
+      `${plural(r.empty.count, 'row')} gave nothing but ${r.empty.count === 1 ? 'its' : 'their'} external_id, every other cell empty ` +
+        `(${where(r.empty.lines, r.empty.count)}): ${r.dryRun ? 'not to send' : 'not sent'}, as each would make an empty contact.`,
+    );
+  }
   if (r.lostCharacters.count > 0) {
     lines.push(
       `${r.lostCharacters.count} name${r.lostCharacters.count === 1 ? '' : 's'} hold "??" where the exporting system lost characters ` +
@@ -110,7 +117,11 @@ export function pathFromCwd(ctx: CommandContext, file: string): string {
 /** The closing sentence: what happened to the rows, how long it took, at what rate. */
 export function summaryLine(r: ImportReport): string {
   const seconds = `${(r.durationMs / 1000).toFixed(1)}s`;
-  const earlier = r.skipped ? `, ${r.skipped} landed in an earlier run` : '';
+  const earlier =
+    (r.skipped ? `, ${r.skipped} landed in an earlier run` : '') +
+    (r.empty.count
+      ? `, ${r.empty.count} with nothing but a key ${r.dryRun ? 'not to send' : 'not sent'}`
+      : '');
   const fixed = r.fixed ? `, ${r.fixed} ${r.dryRun ? 'would land' : 'landed'} without a field` : '';
   if (r.dryRun) {
     return `Checked ${plural(r.rows, 'row')} in ${seconds}: ${r.created} to create, ${r.updated} to update, ${r.unchanged} unchanged, ${r.rejected} rejected${fixed}${earlier}.`;
@@ -154,7 +165,7 @@ export function progressLine(
   rate: number,
 ): string {
   const { stats, total } = e;
-  const done = stats.created + stats.updated + stats.rejected + stats.skipped + stats.unchanged;
+  const done = stats.created + stats.updated + stats.rejected + stats.skipped + stats.empty + stats.unchanged;
   const of = total ? ` of ${total} (${Math.floor((done * 100) / Math.max(1, total))}%)` : '';
   const link = dryRun ? '' : `, ${e.inFlight} in flight`;
   return `${done}${of} rows ${dryRun ? 'checked' : 'done'}, ${rate} rows/s${link}, ${stats.rejected} rejected`;

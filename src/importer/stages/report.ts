@@ -23,6 +23,8 @@ export interface ImportStats {
   rejected: number;
   /** Landed by an earlier run (with `--resume`). */
   skipped: number;
+  /** Rows with nothing but their key, not sent (see RowResult's `empty`). */
+  empty: number;
   /** Dry run: rows that would change nothing. */
   unchanged: number;
   /** Contacts that land with fields left out (kept in the fixes file). */
@@ -103,6 +105,8 @@ export interface ImportReport {
   updated: number;
   rejected: number;
   skipped: number;
+  /** Rows with nothing but their key, not sent: how many, and the first lines. */
+  empty: { count: number; lines: number[] };
   /** Dry run: rows that would change nothing (`created` and `updated` are then "would"). */
   unchanged: number;
   durationMs: number;
@@ -164,6 +168,7 @@ export class ImportTally {
     updated: 0,
     rejected: 0,
     skipped: 0,
+    empty: 0,
     unchanged: 0,
     fixed: 0,
     startedAt: Date.now(),
@@ -199,6 +204,11 @@ export class ImportTally {
 
   skipped(): void {
     this.stats.skipped++;
+    this.progress();
+  }
+
+  empty(): void {
+    this.stats.empty++;
     this.progress();
   }
 
@@ -309,6 +319,7 @@ export class ImportTally {
       lostCharacters: number[];
       lostCharactersCount: number;
       placedByFile: Map<string, number>;
+      emptyRows: number[];
     },
   ): Promise<ImportReport> {
     const { outputs } = this.#options;
@@ -340,6 +351,7 @@ export class ImportTally {
       updated: s.updated,
       rejected: s.rejected,
       skipped: s.skipped,
+      empty: { count: s.empty, lines: notes?.emptyRows ?? [] },
       unchanged: s.unchanged,
       durationMs,
       rowsPerSecond: durationMs > 0 ? Math.round((done * 1000) / durationMs) : done,

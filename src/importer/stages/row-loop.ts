@@ -66,6 +66,10 @@ export async function runRows(o: RowLoopOptions): Promise<RowLoopEnd> {
       tally.reject(record, result.reason, result.codes);
       return;
     }
+    if (result.empty) {
+      tally.empty();
+      return;
+    }
     const planned = planner.plan(record, result.input);
     if (!planned.ok) {
       tally.reject(record, planned.reason);

@@ -18,7 +18,7 @@ import { useTempHome } from '../../helpers/cli.js';
 import { startTestMock } from '../../helpers/mock.js';
 
 const event = (
-  over: Partial<Record<'created' | 'updated' | 'rejected' | 'skipped', number>>,
+  over: Partial<Record<'created' | 'updated' | 'rejected' | 'skipped' | 'empty', number>>,
   total?: number,
 ) => ({
   type: 'progress' as const,
@@ -31,6 +31,7 @@ const event = (
     updated: 0,
     rejected: 0,
     skipped: 0,
+    empty: 0,
     unchanged: 0,
     fixed: 0,
     startedAt: 1_000,
@@ -48,6 +49,12 @@ describe('import progress line', () => {
   it('counts rows an earlier run landed as done', () => {
     expect(progressLine(event({ created: 100, skipped: 900 }, 1000), false, 100)).toBe(
       '1000 of 1000 (100%) rows done, 100 rows/s, 3 in flight, 0 rejected',
+    );
+  });
+
+  it('counts rows with nothing but a key, not sent, as done', () => {
+    expect(progressLine(event({ created: 90, empty: 10 }, 100), false, 100)).toBe(
+      '100 of 100 (100%) rows done, 100 rows/s, 3 in flight, 0 rejected',
     );
   });
 
@@ -78,6 +85,7 @@ describe('the closing sentence', () => {
     updated: 500,
     rejected: 3,
     skipped: 0,
+    empty: { count: 0, lines: [] },
     unchanged: 0,
     durationMs: 2600,
     rowsPerSecond: 27136,
@@ -122,6 +130,20 @@ describe('the closing sentence', () => {
     );
     expect(summaryLine(report({ dryRun: true }))).toBe(
       'Checked 70553 rows in 2.6s: 70000 to create, 500 to update, 0 unchanged, 3 rejected.',
+    );
+  });
+
+  it('counts the rows with nothing but a key apart, and names their first lines', () => {
+    const empty = report({ rejected: 0, empty: { count: 53, lines: [4, 9] } });
+    expect(summaryLine(empty)).toBe(
+      'Imported 70553 rows in 2.6s (27136 rows/s): 70000 created, 500 updated, 0 rejected, 53 with nothing but a key not sent.',
+    );
+    expect(closingLines(empty)).toContain(
+      '53 rows gave nothing but their external_id, every other cell empty (lines 4, 9, …): not sent, as each would make an empty contact.',
+    );
+    expect(summaryRecord(empty)).toHaveProperty('empty_rows', 53);
+    expect(closingLines(report({ empty: { count: 1, lines: [4] }, dryRun: true }))).toContain(
+      '1 row gave nothing but its external_id, every other cell empty (line 4): not to send, as each would make an empty contact.',
     );
   });
 });

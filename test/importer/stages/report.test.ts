@@ -132,9 +132,11 @@ describe('ImportTally', () => {
         ['GB', 5],
         ['AT', 1],
       ]),
+      emptyRows: [7],
     });
     expect(report.multiValue).toEqual([{ column: 'Emails', cells: 3 }]);
     expect(report.lostCharacters).toEqual({ count: 2, lines: [4, 9] });
+    expect(report.empty).toEqual({ count: 0, lines: [7] });
     expect(report.placedByFile.map((p) => p.country)).toEqual(['GB', 'AT', 'DE']);
     expect(report.interrupted).toBe(true);
   });
