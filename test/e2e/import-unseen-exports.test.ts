@@ -105,6 +105,31 @@ describe('exports of systems named nowhere in the importer, with no flags but th
   }
 });
 
+describe("SurveyMonkey's two header rows", () => {
+  it('reads the contact fields named in the second row, and keys each respondent by email', async () => {
+    const file = 'surveymonkey-responses.csv';
+    const input = join(home.dir, file);
+    await copyFile(new URL(file, FIXTURES), input);
+    const r = await runInProcess(['import', input, '--agent', AGENT], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.stderr).toMatch(/line 2 goes on with the header \("Email", .*\): read as part of it/);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'Columns: no id column: external_id = Email, in lower case; Name -> name; Email, Email Address -> email',
+    );
+    // The response that left its contact fields empty has no email to key it: rejected, said so.
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/line 6: rejected: external_id: no email to key the contact by/);
+    const contacts = mock.store.contacts(AGENT);
+    expect(contacts.map((c) => [c.external_id, c.name]).sort()).toEqual([
+      ['ann.lee@example.com', 'Ann Lee'],
+      ['jose.nunez@example.org', 'José Núñez'],
+      ['priya.raman@example.com', 'Priya Raman'],
+    ]);
+  });
+});
+
 describe('what an import decided, said once', () => {
   it('says what the values decided, the repeated keys, the numbers the file placed and the --map a fax needs', async () => {
     const input = join(home.dir, 'kunden.csv');

@@ -3,6 +3,7 @@
 // repeated where exports were pasted one after another, a report's footer), skipped alike
 // whichever way the rows were read.
 import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { headerWords, roleByWords } from '../columns.js';
 import type { SourceNote } from '../notes.js';
 import { MAX_RECORD_CHARS } from './record-limit.js';
 import { type Cell, REJECT_KEYS, type SourceRecord } from './types.js';
@@ -87,24 +88,39 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         `${lines === 1 ? 'is' : 'are'} not contacts (${JSON.stringify(shown)}${lines > 1 ? ', …' : ''}): skipped`,
     );
   }
+  // A survey's header goes on in its second row: the answers' labels under their question.
+  const second = window[at + 1];
+  const twoRows = second !== undefined && continuesHeader(first.cells, second.cells);
+  if (twoRows) {
+    const labels = second.cells.flatMap((cell, i) =>
+      cell?.trim() && !first.cells[i]?.trim() ? [cell.trim()] : [],
+    );
+    skipped(
+      `line ${second.line} goes on with the header (${labels
+        .slice(0, 3)
+        .map((l) => JSON.stringify(truncate(l)))
+        .join(', ')}${labels.length > 3 ? ', …' : ''} under its blank cells): read as part of it`,
+    );
+  }
   // The rows read past the header go first, then the rest of the input.
-  const replay = window.slice(at + 1);
+  const replay = window.slice(at + (twoRows ? 2 : 1));
   const read = async () => {
     if (replay.length > 0) return replay.shift()!;
     if (failure) throw failure.error;
     return options.read();
   };
-  const fullHeader = first.cells.map((cell) => cell ?? '');
+  const fullHeader = twoRows ? joinHeader(first.cells, second.cells) : first.cells.map((cell) => cell ?? '');
   const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
   const header = kept.map((i) => fullHeader[i]!);
   const keys = uniqueKeys(header);
-  const headerText = fullHeader.map((cell) => cell.trim()).join('\u0000');
-  const firstHeader = fullHeader[0]!.trim();
+  // A header repeated where exports were pasted one after another: its first row, as written.
+  const headerText = first.cells.map((cell) => (cell ?? '').trim()).join('\u0000');
+  const firstHeader = (first.cells[0] ?? '').trim();
   // The first cell alone rules out almost every row, without building anything.
   const sameAsHeader = (cells: Cell[]) =>
     (cells[0] ?? '').trim() === firstHeader &&
     cells.map((cell) => (cell ?? '').trim()).join('\u0000') === headerText;
-  const headerEnd = first.last;
+  const headerEnd = twoRows ? second.last : first.last;
   let rowNumber = 0;
 
   // Cells go to the record as read unless the header has a rejects column to leave out.
@@ -229,6 +245,40 @@ function looksLikeHeader(cells: Cell[], filled: number, widest: number): boolean
     if (VALUE_RE.test(text) && text !== '#') values++;
   }
   return values <= filled / 5;
+}
+
+/** What a second header row names under a blank cell of the first, for it to be one: a contact's field. */
+const FIELD_ROLES = new Set(['email', 'phone', 'name', 'first', 'last']);
+
+/**
+ * The header goes on in the row after it (SurveyMonkey: `Contact information` over `Name`,
+ * `Email`, and `Response` under each question): that row is labels, not values, and under a
+ * blank cell of the header it names a contact's field. A data row does not hold `Email` as a value.
+ */
+function continuesHeader(header: Cell[], next: Cell[]): boolean {
+  const filled = filledCells(next);
+  if (!looksLikeHeader(next, filled, filled)) return false;
+  return next.some((cell, i) => {
+    const text = cell?.trim();
+    if (!text || header[i]?.trim()) return false;
+    const role = roleByWords(headerWords(text));
+    return role !== undefined && FIELD_ROLES.has(role);
+  });
+}
+
+/**
+ * A header of two rows as one: a label under a blank cell stands alone, and so does one naming a
+ * contact's field (`Name` under `Contact information`); other labels under a question (`Response`,
+ * `Open-Ended Response`) leave it as it is.
+ */
+function joinHeader(top: Cell[], sub: Cell[]): string[] {
+  return top.map((cell, i) => {
+    const label = sub[i]?.trim();
+    if (!label) return cell ?? '';
+    if (!cell?.trim()) return label;
+    const role = roleByWords(headerWords(label));
+    return role !== undefined && FIELD_ROLES.has(role) ? label : cell;
+  });
 }
 
 /**

@@ -78,6 +78,44 @@ describe('readTable', () => {
     expect(sheet.records[0]!.record).toEqual({ a: '1', b: '2' });
   });
 
+  it("reads a survey's header of two rows as one: the fields under its blank cells, the questions as asked", async () => {
+    // SurveyMonkey's layout (test/fixtures/unseen/EVIDENCE.md): answers' labels in a second row.
+    const { header, records, notes } = await table([
+      ['Respondent ID', 'Collector ID', 'Contact information:', undefined, undefined, 'Which plan?', 'Why?'],
+      [undefined, undefined, 'Name', 'Email', 'Phone Number', 'Response', 'Open-Ended Response'],
+      ['118052219061', '446111201', 'Ann Lee', 'ann@example.com', '(415) 555-0101', 'Pro', 'Price'],
+    ]);
+    expect(header).toEqual([
+      'Respondent ID',
+      'Collector ID',
+      'Name',
+      'Email',
+      'Phone Number',
+      'Which plan?',
+      'Why?',
+    ]);
+    expect(records.map((r) => [r.line, r.record.Email])).toEqual([[3, 'ann@example.com']]);
+    expect(notes).toEqual([
+      'line 2 goes on with the header ("Email", "Phone Number" under its blank cells): read as part of it',
+    ]);
+  });
+
+  it('reads a row of labels after a header with blank cells as data, unless it names a field there', async () => {
+    const { header, records } = await table([
+      ['Company', 'Contact', undefined],
+      ['Acme', 'Ann Lee', 'Key account'],
+      ['Initech', 'Bo Ng', undefined],
+    ]);
+    expect(header).toEqual(['Company', 'Contact', '']);
+    expect(records.map((r) => r.record.Company)).toEqual(['Acme', 'Initech']);
+    // Values: an email is no label, whatever the row says under a blank cell.
+    const emails = await table([
+      ['Contact', undefined],
+      ['Ann Lee', 'ann@example.com'],
+    ]);
+    expect(emails.records).toHaveLength(1);
+  });
+
   it('is null for no rows at all', async () => {
     expect(await readTable({ read: rowsOf([]), note: () => {} })).toBeNull();
   });
