@@ -77,7 +77,7 @@ describe('exports of systems named nowhere in the importer, with no flags but th
         });
         if (!given) {
           expect(contacts.get(key), `${key}`).toBeUndefined();
-          expect(r.stderr).toMatch(/gave nothing but (its|their) external_id/);
+          expect(r.stderr).toMatch(/had nothing to import but (its|their) external_id/);
           continue;
         }
         keys.add(key);

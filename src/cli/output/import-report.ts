@@ -95,7 +95,7 @@ export function closingLines(r: ImportReport): string[] {
   }
   if (r.empty.count > 0) {
     lines.push(
-      `${plural(r.empty.count, 'row')} gave nothing but ${r.empty.count === 1 ? 'its' : 'their'} external_id, every other cell empty ` +
+      `${plural(r.empty.count, 'row')} had nothing to import but ${r.empty.count === 1 ? 'its' : 'their'} external_id ` +
         `(${where(r.empty.lines, r.empty.count)}): ${r.dryRun ? 'not to send' : 'not sent'}, as each would make an empty contact.`,
     );
   }

@@ -139,11 +139,11 @@ describe('the closing sentence', () => {
       'Imported 70553 rows in 2.6s (27136 rows/s): 70000 created, 500 updated, 0 rejected, 53 with nothing but a key not sent.',
     );
     expect(closingLines(empty)).toContain(
-      '53 rows gave nothing but their external_id, every other cell empty (lines 4, 9, …): not sent, as each would make an empty contact.',
+      '53 rows had nothing to import but their external_id (lines 4, 9, …): not sent, as each would make an empty contact.',
     );
     expect(summaryRecord(empty)).toHaveProperty('empty_rows', 53);
     expect(closingLines(report({ empty: { count: 1, lines: [4] }, dryRun: true }))).toContain(
-      '1 row gave nothing but its external_id, every other cell empty (line 4): not to send, as each would make an empty contact.',
+      '1 row had nothing to import but its external_id (line 4): not to send, as each would make an empty contact.',
     );
   });
 });
