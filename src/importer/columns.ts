@@ -385,6 +385,16 @@ const OTHER_PHONE_WORDS = new Set([
 ]);
 /** Words beside `name` that keep it the contact's full name (`Full Name`, `Attendee Name`). */
 const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS]);
+/**
+ * A name column with one of these words names a person the row is about (`Contact Name`,
+ * `primary_contact_name`), ahead of one that does not (`Name`, `display_name`: a lead's company
+ * in Close). Not `user` (`User Name` is a login) nor the words of a record (`lead`, `record`).
+ */
+const WHOSE_NAME_WORDS = new Set(
+  [...PERSON_WORDS].filter(
+    (w) => !['user', 'lead', 'record', 'profile', 'external', 'people', 'connection'].includes(w),
+  ),
+);
 const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom', 'voornaam']);
 const LAST_WORDS = new Set([
   'last',
@@ -484,8 +494,14 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   if (named) {
     // `Ticket Full Name` is its holder's; `Ticket Name` is the ticket's (`General Admission`).
     const qualified = has(words, NAME_QUALIFIERS);
+    // `Primary Contact Name`: the main one of the row's people.
+    const person = has(words, PERSON_WORDS);
     const rest = words.filter(
-      (w) => !NAME_WORDS.has(w) && !NAME_QUALIFIERS.has(w) && !(qualified && HELD_WORDS.has(w)),
+      (w) =>
+        !NAME_WORDS.has(w) &&
+        !NAME_QUALIFIERS.has(w) &&
+        !(qualified && HELD_WORDS.has(w)) &&
+        !(person && (w === 'primary' || w === 'main')),
     );
     return rest.length === 0 ? 'name' : undefined;
   }
@@ -771,7 +787,7 @@ export function inferColumns(
           ? phoneRank(w, i) + (s.filled === 0 ? EMPTY_LAST : 0)
           : role === 'email'
             ? emailRank(w, i) + (s.filled === 0 ? EMPTY_LAST : 0)
-            : i + (by === 'values' ? 10_000 : 0),
+            : i + (by === 'values' ? 10_000 : 0) + (role === 'name' && !has(w, WHOSE_NAME_WORDS) ? 1_000 : 0),
     };
   });
 

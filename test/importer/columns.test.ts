@@ -392,6 +392,26 @@ describe('inferColumns: what a new user met', () => {
     expect(norway.columns[2]?.role).toBe('country');
   });
 
+  it("ranks a name that says whose it is (a contact's, a customer's) before a bare or display name", () => {
+    const rank = (header: string[]) => {
+      const { columns } = inferColumns(header, []);
+      return header
+        .map((h, i) => ({ h, c: columns[i] }))
+        .filter((x) => x.c?.role === 'name')
+        .sort((a, b) => a.c!.rank - b.c!.rank)
+        .map((x) => x.h);
+    };
+    // Close's lead: its display_name is the company; the person is the primary contact.
+    expect(rank(['id', 'display_name', 'primary_contact_name', 'primary_contact_email'])).toEqual([
+      'primary_contact_name',
+      'display_name',
+    ]);
+    expect(rank(['Name', 'Contact Name', 'Email'])).toEqual(['Contact Name', 'Name']);
+    // A login is no one's name.
+    expect(rank(['User Name', 'Name', 'Email'])).toEqual(['Name']);
+    expect(rank(['Full Name', 'Display Name'])).toEqual(['Full Name', 'Display Name']);
+  });
+
   it('holds a system-named person id (Primary Contact ID) to unique values', () => {
     const inference = inferColumns(
       ['First Name', 'Email', 'Primary Contact ID'],
