@@ -136,7 +136,9 @@ says so and records only the contacts it creates; --undoable reads anyway, --no-
 nothing.
 
 Exit codes: 0 every row landed (some perhaps without a field: see the fixes file), 8 some rows
-were rejected (see the rejects file), 130 interrupted.
+were rejected (see the rejects file), 130 interrupted; 2 a file or an option that cannot be
+read as asked (no key column, a bad --map), 3 no API key or one refused, 4 no such agent, 6 the
+service failing after retries, 7 the service unreachable.
 
 Examples:
   $ contacts import customers.csv --agent my-agent
