@@ -248,6 +248,8 @@ const REGISTRATION_WORDS = new Set([
   'invitee',
   'participant',
   'respondent',
+  'response',
+  'submission',
   'teilnehmer',
 ]);
 /**
@@ -819,7 +821,7 @@ export function inferColumns(
           if (!has(words[index]!, REGISTRATION_WORDS)) return true;
           notKeys.push({
             index,
-            why: 'it numbers one registration (a ticket, a booking), not the person, who has another at the next event: the email keys the contact',
+            why: 'it numbers one registration or response (a ticket, a booking, a survey answered), not the person, who has another the next time: the email keys the contact',
           });
           return false;
         })

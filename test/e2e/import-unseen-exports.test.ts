@@ -130,6 +130,37 @@ describe("SurveyMonkey's two header rows", () => {
   });
 });
 
+describe("Qualtrics' three header rows", () => {
+  it('reads the header in words where only they name a column, skips the metadata row, keys by the email', async () => {
+    const file = 'qualtrics-responses.csv';
+    const input = join(home.dir, file);
+    await copyFile(new URL(file, FIXTURES), input);
+    const r = await runInProcess(['import', input, '--agent', AGENT], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.stderr).toMatch(
+      /line 2 says the header in words \("Start Date", "End Date", "Response Type", …\): read as part of it/,
+    );
+    expect(r.stderr).toMatch(
+      /line 3 describes the columns \(\{"ImportId":"startDate",.*\), not a contact: skipped/,
+    );
+    expect(r.stderr).toMatch(
+      /Column "ResponseId" is not used as the contacts' key: it numbers one registration or response/,
+    );
+    expect(r.stderr).toContain('What is your phone number? -> phonenumber');
+    // The anonymous response and the survey's preview have no email to key them: rejected.
+    expect(r.code).toBe(8);
+    const contacts = mock.store.contacts(AGENT);
+    expect(contacts.map((c) => [c.external_id, c.name, c.phonenumber]).sort()).toEqual([
+      ['elise.moreau@example.com', 'Élise Moreau', '+15145550106'],
+      ['hannah.ng@example.com', 'Hannah Ng', '+13035550101'],
+      ['ken.ito@example.com', 'Ken Ito', '+13035550102'],
+      ['lara.jones@example.com', 'Lara Jones', null],
+    ]);
+  });
+});
+
 describe('what an import decided, said once', () => {
   it('says what the values decided, the repeated keys, the numbers the file placed and the --map a fax needs', async () => {
     const input = join(home.dir, 'kunden.csv');

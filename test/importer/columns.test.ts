@@ -66,7 +66,7 @@ describe('inferColumns: header words', () => {
       expect(inferred.notKeys, header).toEqual([
         {
           index: 0,
-          why: 'it numbers one registration (a ticket, a booking), not the person, who has another at the next event: the email keys the contact',
+          why: 'it numbers one registration or response (a ticket, a booking, a survey answered), not the person, who has another the next time: the email keys the contact',
         },
       ]);
     }

@@ -88,28 +88,43 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         `${lines === 1 ? 'is' : 'are'} not contacts (${JSON.stringify(shown)}${lines > 1 ? ', …' : ''}): skipped`,
     );
   }
-  // A survey's header goes on in its second row: the answers' labels under their question.
+  // A survey's header goes on in its second row (the answers' labels under their question, or
+  // the questions in words under their codes), and may be followed by the columns' metadata.
   const second = window[at + 1];
-  const twoRows = second !== undefined && continuesHeader(first.cells, second.cells);
-  if (twoRows) {
+  const goesOn = second && headerGoesOn(first.cells, second.cells);
+  let fullHeader = first.cells.map((cell) => cell ?? '');
+  let end = first;
+  if (second && goesOn) {
+    fullHeader = joinHeader(first.cells, second.cells, goesOn);
+    end = second;
     const labels = second.cells.flatMap((cell, i) =>
-      cell?.trim() && !first.cells[i]?.trim() ? [cell.trim()] : [],
+      cell?.trim() && (goesOn === 'words' || !first.cells[i]?.trim()) ? [cell.trim()] : [],
     );
+    const shown = `${labels
+      .slice(0, 3)
+      .map((l) => JSON.stringify(truncate(l)))
+      .join(', ')}${labels.length > 3 ? ', …' : ''}`;
     skipped(
-      `line ${second.line} goes on with the header (${labels
-        .slice(0, 3)
-        .map((l) => JSON.stringify(truncate(l)))
-        .join(', ')}${labels.length > 3 ? ', …' : ''} under its blank cells): read as part of it`,
+      goesOn === 'fields'
+        ? `line ${second.line} goes on with the header (${shown} under its blank cells): read as part of it`
+        : `line ${second.line} says the header in words (${shown}): read as part of it`,
+    );
+  }
+  const meta = window[at + (goesOn ? 2 : 1)];
+  const metadata = meta !== undefined && describesColumns(meta.cells);
+  if (meta && metadata) {
+    end = meta;
+    skipped(
+      `line ${meta.line} describes the columns (${truncate(firstFilled(meta.cells))}, …), not a contact: skipped`,
     );
   }
   // The rows read past the header go first, then the rest of the input.
-  const replay = window.slice(at + (twoRows ? 2 : 1));
+  const replay = window.slice(at + 1 + (goesOn ? 1 : 0) + (metadata ? 1 : 0));
   const read = async () => {
     if (replay.length > 0) return replay.shift()!;
     if (failure) throw failure.error;
     return options.read();
   };
-  const fullHeader = twoRows ? joinHeader(first.cells, second.cells) : first.cells.map((cell) => cell ?? '');
   const kept = fullHeader.flatMap((cell, i) => (RESERVED.has(cell.trim()) ? [] : [i]));
   const header = kept.map((i) => fullHeader[i]!);
   const keys = uniqueKeys(header);
@@ -120,7 +135,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
   const sameAsHeader = (cells: Cell[]) =>
     (cells[0] ?? '').trim() === firstHeader &&
     cells.map((cell) => (cell ?? '').trim()).join('\u0000') === headerText;
-  const headerEnd = twoRows ? second.last : first.last;
+  const headerEnd = end.last;
   let rowNumber = 0;
 
   // Cells go to the record as read unless the header has a rejects column to leave out.
@@ -250,35 +265,60 @@ function looksLikeHeader(cells: Cell[], filled: number, widest: number): boolean
 /** What a second header row names under a blank cell of the first, for it to be one: a contact's field. */
 const FIELD_ROLES = new Set(['email', 'phone', 'name', 'first', 'last']);
 
+const roleOf = (text: string) => roleByWords(headerWords(text));
+const sameWords = (a: string, b: string) => headerWords(a).join('') === headerWords(b).join('');
+
 /**
- * The header goes on in the row after it (SurveyMonkey: `Contact information` over `Name`,
- * `Email`, and `Response` under each question): that row is labels, not values, and under a
- * blank cell of the header it names a contact's field. A data row does not hold `Email` as a value.
+ * How the header goes on in the row after it, if it does; that row is labels, not values, and
+ * - `fields`: under a blank cell of the header it names a contact's field (SurveyMonkey:
+ *   `Contact information` over `Name`, `Email`, and `Response` under each question). A data row
+ *   does not hold `Email` as a value;
+ * - `words`: it says most of the header's cells again in other words (Qualtrics: `StartDate` over
+ *   `Start Date`, `RecipientEmail` over `Recipient Email`, `Q1` over the question as asked).
  */
-function continuesHeader(header: Cell[], next: Cell[]): boolean {
+function headerGoesOn(header: Cell[], next: Cell[]): 'fields' | 'words' | undefined {
   const filled = filledCells(next);
-  if (!looksLikeHeader(next, filled, filled)) return false;
-  return next.some((cell, i) => {
-    const text = cell?.trim();
-    if (!text || header[i]?.trim()) return false;
-    const role = roleByWords(headerWords(text));
-    return role !== undefined && FIELD_ROLES.has(role);
-  });
+  if (!looksLikeHeader(next, filled, filled)) return undefined;
+  let same = 0;
+  for (let i = 0; i < next.length; i++) {
+    const text = next[i]?.trim();
+    const top = header[i]?.trim();
+    if (!text) continue;
+    if (!top) {
+      const role = roleOf(text);
+      if (role !== undefined && FIELD_ROLES.has(role)) return 'fields';
+    } else if (sameWords(text, top)) same++;
+  }
+  return same >= 2 && same * 2 >= filled ? 'words' : undefined;
 }
 
 /**
- * A header of two rows as one: a label under a blank cell stands alone, and so does one naming a
- * contact's field (`Name` under `Contact information`); other labels under a question (`Response`,
- * `Open-Ended Response`) leave it as it is.
+ * A header of two rows as one. A label under a blank cell stands alone. Under a question, one
+ * naming a contact's field replaces it (`Name` under `Contact information`); other labels
+ * (`Response`, `Open-Ended Response`) leave it. A header said again in words keeps its own
+ * unless only the words say what the column holds (`Q1` over `What is your phone number?`).
  */
-function joinHeader(top: Cell[], sub: Cell[]): string[] {
+function joinHeader(top: Cell[], sub: Cell[], how: 'fields' | 'words'): string[] {
   return top.map((cell, i) => {
     const label = sub[i]?.trim();
     if (!label) return cell ?? '';
     if (!cell?.trim()) return label;
-    const role = roleByWords(headerWords(label));
+    const role = roleOf(label);
+    if (how === 'words') return roleOf(cell) === undefined && role !== undefined ? label : cell;
     return role !== undefined && FIELD_ROLES.has(role) ? label : cell;
   });
+}
+
+/** A row of the columns' metadata, a JSON object in each cell (Qualtrics: `{"ImportId":"QID1"}`). */
+function describesColumns(cells: Cell[]): boolean {
+  let filled = 0;
+  for (const cell of cells) {
+    const text = cell?.trim();
+    if (!text) continue;
+    if (!(text.startsWith('{') && text.endsWith('}'))) return false;
+    filled++;
+  }
+  return filled >= 2;
 }
 
 /**

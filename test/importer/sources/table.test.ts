@@ -100,6 +100,28 @@ describe('readTable', () => {
     ]);
   });
 
+  it("reads a header said again in words (Qualtrics) as part of it, and skips the columns' metadata row", async () => {
+    const { header, records, notes } = await table([
+      ['StartDate', 'ResponseId', 'RecipientEmail', 'Q1', 'Q2'],
+      ['Start Date', 'Response ID', 'Recipient Email', 'What is your phone number?', 'Any comments?'],
+      [
+        '{"ImportId":"startDate"}',
+        '{"ImportId":"_recordId"}',
+        '{"ImportId":"recipientEmail"}',
+        '{"ImportId":"QID1_TEXT"}',
+        '{"ImportId":"QID2"}',
+      ],
+      ['2023-03-01 09:00:01', 'R_1a2B3c4D5e6F7g8', 'ann@example.com', '(303) 555-0101', 'Great'],
+    ]);
+    // Only the words say what Q1 holds; Q2's words name no field, so its code stays.
+    expect(header).toEqual(['StartDate', 'ResponseId', 'RecipientEmail', 'What is your phone number?', 'Q2']);
+    expect(records.map((r) => r.line)).toEqual([4]);
+    expect(notes).toEqual([
+      'line 2 says the header in words ("Start Date", "Response ID", "Recipient Email", …): read as part of it',
+      'line 3 describes the columns ({"ImportId":"startDate"}, …), not a contact: skipped',
+    ]);
+  });
+
   it('reads a row of labels after a header with blank cells as data, unless it names a field there', async () => {
     const { header, records } = await table([
       ['Company', 'Contact', undefined],
