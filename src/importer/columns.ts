@@ -397,7 +397,16 @@ const WHOSE_NAME_WORDS = new Set(
     (w) => !['user', 'lead', 'record', 'profile', 'external', 'people', 'connection'].includes(w),
   ),
 );
-const FIRST_WORDS = new Set(['first', 'given', 'forename', 'firstname', 'vorname', 'prenom', 'voornaam']);
+const FIRST_WORDS = new Set([
+  'first',
+  'given',
+  'forename',
+  'firstname',
+  'vorname',
+  'prenom',
+  'prenume',
+  'voornaam',
+]);
 const LAST_WORDS = new Set([
   'last',
   'surname',
@@ -411,7 +420,9 @@ const LAST_WORDS = new Set([
   'sobrenome',
 ]);
 /** `Name` in other languages: a full name alone, the first name beside a last name. */
-const NAME_WORDS = new Set(['name', 'nombre', 'nome', 'nom', 'naam', 'navn', 'namn']);
+const NAME_WORDS = new Set(['name', 'nombre', 'nome', 'nom', 'naam', 'navn', 'namn', 'nume']);
+/** `and` in the languages whose name words are above. */
+const AND_WORDS = new Set(['and', 'und', 'y', 'e', 'et', 'si', 'en', 'og', 'och']);
 const MIDDLE_WORDS = new Set(['middle', 'additional']);
 const NOT_NAME_WORDS = new Set([
   'nick',
@@ -490,8 +501,14 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   if (has(words, CODE_WORDS) && has(words, PERSON_WORDS)) return 'id';
   if (has(words, NOT_NAME_WORDS)) return undefined;
   const named = has(words, NAME_WORDS);
-  if (has(words, FIRST_WORDS) && (named || words.length === 1)) return 'first';
-  if (has(words, LAST_WORDS) && (named || words.length === 1)) return 'last';
+  const [first, last] = [has(words, FIRST_WORDS), has(words, LAST_WORDS)];
+  // Both halves in one column: `First and Last Name`, `Vorname Nachname`, `Nombre y apellidos`,
+  // `Nom et prénom`, `Nume și prenume` (where the name word alone is one half).
+  if ((first && last) || ((first || last) && named && has(words, AND_WORDS))) return 'name';
+  // A form's question number (`1. Name`) is no part of what the column holds.
+  if (words.length > 1 && /^\d+$/.test(words[0]!)) return roleByWords(words.slice(1));
+  if (first && (named || words.length === 1)) return 'first';
+  if (last && (named || words.length === 1)) return 'last';
   if (has(words, MIDDLE_WORDS) && named) return 'middle';
   if (named) {
     // `Ticket Full Name` is its holder's; `Ticket Name` is the ticket's (`General Admission`).

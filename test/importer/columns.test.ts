@@ -272,6 +272,25 @@ describe('inferColumns: what a new user met', () => {
     });
   });
 
+  it('reads one column naming both halves of a name as the whole name, in any language, numbered or not', () => {
+    const role = (header: string) => roleByWords(headerWords(header));
+    for (const header of [
+      'First and Last Name',
+      'Vorname Nachname',
+      'Nombre y apellidos',
+      'Nom et prénom',
+      'Nome e cognome',
+      '1. Nume și prenume',
+    ]) {
+      expect(role(header), header).toBe('name');
+    }
+    // One half alone stays a half; a question's number is no part of it.
+    expect(role('Prénom')).toBe('first');
+    expect(role('Apellidos')).toBe('last');
+    expect(role('2. First Name')).toBe('first');
+    expect(role('1. Name')).toBe('name');
+  });
+
   it('takes no IP address, coordinate or ZIP+4 for a phone, and no country of birth for the country', () => {
     const inference = inferColumns(
       ['IP', 'Longitude', 'ZIP', 'Country of Birth', 'Nationality'],
