@@ -832,10 +832,14 @@ export function inferColumns(
   idCandidates.sort((a, b) => a.tier - b.tier || a.index - b.index);
   // An attendee's id numbers one registration, not the person, who has another at the next
   // event: where rows have emails, the email keys the contact, so one who comes back is the same.
+  // In a file of tickets (a guest list), so does an id that names no person (Luma's `api_id`).
+  const ticketed = words.some((w) => has(w, HELD_WORDS));
+  const registration = (w: readonly string[]) =>
+    has(w, REGISTRATION_WORDS) || (ticketed && !has(w, PERSON_WORDS) && !has(w, HELD_WORDS));
   const keys =
     emailColumns.length > 0 && emailShare >= 0.5
       ? idCandidates.filter(({ index }) => {
-          if (!has(words[index]!, REGISTRATION_WORDS)) return true;
+          if (!registration(words[index]!)) return true;
           notKeys.push({
             index,
             why: 'it numbers one registration or response (a ticket, a booking, a survey answered), not the person, who has another the next time: the email keys the contact',

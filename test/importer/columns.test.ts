@@ -411,6 +411,16 @@ describe('inferColumns: what a new user met', () => {
     expect(norway.columns[2]?.role).toBe('country');
   });
 
+  it("passes over a guest list's id that names no person for the email, as an attendee's", () => {
+    const rows = [
+      ['gst-aYohfrUt11ncUE1', 'Ana Reyes', 'ana@example.com', 'Standard'],
+      ['gst-Qlwi4e4mqdtWDvN', 'Bo Ng', 'bo@example.com', 'VIP'],
+    ];
+    expect(inferColumns(['api_id', 'name', 'email', 'ticket_name'], rows).id).toBeUndefined();
+    // Without tickets, the same id keys the contacts.
+    expect(inferColumns(['api_id', 'name', 'email', 'plan'], rows).id).toBe(0);
+  });
+
   it("ranks a name that says whose it is (a contact's, a customer's) before a bare or display name", () => {
     const rank = (header: string[]) => {
       const { columns } = inferColumns(header, []);
