@@ -31,7 +31,7 @@ function ownOrder(value: string): DateOrder | undefined {
 }
 
 const ISO_T_RE = /^\d{4}-\d{2}-\d{2}T/;
-const ZERO_DATE_RE = /^(?:0{1,2}(?<sep>[/.])0{1,2}\k<sep>0{2,4}|0{4}-00-00)$/;
+const ZERO_DATE_RE = /^(?:0{1,2}(?<sep>[/.])0{1,2}\k<sep>0{2,4}|0{4}-00-00)(?:[ T]00:00(?::00)?)?$/;
 
 /** A cell as read, and its value ready to place. */
 export interface PhoneCell {

@@ -364,6 +364,8 @@ const OTHER_WORDS = new Set([
  * beside the buyer's `Order Email`), but whose id is the thing's (`Ticket ID`).
  */
 const HELD_WORDS = new Set(['ticket']);
+/** What a guest list says of each ticket: its name, type, class or tier. */
+const TICKET_KIND_WORDS = new Set(['name', 'type', 'class', 'tier', 'category', 'level']);
 
 /** A phone of someone else's (an owner's, an assistant's, an order's buyer's): passed over. */
 const OTHER_PHONE_WORDS = new Set([
@@ -833,7 +835,8 @@ export function inferColumns(
   // An attendee's id numbers one registration, not the person, who has another at the next
   // event: where rows have emails, the email keys the contact, so one who comes back is the same.
   // In a file of tickets (a guest list), so does an id that names no person (Luma's `api_id`).
-  const ticketed = words.some((w) => has(w, HELD_WORDS));
+  // A ticket's own column (`ticket_name`, `Ticket Type`), not a count or a date of tickets.
+  const ticketed = words.some((w) => has(w, HELD_WORDS) && has(w, TICKET_KIND_WORDS));
   const registration = (w: readonly string[]) =>
     has(w, REGISTRATION_WORDS) || (ticketed && !has(w, PERSON_WORDS) && !has(w, HELD_WORDS));
   const keys =

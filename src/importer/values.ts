@@ -73,6 +73,7 @@ const TRUE_WORDS = new Set([
   'oui',
   'vrai',
   'sí',
+  'sì',
   'si',
   'sim',
   'verdadero',
@@ -99,13 +100,29 @@ const FALSE_WORDS = new Set([
   'onwaar',
 ]);
 
+const ENGLISH_BOOLEAN_WORDS = new Set([
+  'true',
+  'false',
+  '1',
+  '0',
+  'yes',
+  'no',
+  'y',
+  'n',
+  'on',
+  'off',
+  'checked',
+  'unchecked',
+]);
+
 /**
  * `yes`/`no`, `y`/`n`, `on`/`off`, `checked`, `TRUE`/`FALSE`, `1`/`0`, and the same in German,
  * French, Spanish, Italian, Portuguese and Dutch (`ja`/`nein`, `Ein`/`Aus`, `oui`/`non`, `sí`,
  * `sim`/`não`, `nee`), in any case.
  */
 export function readBoolean(text: string): boolean | undefined {
-  const s = text.toLowerCase();
+  // `sí` as macOS may write it, an accent apart.
+  const s = text.normalize('NFC').toLowerCase();
   if (TRUE_WORDS.has(s)) return true;
   if (FALSE_WORDS.has(s)) return false;
   return undefined;
@@ -156,9 +173,13 @@ export function slashDateOrder(text: string): DateOrder | 'either' | undefined {
 }
 
 /** A currency's symbol (`$`, `R$`, `US$`, `€`) or, apart from the number, its ISO code (`USD`, `EUR`). */
-const CURRENCY = String.raw`(?:[A-Z]{0,2}\$|[€£¥₹₩₽₺₪₫฿₦₱]|(?<=^|\s)[A-Z]{3}(?=\s|$))`;
+const CURRENCY = String.raw`([A-Z]{0,2}\$|[€£¥₹₩₽₺₪₫฿₦₱]|(?<=^|\s|[+-])[A-Z]{3}(?=\s|$))`;
 const AMOUNT_BEFORE_RE = new RegExp(String.raw`^([+-]?)\s*${CURRENCY}\s*([+-]?\d[\d.,' \u00a0\u202f]*)$`);
 const AMOUNT_AFTER_RE = new RegExp(String.raw`^([+-]?\d[\d.,' \u00a0\u202f]*?)\s*${CURRENCY}$`);
+/** ISO 4217 codes, as the running Node knows them: `USD 9.99` is money, `CSE 101` and `150 LBS` are not. */
+let isoCodes: ReadonlySet<string> | undefined;
+const isCurrency = (symbol: string) =>
+  !/^[A-Z]{3}$/.test(symbol) || (isoCodes ??= new Set(Intl.supportedValuesOf('currency'))).has(symbol);
 
 /**
  * An amount of money as the number it is (`$12,480.00` is `12,480.00`, `-$5` is `-5`, `12,50 €`
@@ -167,9 +188,13 @@ const AMOUNT_AFTER_RE = new RegExp(String.raw`^([+-]?\d[\d.,' \u00a0\u202f]*?)\s
  */
 export function withoutCurrency(text: string): string {
   const before = AMOUNT_BEFORE_RE.exec(text);
-  if (before) return `${before[1]}${before[2]!.trimEnd()}`;
+  if (before) {
+    const [, sign, symbol, number] = before;
+    // `-$-5` has a sign too many: no amount.
+    return isCurrency(symbol!) && !(sign && /^[+-]/.test(number!)) ? `${sign}${number!.trimEnd()}` : text;
+  }
   const after = AMOUNT_AFTER_RE.exec(text);
-  return after ? after[1]!.trimEnd() : text;
+  return after && isCurrency(after[2]!) ? after[1]!.trimEnd() : text;
 }
 
 /** A decimal point that no thousands separator could be: not three digits behind it, or `0.` before. */
@@ -321,7 +346,13 @@ export function attributeTypeOf(values: readonly string[]): AttributeType {
     return number.safeParse(v).success || separatedNumber(v) !== undefined;
   };
   if (values.every((v) => !LEADING_ZERO_RE.test(v) && isNumber(v))) return 'number';
-  if (values.every((v) => readBoolean(v) !== undefined)) return 'boolean';
+  // A localized word alone is also a country code or a name (`AUS`, `Si`, `Non`): the column is
+  // yes/no where its words are English, or where it shows both a yes and a no (`Ein`, `Aus`).
+  if (values.every((v) => readBoolean(v) !== undefined)) {
+    const english = values.every((v) => ENGLISH_BOOLEAN_WORDS.has(v.toLowerCase()));
+    if (english || (values.some((v) => readBoolean(v)) && values.some((v) => readBoolean(v) === false)))
+      return 'boolean';
+  }
   if (values.every((v) => readDate(v, 'mdy') !== undefined || readDate(v, 'dmy') !== undefined)) {
     // The import reads a column's slash dates in one order: `9/20/2022` beside `20/09/2022` is none.
     const orders = new Set(values.map(slashDateOrder).filter((o) => o === 'mdy' || o === 'dmy'));

@@ -63,6 +63,7 @@ describe('ColumnReader', () => {
       ['u1', '$12,480.00', 'Ein', '0.0.00'],
       ['u2', '12,50 €', 'Nein', '0000-00-00'],
       ['u3', '-$5', 'oui', '0/0/00'],
+      ['u4', 'USD 7', 'sì', '0000-00-00 00:00:00'],
     ];
     const read = rows.map((row) => {
       const problems: FieldProblem[] = [];
@@ -76,6 +77,7 @@ describe('ColumnReader', () => {
       { seats: '12480.00', vip: true },
       { seats: '12.50', vip: false },
       { seats: '-5', vip: true },
+      { seats: '7', vip: true },
     ]);
   });
 

@@ -417,8 +417,9 @@ describe('inferColumns: what a new user met', () => {
       ['gst-Qlwi4e4mqdtWDvN', 'Bo Ng', 'bo@example.com', 'VIP'],
     ];
     expect(inferColumns(['api_id', 'name', 'email', 'ticket_name'], rows).id).toBeUndefined();
-    // Without tickets, the same id keys the contacts.
+    // Without tickets, the same id keys the contacts; a helpdesk's count of tickets is none.
     expect(inferColumns(['api_id', 'name', 'email', 'plan'], rows).id).toBe(0);
+    expect(inferColumns(['api_id', 'name', 'email', 'Last Ticket Date'], rows).id).toBe(0);
   });
 
   it("ranks a name that says whose it is (a contact's, a customer's) before a bare or display name", () => {

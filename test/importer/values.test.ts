@@ -146,14 +146,36 @@ describe('withoutCurrency', () => {
       ['£1 200,50', '1 200,50'],
       ['USD 9.99', '9.99'],
       ['9.99 EUR', '9.99'],
+      ['-USD 5', '-5'],
     ];
     for (const [text, amount] of cases) expect(withoutCurrency(text), text).toBe(amount);
-    for (const text of ['1,024', '$', 'EUR', '5 apples', 'USD9', 'ABC 12 DEF', '+1 415 555 0132'])
+    // Three capitals are a currency only where ISO 4217 has them: a course, a box, a weight are not.
+    for (const text of [
+      '1,024',
+      '$',
+      'EUR',
+      '5 apples',
+      'USD9',
+      'ABC 12 DEF',
+      '+1 415 555 0132',
+      'CSE 101',
+      'BOX 12',
+      '150 LBS',
+      '-$-5',
+    ])
       expect(withoutCurrency(text), text).toBe(text);
     // The amount shows the file's decimal mark as the number would, and makes a number column.
     expect(decimalMarkOf('$12,480.00')).toBe('.');
     expect(decimalMarkOf('12,50 €')).toBe(',');
     expect(attributeTypeOf(['$412.50', '$12,480.00', '$0.00'])).toBe('number');
+    expect(attributeTypeOf(['CSE 101', 'BIO 202'])).toBe('text');
+    // A localized yes/no word alone is a country code or a name; beside its opposite, yes/no.
+    expect(attributeTypeOf(['AUS', 'AUS'])).toBe('text');
+    expect(attributeTypeOf(['Si'])).toBe('text');
+    expect(attributeTypeOf(['Ein', 'Aus'])).toBe('boolean');
+    expect(attributeTypeOf(['yes', 'yes'])).toBe('boolean');
+    expect(readBoolean('sì')).toBe(true);
+    expect(readBoolean('si\u0301')).toBe(true);
   });
 });
 

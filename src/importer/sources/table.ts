@@ -280,16 +280,27 @@ function headerGoesOn(header: Cell[], next: Cell[]): 'fields' | 'words' | undefi
   const filled = filledCells(next);
   if (!looksLikeHeader(next, filled, filled)) return undefined;
   let same = 0;
+  let fields = 0;
+  let underBlank = false;
+  let valueUnderField = false;
   for (let i = 0; i < next.length; i++) {
     const text = next[i]?.trim();
     const top = header[i]?.trim();
     if (!text) continue;
-    if (!top) {
-      const role = roleOf(text);
-      if (role !== undefined && FIELD_ROLES.has(role)) return 'fields';
-    } else if (sameWords(text, top)) same++;
+    if (top && sameWords(text, top)) {
+      same++;
+      continue;
+    }
+    const role = roleOf(text);
+    const names = role !== undefined && FIELD_ROLES.has(role);
+    if (names) fields++;
+    if (!top) underBlank ||= names;
+    // `Ann` under `First Name`: a value under a field's own header is a row of data.
+    else if (!names && roleOf(top) !== undefined) valueUnderField = true;
   }
-  return same >= 2 && same * 2 >= filled ? 'words' : undefined;
+  if (same >= 2 && same * 2 >= filled) return 'words';
+  // Fields named, two at least (`Name`, `Email`), one under a blank cell, and no value under a field.
+  return underBlank && fields >= 2 && !valueUnderField ? 'fields' : undefined;
 }
 
 /**

@@ -136,6 +136,14 @@ describe('readTable', () => {
       ['Ann Lee', 'ann@example.com'],
     ]);
     expect(emails.records).toHaveLength(1);
+    // A first row of data whose cell under a blank header names a field (a phone's type): data.
+    const types = await table([
+      ['First Name', 'Last Name', 'Phone', undefined, 'Notes'],
+      ['Ann', 'Lee', undefined, 'Mobile', 'VIP'],
+      ['Bob', 'Ray', '+1 555 123 4567', 'Work', undefined],
+    ]);
+    expect(types.header).toEqual(['First Name', 'Last Name', 'Phone', '', 'Notes']);
+    expect(types.records.map((r) => r.record['First Name'])).toEqual(['Ann', 'Bob']);
   });
 
   it('is null for no rows at all', async () => {
