@@ -178,8 +178,11 @@ const AMOUNT_BEFORE_RE = new RegExp(String.raw`^([+-]?)\s*${CURRENCY}\s*([+-]?\d
 const AMOUNT_AFTER_RE = new RegExp(String.raw`^([+-]?\d[\d.,' \u00a0\u202f]*?)\s*${CURRENCY}$`);
 /** ISO 4217 codes, as the running Node knows them: `USD 9.99` is money, `CSE 101` and `150 LBS` are not. */
 let isoCodes: ReadonlySet<string> | undefined;
-const isCurrency = (symbol: string) =>
-  !/^[A-Z]{3}$/.test(symbol) || (isoCodes ??= new Set(Intl.supportedValuesOf('currency'))).has(symbol);
+function isCurrency(symbol: string): boolean {
+  if (!/^[A-Z]{3}$/.test(symbol)) return true;
+  isoCodes ??= new Set(Intl.supportedValuesOf('currency'));
+  return isoCodes.has(symbol);
+}
 
 /**
  * An amount of money as the number it is (`$12,480.00` is `12,480.00`, `-$5` is `-5`, `12,50 €`
