@@ -105,15 +105,16 @@ describe('exports of systems named nowhere in the importer, with no flags but th
   }
 });
 
+/** Imports a fixture as a new user would: no flags but the agent. */
+async function importFixture(file: string) {
+  const input = join(home.dir, file);
+  await copyFile(new URL(file, FIXTURES), input);
+  return runInProcess(['import', input, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
+}
+
 describe("SurveyMonkey's two header rows", () => {
   it('reads the contact fields named in the second row, and keys each respondent by email', async () => {
-    const file = 'surveymonkey-responses.csv';
-    const input = join(home.dir, file);
-    await copyFile(new URL(file, FIXTURES), input);
-    const r = await runInProcess(['import', input, '--agent', AGENT], {
-      env: envFor(home, mock),
-      cwd: home.dir,
-    });
+    const r = await importFixture('surveymonkey-responses.csv');
     expect(r.stderr).toMatch(/line 2 goes on with the header \("Email", .*\): read as part of it/);
     expect(r.stderr.split('\n')[0]).toBe(
       'Columns: no id column: external_id = Email, in lower case; Name -> name; Email, Email Address -> email',
@@ -132,13 +133,7 @@ describe("SurveyMonkey's two header rows", () => {
 
 describe("Qualtrics' three header rows", () => {
   it('reads the header in words where only they name a column, skips the metadata row, keys by the email', async () => {
-    const file = 'qualtrics-responses.csv';
-    const input = join(home.dir, file);
-    await copyFile(new URL(file, FIXTURES), input);
-    const r = await runInProcess(['import', input, '--agent', AGENT], {
-      env: envFor(home, mock),
-      cwd: home.dir,
-    });
+    const r = await importFixture('qualtrics-responses.csv');
     expect(r.stderr).toMatch(
       /line 2 says the header in words \("Start Date", "End Date", "Response Type", …\): read as part of it/,
     );
