@@ -297,7 +297,6 @@ export function problemCodes(problems: readonly FieldProblem[]): ProblemCode[] |
   return codes;
 }
 
-/** Every problem of a row, in one reason: `field: message; field: message`. */
 /** A contact input that gives no field but its key: `null` (a clear) and `[]` are given. */
 function nothingButKey(input: ContactInputParsed): boolean {
   return (
@@ -309,6 +308,7 @@ function nothingButKey(input: ContactInputParsed): boolean {
   );
 }
 
+/** Every problem of a row, in one reason: `field: message; field: message`. */
 function listProblems(
   issues: readonly { field: string; message: string }[],
   problems: FieldProblem[],
