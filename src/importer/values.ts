@@ -100,6 +100,7 @@ const FALSE_WORDS = new Set([
   'onwaar',
 ]);
 
+/** The yes/no words no country code or name shares: alone in a column, they make it yes/no. */
 const ENGLISH_BOOLEAN_WORDS = new Set([
   'true',
   'false',
@@ -117,7 +118,7 @@ const ENGLISH_BOOLEAN_WORDS = new Set([
 
 /**
  * `yes`/`no`, `y`/`n`, `on`/`off`, `checked`, `TRUE`/`FALSE`, `1`/`0`, and the same in German,
- * French, Spanish, Italian, Portuguese and Dutch (`ja`/`nein`, `Ein`/`Aus`, `oui`/`non`, `sí`,
+ * French, Spanish, Italian, Portuguese and Dutch (`ja`/`nein`, `Ein`/`Aus`, `oui`/`non`, `sí`, `sì`,
  * `sim`/`não`, `nee`), in any case.
  */
 export function readBoolean(text: string): boolean | undefined {
