@@ -105,8 +105,20 @@ export function isGenericHeader(header: string): boolean {
 /** The service's own fields of a contact record (normalised): never input, so never "unmapped". */
 const RECORD_FIELDS = new Set(READ_ONLY_CONTACT_FIELDS.map(normalizeHeader));
 
-/** Custom-field prefixes of a normalized header (`custom.`, `Custom Field:`, `cf_`). */
-const CUSTOM_PREFIXES = ['customfields', 'customfield', 'custom', 'cf'];
+// A custom field's system prefix (Close's `custom.Company`, `cf_company`, `Custom Field: Seats`),
+// set off from the field's name by a separator or a capital (`cfCompany`): `CFO` is no prefix.
+const CUSTOM_PREFIX_RE = /^(?:custom[^\p{L}\p{N}]*fields?|custom|cf)/u;
+
+/** The header without its custom-field prefix, or undefined where it has none. */
+function withoutCustomPrefix(header: string): string | undefined {
+  const cell = header.trim();
+  const prefix = CUSTOM_PREFIX_RE.exec(cell.toLowerCase())?.[0];
+  if (!prefix || prefix.length === cell.length) return undefined;
+  const next = cell[prefix.length]!;
+  const separated = !/[\p{L}\p{N}]/u.test(next);
+  const capital = next !== next.toLowerCase() && cell[prefix.length - 1] === prefix[prefix.length - 1];
+  return separated || capital ? cell.slice(prefix.length) : undefined;
+}
 
 /** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
 export function normalizeHeader(header: string): string {
@@ -214,17 +226,12 @@ export function resolveMapping({
   // A custom field under its system's prefix (Close's `custom.Company`, `cf_company`) is the
   // attribute of its own name.
   const activeByName = {
-    has: (key: string) => activeByName.get(key) !== undefined,
-    get: (key: string): string | undefined => {
-      const named = byName.get(key);
+    has: (cell: string) => activeByName.get(cell) !== undefined,
+    get: (cell: string): string | undefined => {
+      const named = byName.get(normalizeHeader(cell));
       if (named !== undefined) return named;
-      for (const prefix of CUSTOM_PREFIXES) {
-        if (key.length > prefix.length && key.startsWith(prefix)) {
-          const unprefixed = byName.get(key.slice(prefix.length));
-          if (unprefixed !== undefined) return unprefixed;
-        }
-      }
-      return undefined;
+      const unprefixed = withoutCustomPrefix(cell);
+      return unprefixed === undefined ? undefined : byName.get(normalizeHeader(unprefixed));
     },
   };
   const fieldOf: Record<string, string> = {
@@ -234,7 +241,7 @@ export function resolveMapping({
     name: 'name',
   };
   const attributeOnly = (i: number) => {
-    if (!activeByName.has(normalized[i]!)) return false;
+    if (!activeByName.has(header[i]!)) return false;
     if (!isGenericHeader(header[i]!)) return true;
     const role = roleByWords(headerWords(header[i]!));
     return (
@@ -316,15 +323,13 @@ export function resolveMapping({
     );
   }
   header.forEach((cell, i) => {
-    const name = claims.isDecided(i) ? undefined : activeByName.get(normalizeHeader(cell));
+    const name = claims.isDecided(i) ? undefined : activeByName.get(cell);
     if (name) claims.claim(i, { kind: 'attribute', name });
   });
   const lookAlikes = inferred.lookAlikes
     .filter(
       ({ index }) =>
-        claims.targets(index).length === 0 &&
-        !claims.isIgnored(index) &&
-        !activeByName.has(normalized[index]!),
+        claims.targets(index).length === 0 && !claims.isIgnored(index) && !activeByName.has(header[index]!),
     )
     .map(({ index, looksLike }) => {
       const field = looksLike === 'phone' ? ('phonenumber' as const) : looksLike;

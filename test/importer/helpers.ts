@@ -42,7 +42,11 @@ export function stdinOf(text: string, size = 7): Readable {
   return Readable.from(chunks);
 }
 
-const def = (name: string, type: AttributeDefinition['type'], archived = false): AttributeDefinition => ({
+export const def = (
+  name: string,
+  type: AttributeDefinition['type'],
+  archived = false,
+): AttributeDefinition => ({
   name,
   type,
   label: name,

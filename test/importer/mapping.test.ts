@@ -4,7 +4,7 @@ import { summarizeMapping } from '../../src/cli/output/mapping-summary.js';
 import { MappingError } from '../../src/importer/errors.js';
 import { type ColumnMapping, normalizeHeader, resolveMapping } from '../../src/importer/mapping.js';
 import { describeMapping } from '../../src/importer/mapping-description.js';
-import { DEFINITIONS } from './helpers.js';
+import { DEFINITIONS, def } from './helpers.js';
 
 const map = (header: string[], overrides: string[] = []): ColumnMapping =>
   resolveMapping({ header, definitions: DEFINITIONS, overrides: overrides.map(parseMapOption) });
@@ -51,6 +51,14 @@ describe('resolveMapping', () => {
     expect(summarizeMapping(mapping)).toContain('Custom Field: Seats -> attr.seats');
     expect(summarizeMapping(mapping)).toContain('cf_vip -> attr.vip');
     expect(mapping.unmapped).toEqual(['Customer', 'custom.Other']);
+  });
+
+  it('takes a custom-field prefix only where a separator or a capital sets it off', () => {
+    const definitions = [def('o', 'text'), def('plan', 'text'), def('er', 'text')];
+    const mapping = resolveMapping({ header: ['id', 'CFO', 'cfPlan', 'Customer'], definitions });
+    expect(summarizeMapping(mapping)).toContain('cfPlan -> attr.plan');
+    expect(summarizeMapping(mapping)).not.toContain('attr.o');
+    expect(summarizeMapping(mapping)).not.toContain('attr.er');
   });
 
   it('maps the usual synonyms of each contact field', () => {
