@@ -219,8 +219,10 @@ export function createRowValidator({
         placed ??= result;
       }
       body = { ...candidate };
-      if (placed?.ok) body.phonenumber = placed.e164;
-      else {
+      if (placed?.ok) {
+        body.phonenumber = placed.e164;
+        if (source.keyedByPhone) body.external_id = placed.e164;
+      } else {
         delete body.phonenumber;
         if (placed)
           problems.push({

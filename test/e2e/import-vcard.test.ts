@@ -219,6 +219,33 @@ describe('importing vCard files', () => {
     expect(r.stderr).not.toContain('ORG');
   });
 
+  it("keys a phone book's cards by their number in E.164, however each card wrote it", async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'phone.vcf');
+    const card = (lines: string[]) => ['BEGIN:VCARD', 'VERSION:3.0', ...lines, 'END:VCARD'].join('\r\n');
+    await writeFile(
+      file,
+      `${[
+        card(['FN:Dana', 'TEL;TYPE=CELL:+1 206-555-0116']),
+        card(['FN:Dana (work phone)', 'TEL;TYPE=CELL:206-555-0116']),
+        card(['FN:Ravi', 'TEL;TYPE=CELL:(415) 555-0132']),
+        card(['FN:Short', 'TEL:55501']),
+      ].join('\r\n')}\r\n`,
+    );
+    const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.stderr).toContain('keyed by their number: external_id = TEL (the one imported) in E.164');
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 4, created: 3, updated: 1 });
+    expect(fields(mock)).toEqual({
+      '+12065550116': { name: 'Dana (work phone)', email: null, phonenumber: '+12065550116' },
+      '+14155550132': { name: 'Ravi', email: null, phonenumber: '+14155550132' },
+      // A number no country reads keeps its digits as written as its key.
+      '55501': { name: 'Short', email: null, phonenumber: null },
+    });
+  });
+
   it('completes the new formats and flags in the shell scripts', async () => {
     const r = await runBin(['completion', 'bash'], { env: home.env, cwd: home.dir });
     expect(r.code).toBe(ExitCode.OK);

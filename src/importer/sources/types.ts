@@ -27,6 +27,11 @@ export interface SourceRecord {
   text?: string;
   /** Set when the source read the record but cannot hand it on: the row is rejected with this reason. */
   error?: string;
+  /**
+   * A vCard keyed by its number: the key becomes the number in E.164 once it is placed in a
+   * country, so a number written with or without its country code keys one contact.
+   */
+  keyedByPhone?: boolean;
 }
 
 export interface ImportSource {

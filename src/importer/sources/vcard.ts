@@ -99,7 +99,7 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
         code: 'vcard_key',
         message:
           "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
-          'external_id = TEL (the one imported), its digits and leading + as written.',
+          'external_id = TEL (the one imported) in E.164 (+12065550116), or its digits as written where it cannot be placed in a country.',
         by: 'phone',
       });
     }
@@ -142,6 +142,7 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
 
 function toRecord(card: Card, row: number): SourceRecord {
   const email = pick(card.emails)?.value;
+  const byPhone = card.uid === undefined && email === undefined;
   const id = card.uid ?? email?.toLowerCase() ?? phoneKey(pickPhone(card.tels));
   const name = card.fn ?? nameFromN(card.n);
   const raw: Cell[] = [id, name, email, pickPhone(card.tels), pick(card.countries)?.value, card.org];
@@ -158,13 +159,15 @@ function toRecord(card: Card, row: number): SourceRecord {
     raw,
     ...(id === undefined
       ? { error: 'The card has no UID, EMAIL or TEL: nothing to key the contact by' }
-      : {}),
+      : byPhone
+        ? { keyedByPhone: true }
+        : {}),
   };
 }
 
 /**
- * A number as a key: its digits and a leading `+` (`+1 (415) 555-0101` -> `+14155550101`), the
- * same however the card spaced it. Too few digits to be a number: none.
+ * A number as a key until it is placed in a country: its digits and a leading `+` (`+1 (415)
+ * 555-0101` -> `+14155550101`), the same however the card spaced it. Too few digits: none.
  */
 function phoneKey(tel: string | undefined): string | undefined {
   if (tel === undefined) return undefined;

@@ -84,7 +84,7 @@ describe('vCard source', () => {
     expect(notes).toEqual([
       'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
       "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
-        'external_id = TEL (the one imported), its digits and leading + as written.',
+        'external_id = TEL (the one imported) in E.164 (+12065550116), or its digits as written where it cannot be placed in a country.',
     ]);
     expect(rows[0]).toEqual({
       line: 1,
