@@ -30,7 +30,7 @@ function declareImport(parent: Parent) {
     )
     .option(
       '--map <header=field>',
-      'map a column: external_id, name, first_name, last_name, email, phonenumber (or phone), country, attr.<name>, or - to ignore (repeatable; several phonenumber columns are tried in the order given)',
+      'map a column: external_id, name, first_name, last_name, email, phonenumber (or phone), country, attr.<name>, or - to ignore (repeatable; several email or phonenumber columns are tried in the order given, the first with a value winning)',
       collect,
     )
     .option(
