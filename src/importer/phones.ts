@@ -2,7 +2,12 @@
 // national one in the row's own country, else the default country, else whichever of the
 // countries the file's international numbers use it is valid in. Numbers are validated
 // (libphonenumber's isValid), not just length-checked, and stored in E.164.
-import { type CountryCode, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
+import {
+  type CountryCode,
+  getCountryCallingCode,
+  parsePhoneNumberWithError,
+  validatePhoneNumberLength,
+} from 'libphonenumber-js';
 
 export type PhonePlace =
   | { ok: true; e164: string; country: string | undefined }
@@ -75,13 +80,21 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   }
   const fits: { e164: string; country: string; written: boolean }[] = [];
   let parseProblem: string | undefined;
+  // A file whose numbers are of several calling codes is of people from several countries: a
+  // national number there is read in one of them only where written as it writes its own, its
+  // groups of digits too (`(415) 555-0132`, `020 7946 0018`). Spain's `612 34 56 78` is no
+  // number of the Emirates', New Zealand's `021 123 4567` none of Australia's `(02) 1123 4567`.
+  const international = candidates.from === 'file' && severalCallingCodes(countries);
   for (const country of countries) {
     try {
       const parsed = parsePhoneNumberWithError(text, { defaultCountry: country as CountryCode });
       if (parsed.isValid()) {
         // Written as that country writes its numbers (its trunk prefix: `(206) 555-0100` is no
         // UK number, `020 7946 0018` no US one).
-        const written = digits(parsed.formatNational()) === digits(text);
+        const national = parsed.formatNational();
+        const written = international
+          ? digitGroups(national) === digitGroups(text)
+          : digits(national) === digits(text);
         fits.push({ e164: parsed.number, country, written });
       }
     } catch (error) {
@@ -134,7 +147,9 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   if (usable.length === 0) {
     return {
       ok: false,
-      reason: `not written as a national number of ${countries.length === 1 ? tried : `any of ${tried}`} (${where}): write it with + and the country code, or give a default country`,
+      reason: international
+        ? `a national number in a file of numbers from several countries (${tried}), not written as one of them writes its own: write it with + and the country code, or give the row a country or a default country`
+        : `not written as a national number of ${countries.length === 1 ? tried : `any of ${tried}`} (${where}): write it with + and the country code, or give a default country`,
       ...guessed,
     };
   }
@@ -168,3 +183,16 @@ function describe(code: string): string {
 }
 
 const digits = (text: string) => text.replace(/\D+/g, '');
+const digitGroups = (text: string) => text.match(/\d+/g)?.join(' ') ?? '';
+
+function severalCallingCodes(countries: readonly string[]): boolean {
+  const codes = new Set<string>();
+  for (const country of countries) {
+    try {
+      codes.add(getCountryCallingCode(country as CountryCode));
+    } catch {
+      // Not a country libphonenumber numbers: it reads no number either.
+    }
+  }
+  return codes.size > 1;
+}

@@ -40,6 +40,26 @@ describe('national numbers', () => {
     });
   });
 
+  it('in a file of several countries, are read in one only where written exactly as it writes its own', () => {
+    const several = (...countries: string[]) => ({ countries, from: 'file' as const });
+    // Spanish, Dutch and New Zealand numbers in files of other countries' numbers.
+    for (const [text, countries] of [
+      ['612 34 56 78', ['AE', 'US']],
+      ['06 12345678', ['IT', 'US']],
+      ['021 123 4567', ['AU', 'GB']],
+    ] as const) {
+      expect(placePhone(text, several(...countries))).toEqual({
+        ok: false,
+        reason: `a national number in a file of numbers from several countries (${countries.join(', ')}), not written as one of them writes its own: write it with + and the country code, or give the row a country or a default country`,
+        code: 'phone_no_country',
+      });
+    }
+    expect(placePhone('(02) 1123 4567', several('AU', 'GB'))).toMatchObject({ ok: true, e164: '+61211234567' });
+    // One calling code is one country's file: its national numbers read by their digits.
+    expect(placePhone('021 123 4567', several('AU'))).toMatchObject({ ok: true, e164: '+61211234567' });
+    expect(placePhone('212 736 5000', several('US', 'CA'))).toMatchObject({ ok: true, e164: '+12127365000' });
+  });
+
   it('need a country, and say where they looked when none fits', () => {
     const none = placePhone('020 7946 0018');
     expect(none.ok).toBe(false);
