@@ -388,7 +388,41 @@ const OTHER_PHONE_WORDS = new Set([
   'order',
 ]);
 /** Words beside `name` that keep it the contact's full name (`Full Name`, `Attendee Name`). */
-const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS]);
+/**
+ * A form's question around the field it asks for (`What is your email address?`, `Please enter
+ * your full name`, `Best email to reach you at`): no part of what the column holds.
+ */
+const QUESTION_WORDS = new Set([
+  'what',
+  'whats',
+  's',
+  'is',
+  'please',
+  'enter',
+  'provide',
+  'give',
+  'us',
+  'best',
+  'reach',
+  'you',
+  'at',
+  'can',
+  'we',
+  'wie',
+  'ist',
+  'bitte',
+  'ihr',
+  'ihre',
+  'cual',
+  'es',
+  'tu',
+  'su',
+  'quel',
+  'quelle',
+  'est',
+  'votre',
+]);
+const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS, ...QUESTION_WORDS]);
 /**
  * A name column with one of these words names a person the row is about (`Contact Name`,
  * `primary_contact_name`), ahead of one that does not (`Name`, `display_name`: a lead's company
@@ -671,6 +705,7 @@ const EMPTY_LAST = 100_000;
 /** Words an email column of the contact's own may have beside the email word. */
 const EMAIL_QUALIFIERS = new Set([
   'your',
+  ...QUESTION_WORDS,
   'address',
   'addr',
   'value',

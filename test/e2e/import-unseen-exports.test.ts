@@ -131,6 +131,41 @@ describe("SurveyMonkey's two header rows", () => {
   });
 });
 
+describe("SurveyMonkey's questions asked one by one", () => {
+  it("skips the row labelling the answers and reads the questions' own name and email, keyed by the email", async () => {
+    // The second row as SurveyMonkey writes it under single questions (EVIDENCE.md): `Response`,
+    // `Open-Ended Response`; the respondent's metadata columns empty (a web-link collector).
+    const input = join(home.dir, 'Sign-up survey.csv');
+    await writeFile(
+      input,
+      [
+        'Respondent ID,Collector ID,Start Date,End Date,IP Address,Email Address,First Name,Last Name,Custom Data 1,What is your full name?,What is your email address?,How did you hear about us?,Anything else?',
+        ',,,,,,,,,Response,Response,Response,Open-Ended Response',
+        '118052219061,446111201,11/20/2026 09:12:44 AM,11/20/2026 09:20:02 AM,203.0.113.7,,,,,Ann Lee,ann.lee@example.com,A friend,More please',
+        '118052219554,446111201,11/20/2026 10:01:10 AM,11/20/2026 10:04:51 AM,198.51.100.23,,,,,José Núñez,jose.nunez@example.org,Newsletter,',
+      ].join('\r\n'),
+    );
+    const r = await runInProcess(['import', input, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'line 2 labels the answers under the header ("Response", "Open-Ended Response"), not a contact: read as part of the header',
+    );
+    expect(r.stderr.split('\n')[0]).toContain('What is your full name? -> name');
+    expect(
+      mock.store
+        .contacts(AGENT)
+        .map((c) => [c.external_id, c.name, c.email])
+        .sort(),
+    ).toEqual([
+      ['ann.lee@example.com', 'Ann Lee', 'ann.lee@example.com'],
+      ['jose.nunez@example.org', 'José Núñez', 'jose.nunez@example.org'],
+    ]);
+  });
+});
+
 describe("Qualtrics' three header rows", () => {
   it('reads the header in words where only they name a column, skips the metadata row, keys by the email', async () => {
     const r = await importFixture('qualtrics-responses.csv');

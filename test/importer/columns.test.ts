@@ -291,6 +291,22 @@ describe('inferColumns: what a new user met', () => {
     expect(role('1. Name')).toBe('name');
   });
 
+  it("reads a form's question by the field it asks for", () => {
+    const role = (header: string) => roleByWords(headerWords(header));
+    for (const header of [
+      'What is your full name?',
+      "What's your name?",
+      'Please enter your name',
+      'Quel est votre nom ?',
+    ]) {
+      expect(role(header), header).toBe('name');
+    }
+    expect(role('What is your email address?')).toBe('email');
+    // Words of something else than the person's name keep it no name.
+    expect(role('Company Name')).toBe('none');
+    expect(role('Is Name Public')).toBeUndefined();
+  });
+
   it('takes no IP address, coordinate or ZIP+4 for a phone, and no country of birth for the country', () => {
     const inference = inferColumns(
       ['IP', 'Longitude', 'ZIP', 'Country of Birth', 'Nationality'],

@@ -54,7 +54,10 @@ describe('national numbers', () => {
         code: 'phone_no_country',
       });
     }
-    expect(placePhone('(02) 1123 4567', several('AU', 'GB'))).toMatchObject({ ok: true, e164: '+61211234567' });
+    expect(placePhone('(02) 1123 4567', several('AU', 'GB'))).toMatchObject({
+      ok: true,
+      e164: '+61211234567',
+    });
     // One calling code is one country's file: its national numbers read by their digits.
     expect(placePhone('021 123 4567', several('AU'))).toMatchObject({ ok: true, e164: '+61211234567' });
     expect(placePhone('212 736 5000', several('US', 'CA'))).toMatchObject({ ok: true, e164: '+12127365000' });

@@ -4,6 +4,7 @@
 // whichever way the rows were read.
 import { MAX_BODY_BYTES } from '../../api/limits.js';
 import { headerWords, roleByWords } from '../columns.js';
+import { readBoolean } from '../values.js';
 import type { SourceNote } from '../notes.js';
 import { MAX_RECORD_CHARS } from './record-limit.js';
 import { type Cell, REJECT_KEYS, type SourceRecord } from './types.js';
@@ -98,16 +99,20 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     fullHeader = joinHeader(first.cells, second.cells, goesOn);
     end = second;
     const labels = second.cells.flatMap((cell, i) =>
-      cell?.trim() && (goesOn === 'words' || !first.cells[i]?.trim()) ? [cell.trim()] : [],
+      cell?.trim() && (goesOn !== 'fields' || !first.cells[i]?.trim()) ? [cell.trim()] : [],
     );
-    const shown = `${labels
+    // Answers' labels are few, said again and again: each once.
+    const shownLabels = goesOn === 'answers' ? [...new Set(labels)] : labels;
+    const shown = `${shownLabels
       .slice(0, 3)
       .map((l) => JSON.stringify(truncate(l)))
-      .join(', ')}${labels.length > 3 ? ', …' : ''}`;
+      .join(', ')}${shownLabels.length > 3 ? ', …' : ''}`;
     skipped(
       goesOn === 'fields'
         ? `line ${second.line} goes on with the header (${shown} under its blank cells): read as part of it`
-        : `line ${second.line} says the header in words (${shown}): read as part of it`,
+        : goesOn === 'words'
+          ? `line ${second.line} says the header in words (${shown}): read as part of it`
+          : `line ${second.line} labels the answers under the header (${shown}), not a contact: read as part of the header`,
     );
   }
   const meta = window[at + (goesOn ? 2 : 1)];
@@ -274,9 +279,13 @@ const sameWords = (a: string, b: string) => headerWords(a).join('') === headerWo
  *   `Contact information` over `Name`, `Email`, and `Response` under each question). A data row
  *   does not hold `Email` as a value;
  * - `words`: it says most of the header's cells again in other words (Qualtrics: `StartDate` over
- *   `Start Date`, `RecipientEmail` over `Recipient Email`, `Q1` over the question as asked).
+ *   `Start Date`, `RecipientEmail` over `Recipient Email`, `Q1` over the question as asked);
+ * - `answers`: blank under the header's first cell, it labels the answers under the questions
+ *   with one or two words said again and again (SurveyMonkey's single questions: `Response`,
+ *   `Open-Ended Response`), and perhaps a matrix's rows under blank cells. A row of data holds its
+ *   first column's value, and its answers differ.
  */
-function headerGoesOn(header: Cell[], next: Cell[]): 'fields' | 'words' | undefined {
+function headerGoesOn(header: Cell[], next: Cell[]): 'fields' | 'words' | 'answers' | undefined {
   const filled = filledCells(next);
   if (!looksLikeHeader(next, filled, filled)) return undefined;
   let same = 0;
@@ -300,7 +309,30 @@ function headerGoesOn(header: Cell[], next: Cell[]): 'fields' | 'words' | undefi
   }
   if (same >= 2 && same * 2 >= filled) return 'words';
   // Fields named, two at least (`Name`, `Email`), one under a blank cell, and no value under a field.
-  return underBlank && fields >= 2 && !valueUnderField ? 'fields' : undefined;
+  if (underBlank && fields >= 2 && !valueUnderField) return 'fields';
+  return labelsAnswers(header, next) ? 'answers' : undefined;
+}
+
+/** A label of a survey's second header row: words, no number, no yes or no. */
+const LABEL_RE = /^\p{L}[\p{L} -]*\p{L}$/u;
+
+/**
+ * Answers' labels (see `headerGoesOn`): the first cell blank, every cell a label, and under the
+ * questions one label said twice or more, or two said three times or more.
+ */
+function labelsAnswers(header: Cell[], next: Cell[]): boolean {
+  if (next[0]?.trim()) return false;
+  const answers = new Set<string>();
+  let underQuestions = 0;
+  for (let i = 0; i < next.length; i++) {
+    const text = next[i]?.trim();
+    if (!text) continue;
+    if (!LABEL_RE.test(text) || readBoolean(text) !== undefined) return false;
+    if (!header[i]?.trim()) continue;
+    answers.add(text.toLowerCase());
+    underQuestions++;
+  }
+  return answers.size === 1 ? underQuestions >= 2 : answers.size === 2 && underQuestions >= 3;
 }
 
 /**
@@ -309,7 +341,7 @@ function headerGoesOn(header: Cell[], next: Cell[]): 'fields' | 'words' | undefi
  * (`Response`, `Open-Ended Response`) leave it. A header said again in words keeps its own
  * unless only the words say what the column holds (`Q1` over `What is your phone number?`).
  */
-function joinHeader(top: Cell[], sub: Cell[], how: 'fields' | 'words'): string[] {
+function joinHeader(top: Cell[], sub: Cell[], how: 'fields' | 'words' | 'answers'): string[] {
   return top.map((cell, i) => {
     const label = sub[i]?.trim();
     if (!label) return cell ?? '';

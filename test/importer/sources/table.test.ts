@@ -122,6 +122,35 @@ describe('readTable', () => {
     ]);
   });
 
+  it("reads a survey's second row labelling its single questions' answers as part of the header", async () => {
+    // SurveyMonkey's questions asked one by one: `Response` under each, nothing under its metadata.
+    const { header, records, notes } = await table([
+      ['Respondent ID', 'Collector ID', 'What is your name?', 'What is your email address?', 'Why?'],
+      [undefined, undefined, 'Response', 'Response', 'Open-Ended Response'],
+      ['118052219061', '446111201', 'Ann Lee', 'ann@example.com', 'Price'],
+    ]);
+    expect(header).toEqual([
+      'Respondent ID',
+      'Collector ID',
+      'What is your name?',
+      'What is your email address?',
+      'Why?',
+    ]);
+    expect(records.map((r) => r.line)).toEqual([3]);
+    expect(notes).toEqual([
+      'line 2 labels the answers under the header ("Response", "Open-Ended Response"), not a contact: read as part of the header',
+    ]);
+    // A row of data: its first cell holds a value, or its answers differ, or they are yes and no.
+    for (const second of [
+      ['r1', undefined, 'Response', 'Response', 'Response'],
+      [undefined, undefined, 'Ann', 'Lee', 'Price'],
+      [undefined, undefined, 'Yes', 'Yes', 'Yes'],
+    ]) {
+      const read = await table([['Id', 'Plan', 'Name', 'Email', 'Why?'], second]);
+      expect(read.records, JSON.stringify(second)).toHaveLength(1);
+    }
+  });
+
   it('reads a row of labels after a header with blank cells as data, unless it names a field there', async () => {
     const { header, records } = await table([
       ['Company', 'Contact', undefined],
