@@ -73,6 +73,8 @@ export class ColumnReader {
   #localTime: LocalTime | undefined;
   #decimalNote: EvidenceNote | undefined;
   #decimalSaid = false;
+  /** The header of the column the key is read from, where one is (not an email's). */
+  readonly #keyColumn: string | undefined;
 
   constructor(
     mapping: ColumnMapping,
@@ -98,6 +100,10 @@ export class ColumnReader {
       );
       if (rest.length > 0) this.#plain.push([i, rest]);
     });
+    const key = mapping.columns.findIndex((targets) =>
+      targets.some((t) => t.kind === 'field' && t.field === 'external_id'),
+    );
+    this.#keyColumn = key >= 0 && mapping.keyFromEmail === undefined ? mapping.header[key]?.trim() : undefined;
   }
 
   read(cells: Cell[], evidence: FileEvidence, problems: FieldProblem[]): ReadRow | string {
@@ -156,6 +162,8 @@ export class ColumnReader {
       if (!email)
         return `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
       candidate.external_id = keyOfEmail(email.text);
+    } else if (this.#keyColumn !== undefined && candidate.external_id === undefined) {
+      return `external_id: no value in the key column ${JSON.stringify(this.#keyColumn)}`;
     }
     // Every value of every phone cell, in order: the first usable one is placed, in the country
     // of its own address where the file pairs them, else the row's first country.

@@ -483,8 +483,10 @@ const doNotModify = (words: readonly string[]) =>
  */
 function idTier(words: readonly string[]): number | undefined {
   if (doNotModify(words)) return 3;
+  // `Unique external ID` (Freshdesk): what every id is, no system's name.
   const rest = words.filter(
-    (w) => !ID_WORDS.has(w) && !CODE_WORDS.has(w) && !PERSON_WORDS.has(w) && !/^\d+$/.test(w),
+    (w) =>
+      !ID_WORDS.has(w) && !CODE_WORDS.has(w) && !PERSON_WORDS.has(w) && w !== 'unique' && !/^\d+$/.test(w),
   );
   const person = has(words, PERSON_WORDS);
   if (rest.length === 0) return person ? 0 : 1;

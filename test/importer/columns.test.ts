@@ -188,6 +188,15 @@ describe('inferColumns: values', () => {
     );
     expect(sparse.id).toBeUndefined();
     expect(sparse.notKeys).toEqual([{ index: 0, why: '2 of 3 rows have no value in it' }]);
+    // `Unique` is what any id is: Freshdesk's `Unique external ID` is a plain id column, said when passed over.
+    const freshdesk = inferColumns(
+      ['Unique external ID', 'Email'],
+      [
+        ['CUST-1', 'a@example.com'],
+        ['', 'b@example.com'],
+      ],
+    );
+    expect(freshdesk.notKeys).toEqual([{ index: 0, why: '1 of 2 rows have no value in it' }]);
     // A file that updates one contact twice still has its id column.
     const twice = inferColumns(['ID'], [['1'], ['2'], ['1'], ['3']]);
     expect(twice.id).toBe(0);

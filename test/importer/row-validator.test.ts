@@ -265,7 +265,7 @@ describe('CSV rows', () => {
 
   it('rejects each kind of bad value with the contract field and message (strict)', () => {
     const cases: [Parameters<typeof cells>[0], string][] = [
-      [{ 'Full Name': 'No Id' }, 'external_id: Required'],
+      [{ 'Full Name': 'No Id' }, 'external_id: no value in the key column "User ID"'],
       [{ 'User ID': 'x'.repeat(256) }, 'external_id: Too big: expected string to have <=255 characters'],
       [{ 'User ID': '1', 'E-mail': 'not-an-email' }, 'email: Invalid email'],
       [
@@ -315,6 +315,12 @@ describe('CSV rows', () => {
     );
   });
 
+  it('names the key column a row has no value in', () => {
+    expect(reason(csvRow(cells({ 'Full Name': 'Ann Lee', 'E-mail': 'ann@example.com' }, 4)))).toBe(
+      'external_id: no value in the key column "User ID"',
+    );
+  });
+
   it("rejects a row the source flagged, with the source's reason and line", () => {
     const source: SourceRecord = {
       row: 6,
@@ -353,14 +359,20 @@ describe("national numbers placed from the file's other numbers", () => {
     expect([...validate.notes.placedByFile]).toEqual([['DE', 1]]);
   });
 
-  it('refuses a national number valid in two of the countries the file gives', () => {
+  it('refuses a national number valid in two of the countries the file gives, unless grouped as one writes its own', () => {
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
     validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
     validate(row(['g2', 'Bob', 'b@example.com', '+44 20 7946 0001'], 3));
-    const jane = validate(row(['g3', 'Jane', 'j@example.com', '020 7946 0958'], 4));
+    // Germany writes 02079 460958, Britain 020 7946 0958: written without groups, neither.
+    const jane = validate(row(['g3', 'Jane', 'j@example.com', '02079460958'], 4));
     expect(jane.ok && jane.input.phonenumber).toBeUndefined();
-    expect(jane.ok && jane.fixes?.[0]?.reason).toMatch(/valid in more than one of DE, GB/);
+    expect(jane.ok && jane.fixes?.[0]?.reason).toMatch(
+      /^a national number in a file of numbers from several countries \(DE, GB\), not written as one of them writes its own/,
+    );
     expect(validate.notes.placedByFile.size).toBe(0);
+    const joe = validate(row(['g4', 'Joe', 'joe@example.com', '020 7946 0958'], 5));
+    expect(joe.ok && joe.input.phonenumber).toBe('+442079460958');
+    expect(validate.notes.placedByFile.get('GB')).toBe(1);
   });
 
   it('places it when the default country decides', () => {
