@@ -103,7 +103,8 @@ export class ColumnReader {
     const key = mapping.columns.findIndex((targets) =>
       targets.some((t) => t.kind === 'field' && t.field === 'external_id'),
     );
-    this.#keyColumn = key >= 0 && mapping.keyFromEmail === undefined ? mapping.header[key]?.trim() : undefined;
+    this.#keyColumn =
+      key >= 0 && mapping.keyFromEmail === undefined ? mapping.header[key]?.trim() : undefined;
   }
 
   read(cells: Cell[], evidence: FileEvidence, problems: FieldProblem[]): ReadRow | string {

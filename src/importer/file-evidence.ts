@@ -14,6 +14,7 @@ import {
   decimalMarkOf,
   firstValue,
   isLocalDateTime,
+  readDate,
   slashDateOrder,
 } from './values.js';
 
@@ -180,6 +181,16 @@ export class FileEvidence {
     if (!this.#watchLocalTimes || !isLocalDateTime(value)) return undefined;
     this.#watchLocalTimes = false;
     return { column: this.#dateColumns.find((c) => c.index === index)?.header ?? '', example: value };
+  }
+
+  /**
+   * A date column's slash date that reads both ways (`10/02/2024`), in ISO form as the order the
+   * file showed reads it; undefined for any other cell, or while the order is open.
+   */
+  isoDate(index: number, text: string, timeZone: string | undefined): string | undefined {
+    if (slashDateOrder(text) !== 'either') return undefined;
+    const order = this.dateOrder(index);
+    return order && readDate(text, order, timeZone);
   }
 
   dateOrder(index: number): DateOrder | undefined {

@@ -35,7 +35,7 @@ import { runRows } from './stages/row-loop.js';
 import { SendSink } from './stages/send-sink.js';
 import type { ImportSink } from './stages/sink.js';
 import { countForProgress, type InputKind, inputKind, openInputSource } from './stages/source.js';
-import type { DateOrder } from './values.js';
+import { cleanCell, type DateOrder } from './values.js';
 
 export { DEFAULT_CONCURRENCY } from '../bulk/paced-run.js';
 export type { ImportNote } from './notes.js';
@@ -168,6 +168,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   let plan: ImportPlan;
   let total: number | undefined;
   let outputs: ImportOutputs | undefined;
+  let evidence: FileEvidence;
   try {
     plan = await planImport(source, {
       definitions,
@@ -186,7 +187,15 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       options.countTotal || (!dryRun && (options.undo ?? 'auto') === 'auto' && kind === 'file')
         ? await countForProgress(input, kind, source, options.encoding, options.sheet)
         : undefined;
-    outputs = dryRun ? undefined : await openOutputs(outputsOptions(options, kind, source, plan, notes.say));
+    // What the file says of itself, read ahead of the first row (a table's), then as rows are read.
+    evidence = new FileEvidence(plan.mapping, definitions, {
+      dateOrder: plan.dateOrder,
+      watchLocalTimes: plan.watchLocalTimes,
+      workbook: plan.format === 'xlsx',
+    });
+    outputs = dryRun
+      ? undefined
+      : await openOutputs(outputsOptions(options, kind, source, plan, notes.say, evidence));
   } catch (error) {
     source.close();
     throw error;
@@ -254,12 +263,6 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   }
   tally.watch(() => sink.link);
 
-  // What the file says of itself, read ahead of the first row (a table's), then as rows are read.
-  const evidence = new FileEvidence(mapping, definitions, {
-    dateOrder: plan.dateOrder,
-    watchLocalTimes: plan.watchLocalTimes,
-    workbook: plan.format === 'xlsx',
-  });
   const validate = createRowValidator({
     definitions,
     mapping,
@@ -329,6 +332,7 @@ function outputsOptions(
   source: ImportSource,
   plan: ImportPlan,
   onNote: (note: ResumeNote) => void,
+  evidence: FileEvidence,
 ): OutputsOptions {
   return {
     input: options.input,
@@ -351,6 +355,7 @@ function outputsOptions(
     protect: options.protect,
     openFile: options.openFile,
     onNote,
+    asRead: (index, cell) => evidence.isoDate(index, cleanCell(cell), plan.timeZone),
   };
 }
 

@@ -33,6 +33,11 @@ export interface RejectsWriterOptions {
   /** Told of the first failed write: the import stops. */
   onFailure?: ((error: Error) => void) | undefined;
   openFile?: OpenOutput | undefined;
+  /**
+   * CSV: a cell as the run read it where its text alone would not say (a slash date of a column
+   * whose order other rows decided), else undefined: the cell is written as read.
+   */
+  asRead?: ((index: number, cell: string) => string | undefined) | undefined;
 }
 
 export interface RejectsSummary {
@@ -132,8 +137,11 @@ export class RejectsWriter {
     const { format, header, delimiter = ',' } = this.#options;
     if (format === 'csv') {
       // Cells as read (a row of the wrong width too, so it stays wrong until fixed), written the
-      // way export writes them, so the importer reads them back exactly.
-      const cells = source.raw ?? header!.map((h) => source.record[h] as string | undefined);
+      // way export writes them, so the importer reads them back exactly; a slash date whose order
+      // the file's other rows decided in ISO form, so the file alone reads it the same.
+      const raw = source.raw ?? header!.map((h) => source.record[h] as string | undefined);
+      const { asRead } = this.#options;
+      const cells = asRead ? raw.map((cell, i) => (cell ? (asRead(i, cell) ?? cell) : cell)) : raw;
       return stringify([[...cells, String(source.line), reason].map(csvCell)], {
         ...CSV_WRITE_OPTIONS,
         delimiter,

@@ -90,6 +90,28 @@ describe('what an import says of a file', () => {
     expect(await name()).toBe('Tom Walker');
   });
 
+  it("writes a rejected row's open slash date as the file's other rows decided it: its rejects file imports alone", async () => {
+    expect((await cli(['--mock', 'attrs', 'define', 'created', '--type', 'date'])).code).toBe(0);
+    await writeFile(
+      join(home.dir, 'keap.csv'),
+      [
+        'Id,Email,Created',
+        'k1,ann@example.com,10/25/2024 09:09 AM',
+        'k2,ann@example.com,10/02/2024 09:09 AM',
+      ].join('\n'),
+    );
+    const r = await cli(['--mock', 'import', 'keap.csv']);
+    expect(r.code, r.stderr).toBe(ExitCode.PARTIAL);
+    const rejects = await readFile(join(home.dir, 'keap.rejects.csv'), 'utf8');
+    // 10/25 made the column month-first: the rejected row's 10/02 is October's, written so.
+    expect(rejects).toMatch(/^k2,ann@example\.com,2024-10-02T09:09:00\.000Z,3,/m);
+    await writeFile(join(home.dir, 'keap.rejects.csv'), rejects.replace('k2,ann@', 'k2,bo@'));
+    const back = await cli(['--mock', 'import', 'keap.rejects.csv']);
+    expect(back.code, back.stderr).toBe(0);
+    const k2 = JSON.parse((await cli(['--mock', 'get', 'k2', '-o', 'json'])).stdout);
+    expect(k2.custom_attributes).toEqual({ created: '2024-10-02T09:09:00.000Z' });
+  });
+
   it('hints the attribute type an ignored column asks for: a column of dates, --type date', async () => {
     await writeFile(
       join(home.dir, 'signed.csv'),

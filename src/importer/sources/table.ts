@@ -4,8 +4,8 @@
 // whichever way the rows were read.
 import { MAX_BODY_BYTES } from '../../api/limits.js';
 import { headerWords, roleByWords } from '../columns.js';
-import { readBoolean } from '../values.js';
 import type { SourceNote } from '../notes.js';
+import { readBoolean } from '../values.js';
 import { MAX_RECORD_CHARS } from './record-limit.js';
 import { type Cell, REJECT_KEYS, type SourceRecord } from './types.js';
 

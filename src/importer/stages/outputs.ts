@@ -70,6 +70,8 @@ export interface OutputsOptions {
   openFile?: OpenOutput | undefined;
   /** Told what a resume finds of the files the run resumed wrote. */
   onNote?: ((note: ResumeNote) => void) | undefined;
+  /** A rejected row's cell as the run read it where its text alone would not say (see RejectsWriter). */
+  asRead?: ((index: number, cell: string) => string | undefined) | undefined;
 }
 
 export async function openOutputs(options: OutputsOptions): Promise<ImportOutputs> {
@@ -188,6 +190,7 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
     input: kind === 'stdin' ? undefined : input,
     onFailure: failed,
     openFile: options.openFile,
+    asRead: options.asRead,
   });
   if (fixesPath) {
     // A resumed import adds the fixes of the rows it lands to those of the run it resumes.
