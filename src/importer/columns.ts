@@ -169,6 +169,8 @@ const PHONE_WORDS = new Set([
 ]);
 /** Numbers a phone column must not take, whatever their values look like. */
 const NOT_PHONE_WORDS = new Set(['fax', 'pager', 'telex', 'ext', 'extension']);
+/** What kind of address or number a column says another holds (Google's `Phone 1 - Type`, `Mobile`). */
+const KIND_WORDS = new Set(['type', 'kind', 'label']);
 const COUNTRY_WORDS = new Set(['country', 'countries', 'nation', 'pays', 'pais', 'land', 'paese']);
 /** A country that is not where the contact's phone is: of birth, a nationality, a language. */
 const NOT_COUNTRY_WORDS = new Set([
@@ -528,6 +530,7 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   if (words.length === 0) return undefined;
   const other = has(words, OTHER_WORDS);
   if (has(words, NOT_PHONE_WORDS)) return 'none';
+  if (has(words, KIND_WORDS) && (has(words, EMAIL_WORDS) || has(words, PHONE_WORDS))) return 'none';
   if (has(words, EMAIL_WORDS)) return other ? 'none' : 'email';
   if (has(words, PHONE_WORDS)) return has(words, OTHER_PHONE_WORDS) ? 'none' : 'phone';
   if (has(words, COUNTRY_WORDS))

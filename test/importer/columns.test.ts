@@ -300,6 +300,14 @@ describe('inferColumns: what a new user met', () => {
     expect(role('1. Name')).toBe('name');
   });
 
+  it("takes a column saying another's kind (Keap's Phone 2 Type, Google's E-mail 1 - Type) for no phone or email, even empty", () => {
+    const role = (header: string) => roleByWords(headerWords(header));
+    for (const header of ['Phone 2 Type', 'E-mail 1 - Type', 'Phone Label'])
+      expect(role(header), header).toBe('none');
+    const inference = inferColumns(['Phone 1', 'Phone 2 Type'], [['+1 415 555 0100', '']]);
+    expect(inference.columns.map((c) => c?.role)).toEqual(['phone', undefined]);
+  });
+
   it("reads a form's question by the field it asks for", () => {
     const role = (header: string) => roleByWords(headerWords(header));
     for (const header of [
