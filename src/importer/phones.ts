@@ -10,7 +10,8 @@ import {
 } from 'libphonenumber-js';
 
 export type PhonePlace =
-  | { ok: true; e164: string; country: string | undefined }
+  /** `withCode`: read with the country code it starts with, written without `+` (`4915112345678`). */
+  | { ok: true; e164: string; country: string | undefined; withCode?: true }
   /** `code`: a national number no country reads (one) or reads alone (several). */
   | { ok: false; reason: string; code?: 'phone_no_country' | 'phone_ambiguous' };
 
@@ -26,11 +27,15 @@ export interface PhoneCandidates {
 
 const NO_CANDIDATES: PhoneCandidates = { countries: [], from: 'file' };
 
-/** The country an international number (`+44 20 ...`, `0044 20 ...`) belongs to, if it is valid. */
+/**
+ * The country an international number belongs to, if it is valid: `+44 20 ...`, `0044 20 ...`,
+ * or twelve digits or more with the country code but no `+` (an SMS tool's `4915112345678`).
+ */
 export function internationalCountry(text: string): string | undefined {
-  if (!isInternational(text)) return undefined;
+  const long = text.replace(/[\s().-]/g, '');
+  if (!isInternational(text) && !/^[1-9]\d{11,14}$/.test(long)) return undefined;
   try {
-    const parsed = parsePhoneNumberWithError(text);
+    const parsed = parsePhoneNumberWithError(isInternational(text) ? text : `+${long}`);
     return parsed.isValid() ? parsed.country : undefined;
   } catch {
     return undefined;
@@ -69,7 +74,8 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     // may be a national mobile (China's `13812345678`, Brazil's `11987654321`).
     const long = text.replace(/[\s().-]/g, '');
     const international = /^[1-9]\d{11,14}$/.test(long) ? withCountryCode(long) : undefined;
-    if (international) return { ok: true, e164: international.e164, country: international.country };
+    if (international)
+      return { ok: true, e164: international.e164, country: international.country, withCode: true };
     return {
       ok: false,
       reason:
@@ -114,7 +120,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       (countries.includes(international.country ?? '') ||
         (asWritten.length === 0 && (bare.length >= 11 || fits.length === 0)))
     ) {
-      return { ok: true, e164: international.e164, country: international.country };
+      return { ok: true, e164: international.e164, country: international.country, withCode: true };
     }
   }
   // A country only the file suggests reads a number written as that country writes its own:

@@ -12,6 +12,9 @@ describe('international numbers', () => {
     expect(internationalCountry('+44 20 79')).toBeUndefined();
     expect(internationalCountry('+44 20 7946 0018')).toBe('GB');
     expect(internationalCountry('020 7946 0018')).toBeUndefined();
+    // Twelve digits or more with no + are a country code's (an SMS tool writes them so); eleven may be national.
+    expect(internationalCountry('491701234567')).toBe('DE');
+    expect(internationalCountry('33612345678')).toBeUndefined();
   });
 
   it('are placed as written, 00 read as +', () => {
@@ -102,7 +105,12 @@ describe('national numbers', () => {
       e164: '+4930901820',
     });
     // With no country at all, a number too long to be national (Brevo's SMS column).
-    expect(placePhone('4915112345678')).toEqual({ ok: true, e164: '+4915112345678', country: 'DE' });
+    expect(placePhone('4915112345678')).toEqual({
+      ok: true,
+      e164: '+4915112345678',
+      country: 'DE',
+      withCode: true,
+    });
     expect(placePhone('44 7911 123456')).toMatchObject({ ok: true, e164: '+447911123456' });
     // Eleven digits may be a national mobile (China, Brazil), ten a US number: they need a country.
     for (const text of ['13812345678', '15012345678', '11987654321', '33612345678', '2025550143'])

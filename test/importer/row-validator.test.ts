@@ -359,6 +359,17 @@ describe("national numbers placed from the file's other numbers", () => {
     expect([...validate.notes.placedByFile]).toEqual([['DE', 1]]);
   });
 
+  it("reads numbers written with their country code but no + (an SMS tool's) as the file's evidence too", () => {
+    // Brevo's SMS column: 491701234567 (twelve digits) says the file writes country codes, so
+    // the eleven digits of a French 33612345678 are read with theirs as well.
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
+    const de = validate(row(['b1', 'Jürgen', 'j@example.de', '491701234567'], 2));
+    expect(de.ok && de.input.phonenumber).toBe('+491701234567');
+    const fr = validate(row(['b2', 'Amélie', 'a@example.fr', '33612345678'], 3));
+    expect(fr.ok && fr.input.phonenumber).toBe('+33612345678');
+    expect(fr.ok && fr.fixes).toBeUndefined();
+  });
+
   it('refuses a national number valid in two of the countries the file gives, unless grouped as one writes its own', () => {
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
     validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
