@@ -6,7 +6,7 @@ import { EmailSchema } from '../api/contact.js';
 import { jsonDepthExceeds } from '../api/json-depth.js';
 import { MAX_JSON_DEPTH } from '../api/limits.js';
 import type { ColumnTarget } from './column-targets.js';
-import { countryCode } from './countries.js';
+import { rowCountry } from './countries.js';
 import type { FileEvidence, LocalTime } from './file-evidence.js';
 import type { ColumnMapping } from './mapping.js';
 import { decimalMarkNote, type EvidenceNote } from './notes.js';
@@ -174,7 +174,7 @@ export class ColumnReader {
       const countryOf = (i: number) => {
         if (!codes.has(i)) {
           const cell = cells[i];
-          const code = cell ? countryCode(cleanCell(cell)) : undefined;
+          const code = cell ? rowCountry(cleanCell(cell)) : undefined;
           codes.set(i, code ? { code, column: mapping.header[i]!.trim() } : undefined);
           if (code) evidence.addCountry(code);
         }

@@ -3,7 +3,7 @@
 // role (`Work Phone`, `E-mail 2`, `Attendee no.`, `Home Country`); the values confirm it or
 // overrule it (a column of addresses is an email column whatever its name; `Email Opt Out` full
 // of yes/no is not). Nothing here knows a vendor: exports.ts keeps what inference cannot know.
-import { countryCode } from './countries.js';
+import { addressCountry, countryCode } from './countries.js';
 import type { Cell } from './sources/types.js';
 import { cellValues, cleanCell, emailIn, readBoolean } from './values.js';
 
@@ -172,6 +172,17 @@ const NOT_PHONE_WORDS = new Set(['fax', 'pager', 'telex', 'ext', 'extension']);
 /** What kind of address or number a column says another holds (Google's `Phone 1 - Type`, `Mobile`). */
 const KIND_WORDS = new Set(['type', 'kind', 'label']);
 const COUNTRY_WORDS = new Set(['country', 'countries', 'nation', 'pays', 'pais', 'land', 'paese']);
+/** A whole postal address in one column, which may end with its country (Jotform's `Address`). */
+const ADDRESS_WORDS = new Set([
+  'address',
+  'adresse',
+  'direccion',
+  'indirizzo',
+  'endereco',
+  'adres',
+  'anschrift',
+  'location',
+]);
 /** A country that is not where the contact's phone is: of birth, a nationality, a language. */
 const NOT_COUNTRY_WORDS = new Set([
   'birth',
@@ -604,6 +615,8 @@ interface ValueStats {
   /** Whole numbers 1, 2, 3... in order from the first row: a row count, not an id. */
   counting: boolean;
   distinct: number;
+  /** Addresses ending with a country's name (`Berlin, Germany`). */
+  addressCountry: number;
 }
 
 function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueStats {
@@ -620,6 +633,7 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     flags: 0,
     counting: true,
     distinct: 0,
+    addressCountry: 0,
   };
   const seen = new Set<string>();
   for (const row of sample) {
@@ -641,6 +655,7 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     } else if (GUID_RE.test(text)) stats.guid++;
     else if (URL_RE.test(text)) stats.url++;
     else if (/^\p{L}/u.test(text) && countryCode(text) !== undefined) stats.country++;
+    if (addressCountry(text) !== undefined) stats.addressCountry++;
   }
   stats.distinct = seen.size;
   return stats;
@@ -826,6 +841,10 @@ export function inferColumns(
       default:
         if (byValues) {
           role = byValues;
+          by = 'values';
+        } else if (has(w, ADDRESS_WORDS) && s.addressCountry > 0 && s.addressCountry >= s.filled * 0.8) {
+          // A whole address ending with its country: the row's country, for its phone.
+          role = 'country';
           by = 'values';
         } else if (s.guid === s.filled && s.filled > 0 && notAKey(s, rows, false) === undefined) {
           // A column of unique GUIDs is a record's id whatever its name (a CRM's hidden key).

@@ -68,3 +68,19 @@ export function countryCode(text: string): string | undefined {
   }
   return names().get(squash(trimmed));
 }
+
+/**
+ * The country a whole postal address ends with, on its last line or after its last comma
+ * (`Hauptstraße 5, 10115 Berlin, Germany`), by name: a two-letter tail is a state as often
+ * (`Springfield, IL`). Undefined for a text of one part.
+ */
+export function addressCountry(text: string): string | undefined {
+  const parts = text.split(/[\n,]/).map((part) => part.trim()).filter(Boolean);
+  const last = parts.at(-1);
+  return parts.length > 1 && last !== undefined && last.length > 2 ? countryCode(last) : undefined;
+}
+
+/** A row's country cell: a country (`GB`, `Deutschland`), or an address ending with one. */
+export function rowCountry(text: string): string | undefined {
+  return countryCode(text) ?? addressCountry(text);
+}

@@ -3,7 +3,7 @@
 // and country columns name. It calls no one: what it finds that the user should hear of is
 // returned to the reader that asked.
 import type { AttributeDefinition } from '../api/attribute.js';
-import { countryCode } from './countries.js';
+import { rowCountry } from './countries.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
 import { internationalCountry } from './phones.js';
@@ -130,7 +130,7 @@ export class FileEvidence {
     }
     for (const i of this.#countryColumns) {
       const cell = raw[i];
-      const code = cell ? countryCode(cleanCell(cell)) : undefined;
+      const code = cell ? rowCountry(cleanCell(cell)) : undefined;
       if (code) this.addCountry(code);
     }
     return local;

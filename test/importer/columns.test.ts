@@ -308,6 +308,22 @@ describe('inferColumns: what a new user met', () => {
     expect(inference.columns.map((c) => c?.role)).toEqual(['phone', undefined]);
   });
 
+  it("takes an address column ending with countries for the rows' country, and a street's column for none", () => {
+    const inference = inferColumns(
+      ['Phone Number', 'Address', 'Street Address'],
+      [
+        ['(030) 1234567', 'Hauptstraße 5\nBerlin, Berlin 10115\nGermany', 'Hauptstraße 5'],
+        ['020 7946 0018', '10 Downing St\nLondon SW1A 2AA\nUnited Kingdom', '10 Downing St'],
+        ['(212) 555-0123', '', ''],
+      ],
+    );
+    expect(inference.columns.map((c) => c && [c.role, c.by])).toEqual([
+      ['phone', 'words'],
+      ['country', 'values'],
+      undefined,
+    ]);
+  });
+
   it("reads a form's question by the field it asks for", () => {
     const role = (header: string) => roleByWords(headerWords(header));
     for (const header of [

@@ -1,6 +1,6 @@
 // A row's country as an ISO code, from what exports write in their country columns.
 import { describe, expect, it } from 'vitest';
-import { countryCode } from '../../src/importer/countries.js';
+import { addressCountry, countryCode, rowCountry } from '../../src/importer/countries.js';
 
 describe('countryCode', () => {
   it('takes an ISO code in any case, and UK for GB', () => {
@@ -28,5 +28,21 @@ describe('countryCode', () => {
     expect(countryCode('')).toBeUndefined();
     expect(countryCode('XX')).toBeUndefined();
     expect(countryCode('Atlantis')).toBeUndefined();
+  });
+});
+
+describe('addressCountry', () => {
+  it('reads the country a whole address ends with, by name, on its last line or after its last comma', () => {
+    expect(addressCountry('Hauptstraße 5\nBerlin, Berlin 10115\nGermany')).toBe('DE');
+    expect(addressCountry('10 Downing St, London SW1A 2AA, United Kingdom')).toBe('GB');
+    // A two-letter tail is as often a state; one part is no address; a city is no country.
+    expect(addressCountry('350 5th Ave, New York, NY')).toBeUndefined();
+    expect(addressCountry('Germany')).toBeUndefined();
+    expect(addressCountry('12 Rue de Rivoli, Paris')).toBeUndefined();
+  });
+
+  it('is, after the country itself, what a row country cell names', () => {
+    expect(rowCountry('FR')).toBe('FR');
+    expect(rowCountry('Calle Mayor 1, 28013 Madrid, España')).toBe('ES');
   });
 });
