@@ -75,7 +75,10 @@ export function countryCode(text: string): string | undefined {
  * (`Springfield, IL`). Undefined for a text of one part.
  */
 export function addressCountry(text: string): string | undefined {
-  const parts = text.split(/[\n,]/).map((part) => part.trim()).filter(Boolean);
+  const parts = text
+    .split(/[\n,]/)
+    .map((part) => part.trim())
+    .filter(Boolean);
   const last = parts.at(-1);
   return parts.length > 1 && last !== undefined && last.length > 2 ? countryCode(last) : undefined;
 }

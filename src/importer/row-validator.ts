@@ -210,7 +210,8 @@ export function createRowValidator({
             passedOver = `phonenumber: ${phones[0]!.text} not used (${placed.reason}); ${phone.text} used instead`;
           }
           placed = result;
-          if (result.country && (isInternational(phone.text) || result.withCode)) evidence.addCountry(result.country);
+          if (result.country && (isInternational(phone.text) || result.withCode))
+            evidence.addCountry(result.country);
           else if (result.country && candidates.from === 'file' && candidates.countries.length > 0) {
             notes.placedByFile.set(result.country, (notes.placedByFile.get(result.country) ?? 0) + 1);
           }
