@@ -57,7 +57,9 @@ export type ResumeNote =
   /** The run resumed wrote its results or fixes elsewhere: this run writes its own. */
   | { code: 'resume_output_moved'; message: string; output: 'results' | 'fixes'; was: string; path: string }
   /** A results or fixes file holds less than the run resumed wrote to it. */
-  | { code: 'resume_output_short'; message: string; output: 'results' | 'fixes'; path: string };
+  | { code: 'resume_output_short'; message: string; output: 'results' | 'fixes'; path: string }
+  /** A new run found an earlier run's rejects or fixes file at its path: kept under another name. */
+  | { code: 'earlier_output_kept'; message: string; output: 'rejects' | 'fixes'; path: string; kept: string };
 
 export type ImportNote = SourceNote | PlanNote | EvidenceNote | ResumeNote | UndoNote;
 

@@ -24,13 +24,26 @@ describe('files the import did not write', () => {
     expect(await readFile(path('notes.txt'), 'utf8')).toBe('my notes\n');
   });
 
-  it('a clean import still removes a stale rejects file of its own', async () => {
+  it("a new run keeps an earlier run's rejects file aside, unless it wrote the same again", async () => {
     await writeFile(path('in.csv'), 'external_id,email\nu1,bad\n');
     expect((await cli(['import', 'in.csv'])).code).toBe(ExitCode.PARTIAL);
-    expect(await readFile(path('in.rejects.csv'), 'utf8')).toMatch(/_line,_error/);
+    const first = await readFile(path('in.rejects.csv'), 'utf8');
+    expect(first).toMatch(/_line,_error/);
+    // The same rejects again: one file, nothing kept aside, nothing said.
+    const again = await cli(['import', 'in.csv']);
+    expect(again.code).toBe(ExitCode.PARTIAL);
+    expect(again.stderr).not.toContain('of an earlier run');
+    await expect(readFile(path('in.rejects.1.csv'))).rejects.toThrow(/ENOENT/);
+    // The user is mending it when a clean run comes: their file is kept, and said where.
+    await writeFile(path('in.rejects.csv'), first.replace('u1,bad', 'u1,ada@example.org'));
     await writeFile(path('in.csv'), 'external_id,email\nu1,ada@example.com\n');
-    expect((await cli(['import', 'in.csv'])).code).toBe(0);
+    const clean = await cli(['import', 'in.csv']);
+    expect(clean.code).toBe(0);
+    expect(clean.stderr).toContain(
+      `The rejects file of an earlier run, not what this run wrote there, is kept as ${path('in.rejects.1.csv')}`,
+    );
     await expect(readFile(path('in.rejects.csv'))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(path('in.rejects.1.csv'), 'utf8')).toContain('u1,ada@example.org');
   });
 
   it('refuses a --rejects path that names the input through a symlinked directory or a hard link', async () => {

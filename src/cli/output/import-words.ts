@@ -42,6 +42,8 @@ export function noteText(note: ImportNote): string {
       );
     case 'resume_output_moved':
       return `--resume: the run resumed wrote its ${note.output} to ${note.was}; this run writes its own to ${note.path}`;
+    case 'earlier_output_kept':
+      return note.message;
     case 'resume_output_short':
       return (
         `--resume: the ${note.output} file ${note.path} holds less than the run resumed wrote to it (moved or cut ` +

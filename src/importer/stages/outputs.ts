@@ -6,7 +6,8 @@
 // (../output-file.ts); the checkpoint records how long the fixes and results files were when it
 // claimed its rows, and a resume appends to them from there.
 
-import { resolve } from 'node:path';
+import { lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
 import type { UndoRecorder } from '../../undo/recorder.js';
 import { checkOutputPaths, type PlannedOutput, type ProtectedPath } from '../../util/output-path.js';
 import { removeStaleTemps } from '../../util/write-file-atomic.js';
@@ -17,7 +18,7 @@ import type { ColumnMapping } from '../mapping.js';
 import { mappingRecord } from '../mapping-description.js';
 import type { ResumeNote } from '../notes.js';
 import type { OpenOutput } from '../output-file.js';
-import { createRejectsWriter, type RejectsWriter } from '../rejects.js';
+import { createRejectsWriter, isRejectsFile, type RejectsWriter } from '../rejects.js';
 import { ResultsWriter, resultsFormat } from '../results.js';
 import type { ImportSource } from '../sources/types.js';
 import type { InputKind } from './source.js';
@@ -38,6 +39,11 @@ export interface ImportOutputs {
   failure: Error | undefined;
   /** Told of that failure when it happens (set by the pipeline, to stop sending). */
   onFailure?: ((error: Error) => void) | undefined;
+  /**
+   * Once the rejects and fixes files are closed: an earlier run's file kept aside (see
+   * `keepEarlier`) is removed where this run wrote the same bytes, and said where it did not.
+   */
+  settleEarlier(): Promise<void>;
 }
 
 export interface OutputsOptions {
@@ -180,6 +186,18 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
     });
     if (results.short) short('results', options.resultsPath);
   }
+  // A new run's rejects and fixes replace an earlier run's, which the user may be mending: kept.
+  const earlier: Earlier[] = [];
+  if (!checkpoint?.resumed) {
+    for (const [output, path] of [
+      ['rejects', rejectsPath],
+      ['fixes', fixesPath],
+    ] as const) {
+      const kept = path && (await keepEarlier(path));
+      if (kept) earlier.push({ output, path, kept });
+    }
+  }
+  outputs.settleEarlier = () => settleEarlier(earlier, note);
   const rejects = createRejectsWriter({
     path: rejectsPath,
     // A workbook's and a vCard file's rejects are CSV rows under the same header.
@@ -211,4 +229,75 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
     if (fixes.short) short('fixes', fixesPath);
   }
   return Object.assign(outputs, { checkpoint, rejects, fixes, results });
+}
+
+interface Earlier {
+  output: 'rejects' | 'fixes';
+  path: string;
+  kept: string;
+}
+
+/**
+ * An earlier run's rejects or fixes file at `path` (one this tool wrote, not empty) is renamed to
+ * the first free `<name>.<n>.<ext>` beside it: a new run never deletes or overwrites a file its
+ * user may be mending. Returns the name it has now.
+ */
+async function keepEarlier(path: string): Promise<string | undefined> {
+  const size = await stat(path).then(
+    (s) => (s.isFile() ? s.size : 0),
+    () => 0,
+  );
+  if (size === 0 || !(await isRejectsFile(path))) return undefined;
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length);
+  for (let n = 1; ; n++) {
+    const kept = `${stem}.${n}${ext}`;
+    if (
+      await lstat(kept).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
+    await rename(path, kept);
+    return kept;
+  }
+}
+
+/** Each earlier file kept: removed when this run wrote it again byte for byte, else said. */
+async function settleEarlier(earlier: readonly Earlier[], note: (note: ResumeNote) => void): Promise<void> {
+  for (const { output, path, kept } of earlier) {
+    if (await sameBytes(path, kept)) {
+      await rm(kept, { force: true });
+      continue;
+    }
+    note({
+      code: 'earlier_output_kept',
+      message: `The ${output} file of an earlier run, not what this run wrote there, is kept as ${kept}`,
+      output,
+      path,
+      kept,
+    });
+  }
+}
+
+/** Whether two files hold the same bytes, read a block at a time (a rejects file may be large). */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([
+    open(a, 'r').catch(() => undefined),
+    open(b, 'r').catch(() => undefined),
+  ]);
+  try {
+    if (!x || !y || (await x.stat()).size !== (await y.stat()).size) return false;
+    const bx = Buffer.alloc(64 * 1024);
+    const by = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const [rx, ry] = await Promise.all([x.read(bx, 0, bx.length), y.read(by, 0, by.length)]);
+      if (rx.bytesRead !== ry.bytesRead) return false;
+      if (rx.bytesRead === 0) return true;
+      if (!bx.subarray(0, rx.bytesRead).equals(by.subarray(0, ry.bytesRead))) return false;
+    }
+  } finally {
+    await Promise.all([x?.close(), y?.close()]);
+  }
 }

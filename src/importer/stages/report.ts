@@ -338,6 +338,7 @@ export class ImportTally {
     }
     const rejects = await outputs?.rejects.close().catch(failed);
     const fixes = await outputs?.fixes?.close().catch(failed);
+    await outputs?.settleEarlier().catch(failed);
     await outputs?.results?.close().catch(failed);
     const undo = outputs?.undo?.end(!stopped) ?? null;
     this.progress(true);
