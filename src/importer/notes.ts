@@ -19,8 +19,13 @@ export type SourceNote =
   | { code: 'rows_skipped'; message: string }
   /** How a vCard without UID is keyed (by its email, or its number). */
   | { code: 'vcard_key'; message: string; by: 'email' | 'phone' }
-  /** The first card with an ORG: it fills a custom attribute `company` where the agent defines one. */
-  | { code: 'vcard_org'; message: string };
+  /**
+   * The first card holding ORG, BDAY, NOTE or TITLE: it fills the custom attribute company,
+   * birthday, note or title where the agent defines one.
+   */
+  | { code: 'vcard_attribute'; message: string; property: string; attribute: string }
+  /** Once the cards are read: how many held what no field reads, by property (`EMAIL`: a second one). */
+  | { code: 'vcard_unread'; message: string; properties: Record<string, number> };
 
 /** What planning the import decided of its columns and options. */
 export type PlanNote =

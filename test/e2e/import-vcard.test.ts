@@ -174,6 +174,9 @@ describe('importing vCard files', () => {
         phonenumber: "'+1 415 555 0199",
         country: '',
         company: '',
+        birthday: '',
+        note: '',
+        title: '',
         _line: '26',
         _error: reason,
       },
@@ -185,7 +188,7 @@ describe('importing vCard files', () => {
     const r = await importFixture(mock, 'android-2.1.vcf');
     expect(r.code, r.stderr).toBe(ExitCode.OK);
     expect(r.stderr).toContain(
-      "Cards' ORG (their organisation) is not imported: the agent has no custom attribute company to keep it in",
+      "Cards' ORG (the organisation) is not imported: the agent has no custom attribute company to keep it in",
     );
     expect(r.stderr).not.toContain('Ignoring columns');
     expect(fields(mock)).toEqual({

@@ -118,8 +118,9 @@ An .xlsx workbook is read like CSV: the first sheet (or --sheet), from the row t
 header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
 their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row per card: UID to
 external_id (else the email), FN (else N) to name, the preferred EMAIL, the preferred or
-mobile TEL, and ORG to a custom attribute company if the agent defines one. Rejected rows of
-either are written as CSV.
+mobile TEL, and ORG, BDAY, NOTE and TITLE to custom attributes company, birthday, note and
+title where the agent defines them; what else the cards hold is counted at the end. Rejected
+rows of either are written as CSV.
 
 A national phone number is placed in its row's country (its own address's first), else
 --default-country, else the one country it is valid in of those the file's international numbers

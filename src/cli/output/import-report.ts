@@ -7,6 +7,7 @@ import { normalizeHeader } from '../../importer/mapping.js';
 import type { ImportNote } from '../../importer/notes.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { ProblemCode } from '../../importer/row-validator.js';
+import { VCARD_ATTRIBUTES } from '../../importer/sources/vcard.js';
 import type { CommandContext } from '../context.js';
 import { noteText, problemHint, problemHints } from './import-words.js';
 import { planSummary } from './mapping-summary.js';
@@ -280,14 +281,15 @@ export async function createProgress(
       ctx.io.note(text);
     }
   };
-  /** Whether the agent has no `company` attribute for a vCard's ORG (then said when a card has one). */
-  let orgUnmapped = false;
+  /** The attributes a vCard's ORG, BDAY, NOTE or TITLE would fill that the agent lacks (said when a card has one). */
+  let unmappedAttributes: readonly string[] = [];
   const say = (note: ImportNote) => {
-    if (note.code !== 'vcard_org') ctx.io.note(noteText(note));
-    else if (orgUnmapped) {
+    if (note.code !== 'vcard_attribute') ctx.io.note(noteText(note));
+    else if (unmappedAttributes.includes(note.attribute)) {
+      const { what, type } = VCARD_ATTRIBUTES.find((a) => a.attribute === note.attribute)!;
       ctx.io.note(
-        "Cards' ORG (their organisation) is not imported: the agent has no custom attribute company to keep it in " +
-          '(contacts attrs define company --type text).',
+        `Cards' ${note.property} (${what}) is not imported: the agent has no custom attribute ${note.attribute} to keep it in ` +
+          `(contacts attrs define ${note.attribute} --type ${type}).`,
       );
     }
   };
@@ -305,8 +307,8 @@ export async function createProgress(
           // The summary names the key itself when it has one line for the mapping.
           if (e.keyFromEmail && !summary?.includes('no id column:'))
             ctx.io.note(`no id column: external_id = ${e.keyFromEmail}, in lower case`);
-          // A vCard's one column that may map to nothing: ORG, kept only in a `company` attribute.
-          orgUnmapped = e.plan.reading === 'vcard' && e.unmapped.includes('company');
+          // A vCard's columns that may map to nothing: ORG, BDAY, NOTE, TITLE, kept only in attributes.
+          unmappedAttributes = e.plan.reading === 'vcard' ? e.unmapped : [];
           for (const note of e.notes) say(note);
           if (e.format === 'csv') {
             ctx.io.note(
@@ -318,7 +320,9 @@ export async function createProgress(
           if (e.timeZone)
             ctx.io.note(`Date-times without a zone are read as ${e.timeZone} time and stored in UTC.`);
           if (e.plan.reading === 'vcard') {
-            if (!orgUnmapped) ctx.io.note('ORG (the organisation) -> attr.company');
+            const mapped = VCARD_ATTRIBUTES.filter((a) => !e.unmapped.includes(a.attribute));
+            if (mapped.length > 0)
+              ctx.io.note(mapped.map((a) => `${a.property} (${a.what}) -> attr.${a.attribute}`).join('; '));
           } else if (e.unmapped.length > 0) {
             ctx.io.warn(unmappedWarning(e.unmapped));
             const hint = lookAlikeHint(e.lookAlikes) ?? keepColumnHint(e.unmapped, e.unmappedTypes);

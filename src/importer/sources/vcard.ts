@@ -1,7 +1,8 @@
 // vCard files (2.1, 3.0, 4.0; one or many cards) read as rows of the contact fields: each card
-// becomes external_id (UID, else the email), name (FN, else N), email, phonenumber and company
-// (ORG: a column the mapping gives to a `company` attribute when the agent defines one, as any
-// column named after an attribute), mapped and checked like a CSV row. Read byte by byte a line at a time, so a property's CHARSET can decode
+// becomes external_id (UID, else the email), name (FN, else N), email, phonenumber, and company,
+// birthday, note and title (ORG, BDAY, NOTE, TITLE: columns the mapping gives to attributes of
+// those names where the agent defines them, as any column named after an attribute), mapped and
+// checked like a CSV row. What else the cards hold is counted and said at the end. Read byte by byte a line at a time, so a property's CHARSET can decode
 // its own bytes, and the lines of a property that is not wanted (a PHOTO's base64) are dropped
 // as they stream, never assembled.
 import { ImportError, SourceParseError } from '../errors.js';
@@ -10,7 +11,41 @@ import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
 
 /** The columns every vCard row has, named as the importer maps them. */
-export const VCARD_COLUMNS = ['external_id', 'name', 'email', 'phonenumber', 'country', 'company'] as const;
+export const VCARD_COLUMNS = [
+  'external_id',
+  'name',
+  'email',
+  'phonenumber',
+  'country',
+  'company',
+  'birthday',
+  'note',
+  'title',
+] as const;
+
+/** The properties that fill a custom attribute of the column's name where the agent defines one. */
+export const VCARD_ATTRIBUTES = [
+  { property: 'ORG', attribute: 'company', what: 'the organisation', type: 'text' },
+  { property: 'BDAY', attribute: 'birthday', what: 'the birthday', type: 'date' },
+  { property: 'NOTE', attribute: 'note', what: 'the notes', type: 'text' },
+  { property: 'TITLE', attribute: 'title', what: 'the job title', type: 'text' },
+] as const;
+
+/** What a person keeps in a card that no field reads: counted, and said once the file is read. */
+const UNREAD = new Set([
+  'PHOTO',
+  'URL',
+  'NICKNAME',
+  'CATEGORIES',
+  'ROLE',
+  'ANNIVERSARY',
+  'IMPP',
+  'X-SOCIALPROFILE',
+  'RELATED',
+  'X-ABRELATEDNAMES',
+  'GENDER',
+  'LOGO',
+]);
 
 /** The properties read; any other is skipped with its continuation lines. */
 const WANTED = new Set([
@@ -25,6 +60,9 @@ const WANTED = new Set([
   'ADR',
   'X-ABADR',
   'ORG',
+  'BDAY',
+  'NOTE',
+  'TITLE',
 ]);
 /** Longest property kept, in bytes (folded lines joined); a longer wanted one is an error. */
 const MAX_PROPERTY_BYTES = 1024 * 1024;
@@ -35,6 +73,8 @@ interface Property {
   params: Map<string, string[]>;
   value: Buffer;
   line: number;
+  /** A property not read (its value dropped as it streamed): only its name is known. */
+  skipped?: true;
 }
 
 interface Card {
@@ -47,6 +87,11 @@ interface Card {
   uid?: string;
   /** ORG's first component: the organisation's name (the rest are its units). */
   org?: string;
+  bday?: string;
+  note?: string;
+  title?: string;
+  /** Names of the properties held that nothing reads (PHOTO, URL...), and whether ADR had a street. */
+  unread: Set<string>;
   emails: { value: string; pref: number }[];
   tels: { value: string; pref: number; cell: boolean }[];
   /** The country component of each ADR: the card's country, for its national TEL numbers. */
@@ -104,27 +149,35 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
       });
     }
   };
-  let orgSaid = false;
-  const noteOrg = (card: Card) => {
-    if (orgSaid || card.org === undefined) return;
-    orgSaid = true;
-    input.note({
-      code: 'vcard_org',
-      message:
-        'Cards name an organisation (ORG): it fills the custom attribute company where the agent defines one',
-    });
+  // Each property that fills an attribute, said when the first card holding it is met.
+  const said = new Set<string>();
+  const noteAttributes = (card: Card) => {
+    for (const { property, attribute, what } of VCARD_ATTRIBUTES) {
+      if (said.has(property) || valueOf(card, property) === undefined) continue;
+      said.add(property);
+      input.note({
+        code: 'vcard_attribute',
+        message: `Cards hold ${property} (${what}): it fills the custom attribute ${attribute} where the agent defines one`,
+        property,
+        attribute,
+      });
+    }
   };
   noteKey(first.value);
-  noteOrg(first.value);
+  noteAttributes(first.value);
+  const unread = new UnreadTally();
 
   async function* records(): AsyncGenerator<SourceRecord> {
     let row = 0;
     try {
       for (let next = first; !next.done; next = await cards.next()) {
         noteKey(next.value);
-        noteOrg(next.value);
+        noteAttributes(next.value);
+        unread.count(next.value);
         yield toRecord(next.value, ++row);
       }
+      const message = unread.message();
+      if (message) input.note({ code: 'vcard_unread', message, properties: unread.properties() });
     } finally {
       input.destroy();
     }
@@ -140,12 +193,66 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
   };
 }
 
+/** A card's value of a property that fills an attribute. */
+function valueOf(card: Card, property: (typeof VCARD_ATTRIBUTES)[number]['property']): string | undefined {
+  return property === 'ORG'
+    ? card.org
+    : property === 'BDAY'
+      ? card.bday
+      : property === 'NOTE'
+        ? card.note
+        : card.title;
+}
+
+/** How many cards held what no field reads: other emails and numbers, a street, PHOTO, URL... */
+class UnreadTally {
+  readonly #cards = new Map<string, number>();
+
+  count(card: Card): void {
+    const add = (what: string) => this.#cards.set(what, (this.#cards.get(what) ?? 0) + 1);
+    if (card.emails.length > 1) add('EMAIL');
+    if (card.tels.length > 1) add('TEL');
+    for (const name of card.unread) add(name);
+  }
+
+  properties(): Record<string, number> {
+    return Object.fromEntries(this.#cards);
+  }
+
+  message(): string | undefined {
+    if (this.#cards.size === 0) return undefined;
+    const label = (name: string) =>
+      name === 'EMAIL'
+        ? 'other EMAILs than the one imported'
+        : name === 'TEL'
+          ? 'other TELs than the one imported'
+          : name === 'ADR'
+            ? "ADR's street, city and postal code"
+            : name;
+    const parts = [...this.#cards].map(
+      ([name, n]) =>
+        `${label(name)} (${n} ${n === 1 ? 'card' : 'cards'}${name === 'ADR' ? '; its country places the phone' : ''})`,
+    );
+    return `Not imported from the cards, as no field holds them: ${parts.join(', ')}`;
+  }
+}
+
 function toRecord(card: Card, row: number): SourceRecord {
   const email = pick(card.emails)?.value;
   const byPhone = card.uid === undefined && email === undefined;
   const id = card.uid ?? email?.toLowerCase() ?? phoneKey(pickPhone(card.tels));
   const name = card.fn ?? nameFromN(card.n);
-  const raw: Cell[] = [id, name, email, pickPhone(card.tels), pick(card.countries)?.value, card.org];
+  const raw: Cell[] = [
+    id,
+    name,
+    email,
+    pickPhone(card.tels),
+    pick(card.countries)?.value,
+    card.org,
+    card.bday,
+    card.note,
+    card.title,
+  ];
   const record: Record<string, unknown> = Object.create(null);
   VCARD_COLUMNS.forEach((column, i) => {
     record[column] = raw[i];
@@ -216,7 +323,19 @@ async function* readCards(input: OpenedInput, maxBytes: number): AsyncGenerator<
       }
       if (card)
         throw fail(`BEGIN:VCARD inside the card that begins on line ${card.line}: is an END:VCARD missing?`);
-      card = { line: property.line, bytes: 0, version: '3.0', emails: [], tels: [], countries: [] };
+      card = {
+        line: property.line,
+        bytes: 0,
+        version: '3.0',
+        emails: [],
+        tels: [],
+        countries: [],
+        unread: new Set(),
+      };
+      continue;
+    }
+    if (property.skipped) {
+      card?.unread.add(name);
       continue;
     }
     if (!card) throw fail(`expected BEGIN:VCARD, found ${name}`);
@@ -273,6 +392,24 @@ async function* readCards(input: OpenedInput, maxBytes: number): AsyncGenerator<
         const parts = splitUnescaped(text, ';');
         const country = (parts[6] ?? '').trim();
         if (country) card.countries.push({ value: country, pref: preference(property.params) });
+        if (parts.slice(0, 6).some((part) => part.trim())) card.unread.add('ADR');
+        break;
+      }
+      case 'BDAY': {
+        // 3.0's and 4.0's basic form `19850412` in ISO's extended one; `--0412` (no year) as written.
+        const bday = unescapeText(text, card.version).trim();
+        const basic = /^(\d{4})(\d{2})(\d{2})$/.exec(bday);
+        if (bday && card.bday === undefined) card.bday = basic ? `${basic[1]}-${basic[2]}-${basic[3]}` : bday;
+        break;
+      }
+      case 'NOTE': {
+        const note = unescapeText(text, card.version).trim();
+        if (note && card.note === undefined) card.note = note;
+        break;
+      }
+      case 'TITLE': {
+        const title = unescapeText(text, card.version).trim();
+        if (title && card.title === undefined) card.title = title;
         break;
       }
       case 'X-ABADR': {
@@ -472,8 +609,11 @@ async function* readProperties(input: OpenedInput): AsyncGenerator<Property> {
       continue;
     }
     const qp = /ENCODING=QUOTED-PRINTABLE|;QUOTED-PRINTABLE[;:]/i.test(headOf(bytes));
-    if (!wantedName(bytes)) {
+    const name = propertyName(bytes);
+    if (!name || !WANTED.has(name)) {
       skipping = { qp, softBreak: qp && endsWithSoftBreak(bytes) };
+      if (name && UNREAD.has(name))
+        yield { name, params: new Map(), value: EMPTY, line: physical, skipped: true };
       continue;
     }
     pending = { line: physical, parts: [bytes], size: bytes.length, qp };
@@ -494,11 +634,18 @@ function endsWithSoftBreak(bytes: Buffer): boolean {
 
 const isBlank = (bytes: Buffer) => bytes.every((b) => b === 0x20 || b === 0x09);
 
-/** Whether a line opens a property we read (its name, less any `item1.` group). */
-function wantedName(bytes: Buffer): boolean {
+const EMPTY = Buffer.alloc(0);
+
+/** The name of the property a line opens, upper-cased, less any `item1.` group. */
+function propertyName(bytes: Buffer): string | undefined {
   const head = bytes.toString('latin1', 0, Math.min(bytes.length, 128));
-  const match = /^(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]/.exec(head);
-  return match !== null && WANTED.has(match[1]!.toUpperCase());
+  return /^(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]/.exec(head)?.[1]!.toUpperCase();
+}
+
+/** Whether a line opens a property we read. */
+function wantedName(bytes: Buffer): boolean {
+  const name = propertyName(bytes);
+  return name !== undefined && WANTED.has(name);
 }
 
 /** `[group.]NAME[;param...]:value`; a line that is not one is an error naming its line. */

@@ -42,7 +42,17 @@ describe('vCard source', () => {
         '',
       ].join('\n'),
     );
-    expect(source.header).toEqual(['external_id', 'name', 'email', 'phonenumber', 'country', 'company']);
+    expect(source.header).toEqual([
+      'external_id',
+      'name',
+      'email',
+      'phonenumber',
+      'country',
+      'company',
+      'birthday',
+      'note',
+      'title',
+    ]);
     expect(rows).toEqual([
       {
         line: 1,
@@ -51,8 +61,7 @@ describe('vCard source', () => {
           'Doe, Jane',
           'jane@example.com',
           '+44-7700-900123',
-          undefined,
-          undefined,
+          ...Array(5).fill(undefined),
         ],
         error: undefined,
       },
@@ -85,6 +94,7 @@ describe('vCard source', () => {
       'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
       "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
         'external_id = TEL (the one imported) in E.164 (+12065550116), or its digits as written where it cannot be placed in a country.',
+      'Not imported from the cards, as no field holds them: other EMAILs than the one imported (1 card), other TELs than the one imported (1 card)',
     ]);
     expect(rows[0]).toEqual({
       line: 1,
@@ -93,8 +103,7 @@ describe('vCard source', () => {
         'Dr. Alan Mathison Turing',
         'first@example.com',
         '+44 1',
-        undefined,
-        undefined,
+        ...Array(5).fill(undefined),
       ],
       error: undefined,
     });
@@ -104,6 +113,41 @@ describe('vCard source', () => {
     });
     expect(rows[2]?.raw?.slice(0, 4)).toEqual(['+14155550101', 'Mum', undefined, '+1 (415) 555-0101']);
     expect(rows[2]?.error).toBeUndefined();
+  });
+
+  it('reads BDAY, NOTE and TITLE for attributes of those names, and counts what no field reads', async () => {
+    const { rows, notes } = await read(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:b1',
+        'FN:Ann Lee',
+        'BDAY:19850412',
+        'NOTE:Met at PyCon\\, 2024',
+        'TITLE:CTO',
+        'ADR;TYPE=home:;;1 High St;London;;EC1A 1AA;United Kingdom',
+        'URL:https://example.com',
+        'PHOTO;ENCODING=b;TYPE=JPEG:AAAA',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:4.0',
+        'UID:b2',
+        'FN:Bo Ray',
+        'BDAY:--0412',
+        'ADR:;;;;;;Germany',
+        'END:VCARD',
+      ].join('\r\n'),
+    );
+    expect(rows.map((r) => r.raw?.slice(6))).toEqual([
+      ['1985-04-12', 'Met at PyCon, 2024', 'CTO'],
+      ['--0412', undefined, undefined],
+    ]);
+    expect(notes).toEqual([
+      'Cards hold BDAY (the birthday): it fills the custom attribute birthday where the agent defines one',
+      'Cards hold NOTE (the notes): it fills the custom attribute note where the agent defines one',
+      'Cards hold TITLE (the job title): it fills the custom attribute title where the agent defines one',
+      "Not imported from the cards, as no field holds them: ADR's street, city and postal code (1 card; its country places the phone), URL (1 card), PHOTO (1 card)",
+    ]);
   });
 
   it("takes an iPhone's number as the mobile one", async () => {
@@ -127,17 +171,10 @@ describe('vCard source', () => {
     const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');
     const text = `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p1\r\nPHOTO;ENCODING=b;TYPE=JPEG:${base64}\r\n${photo}\r\nFN:After Photo\r\nEND:VCARD\r\n`;
     const { rows } = await read(text);
-    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', undefined, undefined, undefined, undefined]);
+    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', ...Array(7).fill(undefined)]);
     // One line of 4 MB (a 4.0 data: URI, unfolded) is dropped as it streams.
     const long = `BEGIN:VCARD\nVERSION:4.0\nUID:p2\nPHOTO:data:image/jpeg;base64,${'B'.repeat(4 * 1024 * 1024)}\nFN:Long\nEND:VCARD\n`;
-    expect((await read(long)).rows[0]?.raw).toEqual([
-      'p2',
-      'Long',
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect((await read(long)).rows[0]?.raw).toEqual(['p2', 'Long', ...Array(7).fill(undefined)]);
   });
 
   it("reads ORG's first component as company, escapes and quoted-printable undone", async () => {
@@ -202,6 +239,6 @@ describe('vCard source', () => {
     expect(latin.rows[0]?.raw?.[1]).toBe('Jürgen');
     await expect(read('BEGIN:VCARD\nVERSION:3.0\nFN x\nEND:VCARD\n')).resolves.toBeTruthy();
     await expect(read('FN:x\n')).rejects.toThrow('stdin: line 1: expected BEGIN:VCARD, found FN');
-    await expect(read('NOTE:x\n')).rejects.toThrow('stdin: the file holds no vCard (no BEGIN:VCARD line)');
+    await expect(read('X-NOTE:x\n')).rejects.toThrow('stdin: the file holds no vCard (no BEGIN:VCARD line)');
   });
 });
