@@ -49,7 +49,9 @@ export type ImportErrorDetail =
   /** A resume of an import that `contacts undo` took back since. */
   | { code: 'resume_undone'; undoneAt: string }
   /** The undo record cannot be kept in its directory. */
-  | { code: 'undo_dir_unwritable'; dir: string; reason: string };
+  | { code: 'undo_dir_unwritable'; dir: string; reason: string }
+  /** A file at the rejects or fixes path that this tool did not write: the import would overwrite it. */
+  | { code: 'output_not_ours'; path: string; output: 'rejects' | 'fixes' };
 
 export type ImportErrorCode = ImportErrorDetail['code'];
 

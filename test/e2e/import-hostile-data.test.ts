@@ -1,7 +1,7 @@
 // Issue "nothing lost, nothing injected", data: an import never deletes or overwrites a file it
 // did not write, reads text in its real encoding, reads back exactly what export wrote, and
 // rejects one bad record (too big, too deep) without stopping the rest.
-import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
@@ -16,12 +16,18 @@ const contacts = async () =>
   JSON.parse((await cli(['list', '--all', '-o', 'json'])).stdout) as Record<string, unknown>[];
 
 describe('files the import did not write', () => {
-  it('a clean import leaves a --rejects file it did not write alone', async () => {
-    await writeFile(path('in.csv'), 'external_id,name\nu1,Ada\n');
+  it('refuses a --rejects or --fixes path holding a file it did not write, before sending anything', async () => {
+    await writeFile(path('in.csv'), 'external_id,email\nu1,bad\n');
     await writeFile(path('notes.txt'), 'my notes\n');
-    const r = await cli(['import', 'in.csv', '--rejects', 'notes.txt']);
-    expect(r.code).toBe(0);
+    for (const option of ['--rejects', '--fixes']) {
+      const r = await cli(['import', 'in.csv', option, 'notes.txt']);
+      expect(r.code, option).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(
+        `notes.txt exists and is no ${option.slice(2)} file of this tool (its header does not end with the _line and _error columns): the import would overwrite it. Move it, or pass ${option} with another path`,
+      );
+    }
     expect(await readFile(path('notes.txt'), 'utf8')).toBe('my notes\n');
+    expect(await contacts()).toEqual([]);
   });
 
   it("a new run keeps an earlier run's rejects file aside, unless it wrote the same again", async () => {
@@ -40,10 +46,35 @@ describe('files the import did not write', () => {
     const clean = await cli(['import', 'in.csv']);
     expect(clean.code).toBe(0);
     expect(clean.stderr).toContain(
-      `The rejects file of an earlier run, not what this run wrote there, is kept as ${path('in.rejects.1.csv')}`,
+      `The rejects file of an earlier run is kept as ${path('in.rejects.1.csv')} (this run wrote none)`,
     );
     await expect(readFile(path('in.rejects.csv'))).rejects.toThrow(/ENOENT/);
     expect(await readFile(path('in.rejects.1.csv'), 'utf8')).toContain('u1,ada@example.org');
+  });
+
+  it("keeps a mended fixes file aside, and a linked rejects file's target, writing through the link again", async () => {
+    await writeFile(path('in.csv'), 'external_id,email,phone\nu1,bad,\nu2,b@example.com,555\n');
+    expect((await cli(['import', 'in.csv'])).code).toBe(ExitCode.PARTIAL);
+    const fixes = await readFile(path('in.fixes.csv'), 'utf8');
+    await writeFile(path('in.fixes.csv'), fixes.replace('555', '+1 415 555 0100'));
+    // The rejects file through a link: its target is kept aside, the link written through again.
+    await mkdir(path('keep'));
+    await writeFile(path('keep/r.csv'), await readFile(path('in.rejects.csv')));
+    await symlink(path('keep/r.csv'), path('link.csv'));
+    await writeFile(
+      path('keep/r.csv'),
+      (await readFile(path('keep/r.csv'), 'utf8')).replace('u1,bad', 'u1,a@x.org'),
+    );
+    const again = await cli(['import', 'in.csv', '--rejects', 'link.csv']);
+    expect(again.code).toBe(ExitCode.PARTIAL);
+    expect(again.stderr).toContain(
+      `The fixes file of an earlier run is kept as ${path('in.fixes.1.csv')} (this run wrote another)`,
+    );
+    expect(await readFile(path('in.fixes.1.csv'), 'utf8')).toContain('+1 415 555 0100');
+    expect(again.stderr).toContain(`kept as ${path('keep/r.1.csv')}`);
+    expect(await readFile(path('keep/r.1.csv'), 'utf8')).toContain('u1,a@x.org');
+    expect(await readFile(path('link.csv'), 'utf8')).toContain('u1,bad');
+    expect((await lstat(path('link.csv'))).isSymbolicLink()).toBe(true);
   });
 
   it('refuses a --rejects path that names the input through a symlinked directory or a hard link', async () => {

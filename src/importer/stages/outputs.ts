@@ -6,12 +6,14 @@
 // (../output-file.ts); the checkpoint records how long the fixes and results files were when it
 // claimed its rows, and a resume appends to them from there.
 
-import { lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, open, realpath, rm, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { UndoRecorder } from '../../undo/recorder.js';
 import { checkOutputPaths, type PlannedOutput, type ProtectedPath } from '../../util/output-path.js';
 import { removeStaleTemps } from '../../util/write-file-atomic.js';
 import { defaultCheckpointPath, ImportCheckpoint, importSettings, type OutputMark } from '../checkpoint.js';
+import { ImportError } from '../errors.js';
 import { FixesWriter } from '../fixes.js';
 import { defaultFixesPath, defaultRejectsPath, isTabular } from '../format.js';
 import type { ColumnMapping } from '../mapping.js';
@@ -40,8 +42,8 @@ export interface ImportOutputs {
   /** Told of that failure when it happens (set by the pipeline, to stop sending). */
   onFailure?: ((error: Error) => void) | undefined;
   /**
-   * Once the rejects and fixes files are closed: an earlier run's file kept aside (see
-   * `keepEarlier`) is removed where this run wrote the same bytes, and said where it did not.
+   * Once the rejects and fixes files are closed: the copy of an earlier run's file (see
+   * `keepEarlier`) is removed where the file is as it was, and said otherwise.
    */
   settleEarlier(): Promise<void>;
 }
@@ -111,6 +113,10 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
       : []),
     ...(options.protect ?? []),
   ]);
+
+  // A file at the rejects or fixes path that this tool did not write is refused before anything else.
+  await earlierFile(rejectsPath, 'rejects', '--rejects');
+  if (fixesPath) await earlierFile(fixesPath, 'fixes', '--fixes');
 
   let results: ResultsWriter | undefined;
   let fixes: FixesWriter | undefined;
@@ -186,16 +192,15 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
     });
     if (results.short) short('results', options.resultsPath);
   }
-  // A new run's rejects and fixes replace an earlier run's, which the user may be mending: kept.
+  // The rejects (written anew by every run, a resume too) and a new run's fixes replace an
+  // earlier run's file, which the user may be mending: it is kept aside, never overwritten.
   const earlier: Earlier[] = [];
-  if (!checkpoint?.resumed) {
-    for (const [output, path] of [
-      ['rejects', rejectsPath],
-      ['fixes', fixesPath],
-    ] as const) {
-      const kept = path && (await keepEarlier(path));
-      if (kept) earlier.push({ output, path, kept });
-    }
+  for (const [output, path, what] of [
+    ['rejects', rejectsPath, '--rejects'],
+    ['fixes', checkpoint?.resumed ? undefined : fixesPath, '--fixes'],
+  ] as const) {
+    const kept = path && (await keepEarlier(path, output, what));
+    if (kept) earlier.push({ output, ...kept });
   }
   outputs.settleEarlier = () => settleEarlier(earlier, note);
   const rejects = createRejectsWriter({
@@ -233,49 +238,75 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
 
 interface Earlier {
   output: 'rejects' | 'fixes';
-  path: string;
+  /** The file (a link's target, where the path is a link), and where its earlier bytes are kept. */
+  file: string;
   kept: string;
 }
 
 /**
- * An earlier run's rejects or fixes file at `path` (one this tool wrote, not empty) is renamed to
- * the first free `<name>.<n>.<ext>` beside it: a new run never deletes or overwrites a file its
- * user may be mending. Returns the name it has now.
+ * An earlier run's rejects or fixes file at `path` (a link's target, where it is one) is copied to
+ * the first free `<name>.<n>.<ext>` beside it before this run writes its own there: a run never
+ * overwrites a file its user may be mending without a copy. A file there that this tool did not
+ * write (your notes) is refused: the run would overwrite it.
  */
-async function keepEarlier(path: string): Promise<string | undefined> {
-  const size = await stat(path).then(
-    (s) => (s.isFile() ? s.size : 0),
-    () => 0,
-  );
-  if (size === 0 || !(await isRejectsFile(path))) return undefined;
-  const ext = extname(path);
-  const stem = path.slice(0, path.length - ext.length);
+async function keepEarlier(
+  path: string,
+  output: 'rejects' | 'fixes',
+  option: string,
+): Promise<{ file: string; kept: string } | undefined> {
+  const file = await earlierFile(path, output, option);
+  if (!file) return undefined;
+  const ext = extname(file);
+  const stem = file.slice(0, file.length - ext.length);
   for (let n = 1; ; n++) {
     const kept = `${stem}.${n}${ext}`;
-    if (
-      await lstat(kept).then(
-        () => true,
-        () => false,
-      )
-    )
-      continue;
-    await rename(path, kept);
-    return kept;
+    try {
+      // Never over a file of that name, even one made since the look.
+      await copyFile(file, kept, constants.COPYFILE_EXCL);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
+    return { file, kept };
   }
 }
 
-/** Each earlier file kept: removed when this run wrote it again byte for byte, else said. */
+/** The file of an earlier run at `path` (a link's target), if one is there; another file is refused. */
+async function earlierFile(
+  path: string,
+  output: 'rejects' | 'fixes',
+  option: string,
+): Promise<string | undefined> {
+  const file = await realpath(path).catch(() => undefined);
+  const size = file ? await stat(file).then((s) => (s.isFile() ? s.size : 0)) : 0;
+  if (!file || size === 0) return undefined;
+  if (await isRejectsFile(file)) return file;
+  throw new ImportError(
+    `${path} exists and is no ${output} file of this tool (its header does not end with the _line and _error ` +
+      `columns): the import would overwrite it. Move it, or pass ${option} with another path`,
+    { detail: { code: 'output_not_ours', path, output } },
+  );
+}
+
+/**
+ * Each earlier file kept aside: removed where the file is as it was (this run wrote the same, or
+ * stopped before writing any); else said.
+ */
 async function settleEarlier(earlier: readonly Earlier[], note: (note: ResumeNote) => void): Promise<void> {
-  for (const { output, path, kept } of earlier) {
-    if (await sameBytes(path, kept)) {
+  for (const { output, file, kept } of earlier) {
+    if (await sameBytes(file, kept)) {
       await rm(kept, { force: true });
       continue;
     }
+    const written = await stat(file).then(
+      () => true,
+      () => false,
+    );
     note({
       code: 'earlier_output_kept',
-      message: `The ${output} file of an earlier run, not what this run wrote there, is kept as ${kept}`,
+      message: `The ${output} file of an earlier run is kept as ${kept} (this run ${written ? 'wrote another' : 'wrote none'})`,
       output,
-      path,
+      path: file,
       kept,
     });
   }
