@@ -32,14 +32,23 @@ const NO_CANDIDATES: PhoneCandidates = { countries: [], from: 'file' };
  * or twelve digits or more with the country code but no `+` (an SMS tool's `4915112345678`).
  */
 export function internationalCountry(text: string): string | undefined {
-  const long = text.replace(/[\s().-]/g, '');
-  if (!isInternational(text) && !/^[1-9]\d{11,14}$/.test(long)) return undefined;
+  if (!isInternational(text)) return withCountryCode(tooLongForNational(text) ?? '')?.country;
   try {
-    const parsed = parsePhoneNumberWithError(isInternational(text) ? text : `+${long}`);
+    const parsed = parsePhoneNumberWithError(text);
     return parsed.isValid() ? parsed.country : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The digits of a number too long to be national, so written with its country code but no `+`
+ * (`4915112345678`, `447911123456`): twelve digits or more, as eleven may be a national mobile
+ * (China's `13812345678`, Brazil's `11987654321`).
+ */
+function tooLongForNational(text: string): string | undefined {
+  const long = text.replace(/[\s().-]/g, '');
+  return /^[1-9]\d{11,14}$/.test(long) ? long : undefined;
 }
 
 /** Written with its country code: `+44 ...`, or `0044 ...` as dialled from Europe. */
@@ -70,10 +79,9 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   const { countries } = candidates;
   if (countries.length === 0) {
     // With no country to read it in, a number too long to be national is read with the country
-    // code it starts with (`4915112345678`, `447911123456`): twelve digits or more, as eleven
-    // may be a national mobile (China's `13812345678`, Brazil's `11987654321`).
-    const long = text.replace(/[\s().-]/g, '');
-    const international = /^[1-9]\d{11,14}$/.test(long) ? withCountryCode(long) : undefined;
+    // code it starts with.
+    const long = tooLongForNational(text);
+    const international = long === undefined ? undefined : withCountryCode(long);
     if (international)
       return { ok: true, e164: international.e164, country: international.country, withCode: true };
     return {
@@ -87,10 +95,10 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   const fits: { e164: string; country: string; written: boolean }[] = [];
   let parseProblem: string | undefined;
   // A file whose numbers are of several calling codes is of people from several countries: a
-  // national number there is read in one of them only where written as it writes its own, its
-  // groups of digits too (`(415) 555-0132`, `020 7946 0018`). Spain's `612 34 56 78` is no
-  // number of the Emirates', New Zealand's `021 123 4567` none of Australia's `(02) 1123 4567`.
-  const international = candidates.from === 'file' && severalCallingCodes(countries);
+  // national number written in groups is read in one of them only where they are its groups
+  // (`(415) 555-0132`, `020 7946 0018`): Spain's `612 34 56 78` is no number of the Emirates',
+  // New Zealand's `021 123 4567` none of Australia's `(02) 1123 4567`. Digits alone say nothing.
+  const grouped = /\d\D+\d/.test(text) && candidates.from === 'file' && severalCallingCodes(countries);
   for (const country of countries) {
     try {
       const parsed = parsePhoneNumberWithError(text, { defaultCountry: country as CountryCode });
@@ -98,7 +106,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
         // Written as that country writes its numbers (its trunk prefix: `(206) 555-0100` is no
         // UK number, `020 7946 0018` no US one).
         const national = parsed.formatNational();
-        const written = international
+        const written = grouped
           ? digitGroups(national) === digitGroups(text)
           : digits(national) === digits(text);
         fits.push({ e164: parsed.number, country, written });
@@ -153,7 +161,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   if (usable.length === 0) {
     return {
       ok: false,
-      reason: international
+      reason: grouped
         ? `a national number in a file of numbers from several countries (${tried}), not written as one of them writes its own: write it with + and the country code, or give the row a country or a default country`
         : `not written as a national number of ${countries.length === 1 ? tried : `any of ${tried}`} (${where}): write it with + and the country code, or give a default country`,
       ...guessed,
@@ -167,6 +175,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
 }
 
 function withCountryCode(digits: string): { e164: string; country: string | undefined } | undefined {
+  if (digits === '') return undefined;
   try {
     const parsed = parsePhoneNumberWithError(`+${digits}`);
     return parsed.isValid() ? { e164: parsed.number, country: parsed.country } : undefined;

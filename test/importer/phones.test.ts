@@ -61,6 +61,8 @@ describe('national numbers', () => {
       ok: true,
       e164: '+61211234567',
     });
+    // Digits without groups say nothing of them: read as before, by their digits.
+    expect(placePhone('612345678', several('ES', 'DE'))).toMatchObject({ ok: true, e164: '+34612345678' });
     // One calling code is one country's file: its national numbers read by their digits.
     expect(placePhone('021 123 4567', several('AU'))).toMatchObject({ ok: true, e164: '+61211234567' });
     expect(placePhone('212 736 5000', several('US', 'CA'))).toMatchObject({ ok: true, e164: '+12127365000' });

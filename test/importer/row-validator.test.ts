@@ -374,10 +374,13 @@ describe("national numbers placed from the file's other numbers", () => {
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });
     validate(row(['g1', 'Ann', 'a@example.com', '+49 30 901820'], 2));
     validate(row(['g2', 'Bob', 'b@example.com', '+44 20 7946 0001'], 3));
-    // Germany writes 02079 460958, Britain 020 7946 0958: written without groups, neither.
+    // Germany writes 02079 460958, Britain 020 7946 0958: its digits alone read in both.
     const jane = validate(row(['g3', 'Jane', 'j@example.com', '02079460958'], 4));
     expect(jane.ok && jane.input.phonenumber).toBeUndefined();
-    expect(jane.ok && jane.fixes?.[0]?.reason).toMatch(
+    expect(jane.ok && jane.fixes?.[0]?.reason).toMatch(/^valid in more than one of DE, GB/);
+    // In groups that are neither's, neither's.
+    const jim = validate(row(['g5', 'Jim', 'jim@example.com', '0207 946 0958'], 6));
+    expect(jim.ok && jim.fixes?.[0]?.reason).toMatch(
       /^a national number in a file of numbers from several countries \(DE, GB\), not written as one of them writes its own/,
     );
     expect(validate.notes.placedByFile.size).toBe(0);

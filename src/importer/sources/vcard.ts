@@ -153,7 +153,7 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
   const said = new Set<string>();
   const noteAttributes = (card: Card) => {
     for (const { property, attribute, what } of VCARD_ATTRIBUTES) {
-      if (said.has(property) || valueOf(card, property) === undefined) continue;
+      if (said.has(property) || attributeValue(card, property) === undefined) continue;
       said.add(property);
       input.note({
         code: 'vcard_attribute',
@@ -194,7 +194,10 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
 }
 
 /** A card's value of a property that fills an attribute. */
-function valueOf(card: Card, property: (typeof VCARD_ATTRIBUTES)[number]['property']): string | undefined {
+function attributeValue(
+  card: Card,
+  property: (typeof VCARD_ATTRIBUTES)[number]['property'],
+): string | undefined {
   return property === 'ORG'
     ? card.org
     : property === 'BDAY'
@@ -639,7 +642,7 @@ const EMPTY = Buffer.alloc(0);
 /** The name of the property a line opens, upper-cased, less any `item1.` group. */
 function propertyName(bytes: Buffer): string | undefined {
   const head = bytes.toString('latin1', 0, Math.min(bytes.length, 128));
-  return /^(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]/.exec(head)?.[1]!.toUpperCase();
+  return /^(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]/.exec(head)?.[1]?.toUpperCase();
 }
 
 /** Whether a line opens a property we read. */
