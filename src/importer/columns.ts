@@ -435,7 +435,7 @@ const QUESTION_WORDS = new Set([
   'est',
   'votre',
 ]);
-const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS, ...QUESTION_WORDS]);
+const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS]);
 /**
  * A name column with one of these words names a person the row is about (`Contact Name`,
  * `primary_contact_name`), ahead of one that does not (`Name`, `display_name`: a lead's company
@@ -567,10 +567,12 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
     const qualified = has(words, NAME_QUALIFIERS);
     // `Primary Contact Name`: the main one of the row's people.
     const person = has(words, PERSON_WORDS);
+    // A question's words around the name it asks for (`What is your name?`) are no part of it.
     const rest = words.filter(
       (w) =>
         !NAME_WORDS.has(w) &&
         !NAME_QUALIFIERS.has(w) &&
+        !QUESTION_WORDS.has(w) &&
         !(qualified && HELD_WORDS.has(w)) &&
         !(person && (w === 'primary' || w === 'main')),
     );

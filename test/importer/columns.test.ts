@@ -335,8 +335,10 @@ describe('inferColumns: what a new user met', () => {
       expect(role(header), header).toBe('name');
     }
     expect(role('What is your email address?')).toBe('email');
-    // Words of something else than the person's name keep it no name.
+    // Words of something else than the person's name keep it no name: a ticket's is the ticket's.
     expect(role('Company Name')).toBe('none');
+    for (const header of ["Ticket's Name", 'Ticket Name is', 'What is the ticket name?'])
+      expect(role(header), header).toBeUndefined();
     expect(role('Is Name Public')).toBeUndefined();
   });
 
