@@ -317,17 +317,19 @@ function headerGoesOn(header: Cell[], next: Cell[]): 'fields' | 'words' | 'answe
 const LABEL_RE = /^\p{L}[\p{L} -]*\p{L}$/u;
 
 /**
- * Answers' labels (see `headerGoesOn`): the first cell blank, every cell a label, and under the
- * questions one label said twice or more, or two said three times or more.
+ * Answers' labels (see `headerGoesOn`): blank under the respondent's columns, then a label under
+ * every column to the header's last (each question's answers, a matrix's rows under blank
+ * cells), and under the questions one label said twice or more, or two said three times or more.
  */
 function labelsAnswers(header: Cell[], next: Cell[]): boolean {
   if (next[0]?.trim()) return false;
+  const from = next.findIndex((cell) => cell?.trim());
+  if (from < 0) return false;
   const answers = new Set<string>();
   let underQuestions = 0;
-  for (let i = 0; i < next.length; i++) {
+  for (let i = from; i < header.length; i++) {
     const text = next[i]?.trim();
-    if (!text) continue;
-    if (!LABEL_RE.test(text) || readBoolean(text) !== undefined) return false;
+    if (!text || !LABEL_RE.test(text) || readBoolean(text) !== undefined) return false;
     if (!header[i]?.trim()) continue;
     answers.add(text.toLowerCase());
     underQuestions++;

@@ -145,6 +145,9 @@ describe('readTable', () => {
       ['r1', undefined, 'Response', 'Response', 'Response'],
       [undefined, undefined, 'Ann', 'Lee', 'Price'],
       [undefined, undefined, 'Yes', 'Yes', 'Yes'],
+      // A row of data whose values repeat, but not under every column to the last.
+      [undefined, 'Lee', 'Acme', 'Acme', undefined],
+      [undefined, 'Unknown', 'Unknown', undefined, undefined],
     ]) {
       const read = await table([['Id', 'Plan', 'Name', 'Email', 'Why?'], second]);
       expect(read.records, JSON.stringify(second)).toHaveLength(1);
