@@ -181,8 +181,29 @@ const ADDRESS_WORDS = new Set([
   'endereco',
   'adres',
   'anschrift',
-  'location',
 ]);
+/** Words of an address that is the contact's own, not a venue's or a company's. */
+const OWN_ADDRESS_WORDS = new Set([
+  'home',
+  'mailing',
+  'postal',
+  'private',
+  'personal',
+  'residential',
+  'main',
+  'primary',
+  'billing',
+  'contact',
+  'current',
+  'full',
+  'your',
+]);
+/** `Address`, `Home Address`, `What is your address?`; not `Venue Address`, `Company Address`. */
+const ownAddress = (words: readonly string[]) =>
+  has(words, ADDRESS_WORDS) &&
+  words.every(
+    (w) => ADDRESS_WORDS.has(w) || OWN_ADDRESS_WORDS.has(w) || QUESTION_WORDS.has(w) || /^\d+$/.test(w),
+  );
 /** A country that is not where the contact's phone is: of birth, a nationality, a language. */
 const NOT_COUNTRY_WORDS = new Set([
   'birth',
@@ -844,7 +865,7 @@ export function inferColumns(
         if (byValues) {
           role = byValues;
           by = 'values';
-        } else if (has(w, ADDRESS_WORDS) && s.addressCountry > 0 && s.addressCountry >= s.filled * 0.8) {
+        } else if (ownAddress(w) && s.addressCountry > 0 && s.addressCountry >= s.filled * 0.8) {
           // A whole address ending with its country: the row's country, for its phone.
           role = 'country';
           by = 'values';

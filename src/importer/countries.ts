@@ -80,8 +80,13 @@ export function addressCountry(text: string): string | undefined {
     .map((part) => part.trim())
     .filter(Boolean);
   const last = parts.at(-1);
-  return parts.length > 1 && last !== undefined && last.length > 2 ? countryCode(last) : undefined;
+  if (parts.length < 2 || last === undefined || last.length <= 2 || STATE_NAMES.has(squash(last)))
+    return undefined;
+  return countryCode(last);
 }
+
+/** Countries' names that an American address ends with as its state's (`Atlanta, Georgia`). */
+const STATE_NAMES = new Set(['georgia']);
 
 /** A row's country cell: a country (`GB`, `Deutschland`), or an address ending with one. */
 export function rowCountry(text: string): string | undefined {

@@ -322,6 +322,12 @@ describe('inferColumns: what a new user met', () => {
       ['country', 'values'],
       undefined,
     ]);
+    // A venue's or a company's address is not the contact's.
+    const venue = inferColumns(
+      ['Phone', 'Venue Address', 'Company Address'],
+      [['020 7946 0018', 'Olympiastadion, Berlin, Germany', 'Acme, 1 Main St, Dublin, Ireland']],
+    );
+    expect(venue.columns.map((c) => c?.role)).toEqual(['phone', undefined, undefined]);
   });
 
   it("reads a form's question by the field it asks for", () => {

@@ -39,6 +39,8 @@ describe('addressCountry', () => {
     expect(addressCountry('350 5th Ave, New York, NY')).toBeUndefined();
     expect(addressCountry('Germany')).toBeUndefined();
     expect(addressCountry('12 Rue de Rivoli, Paris')).toBeUndefined();
+    // Georgia ends an American address as its state.
+    expect(addressCountry('Atlanta, Georgia')).toBeUndefined();
   });
 
   it('is, after the country itself, what a row country cell names', () => {
