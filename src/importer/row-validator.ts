@@ -222,7 +222,11 @@ export function createRowValidator({
       body = { ...candidate };
       if (placed?.ok) {
         body.phonenumber = placed.e164;
-        if (source.keyedByPhone) body.external_id = placed.e164;
+        if (source.keyedByPhone) {
+          body.external_id = placed.e164;
+          // The card's rejects row carries the key as used (a vCard row's first cell is its key).
+          if (source.raw) source.raw[0] = placed.e164;
+        }
       } else {
         delete body.phonenumber;
         if (placed)

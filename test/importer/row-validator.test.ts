@@ -321,6 +321,17 @@ describe('CSV rows', () => {
     );
   });
 
+  it('keys a vCard keyed by its number by the number in E.164, in its rejects row too', () => {
+    const header = ['external_id', 'name', 'email', 'phonenumber', 'country'];
+    const mapping = resolveMapping({ header, definitions: DEFINITIONS });
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping, defaultCountry: 'US' });
+    const raw = ['2065550116', 'Dana', undefined, '206-555-0116', undefined];
+    const source: SourceRecord = { row: 1, line: 1, raw, record: {}, keyedByPhone: true };
+    const result = validate(source);
+    expect(result.ok && result.input.external_id).toBe('+12065550116');
+    expect(source.raw?.[0]).toBe('+12065550116');
+  });
+
   it("rejects a row the source flagged, with the source's reason and line", () => {
     const source: SourceRecord = {
       row: 6,
