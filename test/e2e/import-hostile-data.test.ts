@@ -23,7 +23,7 @@ describe('files the import did not write', () => {
       const r = await cli(['import', 'in.csv', option, 'notes.txt']);
       expect(r.code, option).toBe(ExitCode.USAGE);
       expect(r.stderr).toContain(
-        `notes.txt exists and is no ${option.slice(2)} file of this tool (its header does not end with the _line and _error columns): the import would overwrite it. Move it, or pass ${option} with another path`,
+        `notes.txt exists and is no ${option.slice(2)} file of this tool (its header does not end with the _line and _error columns): the import would overwrite it: move it, or pass ${option} with another path`,
       );
     }
     expect(await readFile(path('notes.txt'), 'utf8')).toBe('my notes\n');

@@ -116,6 +116,8 @@ export function importErrorText(error: ImportError, readFlags = true): string {
         `The import this run would resume was taken back by contacts undo (${detail.undoneAt}): its rows are not ` +
         'in the directory any more. Import the file again with --restart'
       );
+    case 'output_not_ours':
+      return `${error.message}: move it, or pass --${detail.output} with another path`;
     case 'undo_dir_unwritable':
       return (
         `Cannot keep this import's undo record in ${detail.dir}: ${detail.reason}. ` +

@@ -115,8 +115,8 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   ]);
 
   // A file at the rejects or fixes path that this tool did not write is refused before anything else.
-  await earlierFile(rejectsPath, 'rejects', '--rejects');
-  if (fixesPath) await earlierFile(fixesPath, 'fixes', '--fixes');
+  await earlierFile(rejectsPath, 'rejects');
+  if (fixesPath) await earlierFile(fixesPath, 'fixes');
 
   let results: ResultsWriter | undefined;
   let fixes: FixesWriter | undefined;
@@ -195,11 +195,11 @@ export async function openOutputs(options: OutputsOptions): Promise<ImportOutput
   // The rejects (written anew by every run, a resume too) and a new run's fixes replace an
   // earlier run's file, which the user may be mending: it is kept aside, never overwritten.
   const earlier: Earlier[] = [];
-  for (const [output, path, what] of [
-    ['rejects', rejectsPath, '--rejects'],
-    ['fixes', checkpoint?.resumed ? undefined : fixesPath, '--fixes'],
+  for (const [output, path] of [
+    ['rejects', rejectsPath],
+    ['fixes', checkpoint?.resumed ? undefined : fixesPath],
   ] as const) {
-    const kept = path && (await keepEarlier(path, output, what));
+    const kept = path && (await keepEarlier(path, output));
     if (kept) earlier.push({ output, ...kept });
   }
   outputs.settleEarlier = () => settleEarlier(earlier, note);
@@ -252,9 +252,8 @@ interface Earlier {
 async function keepEarlier(
   path: string,
   output: 'rejects' | 'fixes',
-  option: string,
 ): Promise<{ file: string; kept: string } | undefined> {
-  const file = await earlierFile(path, output, option);
+  const file = await earlierFile(path, output);
   if (!file) return undefined;
   const ext = extname(file);
   const stem = file.slice(0, file.length - ext.length);
@@ -272,18 +271,14 @@ async function keepEarlier(
 }
 
 /** The file of an earlier run at `path` (a link's target), if one is there; another file is refused. */
-async function earlierFile(
-  path: string,
-  output: 'rejects' | 'fixes',
-  option: string,
-): Promise<string | undefined> {
+async function earlierFile(path: string, output: 'rejects' | 'fixes'): Promise<string | undefined> {
   const file = await realpath(path).catch(() => undefined);
   const size = file ? await stat(file).then((s) => (s.isFile() ? s.size : 0)) : 0;
   if (!file || size === 0) return undefined;
   if (await isRejectsFile(file)) return file;
   throw new ImportError(
     `${path} exists and is no ${output} file of this tool (its header does not end with the _line and _error ` +
-      `columns): the import would overwrite it. Move it, or pass ${option} with another path`,
+      'columns): the import would overwrite it',
     { detail: { code: 'output_not_ours', path, output } },
   );
 }
