@@ -228,6 +228,21 @@ export function createRowValidator({
           if (source.raw) source.raw[0] = placed.e164;
         }
       } else {
+        // A card keyed by a number no country reads has no key that stays one: the same number
+        // written with its country code (or read with a default country) would key another.
+        if (source.keyedByPhone && placed) {
+          return reject(
+            `external_id: the card has no UID or EMAIL, and its number ${phones[0]!.text} cannot key it: ${placed.reason}`,
+            [
+              {
+                field: 'phonenumber',
+                value: phones[0]!.raw,
+                reason: placed.reason,
+                ...(placed.code ? { code: placed.code } : {}),
+              },
+            ],
+          );
+        }
         delete body.phonenumber;
         if (placed)
           problems.push({

@@ -241,13 +241,15 @@ describe('importing vCard files', () => {
       cwd: home.dir,
     });
     expect(r.stderr).toContain('keyed by their number: external_id = TEL (the one imported) in E.164');
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 4, created: 3, updated: 1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 4, created: 2, updated: 1, rejected: 1 });
     expect(fields(mock)).toEqual({
       '+12065550116': { name: 'Dana (work phone)', email: null, phonenumber: '+12065550116' },
       '+14155550132': { name: 'Ravi', email: null, phonenumber: '+14155550132' },
-      // A number no country reads keeps its digits as written as its key.
-      '55501': { name: 'Short', email: null, phonenumber: null },
     });
+    // A number no country reads keys nothing that would stay its key: rejected, saying why.
+    expect(r.stderr).toMatch(
+      /rejected: external_id: the card has no UID or EMAIL, and its number 55501 cannot key it: /,
+    );
   });
 
   it('completes the new formats and flags in the shell scripts', async () => {

@@ -144,7 +144,7 @@ export async function openVcard(input: OpenedInput, options: VcardOptions = {}):
         code: 'vcard_key',
         message:
           "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
-          'external_id = TEL (the one imported) in E.164 (+12065550116), or its digits as written where it cannot be placed in a country.',
+          'external_id = TEL (the one imported) in E.164 (+12065550116); a card whose number cannot be placed in a country is rejected.',
         by: 'phone',
       });
     }

@@ -93,7 +93,7 @@ describe('vCard source', () => {
     expect(notes).toEqual([
       'Cards without a UID are keyed by their email: external_id = EMAIL (the preferred one), in lower case.',
       "Cards with neither a UID nor an EMAIL (a phone's address book) are keyed by their number: " +
-        'external_id = TEL (the one imported) in E.164 (+12065550116), or its digits as written where it cannot be placed in a country.',
+        'external_id = TEL (the one imported) in E.164 (+12065550116); a card whose number cannot be placed in a country is rejected.',
       'Not imported from the cards, as no field holds them: other EMAILs than the one imported (1 card), other TELs than the one imported (1 card)',
     ]);
     expect(rows[0]).toEqual({
