@@ -401,8 +401,11 @@ async function* readCards(input: OpenedInput, maxBytes: number): AsyncGenerator<
       case 'BDAY': {
         // 3.0's and 4.0's basic form `19850412` in ISO's extended one; `--0412` (no year) as written.
         const bday = unescapeText(text, card.version).trim();
-        const basic = /^(\d{4})(\d{2})(\d{2})$/.exec(bday);
-        if (bday && card.bday === undefined) card.bday = basic ? `${basic[1]}-${basic[2]}-${basic[3]}` : bday;
+        const [, year, month, day] = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(bday) ?? [];
+        // Apple writes a birthday without its year in a year it names (`X-APPLE-OMIT-YEAR=1604`).
+        const omitted = year !== undefined && property.params.get('X-APPLE-OMIT-YEAR')?.[0] === year;
+        if (bday && card.bday === undefined)
+          card.bday = year === undefined ? bday : omitted ? `--${month}${day}` : `${year}-${month}-${day}`;
         break;
       }
       case 'NOTE': {

@@ -136,10 +136,17 @@ describe('vCard source', () => {
         'BDAY:--0412',
         'ADR:;;;;;;Germany',
         'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'UID:b3',
+        'BDAY;X-APPLE-OMIT-YEAR=1604;VALUE=date:1604-04-12',
+        'END:VCARD',
       ].join('\r\n'),
     );
+    // A birthday without its year, as 4.0 writes it or as Apple does, is no date of any year.
     expect(rows.map((r) => r.raw?.slice(6))).toEqual([
       ['1985-04-12', 'Met at PyCon, 2024', 'CTO'],
+      ['--0412', undefined, undefined],
       ['--0412', undefined, undefined],
     ]);
     expect(notes).toEqual([
