@@ -298,6 +298,8 @@ export function validateOutput(value: string, from = 'output'): OutputFormat {
  */
 export function validateCountry(value: string, from = 'default-country'): string {
   const code = value.trim().toUpperCase();
+  // `UK` is what people call GB, its ISO code.
+  if (code === 'UK') return 'GB';
   if (/^[A-Z]{2}$/.test(code)) return code;
   throw new ConfigError('invalid', `Invalid country from ${from}: ${value}`, {
     hint: 'Use a two-letter ISO 3166 code, e.g. GB, US, DE.',

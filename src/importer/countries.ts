@@ -80,8 +80,9 @@ export function addressCountry(text: string): string | undefined {
     .map((part) => part.trim())
     .filter(Boolean);
   const last = parts.at(-1);
-  if (parts.length < 2 || last === undefined || last.length <= 2 || STATE_NAMES.has(squash(last)))
-    return undefined;
+  if (parts.length < 2 || last === undefined || STATE_NAMES.has(squash(last))) return undefined;
+  // Of the two-letter tails, only `UK` is no American state's.
+  if (last.length <= 2 && last.toUpperCase() !== 'UK') return undefined;
   return countryCode(last);
 }
 

@@ -109,6 +109,7 @@ describe('validators', () => {
     expect(validateOutput('JSON')).toBe('json');
     expect(refusal(() => validateOutput('yaml')).hint).toBe('Choose one of: table, json, ndjson, csv.');
     expect(validateCountry('de')).toBe('DE');
+    expect(validateCountry('uk')).toBe('GB');
     expect(() => validateCountry('DEU')).toThrow(/Invalid country/);
     expect(validateRetries('20')).toBe('20');
     expect(() => validateRetries('21')).toThrow(ConfigError);

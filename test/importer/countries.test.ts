@@ -37,6 +37,7 @@ describe('addressCountry', () => {
     expect(addressCountry('10 Downing St, London SW1A 2AA, United Kingdom')).toBe('GB');
     // A two-letter tail is as often a state; one part is no address; a city is no country.
     expect(addressCountry('350 5th Ave, New York, NY')).toBeUndefined();
+    expect(addressCountry('10 Downing St, London SW1A 2AA, UK')).toBe('GB');
     expect(addressCountry('Germany')).toBeUndefined();
     expect(addressCountry('12 Rue de Rivoli, Paris')).toBeUndefined();
     // Georgia ends an American address as its state.
