@@ -46,7 +46,7 @@ describe('files the import did not write', () => {
     const clean = await cli(['import', 'in.csv']);
     expect(clean.code).toBe(0);
     expect(clean.stderr).toContain(
-      `The rejects file of an earlier run is kept as ${path('in.rejects.1.csv')} (this run wrote none)`,
+      `The rejects file of an earlier run is kept as ${path('in.rejects.1.csv')} (this run wrote none): if you mended it, import that file to send what you changed`,
     );
     await expect(readFile(path('in.rejects.csv'))).rejects.toThrow(/ENOENT/);
     expect(await readFile(path('in.rejects.1.csv'), 'utf8')).toContain('u1,ada@example.org');

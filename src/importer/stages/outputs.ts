@@ -299,7 +299,9 @@ async function settleEarlier(earlier: readonly Earlier[], note: (note: ResumeNot
     );
     note({
       code: 'earlier_output_kept',
-      message: `The ${output} file of an earlier run is kept as ${kept} (this run ${written ? 'wrote another' : 'wrote none'})`,
+      message:
+        `The ${output} file of an earlier run is kept as ${kept} (this run ${written ? 'wrote another' : 'wrote none'}): ` +
+        'if you mended it, import that file to send what you changed',
       output,
       path: file,
       kept,
