@@ -602,6 +602,7 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   return undefined;
 }
 
+const PERSON_NAME_RE = /^\p{L}[\p{L}'’.-]*(?:\s+\p{L}[\p{L}'’.-]*){1,3}$/u;
 const EMAIL_RE = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]{2,}$/;
 const PHONE_RE = /^(?:tel:)?\+?[\d\s().\-/]+(?:\s*(?:x|ext\.?|#)\s*\d+)?$/i;
 /** Digits that are no phone: an IP address, a decimal (a coordinate, an amount), a ZIP+4 code. */
@@ -640,6 +641,8 @@ interface ValueStats {
   distinct: number;
   /** Addresses ending with a country's name (`Berlin, Germany`). */
   addressCountry: number;
+  /** Two to four words of letters (`Ann Lee`, `José de la Cruz`): what a person's name looks like. */
+  personName: number;
 }
 
 function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueStats {
@@ -657,6 +660,7 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     counting: true,
     distinct: 0,
     addressCountry: 0,
+    personName: 0,
   };
   const seen = new Set<string>();
   for (const row of sample) {
@@ -679,6 +683,7 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     else if (URL_RE.test(text)) stats.url++;
     else if (/^\p{L}/u.test(text) && countryCode(text) !== undefined) stats.country++;
     if (addressCountry(text) !== undefined) stats.addressCountry++;
+    if (PERSON_NAME_RE.test(text)) stats.personName++;
   }
   stats.distinct = seen.size;
   return stats;
@@ -864,6 +869,16 @@ export function inferColumns(
       default:
         if (byValues) {
           role = byValues;
+          by = 'values';
+        } else if (
+          w.length === 1 &&
+          WHOSE_NAME_WORDS.has(w[0]!) &&
+          s.personName > 0 &&
+          s.personName >= s.filled * 0.8
+        ) {
+          // A column headed by the person's word alone (`Guest`, `Attendee`, `Customer`) whose
+          // values are people's names is the name.
+          role = 'name';
           by = 'values';
         } else if (ownAddress(w) && s.addressCountry > 0 && s.addressCountry >= s.filled * 0.8) {
           // A whole address ending with its country: the row's country, for its phone.

@@ -330,6 +330,21 @@ describe('inferColumns: what a new user met', () => {
     expect(venue.columns.map((c) => c?.role)).toEqual(['phone', undefined, undefined]);
   });
 
+  it("takes a column headed by the person's word alone for the name where its values are people's names", () => {
+    const inference = inferColumns(
+      ['Guest', 'Member', 'Email'],
+      [
+        ['Ann Lee', 'Gold', 'ann@example.com'],
+        ['José de la Cruz', 'Silver', 'jose@example.com'],
+      ],
+    );
+    expect(inference.columns.map((c) => c && [c.role, c.by])).toEqual([
+      ['name', 'values'],
+      undefined,
+      ['email', 'words'],
+    ]);
+  });
+
   it("reads a form's question by the field it asks for", () => {
     const role = (header: string) => roleByWords(headerWords(header));
     for (const header of [
