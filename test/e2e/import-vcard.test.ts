@@ -234,6 +234,8 @@ describe('importing vCard files', () => {
         card(['FN:Dana (work phone)', 'TEL;TYPE=CELL:206-555-0116']),
         card(['FN:Ravi', 'TEL;TYPE=CELL:(415) 555-0132']),
         card(['FN:Short', 'TEL:55501']),
+        // A household's number: another person, not merged into Ravi's contact.
+        card(['FN:Priya', 'TEL;TYPE=HOME:+1 415 555 0132']),
       ].join('\r\n')}\r\n`,
     );
     const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
@@ -241,7 +243,10 @@ describe('importing vCard files', () => {
       cwd: home.dir,
     });
     expect(r.stderr).toContain('keyed by their number: external_id = TEL (the one imported) in E.164');
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 4, created: 2, updated: 1, rejected: 1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 5, created: 2, updated: 1, rejected: 2 });
+    expect(r.stderr).toContain(
+      'rejected: external_id: +14155550132 is already the number of Ravi (line 11), and this card is Priya: two people sharing a number are not merged',
+    );
     expect(fields(mock)).toEqual({
       '+12065550116': { name: 'Dana (work phone)', email: null, phonenumber: '+12065550116' },
       '+14155550132': { name: 'Ravi', email: null, phonenumber: '+14155550132' },

@@ -81,6 +81,8 @@ const otherPerson = (a: string, b: string) => {
   return words.size > 0 && others.length > 0 && !others.some((w) => words.has(w));
 };
 
+const sameFirstWord = (a: string, b: string) => nameWords(a)[0] === nameWords(b)[0];
+
 export class RowPlanner {
   readonly #serialize: boolean;
   readonly #ledger: EmailLedger;
@@ -137,6 +139,17 @@ export class RowPlanner {
   plan(source: SourceRecord, input: ContactInputParsed): PlanResult {
     const key = input.external_id;
     const repeats = this.#repeat(key, input.name);
+    // Cards keyed by their number: another given name is another person sharing it (a household's
+    // phone), where a key of the file's own names one person whatever the spelling.
+    if (source.keyedByPhone && repeats?.otherName && !sameFirstWord(repeats.otherName, input.name ?? '')) {
+      return {
+        ok: false,
+        reason:
+          `external_id: ${key} is already the number of ${repeats.otherName} (line ${repeats.line}), and this card is ` +
+          `${input.name}: two people sharing a number are not merged (this card would overwrite that contact); ` +
+          'give the cards a UID or an EMAIL to key them by',
+      };
+    }
     // Two people under one key are never merged: the later row would overwrite the earlier's
     // contact. It waits in the rejects file, where the earlier row is named.
     if (repeats?.otherPerson) {
