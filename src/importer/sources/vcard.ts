@@ -408,14 +408,11 @@ async function* readCards(input: OpenedInput, maxBytes: number): AsyncGenerator<
           card.bday = year === undefined ? bday : omitted ? `--${month}${day}` : `${year}-${month}-${day}`;
         break;
       }
-      case 'NOTE': {
-        const note = unescapeText(text, card.version).trim();
-        if (note && card.note === undefined) card.note = note;
-        break;
-      }
+      case 'NOTE':
       case 'TITLE': {
-        const title = unescapeText(text, card.version).trim();
-        if (title && card.title === undefined) card.title = title;
+        const value = unescapeText(text, card.version).trim();
+        const field = name === 'NOTE' ? 'note' : 'title';
+        if (value && card[field] === undefined) card[field] = value;
         break;
       }
       case 'X-ABADR': {
