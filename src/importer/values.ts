@@ -6,9 +6,15 @@ import { type AttributeType, attributeTextSchemas, separatedNumber } from '../ap
 import { zonedTimeToUtc } from '../util/time-zone.js';
 import type { DATE_ORDERS } from './format-names.js';
 
+/**
+ * The apostrophe a spreadsheet keeps a value as text with: before a number, a phone, a date or a
+ * formula's first character (`'00123`, `'+44...`, `'=A1`), not before a word (`'Tis`).
+ */
+const TEXT_FORCED_RE = /^'[\d+=\-@\t\r(.']/;
+
 /** A cell as a value: a leading spreadsheet apostrophe (`'7210448301122`) off, then trimmed. */
 export function cleanCell(value: string): string {
-  const text = value.charCodeAt(0) === 0x27 ? value.slice(1) : value;
+  const text = value.charCodeAt(0) === 0x27 && TEXT_FORCED_RE.test(value) ? value.slice(1) : value;
   // Only pay for trim() when there is something to trim.
   const first = text.charCodeAt(0);
   const last = text.charCodeAt(text.length - 1);

@@ -89,9 +89,9 @@ describe('CSV rows', () => {
 
   it('trims every cell, drops a spreadsheet apostrophe, and reads an empty cell, quoted or not, as "not given"', () => {
     const result = csvRow(
-      cells({ 'User ID': "'u3 ", 'Full Name': '  Ann  ', 'E-mail': '', Phone: '', Plan: '', Seats: '' }),
+      cells({ 'User ID': "'0031 ", 'Full Name': '  Ann  ', 'E-mail': '', Phone: '', Plan: '', Seats: '' }),
     );
-    expect(result.ok && result.input).toEqual({ external_id: 'u3', name: 'Ann' });
+    expect(result.ok && result.input).toEqual({ external_id: '0031', name: 'Ann' });
     const empty = csvRow(cells({ 'User ID': 'u4', 'Full Name': '' }));
     expect(empty.ok && empty.input).toEqual({ external_id: 'u4' });
   });

@@ -20,6 +20,9 @@ import {
 describe('cells', () => {
   it('cleanCell drops a spreadsheet apostrophe and padding, no-break spaces included', () => {
     expect(cleanCell("'7210448301122")).toBe('7210448301122');
+    expect(cleanCell("'+44 20 7946 0958")).toBe('+44 20 7946 0958');
+    // Before a word it is the word's own: a name that begins with one keeps it.
+    expect(cleanCell("'Tis Nick")).toBe("'Tis Nick");
     expect(cleanCell('  x \u00a0')).toBe('x');
     expect(cleanCell('same')).toBe('same');
   });
