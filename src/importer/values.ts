@@ -24,7 +24,6 @@ export function cleanCell(value: string): string {
 /** Separators of several values in one cell: Google Contacts' ` ::: `, and the vendor's own. */
 export const GOOGLE_MULTI_VALUE = ' ::: ';
 
-/** The first of several values in a cell, and how many there were (1 when it holds one). */
 /** Every value of a cell that may hold several (`a ::: b`), in order; the cell itself otherwise. */
 export function cellValues(value: string, separators: readonly string[]): string[] {
   for (const sep of separators) {
@@ -37,6 +36,7 @@ export function cellValues(value: string, separators: readonly string[]): string
   return [value];
 }
 
+/** The first of several values in a cell, and how many there were (1 when it holds one). */
 export function firstValue(value: string, separators: readonly string[]): { value: string; count: number } {
   for (const sep of separators) {
     if (!value.includes(sep)) continue;
