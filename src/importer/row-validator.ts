@@ -227,31 +227,24 @@ export function createRowValidator({
           // The card's rejects row carries the key as used (a vCard row's first cell is its key).
           if (source.raw) source.raw[0] = placed.e164;
         }
-      } else {
+      } else if (placed) {
+        const problem: FieldProblem = {
+          field: 'phonenumber',
+          value: phones[0]!.raw,
+          reason: placed.reason,
+          ...(placed.code ? { code: placed.code } : {}),
+        };
         // A card keyed by a number no country reads has no key that stays one: the same number
         // written with its country code (or read with a default country) would key another.
-        if (source.keyedByPhone && placed) {
+        if (source.keyedByPhone) {
           return reject(
             `external_id: the card has no UID or EMAIL, and its number ${phones[0]!.text} cannot key it: ${placed.reason}`,
-            [
-              {
-                field: 'phonenumber',
-                value: phones[0]!.raw,
-                reason: placed.reason,
-                ...(placed.code ? { code: placed.code } : {}),
-              },
-            ],
+            [problem],
           );
         }
         delete body.phonenumber;
-        if (placed)
-          problems.push({
-            field: 'phonenumber',
-            value: phones[0]!.raw,
-            reason: placed.reason,
-            ...(placed.code ? { code: placed.code } : {}),
-          });
-      }
+        problems.push(problem);
+      } else delete body.phonenumber;
     }
     let parsed = schema.safeParse(body);
     if (!parsed.success) {
