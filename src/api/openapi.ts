@@ -5,8 +5,9 @@ import { PER_PAGE_DEFAULT, PER_PAGE_MAX, PER_PAGE_MIN } from './limits.js';
 import { OPERATIONS, type Operation, templateParams } from './operations.js';
 import { contractRegistry } from './registry.js';
 import './contact.js';
-import './envelope.js';
+import { ContactListResponseSchema, ErrorBodySchema } from './envelope.js';
 import './attribute.js';
+import { AttributeDefinitionSchema, ContactSchema } from './records.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
@@ -172,4 +173,27 @@ export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown>
       schemas,
     },
   };
+}
+
+/** The answers the client checks, by name (answer-schemas.ts holds them, generated from these). */
+const ANSWERS = {
+  Contact: ContactSchema,
+  AttributeDefinition: AttributeDefinitionSchema,
+  ContactListResponse: ContactListResponseSchema,
+  ErrorBody: ErrorBodySchema,
+} as const;
+export type AnswerName = keyof typeof ANSWERS;
+
+/**
+ * The answers as JSON Schema, as the service may send them (`io: input`: a field with a default
+ * may be left out), each whole (no `$ref`): what answer-schemas.ts is written from.
+ */
+export function answerSchemas(): Record<AnswerName, Record<string, unknown>> {
+  const out = {} as Record<AnswerName, Record<string, unknown>>;
+  for (const [name, schema] of Object.entries(ANSWERS) as [AnswerName, z.ZodType][]) {
+    const s = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' });
+    delete s.$schema;
+    out[name] = s;
+  }
+  return out;
 }

@@ -1,8 +1,9 @@
 // Turns a response into a typed payload or a typed error, checked against the contract.
-import type * as z from 'zod';
-import { ErrorBodySchema, type Issue, toIssues } from '../api/envelope.js';
+import type { AnswerCheck } from '../api/answer-check.js';
+import type { Issue } from '../api/envelope.js';
 import { REQUEST_ID_HEADER } from '../api/headers.js';
 import { redactDeep, redactHeaders, redactSecrets } from '../core/redact.js';
+import { ANSWERS } from './answers.js';
 import { type APIError, errorClassFor, type Headers, ResponseValidationError } from './errors.js';
 
 export interface RawResponse {
@@ -20,8 +21,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** Checks a 2xx body against a schema; a server that breaks the contract gets a clear error. */
-export function parseBody<S extends z.ZodType>(res: RawResponse, schema: S, what: string): z.output<S> {
+/** Checks a 2xx body against the contract; a server that breaks it gets a clear error. */
+export function parseBody<T>(res: RawResponse, check: AnswerCheck<T>, what: string): T {
   const json = parseJson(res.text);
   if (!json.ok) {
     throw new ResponseValidationError({
@@ -32,9 +33,9 @@ export function parseBody<S extends z.ZodType>(res: RawResponse, schema: S, what
       requestId: requestIdOf(res.headers),
     });
   }
-  const result = schema.safeParse(json.value);
-  if (!result.success) {
-    const issues = toIssues(result.error);
+  const result = check(json.value);
+  if (!result.ok) {
+    const { issues } = result;
     const detail = issues
       .slice(0, 3)
       .map((i) => `${i.field}: ${i.message}`)
@@ -47,7 +48,7 @@ export function parseBody<S extends z.ZodType>(res: RawResponse, schema: S, what
       requestId: requestIdOf(res.headers),
     });
   }
-  return result.data;
+  return result.value;
 }
 
 function requestIdOf(headers: Headers): string | undefined {
@@ -63,9 +64,9 @@ export function toAPIError(
   secrets: readonly (string | undefined)[] = [],
 ): APIError {
   const json = parseJson(res.text);
-  const parsed = json.ok ? ErrorBodySchema.safeParse(json.value) : undefined;
-  const serverMessage = parsed?.success ? parsed.data.message : undefined;
-  const issues: Issue[] = parsed?.success ? (parsed.data.issues ?? []) : [];
+  const parsed = json.ok ? ANSWERS.errorBody(json.value) : undefined;
+  const serverMessage = parsed?.ok ? parsed.value.message : undefined;
+  const issues: Issue[] = parsed?.ok ? (parsed.value.issues ?? []) : [];
   const message = redactSecrets(`${res.status} ${serverMessage ?? statusText(res.status)}`, secrets);
   const ErrorClass = errorClassFor(res.status, serverMessage);
   return new ErrorClass({

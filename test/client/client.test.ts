@@ -229,4 +229,8 @@ describe('what the client loads', () => {
     expect(modules.has('client/node-http.ts')).toBe(true);
     expect(packages.has('undici')).toBe(false);
   });
+
+  it('checks the answers against the contract without loading zod', () => {
+    expect(loadedWith('client/client.ts').packages.has('zod')).toBe(false);
+  });
 });

@@ -1,23 +1,13 @@
 // `client.contacts`: every contact endpoint, each method one call over the request core.
-import * as z from 'zod';
 import type { ContactInput, ContactPatch } from '../../api/contact.js';
-import { ContactListResponseSchema, dataPayload } from '../../api/envelope.js';
 import { MAX_BATCH_SIZE } from '../../api/limits.js';
 import { endpoint } from '../../api/operations.js';
-import { type Contact, ContactSchema } from '../../api/records.js';
+import type { Contact } from '../../api/records.js';
+import { ANSWERS } from '../answers.js';
 import { ContactsError } from '../errors.js';
 import { JsonText, toJsonText } from '../json-text.js';
 import { ContactPage } from '../pagination.js';
 import type { ClientCore, RequestOptions } from './core.js';
-
-// The answers' schemas, built by the first call that reads one (not when the client loads).
-const buildPayloads = () => ({
-  contact: dataPayload(ContactSchema),
-  contacts: dataPayload(z.array(ContactSchema)),
-  list: z.union([ContactListResponseSchema, z.array(ContactSchema)]),
-});
-let built: ReturnType<typeof buildPayloads> | undefined;
-const payloads = () => (built ??= buildPayloads());
 
 export interface ListParams extends RequestOptions {
   page?: number;
@@ -41,7 +31,7 @@ export class Contacts {
       ...endpoint('listContacts', { agentId }),
       query: { page: params.page, per_page: params.perPage },
     });
-    const body = this.core.parse(res, payloads().list, 'a page of contacts');
+    const body = this.core.parse(res, ANSWERS.list, 'a page of contacts');
     const next = (page: number) => this.list({ ...params, agentId, page });
     if (Array.isArray(body)) {
       // A server without the envelope: one page holding everything it sent.
@@ -76,7 +66,7 @@ export class Contacts {
       ...options,
       ...endpoint('getContact', { agentId: this.core.agentId(options), id }),
     });
-    return this.core.parse(res, payloads().contact, 'a contact');
+    return this.core.parse(res, ANSWERS.contact, 'a contact');
   }
 
   /** Creates the contact, or updates the one with the same `external_id` (as JSON text too). */
@@ -86,7 +76,7 @@ export class Contacts {
       ...endpoint('upsertContact', { agentId: this.core.agentId(options) }),
       body: input,
     });
-    return { contact: this.core.parse(res, payloads().contact, 'a contact'), created: res.status === 201 };
+    return { contact: this.core.parse(res, ANSWERS.contact, 'a contact'), created: res.status === 201 };
   }
 
   /**
@@ -110,7 +100,7 @@ export class Contacts {
       ...endpoint('upsertContact', { agentId: this.core.agentId(options) }),
       body,
     });
-    return this.core.parse(res, payloads().contacts, 'a list of contacts');
+    return this.core.parse(res, ANSWERS.contacts, 'a list of contacts');
   }
 
   /** Changes only the given fields; `null` clears one, custom attributes merge key by key. */
@@ -120,7 +110,7 @@ export class Contacts {
       ...endpoint('updateContact', { agentId: this.core.agentId(options), id }),
       body: patch,
     });
-    return this.core.parse(res, payloads().contact, 'a contact');
+    return this.core.parse(res, ANSWERS.contact, 'a contact');
   }
 
   /** Deletes the contact; returns it as it was, or null when the service answers 204. */
@@ -130,6 +120,6 @@ export class Contacts {
       ...endpoint('deleteContact', { agentId: this.core.agentId(options), id }),
     });
     if (res.status === 204 || res.text.trim() === '') return null;
-    return this.core.parse(res, payloads().contact, 'the deleted contact');
+    return this.core.parse(res, ANSWERS.contact, 'the deleted contact');
   }
 }

@@ -1,5 +1,5 @@
 // What a resource needs from the client: the agent to address, the request core, the parser.
-import type * as z from 'zod';
+import type { AnswerCheck } from '../../api/answer-check.js';
 import type { RawResponse } from '../response.js';
 import type { AttemptEvent, RequestSpec, RetryEvent } from '../transport.js';
 
@@ -22,5 +22,5 @@ export interface RequestOptions {
 export interface ClientCore {
   agentId(options: RequestOptions): string;
   request(spec: RequestSpec): Promise<RawResponse>;
-  parse<S extends z.ZodType>(res: RawResponse, schema: S, what: string): z.output<S>;
+  parse<T>(res: RawResponse, check: AnswerCheck<T>, what: string): T;
 }
