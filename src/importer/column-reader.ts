@@ -9,7 +9,7 @@ import type { ColumnTarget } from './column-targets.js';
 import { rowCountry } from './countries.js';
 import type { FileEvidence, LocalTime } from './file-evidence.js';
 import type { ColumnMapping } from './mapping.js';
-import { decimalMarkNote, type EvidenceNote } from './notes.js';
+import { decimalMarkNote, type EvidenceNote, namesReorderedNote } from './notes.js';
 import type { FieldProblem, RowNotes } from './row-validator.js';
 import type { Cell } from './sources/types.js';
 import {
@@ -21,6 +21,7 @@ import {
   readBoolean,
   readDate,
   slashDateOrder,
+  spokenName,
   withoutCurrency,
 } from './values.js';
 
@@ -73,6 +74,10 @@ export class ColumnReader {
   #localTime: LocalTime | undefined;
   #decimalNote: EvidenceNote | undefined;
   #decimalSaid = false;
+  /** Whether names written "Last, First" are read in the order said (not in this tool's own files). */
+  readonly #reorderNames: boolean;
+  #nameNote: EvidenceNote | undefined;
+  #nameSaid = false;
   /** The header of the column the key is read from, where one is (not an email's). */
   readonly #keyColumn: string | undefined;
 
@@ -85,6 +90,7 @@ export class ColumnReader {
     timeZone: string | undefined,
   ) {
     this.#clean = exact ? (cell) => cell : cleanCell;
+    this.#reorderNames = !exact;
     this.#timeZone = timeZone;
     this.#mapping = mapping;
     this.#types = types;
@@ -125,7 +131,9 @@ export class ColumnReader {
           case 'field':
             if (target.field === 'stripe_accounts') {
               if (value !== '') candidate.stripe_accounts = jsonCell(value);
-            } else if (value !== '' || target.field === 'name') candidate[target.field] = value;
+            } else if (target.field === 'name') {
+              candidate.name = this.#reorderNames ? this.#spoken(value, i) : value;
+            } else if (value !== '') candidate[target.field] = value;
             break;
           case 'attribute': {
             if (value === '' && !this.#emptyAttributes?.has(target.name)) break;
@@ -190,6 +198,24 @@ export class ColumnReader {
       }
     }
     return { candidate, phones };
+  }
+
+  /** A name written "Last, First" in the order said; the first such is told, once. */
+  #spoken(value: string, column: number): string {
+    if (!value.includes(',')) return value;
+    const spoken = spokenName(value);
+    if (spoken !== value && !this.#nameSaid) {
+      this.#nameSaid = true;
+      this.#nameNote = namesReorderedNote(this.#mapping.header[column]?.trim() ?? '', value, spoken);
+    }
+    return spoken;
+  }
+
+  /** The note of the first name read in the order said, once, then told. */
+  takeNameNote(): EvidenceNote | undefined {
+    const note = this.#nameNote;
+    this.#nameNote = undefined;
+    return note;
   }
 
   /** The first number read by the decimal mark the file showed elsewhere, once, then told. */

@@ -51,7 +51,9 @@ export type EvidenceNote =
   /** A date column whose slash dates read both ways, until one read one way only. */
   | { code: 'date_order_decided'; message: string; column: string; order: 'mdy' | 'dmy' }
   /** A number such as `1,200` that reads two ways, read by the decimal mark the file's numbers show. */
-  | { code: 'decimal_mark_decided'; message: string; column: string; mark: ',' | '.' };
+  | { code: 'decimal_mark_decided'; message: string; column: string; mark: ',' | '.' }
+  /** The first name written "Last, First" (`Hopper, Grace`), read in the order said (`Grace Hopper`). */
+  | { code: 'names_reordered'; message: string; column: string; example: string; read: string };
 
 /** What a resume found of the run it resumes. */
 export type ResumeNote =
@@ -67,6 +69,17 @@ export type ResumeNote =
   | { code: 'earlier_output_kept'; message: string; output: 'rejects' | 'fixes'; path: string; kept: string };
 
 export type ImportNote = SourceNote | PlanNote | EvidenceNote | ResumeNote | UndoNote;
+
+/** The note said at the first name written "Last, First", read in the order it is said. */
+export function namesReorderedNote(column: string, example: string, read: string): EvidenceNote {
+  return {
+    code: 'names_reordered',
+    message: `Column "${column}" writes names last name first (${JSON.stringify(example)}): they are read in the order said (${JSON.stringify(read)}).`,
+    column,
+    example,
+    read,
+  };
+}
 
 /** The note said at the first date-time without a zone when the import was given no time zone. */
 export function localTimesNote(column: string, example: string): EvidenceNote {

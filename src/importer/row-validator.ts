@@ -176,7 +176,9 @@ export function createRowValidator({
       const read = columns.read(source.raw ?? [], evidence, problems);
       const local = columns.takeLocalTime();
       // One note a row: a number's, if any, waits for the next row.
-      note = local ? localTimesNote(local.column, local.example) : columns.takeDecimalNote();
+      note = local
+        ? localTimesNote(local.column, local.example)
+        : (columns.takeDecimalNote() ?? columns.takeNameNote());
       if (typeof read === 'string') return reject(read);
       ({ candidate, phones } = read);
     } else {

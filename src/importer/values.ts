@@ -21,6 +21,35 @@ export function cleanCell(value: string): string {
   return first <= 0x20 || last <= 0x20 || first === 0xa0 || last === 0xa0 ? text.trim() : text;
 }
 
+/** Words after a name's comma that are no given name: a suffix, a degree, a company's form. */
+const AFTER_COMMA_WORDS = new Set([
+  ...['jr', 'sr', 'ii', 'iii', 'iv', 'v', 'esq', 'phd', 'md', 'dds', 'dmd', 'dvm', 'jd', 'mba', 'rn', 'cpa'],
+  ...['inc', 'ltd', 'llc', 'llp', 'plc', 'co', 'corp', 'gmbh', 'ag', 'kg', 'sa', 'sas', 'sarl', 'srl', 'spa'],
+  ...['bv', 'nv', 'oy', 'ab', 'as', 'pty', 'limited', 'company'],
+]);
+/** Each side of a "Last, First" name: letters, with marks, apostrophes, periods, hyphens, spaces. */
+const NAME_SIDE_RE = /^\p{L}[\p{L}\p{M}'\u2019.\- ]*$/u;
+/** Scripts whose names are written family name first with no comma: kept as written. */
+const FAMILY_FIRST_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * A person's name written "Last, First", as a directory sorts it (Outlook's File As, Airtable's
+ * and many CRMs' exports), in the order it is said: `Hopper, Grace` is `Grace Hopper`. Kept as
+ * written: a suffix, degree or company form after the comma (`King, Jr.`, `Acme, Inc.`), a second
+ * comma, a side that is no name (digits, `&`) or longer than four words, and CJK names.
+ */
+export function spokenName(text: string): string {
+  const comma = text.indexOf(',');
+  if (comma < 0 || text.includes(',', comma + 1) || FAMILY_FIRST_RE.test(text)) return text;
+  const last = text.slice(0, comma).trim();
+  const first = text.slice(comma + 1).trim();
+  if (!NAME_SIDE_RE.test(last) || !NAME_SIDE_RE.test(first)) return text;
+  const firstWords = first.split(/\s+/);
+  if (firstWords.length > 4 || last.split(/\s+/).length > 4) return text;
+  if (firstWords.some((w) => AFTER_COMMA_WORDS.has(w.replace(/\./g, '').toLowerCase()))) return text;
+  return `${first} ${last}`;
+}
+
 /** Separators of several values in one cell: Google Contacts' ` ::: `, and the vendor's own. */
 export const GOOGLE_MULTI_VALUE = ' ::: ';
 

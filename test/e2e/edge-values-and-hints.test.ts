@@ -229,3 +229,21 @@ describe('a date-time past milliseconds in --attr', () => {
     expect(await stored('d1')).toEqual({ seen: '2024-05-31T10:00:00.123Z' });
   });
 });
+
+describe('a name written last name first', () => {
+  it('is imported in the order said, the first one told; a suffix after the comma stays', async () => {
+    const file = join(home.dir, 'directory.csv');
+    await writeFile(
+      file,
+      'Contact ID,Name,Email\nc1,"Hopper, Grace",grace@example.com\nc2,"King, Jr.",k@example.com\n',
+    );
+    const r = await cli(['--mock', 'import', file, '--agent', 'a1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'Column "Name" writes names last name first ("Hopper, Grace"): they are read in the order said ("Grace Hopper").',
+    );
+    const name = async (id: string) =>
+      JSON.parse((await cli(['--mock', 'get', id, '--agent', 'a1', '-o', 'json'])).stdout).name;
+    expect([await name('c1'), await name('c2')]).toEqual(['Grace Hopper', 'King, Jr.']);
+  });
+});

@@ -219,6 +219,18 @@ describe('CSV rows', () => {
     });
   });
 
+  it('reads a name written last name first in the order said, and tells it once', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    const read = ['Hopper, Grace', 'Lovelace, Ada', 'King, Jr.'].map((name, i) =>
+      validate(cells({ 'User ID': `u${i}`, 'Full Name': name })),
+    );
+    expect(read.map((r) => r.ok && r.input.name)).toEqual(['Grace Hopper', 'Ada Lovelace', 'King, Jr.']);
+    expect(read.map((r) => r.note?.code)).toEqual(['names_reordered', undefined, undefined]);
+    expect(read[0]?.note?.message).toBe(
+      'Column "Full Name" writes names last name first ("Hopper, Grace"): they are read in the order said ("Grace Hopper").',
+    );
+  });
+
   it('tells once of the first date-time without a zone when no time zone is given', () => {
     const evidence = new FileEvidence(csvMapping, DEFINITIONS, { watchLocalTimes: true });
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping, evidence });

@@ -14,6 +14,7 @@ import {
   readBoolean,
   readDate,
   slashDateOrder,
+  spokenName,
   withoutCurrency,
 } from '../../src/importer/values.js';
 
@@ -200,5 +201,44 @@ describe('attributeTypeOf', () => {
     expect(attributeTypeOf(['2024-05-31', 'soon'])).toBe('text');
     expect(attributeTypeOf(['Engineer'])).toBe('text');
     expect(attributeTypeOf([])).toBe('text');
+  });
+});
+
+describe('spokenName', () => {
+  it('reads "Last, First" in the order said', () => {
+    expect(
+      [
+        'Hopper, Grace',
+        'Hopper,Grace',
+        'van der Berg, Anna',
+        "O'Brien, Seán",
+        'Doe, J.',
+        'Nguyen, Thi Minh Khai',
+      ].map(spokenName),
+    ).toEqual([
+      'Grace Hopper',
+      'Grace Hopper',
+      'Anna van der Berg',
+      "Seán O'Brien",
+      'J. Doe',
+      'Thi Minh Khai Nguyen',
+    ]);
+  });
+
+  it('keeps a suffix, a degree, a company form, a second comma, what is no name, and CJK names as written', () => {
+    const kept = [
+      'King, Jr.',
+      'Martin Luther King, Jr.',
+      'Ada Lovelace, PhD',
+      'Acme, Inc.',
+      'Widgets, Ltd',
+      'Lovelace, Ada, Countess',
+      'Smith & Co, Sales',
+      'Room 12, Annex',
+      'Hopper,',
+      '山田, 太郎',
+      'Grace Hopper',
+    ];
+    expect(kept.map(spokenName)).toEqual(kept);
   });
 });
