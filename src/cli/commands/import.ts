@@ -40,6 +40,18 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   if (opts.delimiter !== undefined && !delimiter) {
     throw new UsageError(`--delimiter ${opts.delimiter}: expected one of , ; tab`);
   }
+  for (const [flag, value] of [
+    ['--rejects', opts.rejects],
+    ['--fixes', opts.fixes],
+    ['--results', opts.results],
+  ] as const) {
+    if (value === '-') {
+      const what = flag.slice(2);
+      throw new UsageError(
+        `${flag} -: the ${what} go to a file, not to stdout (it carries the summary): name a file, e.g. ${flag} ${what}.csv`,
+      );
+    }
+  }
   const { combineMaps, parseMapFile, parseMapOption } = await import('../map-options.js');
   const flagMaps: MapOverride[] = [];
   for (const value of opts.map ?? []) {

@@ -106,6 +106,19 @@ describe('contacts import', () => {
     expect(r.stderr).toContain('Unknown default country XX: no country has that code');
   });
 
+  it('refuses - as a rejects, fixes or results file: stdout carries the summary; no file named - is made', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'in.csv');
+    await writeFile(file, 'external_id,email\nu1,ann@example.com\n');
+    for (const flag of ['--rejects', '--fixes', '--results']) {
+      const r = await runBin(['import', file, flag, '-'], { env: envFor(mock), cwd: home.dir });
+      expect(r.code).toBe(ExitCode.USAGE);
+      expect(r.stderr).toContain(`${flag} -: the ${flag.slice(2)} go to a file, not to stdout`);
+    }
+    await expect(readFile(join(home.dir, '-'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(mock.store.contacts(AGENT)).toEqual([]);
+  });
+
   it('reports a broken CSV quote with file, line and column, and exits 2', async () => {
     const mock = await startTestMock();
     const file = join(home.dir, 'broken.csv');
