@@ -339,6 +339,9 @@ const OTHER_WORDS = new Set([
   'sku',
   'item',
   'session',
+  'network',
+  'device',
+  'browser',
   'manager',
   'rep',
   'agent',
@@ -541,6 +544,10 @@ function isCount(words: readonly string[]): boolean {
   return first !== 'no' && first !== 'nr' && next.length > 3 && /(?:[^s]s|ing)$/.test(next);
 }
 const COUNT_FIRST_WORDS = new Set(['#', 'no', 'nr', 'number', 'num']);
+
+/** A header of a number sign or `No.` alone (Typeform's `#`, a list's `No.`): the rows' numbers, no one's id. */
+const rowNumber = (words: readonly string[]) => words.length === 1 && ROW_NUMBER_WORDS.has(words[0]!);
+const ROW_NUMBER_WORDS = new Set(['#', 'no', 'nr']);
 
 const MAIN_WORDS = new Set(['main', 'primary', 'default', 'preferred', 'direct']);
 const WORK_WORDS = new Set(['work', 'business', 'office', 'corporate', 'job']);
@@ -939,7 +946,15 @@ export function inferColumns(
   const keys =
     emailColumns.length > 0 && emailShare >= 0.5
       ? idCandidates.filter(({ index }) => {
-          if (!registration(words[index]!)) return true;
+          const w = words[index]!;
+          if (rowNumber(w)) {
+            notKeys.push({
+              index,
+              why: 'a bare number sign or No. numbers the rows (or, in a form, one response), not the person: the next export may number them otherwise, so the email keys the contact',
+            });
+            return false;
+          }
+          if (!registration(w)) return true;
           notKeys.push({
             index,
             why: 'it numbers one registration or response (a ticket, a booking, a survey answered), not the person, who has another the next time: the email keys the contact',

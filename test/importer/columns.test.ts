@@ -96,6 +96,23 @@ describe('inferColumns: header words', () => {
     ).toMatchObject({ 'Attendee #': 'id' });
   });
 
+  it("keys a form or a numbered list by the email, not by a bare # (the rows' numbers), nor by a network's id", () => {
+    // Typeform's responses export: the response's token under `#`, the respondent's network under `Network ID`.
+    const header = ['#', 'What is your name?', 'What is your email?', 'Submit Date (UTC)', 'Network ID'];
+    const rows: Cell[][] = [
+      ['x7k2m9p4q1', 'Ann Lee', 'ann@example.com', '2024-03-01 10:02:00', 'ab12cd34ef'],
+      ['z8y7x6w5v4', 'Bo Chan', 'bo@example.com', '2024-03-02 11:03:00', 'ff12cd34ef'],
+    ];
+    const inferred = inferColumns(header, rows);
+    expect(inferred.id).toBeUndefined();
+    expect(inferred.notKeys).toEqual([
+      {
+        index: 0,
+        why: 'a bare number sign or No. numbers the rows (or, in a form, one response), not the person: the next export may number them otherwise, so the email keys the contact',
+      },
+    ]);
+  });
+
   it("leaves another thing's id, name, email or phone alone", () => {
     expect(
       roles([
