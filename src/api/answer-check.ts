@@ -43,8 +43,8 @@ export type AnswerCheck<T> = (body: unknown) => Checked<T>;
  */
 export function checkJson<T>(value: unknown, schema: JsonSchema): Checked<T> {
   const issues: Issue[] = [];
-  const checked = walk(value, schema, [], issues);
-  return issues.length === 0 ? { ok: true, value: checked as T } : { ok: false, issues };
+  walk(value, schema, [], issues);
+  return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
 }
 
 type Kind = JsonType | 'undefined';
@@ -56,16 +56,16 @@ function kindOf(value: unknown): Kind {
   return typeof value as Kind;
 }
 
-function walk(value: unknown, schema: JsonSchema, path: string[], issues: Issue[]): unknown {
+function walk(value: unknown, schema: JsonSchema, path: string[], issues: Issue[]): void {
   const kind = kindOf(value);
   if (schema.type !== undefined && !typeMatches(schema.type, kind)) {
     const expected = typeof schema.type === 'string' ? schema.type : schema.type.join(' or ');
     issues.push(issue(path, `expected ${expected}, received ${kind === 'integer' ? 'number' : kind}`));
-    return value;
+    return;
   }
   if (schema.enum && !schema.enum.includes(value)) {
     issues.push(issue(path, `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`));
-    return value;
+    return;
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) {
@@ -75,19 +75,17 @@ function walk(value: unknown, schema: JsonSchema, path: string[], issues: Issue[
     }
   } else if (kind === 'array' && schema.items) {
     const list = value as unknown[];
-    for (let i = 0; i < list.length; i++) list[i] = at(path, String(i), list[i], schema.items, issues);
+    for (let i = 0; i < list.length; i++) at(path, String(i), list[i], schema.items, issues);
   } else if (kind === 'object') {
     walkObject(value as Record<string, unknown>, schema, path, issues);
   }
-  return value;
 }
 
 /** Walks one part of a value, its key on the shared path for as long (no path built per field). */
-function at(path: string[], key: string, value: unknown, schema: JsonSchema, issues: Issue[]): unknown {
+function at(path: string[], key: string, value: unknown, schema: JsonSchema, issues: Issue[]): void {
   path.push(key);
-  const checked = walk(value, schema, path, issues);
+  walk(value, schema, path, issues);
   path.pop();
-  return checked;
 }
 
 function typeMatches(type: JsonType | readonly JsonType[], kind: Kind): boolean {
@@ -106,7 +104,7 @@ function walkObject(
   for (const name in properties) {
     const property = properties[name] as JsonSchema;
     if (Object.hasOwn(record, name) && record[name] !== undefined) {
-      record[name] = at(path, name, record[name], property, issues);
+      at(path, name, record[name], property, issues);
     } else if (property.default !== undefined) {
       record[name] = structuredClone(property.default);
     } else if (schema.required?.includes(name)) {
@@ -121,7 +119,7 @@ function walkObject(
   for (const name in record) {
     if (Object.hasOwn(properties, name)) continue;
     if (names) at(path, name, name, names, issues);
-    if (checkOther) record[name] = at(path, name, record[name], other as JsonSchema, issues);
+    if (checkOther) at(path, name, record[name], other as JsonSchema, issues);
   }
 }
 
