@@ -27,10 +27,33 @@ const ALIASES: Record<string, string> = {
   czechrepublic: 'CZ',
   turkey: 'TR',
   ivorycoast: 'CI',
+  // Long and former names that lists of countries (ISO 3166's, the UN's) still write.
+  unitedkingdomofgreatbritainandnorthernireland: 'GB',
+  republicofkorea: 'KR',
+  democraticpeoplesrepublicofkorea: 'KP',
+  democraticrepublicofthecongo: 'CD',
+  drcongo: 'CD',
+  russianfederation: 'RU',
+  syrianarabrepublic: 'SY',
+  laopeoplesdemocraticrepublic: 'LA',
+  palestine: 'PS',
+  holysee: 'VA',
+  macau: 'MO',
+  macedonia: 'MK',
+  swaziland: 'SZ',
+  easttimor: 'TL',
+  republicofireland: 'IE',
+  peoplesrepublicofchina: 'CN',
+  mainlandchina: 'CN',
+  saintvincentandthegrenadines: 'VC',
+  bonairesinteustatiusandsaba: 'BQ',
 };
 
 /** Display names are read in these languages, English first. */
-const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'da', 'pl'];
+const LOCALES = [
+  ...['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'da', 'pl', 'nb', 'fi', 'is', 'cs', 'sk', 'hu'],
+  ...['ro', 'hr', 'sl', 'et', 'lv', 'lt', 'el', 'ru', 'uk', 'bg', 'tr', 'ja', 'zh', 'ko'],
+];
 
 let byName: Map<string, string> | undefined;
 
@@ -49,7 +72,8 @@ function names(): Map<string, string> {
     const display = new Intl.DisplayNames([locale], { type: 'region' });
     for (const code of codes) {
       const name = display.of(code);
-      if (name && name !== code && !byName.has(squash(name))) byName.set(squash(name), code);
+      if (!name || name === code) continue;
+      for (const form of writtenForms(name)) if (!byName.has(form)) byName.set(form, code);
     }
   }
   for (const [alias, code] of Object.entries(ALIASES)) byName.set(alias, code);
@@ -66,8 +90,46 @@ export function countryCode(text: string): string | undefined {
     if (upper === 'UK') return 'GB';
     if (CODES.has(upper)) return upper;
   }
-  return names().get(squash(trimmed));
+  const known = names();
+  const found = known.get(squash(trimmed)) ?? known.get(squash(withoutAside(trimmed)));
+  if (found) return found;
+  // A list's "Name, qualifier" (`Korea, Republic of`, `Virgin Islands, British`): the qualifier
+  // before the name, else the name alone where the qualifier does not make it another country.
+  const comma = trimmed.lastIndexOf(',');
+  if (comma < 0) return undefined;
+  const name = trimmed.slice(0, comma);
+  const qualifier = trimmed.slice(comma + 1);
+  return (
+    known.get(squash(withoutAside(`${qualifier} ${name}`))) ??
+    (/democratic/i.test(qualifier) ? undefined : known.get(squash(name)))
+  );
 }
+
+/**
+ * The forms a country's display name is written in, squashed: as displayed, with `and` for `&`
+ * and `Saint` for `St.` (`Bosnia and Herzegovina`, `Saint Kitts and Nevis`), without an aside
+ * (`Myanmar` of `Myanmar (Burma)`, and `Burma`), and a special region by its own name
+ * (`Hong Kong` of `Hong Kong SAR China`).
+ */
+function writtenForms(name: string): string[] {
+  const forms = [squash(name)];
+  if (name.includes('&') || name.includes('St.')) {
+    const spelled = name.replace(/&/g, ' and ').replace(/\bSt\.\s*/g, 'Saint ');
+    forms.push(squash(spelled), squash(withoutAside(spelled)));
+  }
+  const aside = name.indexOf('(') >= 0 ? /\(([^)]+)\)/.exec(name)?.[1] : undefined;
+  if (aside) forms.push(squash(withoutAside(name)), squash(aside));
+  const region = name.includes(' SAR') ? /^(.+?)\s+SAR\b/.exec(name)?.[1] : undefined;
+  if (region) forms.push(squash(region));
+  return forms;
+}
+
+/** A name without its parenthesised aside or a leading article: `Falkland Islands (Malvinas)`, `The Gambia`. */
+const withoutAside = (text: string) =>
+  text
+    .replace(/\s*\([^)]*\)/g, '')
+    .trim()
+    .replace(/^the\s+/i, '');
 
 /**
  * The country a whole postal address ends with, on its last line or after its last comma

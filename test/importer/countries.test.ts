@@ -24,6 +24,51 @@ describe('countryCode', () => {
     expect(countryCode('Czech Republic')).toBe('CZ');
   });
 
+  it('reads names as lists and people write them: and for &, Saint for St., asides, special regions', () => {
+    const read = (names: string[]) => names.map((n) => countryCode(n));
+    expect(
+      read([
+        'Bosnia and Herzegovina',
+        'Trinidad and Tobago',
+        'Saint Kitts and Nevis',
+        'Saint Martin (French part)',
+        'Myanmar',
+        'Burma',
+        'Falkland Islands (Malvinas)',
+        'Hong Kong',
+        'Macao',
+        'The Gambia',
+      ]),
+    ).toEqual(['BA', 'TT', 'KN', 'MF', 'MM', 'MM', 'FK', 'HK', 'MO', 'GM']);
+  });
+
+  it('reads ISO 3166 and UN list names: "Name, qualifier", long and former names', () => {
+    const read = (names: string[]) => names.map((n) => countryCode(n));
+    expect(
+      read([
+        'Korea, Republic of',
+        'Republic of Korea',
+        "Korea, Democratic People's Republic of",
+        'Iran, Islamic Republic of',
+        'Tanzania, United Republic of',
+        'Virgin Islands, British',
+        'Virgin Islands, U.S.',
+        'Congo, The Democratic Republic of the',
+        'Congo',
+        'Russian Federation',
+        'Viet Nam',
+        "Lao People's Democratic Republic",
+      ]),
+    ).toEqual(['KR', 'KR', 'KP', 'IR', 'TZ', 'VG', 'VI', 'CD', 'CG', 'RU', 'VN', 'LA']);
+  });
+
+  it('reads a country by its own name in its own language', () => {
+    const read = (names: string[]) => names.map((n) => countryCode(n));
+    expect(
+      read(['Suomi', 'Magyarország', 'Česko', 'Ελλάδα', 'Россия', '日本', '대한민국', 'Eesti', 'Polska']),
+    ).toEqual(['FI', 'HU', 'CZ', 'GR', 'RU', 'JP', 'KR', 'EE', 'PL']);
+  });
+
   it('is undefined for what names no country', () => {
     expect(countryCode('')).toBeUndefined();
     expect(countryCode('XX')).toBeUndefined();
