@@ -35,57 +35,76 @@ export const JSON_SCHEMA_KEYWORDS: readonly string[] = [
 ];
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/** The issues a check names at most: the first ones say what is wrong; a broken page has thousands. */
+export const MAX_ISSUES = 20;
 export type AnswerCheck<T> = (body: unknown) => Checked<T>;
 
 /**
- * Checks a parsed JSON value against a schema. The value is returned with absent properties set
- * to their defaults (in place: it is the caller's fresh parse); each issue names its dotted path.
+ * Checks a parsed JSON value against a schema; each issue names its dotted path (the first
+ * MAX_ISSUES). A value that passes is returned with absent properties set to their defaults, in
+ * place (it is the caller's fresh parse); one that fails is left as it came, but for `__proto__`
+ * keys, dropped wherever the schema reads an object (as zod drops them).
  */
 export function checkJson<T>(value: unknown, schema: JsonSchema): Checked<T> {
-  const issues: Issue[] = [];
-  walk(value, schema, [], issues);
-  return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
+  const walk: Walk = { path: [], issues: [], defaults: [] };
+  check(value, schema, walk);
+  if (walk.issues.length > 0) return { ok: false, issues: walk.issues };
+  for (const [record, name, fill] of walk.defaults) record[name] = structuredClone(fill);
+  return { ok: true, value: value as T };
 }
 
-type Kind = JsonType | 'undefined';
+/** A check under way: where it is, what it found, and the defaults to fill in if it passes. */
+interface Walk {
+  path: string[];
+  issues: Issue[];
+  defaults: [record: Record<string, unknown>, name: string, value: unknown][];
+}
+
+/** A JSON type, or what no type matches: `Infinity` (JSON's `1e400`), `undefined`. */
+type Kind = JsonType | 'undefined' | 'Infinity' | '-Infinity' | 'NaN';
 
 function kindOf(value: unknown): Kind {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return String(value) as Kind;
+    return Number.isInteger(value) ? 'integer' : 'number';
+  }
   return typeof value as Kind;
 }
 
-function walk(value: unknown, schema: JsonSchema, path: string[], issues: Issue[]): void {
+function check(value: unknown, schema: JsonSchema, walk: Walk): void {
+  if (walk.issues.length >= MAX_ISSUES) return;
   const kind = kindOf(value);
   if (schema.type !== undefined && !typeMatches(schema.type, kind)) {
     const expected = typeof schema.type === 'string' ? schema.type : schema.type.join(' or ');
-    issues.push(issue(path, `expected ${expected}, received ${kind === 'integer' ? 'number' : kind}`));
+    say(walk, `expected ${expected}, received ${kind === 'integer' ? 'number' : kind}`);
     return;
   }
   if (schema.enum && !schema.enum.includes(value)) {
-    issues.push(issue(path, `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`));
+    say(walk, `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`);
     return;
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) {
-      issues.push(issue(path, `expected at least ${schema.minimum}`));
+      say(walk, `expected at least ${schema.minimum}`);
     } else if (schema.maximum !== undefined && value > schema.maximum) {
-      issues.push(issue(path, `expected at most ${schema.maximum}`));
+      say(walk, `expected at most ${schema.maximum}`);
     }
   } else if (kind === 'array' && schema.items) {
     const list = value as unknown[];
-    for (let i = 0; i < list.length; i++) at(path, String(i), list[i], schema.items, issues);
+    for (let i = 0; i < list.length; i++) at(walk, String(i), list[i], schema.items);
   } else if (kind === 'object') {
-    walkObject(value as Record<string, unknown>, schema, path, issues);
+    checkObject(value as Record<string, unknown>, schema, walk);
   }
 }
 
-/** Walks one part of a value, its key on the shared path for as long (no path built per field). */
-function at(path: string[], key: string, value: unknown, schema: JsonSchema, issues: Issue[]): void {
-  path.push(key);
-  walk(value, schema, path, issues);
-  path.pop();
+/** Checks one part of a value, its key on the walk's path for as long (no path built per field). */
+function at(walk: Walk, key: string, value: unknown, schema: JsonSchema): void {
+  walk.path.push(key);
+  check(value, schema, walk);
+  walk.path.pop();
 }
 
 function typeMatches(type: JsonType | readonly JsonType[], kind: Kind): boolean {
@@ -94,23 +113,22 @@ function typeMatches(type: JsonType | readonly JsonType[], kind: Kind): boolean 
   return false;
 }
 
-function walkObject(
-  record: Record<string, unknown>,
-  schema: JsonSchema,
-  path: string[],
-  issues: Issue[],
-): void {
+function checkObject(record: Record<string, unknown>, schema: JsonSchema, walk: Walk): void {
+  // JSON.parse makes `"__proto__"` an own key; copied into another object, it would set its prototype.
+  if (Object.hasOwn(record, '__proto__')) Reflect.deleteProperty(record, '__proto__');
   const properties = schema.properties ?? NONE;
   for (const name in properties) {
     const property = properties[name] as JsonSchema;
     if (Object.hasOwn(record, name) && record[name] !== undefined) {
-      at(path, name, record[name], property, issues);
+      at(walk, name, record[name], property);
     } else if (property.default !== undefined) {
-      record[name] = structuredClone(property.default);
+      walk.defaults.push([record, name, property.default]);
     } else if (schema.required?.includes(name)) {
       const expected =
         typeof property.type === 'string' ? property.type : (property.type?.join(' or ') ?? 'a value');
-      issues.push(issue([...path, name], `expected ${expected}, received nothing`));
+      walk.path.push(name);
+      say(walk, `expected ${expected}, received nothing`);
+      walk.path.pop();
     }
   }
   const { additionalProperties: other, propertyNames: names } = schema;
@@ -118,8 +136,8 @@ function walkObject(
   if (!checkOther && !names) return;
   for (const name in record) {
     if (Object.hasOwn(properties, name)) continue;
-    if (names) at(path, name, name, names, issues);
-    if (checkOther) at(path, name, record[name], other as JsonSchema, issues);
+    if (names) at(walk, name, name, names);
+    if (checkOther) at(walk, name, record[name], other as JsonSchema);
   }
 }
 
@@ -131,7 +149,6 @@ function isAny(schema: JsonSchema): boolean {
   return true;
 }
 
-const issue = (path: string[], message: string): Issue => ({
-  field: path.join('.') || '(body)',
-  message,
-});
+function say(walk: Walk, message: string): void {
+  if (walk.issues.length < MAX_ISSUES) walk.issues.push({ field: walk.path.join('.') || '(body)', message });
+}

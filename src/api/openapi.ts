@@ -186,14 +186,39 @@ export type AnswerName = keyof typeof ANSWERS;
 
 /**
  * The answers as JSON Schema, as the service may send them (`io: input`: a field with a default
- * may be left out), each whole (no `$ref`): what answer-schemas.ts is written from.
+ * may be left out), each whole (no `$ref`): what answer-schemas.ts is written from. A part JSON
+ * Schema cannot say (a refine, a transform) is refused: the client would not check it.
  */
-export function answerSchemas(): Record<AnswerName, Record<string, unknown>> {
+export function answerSchemas(
+  answers: Readonly<Record<AnswerName, z.ZodType>> = ANSWERS,
+): Record<AnswerName, Record<string, unknown>> {
   const out = {} as Record<AnswerName, Record<string, unknown>>;
-  for (const [name, schema] of Object.entries(ANSWERS) as [AnswerName, z.ZodType][]) {
-    const s = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' });
+  for (const [name, schema] of Object.entries(answers) as [AnswerName, z.ZodType][]) {
+    const s = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io: 'input',
+      unrepresentable: 'throw',
+      override: ({ zodSchema, path }) => refuseUnwritten(name, zodSchema, path),
+    });
     delete s.$schema;
     out[name] = s;
   }
   return out;
+}
+
+/** What JSON Schema drops without a word: a record's refine, transform, catch or overwrite. */
+const UNWRITTEN_TYPES = new Set(['pipe', 'transform', 'catch', 'prefault']);
+const UNWRITTEN_CHECKS = new Set(['custom', 'overwrite']);
+
+/** Refuses a part of an answer's schema that its JSON Schema would leave out (so the client would not check it). */
+function refuseUnwritten(name: string, schema: z.core.$ZodTypes, path: (string | number)[]): void {
+  const def = schema._zod.def;
+  const checks = 'checks' in def ? (def.checks ?? []) : [];
+  const check = checks.find((c) => UNWRITTEN_CHECKS.has(c._zod.def.check))?._zod.def.check;
+  if (UNWRITTEN_TYPES.has(def.type) || check) {
+    throw new Error(
+      `${name}${path.length ? ` at ${path.join('.')}` : ''}: ${check ?? def.type} has no JSON Schema, so the client ` +
+        'could not check it without zod: keep the answers to what JSON Schema says',
+    );
+  }
 }

@@ -1,6 +1,6 @@
-// What the service returns, as read: a custom attribute definition and a contact. Kept apart
-// from the request schemas (attribute.ts, contact.ts, which re-export these) so that code that
-// only reads, as `contacts get` does, builds only these schemas when it loads.
+// What the service returns, as read: a custom attribute definition and a contact. The client
+// checks answers with their JSON Schema (answer-schemas.ts, generated from these), not with zod;
+// the mock and the OpenAPI document use them as they are.
 import * as z from 'zod';
 import { ATTRIBUTE_TYPES } from './limits.js';
 import { contractRegistry } from './registry.js';

@@ -1,7 +1,7 @@
 // The JSON Schema reader the client checks answers with: each keyword it knows, the path of
 // each issue, and the defaults it fills in.
 import { describe, expect, it } from 'vitest';
-import { checkJson, type JsonSchema } from '../../src/api/answer-check.js';
+import { checkJson, type JsonSchema, MAX_ISSUES } from '../../src/api/answer-check.js';
 
 const person: JsonSchema = {
   type: 'object',
@@ -65,5 +65,25 @@ describe('checkJson', () => {
     expect(checkJson(3, { type: 'number' }).ok).toBe(true);
     expect(checkJson(3, { type: 'integer' }).ok).toBe(true);
     expect(checkJson(3.1, { type: 'integer' }).ok).toBe(false);
+  });
+
+  it('names the first MAX_ISSUES issues of an answer broken everywhere', () => {
+    const page = Array.from({ length: 500 }, () => ({ age: 'x' }));
+    const result = checkJson(page, { type: 'array', items: person });
+    expect(result.ok ? [] : result.issues).toHaveLength(MAX_ISSUES);
+    expect(result.ok ? undefined : result.issues[0]).toEqual({
+      field: '0.id',
+      message: 'expected string, received nothing',
+    });
+  });
+
+  it('refuses a number JSON cannot hold (1e400 parses as Infinity), and drops __proto__ keys', () => {
+    expect(issues(JSON.parse('{"id":"x","age":null,"extra":{"n":1e400}}'))).toEqual([
+      { field: 'extra.n', message: 'expected number, received Infinity' },
+    ]);
+    const parsed = JSON.parse('{"id":"x","age":1,"__proto__":{"polluted":true}}');
+    const result = checkJson<object>(parsed, person);
+    expect(result.ok && Object.hasOwn(result.value, '__proto__')).toBe(false);
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
   });
 });

@@ -1,7 +1,7 @@
 // The answers the client checks without zod: generated from the contract's zod schemas and kept
 // in step with them, read by keywords the checker knows, and judged as zod judges them.
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import * as z from 'zod';
 import { checkJson, JSON_SCHEMA_KEYWORDS } from '../../src/api/answer-check.js';
 import { ANSWER_SCHEMAS } from '../../src/api/answer-schemas.js';
 import { ContactListResponseSchema, ErrorBodySchema } from '../../src/api/envelope.js';
@@ -78,9 +78,37 @@ const SAMPLES: Record<AnswerName, unknown[]> = {
   ],
 };
 
+/** Answers as JSON text, where a `__proto__` key is a key and `1e400` is Infinity. */
+const TEXT_SAMPLES: [AnswerName, string][] = [
+  ['Contact', `{"__proto__":{"isAdmin":true},${JSON.stringify(contact).slice(1)}`],
+  [
+    'Contact',
+    JSON.stringify({ ...contact, custom_attributes: { plan: 'pro' } }).replace(
+      '"plan"',
+      '"__proto__":null,"plan"',
+    ),
+  ],
+  ['Contact', JSON.stringify({ ...contact, custom_attributes: { n: 1 } }).replace('"n":1', '"n":1e400')],
+  ['Contact', JSON.stringify({ ...contact, custom_attributes: { n: 1 } }).replace('"n":1', '"n":-1e400')],
+];
+
 describe('ANSWER_SCHEMAS', () => {
   it('is what the contract generates (else: npm run build && node scripts/write-answer-schemas.js)', () => {
     expect(ANSWER_SCHEMAS).toEqual(answerSchemas());
+  });
+
+  it('refuses a record whose JSON Schema would drop part of it (a refine, a transform, a catch, a trim)', () => {
+    const broken = {
+      refine: ContactSchema.refine((c) => c.id !== ''),
+      transform: z.looseObject({ id: z.string().transform((id) => id.toUpperCase()) }),
+      catch: z.looseObject({ id: z.string().catch('none') }),
+      trim: z.looseObject({ id: z.string().trim() }),
+    };
+    for (const [what, schema] of Object.entries(broken)) {
+      expect(() => answerSchemas({ ...ZOD, Contact: schema }), what).toThrow(
+        /^Contact.*has no JSON Schema, so the client could not check it without zod/,
+      );
+    }
   });
 
   it('uses only keywords the checker reads', () => {
@@ -96,6 +124,15 @@ describe('ANSWER_SCHEMAS', () => {
         const byChecker = checkJson(structuredClone(sample), ANSWER_SCHEMAS[name]);
         expect({ name, sample, ok: byChecker.ok }).toEqual({ name, sample, ok: byZod.success });
         if (byChecker.ok && byZod.success) expect(byChecker.value).toEqual(byZod.data);
+      }
+    }
+    for (const [name, text] of TEXT_SAMPLES) {
+      const byZod = ZOD[name].safeParse(JSON.parse(text));
+      const byChecker = checkJson(JSON.parse(text), ANSWER_SCHEMAS[name]);
+      expect({ text, ok: byChecker.ok }).toEqual({ text, ok: byZod.success });
+      if (byChecker.ok && byZod.success) {
+        expect(Object.hasOwn(byChecker.value as object, '__proto__')).toBe(false);
+        expect(byChecker.value).toEqual(byZod.data);
       }
     }
   });

@@ -48,4 +48,17 @@ describe('ANSWERS', () => {
     expect(ANSWERS.errorBody({ message: 'Not found', issues: [] }).ok).toBe(true);
     expect(ANSWERS.errorBody({ error: 'x' }).ok).toBe(false);
   });
+
+  it('leaves an answer that fails as the service sent it, defaults not filled in', () => {
+    const body = { message: 'Success', data: { ...contact, id: 7 } };
+    expect(ANSWERS.contact(body).ok).toBe(false);
+    expect(body).toEqual({ message: 'Success', data: { ...contact, id: 7 } });
+  });
+
+  it('reads a bare contact with a field named data as the contact, as a union of the two shapes would', () => {
+    expect(ANSWERS.contact({ ...contact, data: 5 })).toEqual({
+      ok: true,
+      value: { ...contact, data: 5, stripe_accounts: [] },
+    });
+  });
 });
