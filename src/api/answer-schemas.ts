@@ -4,77 +4,79 @@
 import type { JsonSchema } from './answer-check.js';
 import type { AnswerName } from './openapi.js';
 
-export const ANSWER_SCHEMAS: Readonly<Record<AnswerName, JsonSchema>> = {
-  Contact: {
-    type: 'object',
-    properties: {
-      id: {
+const Contact: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: {
+      type: 'string',
+    },
+    external_id: {
+      type: 'string',
+    },
+    name: {
+      type: ['string', 'null'],
+    },
+    email: {
+      type: ['string', 'null'],
+    },
+    phonenumber: {
+      type: ['string', 'null'],
+    },
+    custom_attributes: {
+      type: 'object',
+      propertyNames: {
         type: 'string',
       },
-      external_id: {
-        type: 'string',
-      },
-      name: {
-        type: ['string', 'null'],
-      },
-      email: {
-        type: ['string', 'null'],
-      },
-      phonenumber: {
-        type: ['string', 'null'],
-      },
-      custom_attributes: {
-        type: 'object',
-        propertyNames: {
-          type: 'string',
-        },
-        additionalProperties: {
-          type: ['string', 'number', 'boolean', 'null'],
-        },
-      },
-      stripe_accounts: {
-        default: [],
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            label: {
-              type: 'string',
-            },
-            stripe_id: {
-              type: ['string', 'null'],
-            },
-            stripe_email: {
-              type: ['string', 'null'],
-            },
-          },
-          required: ['label'],
-          additionalProperties: {},
-        },
-      },
-      created_at: {
-        type: 'integer',
-        minimum: -9007199254740991,
-        maximum: 9007199254740991,
-      },
-      updated_at: {
-        type: 'integer',
-        minimum: -9007199254740991,
-        maximum: 9007199254740991,
+      additionalProperties: {
+        type: ['string', 'number', 'boolean', 'null'],
       },
     },
-    required: [
-      'id',
-      'external_id',
-      'name',
-      'email',
-      'phonenumber',
-      'custom_attributes',
-      'created_at',
-      'updated_at',
-    ],
-    additionalProperties: {},
+    stripe_accounts: {
+      default: [],
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          label: {
+            type: 'string',
+          },
+          stripe_id: {
+            type: ['string', 'null'],
+          },
+          stripe_email: {
+            type: ['string', 'null'],
+          },
+        },
+        required: ['label'],
+        additionalProperties: {},
+      },
+    },
+    created_at: {
+      type: 'integer',
+      minimum: -9007199254740991,
+      maximum: 9007199254740991,
+    },
+    updated_at: {
+      type: 'integer',
+      minimum: -9007199254740991,
+      maximum: 9007199254740991,
+    },
   },
+  required: [
+    'id',
+    'external_id',
+    'name',
+    'email',
+    'phonenumber',
+    'custom_attributes',
+    'created_at',
+    'updated_at',
+  ],
+  additionalProperties: {},
+};
+
+export const ANSWER_SCHEMAS: Readonly<Record<AnswerName, JsonSchema>> = {
+  Contact,
   AttributeDefinition: {
     type: 'object',
     properties: {
@@ -106,76 +108,7 @@ export const ANSWER_SCHEMAS: Readonly<Record<AnswerName, JsonSchema>> = {
       },
       data: {
         type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            id: {
-              type: 'string',
-            },
-            external_id: {
-              type: 'string',
-            },
-            name: {
-              type: ['string', 'null'],
-            },
-            email: {
-              type: ['string', 'null'],
-            },
-            phonenumber: {
-              type: ['string', 'null'],
-            },
-            custom_attributes: {
-              type: 'object',
-              propertyNames: {
-                type: 'string',
-              },
-              additionalProperties: {
-                type: ['string', 'number', 'boolean', 'null'],
-              },
-            },
-            stripe_accounts: {
-              default: [],
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: {
-                  label: {
-                    type: 'string',
-                  },
-                  stripe_id: {
-                    type: ['string', 'null'],
-                  },
-                  stripe_email: {
-                    type: ['string', 'null'],
-                  },
-                },
-                required: ['label'],
-                additionalProperties: {},
-              },
-            },
-            created_at: {
-              type: 'integer',
-              minimum: -9007199254740991,
-              maximum: 9007199254740991,
-            },
-            updated_at: {
-              type: 'integer',
-              minimum: -9007199254740991,
-              maximum: 9007199254740991,
-            },
-          },
-          required: [
-            'id',
-            'external_id',
-            'name',
-            'email',
-            'phonenumber',
-            'custom_attributes',
-            'created_at',
-            'updated_at',
-          ],
-          additionalProperties: {},
-        },
+        items: Contact,
       },
       total: {
         type: 'integer',
