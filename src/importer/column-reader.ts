@@ -18,6 +18,7 @@ import {
   type DateOrder,
   emailIn,
   isLocalDateTime,
+  joinName,
   readBoolean,
   readDate,
   slashDateOrder,
@@ -74,7 +75,7 @@ export class ColumnReader {
   #localTime: LocalTime | undefined;
   #decimalNote: EvidenceNote | undefined;
   #decimalSaid = false;
-  /** Whether names written "Last, First" are read in the order said (not in this tool's own files). */
+  /** Whether names written "Last, First" are read in the order said (see ColumnMapping.namesAsWritten). */
   readonly #reorderNames: boolean;
   #nameNote: EvidenceNote | undefined;
   #nameSaid = false;
@@ -90,7 +91,7 @@ export class ColumnReader {
     timeZone: string | undefined,
   ) {
     this.#clean = exact ? (cell) => cell : cleanCell;
-    this.#reorderNames = !exact;
+    this.#reorderNames = !exact && !mapping.namesAsWritten;
     this.#timeZone = timeZone;
     this.#mapping = mapping;
     this.#types = types;
@@ -162,7 +163,7 @@ export class ColumnReader {
     }
     // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
     if (candidate.name === undefined && (first || middle || last))
-      candidate.name = [first, middle, last].filter(Boolean).join(' ');
+      candidate.name = joinName(first, middle, last);
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
 
     const email = rowEmail(this.#first(mapping.emailColumns, cells));

@@ -57,6 +57,12 @@ export interface ColumnMapping {
    * read exactly as written (spaces kept, `""` the empty string), so export -> import is exact.
    */
   exact?: boolean;
+  /**
+   * Names are kept as written, never read "Last, First" to "First Last": the file is keyed by an
+   * `external_id` column (this tool's template and exports, what scripts write for the API), or
+   * `--map` named the name's column.
+   */
+  namesAsWritten?: boolean;
 }
 
 /** A column that fills a date or number attribute: how it writes its values is read from them. */
@@ -411,6 +417,9 @@ export function resolveMapping({
     multiValue: [...new Set([GOOGLE_MULTI_VALUE, ...(profile?.multiValue ?? [])])],
     dateOrder: profile?.dateOrder,
     exact: looksExported,
+    namesAsWritten:
+      header.some((h) => h.trim() === 'external_id') ||
+      overrides.some((o) => o.targets.some((t) => t.kind === 'field' && t.field === 'name')),
   };
 }
 

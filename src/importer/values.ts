@@ -21,21 +21,59 @@ export function cleanCell(value: string): string {
   return first <= 0x20 || last <= 0x20 || first === 0xa0 || last === 0xa0 ? text.trim() : text;
 }
 
-/** Words after a name's comma that are no given name: a suffix, a degree, a company's form. */
-const AFTER_COMMA_WORDS = new Set([
-  ...['jr', 'sr', 'ii', 'iii', 'iv', 'v', 'esq', 'phd', 'md', 'dds', 'dmd', 'dvm', 'jd', 'mba', 'rn', 'cpa'],
+/** A name's suffixes and degrees: after the given name, they go after the whole name. */
+const SUFFIX_WORDS = new Set([
+  'jr',
+  'sr',
+  'ii',
+  'iii',
+  'iv',
+  'esq',
+  'phd',
+  'md',
+  'dds',
+  'dmd',
+  'dvm',
+  'jd',
+  'mba',
+  'rn',
+  'cpa',
+]);
+/** A company's form after a comma (`Acme, Inc.`): no person's name. */
+const COMPANY_WORDS = new Set([
   ...['inc', 'ltd', 'llc', 'llp', 'plc', 'co', 'corp', 'gmbh', 'ag', 'kg', 'sa', 'sas', 'sarl', 'srl', 'spa'],
   ...['bv', 'nv', 'oy', 'ab', 'as', 'pty', 'limited', 'company'],
 ]);
-/** Each side of a "Last, First" name: letters, with marks, apostrophes, periods, hyphens, spaces. */
-const NAME_SIDE_RE = /^\p{L}[\p{L}\p{M}'\u2019.\- ]*$/u;
-/** Scripts whose names are written family name first with no comma: kept as written. */
+/** Titles, which a name written last name first may put before the last name (`Dr. Smith, Ann`). */
+const TITLE_WORDS = new Set([
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'prof',
+  'rev',
+  'fr',
+  'sir',
+  'dame',
+  'hon',
+  'capt',
+  'rabbi',
+  'pastor',
+]);
+/** Each side of a "Last, First" name: letters, with marks, apostrophes, periods, hyphens, spaces, asides. */
+const NAME_SIDE_RE = /^[\p{L}("\u201c][\p{L}\p{M}'\u2019.\- ()"\u201c\u201d]*$/u;
+/** Scripts whose names are written family name first with no comma. */
 const FAMILY_FIRST_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+const bare = (word: string) => word.replace(/\./g, '').toLowerCase();
 
 /**
  * A person's name written "Last, First", as a directory sorts it (Outlook's File As, Airtable's
- * and many CRMs' exports), in the order it is said: `Hopper, Grace` is `Grace Hopper`. Kept as
- * written: a suffix, degree or company form after the comma (`King, Jr.`, `Acme, Inc.`), a second
+ * and many CRMs' exports), in the order it is said: `Hopper, Grace` is `Grace Hopper`, `Dr.
+ * Smith, Ann` is `Dr. Ann Smith`, `Smith, John Jr.` is `John Smith Jr.`. Kept as written: a
+ * suffix, degree or company form alone after the comma (`King, Jr.`, `Acme, Inc.`), a second
  * comma, a side that is no name (digits, `&`) or longer than four words, and CJK names.
  */
 export function spokenName(text: string): string {
@@ -44,10 +82,27 @@ export function spokenName(text: string): string {
   const last = text.slice(0, comma).trim();
   const first = text.slice(comma + 1).trim();
   if (!NAME_SIDE_RE.test(last) || !NAME_SIDE_RE.test(first)) return text;
+  const lastWords = last.split(/\s+/);
   const firstWords = first.split(/\s+/);
-  if (firstWords.length > 4 || last.split(/\s+/).length > 4) return text;
-  if (firstWords.some((w) => AFTER_COMMA_WORDS.has(w.replace(/\./g, '').toLowerCase()))) return text;
-  return `${first} ${last}`;
+  if (firstWords.length > 4 || lastWords.length > 4) return text;
+  if (firstWords.some((w) => COMPANY_WORDS.has(bare(w)))) return text;
+  if (lastWords.every((w) => TITLE_WORDS.has(bare(w)))) return text;
+  const titles: string[] = [];
+  while (lastWords.length > 1 && TITLE_WORDS.has(bare(lastWords[0]!))) titles.push(lastWords.shift()!);
+  const suffixes: string[] = [];
+  while (firstWords.length > 0 && SUFFIX_WORDS.has(bare(firstWords.at(-1)!)))
+    suffixes.unshift(firstWords.pop()!);
+  if (firstWords.length === 0) return text;
+  return [...titles, ...firstWords, ...lastWords, ...suffixes].join(' ');
+}
+
+/**
+ * A name from its parts, in the order said: given, middle, family; family first for a CJK name
+ * (`山田 太郎`), as its own script writes it.
+ */
+export function joinName(first: string, middle: string, last: string): string {
+  const parts = FAMILY_FIRST_RE.test(first + last) ? [last, first, middle] : [first, middle, last];
+  return parts.filter(Boolean).join(' ');
 }
 
 /** Separators of several values in one cell: Google Contacts' ` ::: `, and the vendor's own. */

@@ -240,10 +240,24 @@ describe('a name written last name first', () => {
     const r = await cli(['--mock', 'import', file, '--agent', 'a1']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      'Column "Name" writes names last name first ("Hopper, Grace"): they are read in the order said ("Grace Hopper").',
+      'Column "Name" writes names last name first ("Hopper, Grace"): they are read in the order said ("Grace Hopper"). (--map "Name=name" keeps them as written)',
     );
     const name = async (id: string) =>
       JSON.parse((await cli(['--mock', 'get', id, '--agent', 'a1', '-o', 'json'])).stdout).name;
     expect([await name('c1'), await name('c2')]).toEqual(['Grace Hopper', 'King, Jr.']);
+  });
+
+  it('is kept as written where --map names the column, or the file is keyed by an external_id column', async () => {
+    const mapped = join(home.dir, 'mapped.csv');
+    await writeFile(mapped, 'Contact ID,Name,Email\nm1,"Hopper, Grace",grace@example.com\n');
+    const byMap = await cli(['--mock', 'import', mapped, '--agent', 'a1', '--map', 'Name=name']);
+    expect(byMap.code, byMap.stderr).toBe(0);
+    expect(byMap.stderr).not.toContain('last name first');
+    const keyed = join(home.dir, 'keyed.csv');
+    await writeFile(keyed, 'external_id,name,email\nk1,"Turing, Alan",alan@example.com\n');
+    expect((await cli(['--mock', 'import', keyed, '--agent', 'a1'])).code).toBe(0);
+    const name = async (id: string) =>
+      JSON.parse((await cli(['--mock', 'get', id, '--agent', 'a1', '-o', 'json'])).stdout).name;
+    expect([await name('m1'), await name('k1')]).toEqual(['Hopper, Grace', 'Turing, Alan']);
   });
 });

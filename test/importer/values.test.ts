@@ -10,6 +10,7 @@ import {
   firstValue,
   GOOGLE_MULTI_VALUE,
   isLocalDateTime,
+  joinName,
   LOST_CHARACTERS_RE,
   readBoolean,
   readDate,
@@ -214,6 +215,7 @@ describe('spokenName', () => {
         "O'Brien, Seán",
         'Doe, J.',
         'Nguyen, Thi Minh Khai',
+        'Иванов, Иван',
       ].map(spokenName),
     ).toEqual([
       'Grace Hopper',
@@ -222,10 +224,35 @@ describe('spokenName', () => {
       "Seán O'Brien",
       'J. Doe',
       'Thi Minh Khai Nguyen',
+      'Иван Иванов',
     ]);
   });
 
-  it('keeps a suffix, a degree, a company form, a second comma, what is no name, and CJK names as written', () => {
+  it('puts a title first and a suffix last, wherever the name wrote them, and keeps asides', () => {
+    expect(
+      [
+        'Dr. Smith, Ann',
+        'Rev. Dr. Jones, Tom',
+        'Smith, Dr. Ann',
+        'Smith, John Jr.',
+        'Smith, John III',
+        'Brown, Robert (Bob)',
+        'Doe, John "Jack"',
+        'Smith (Jones), Mary',
+      ].map(spokenName),
+    ).toEqual([
+      'Dr. Ann Smith',
+      'Rev. Dr. Tom Jones',
+      'Dr. Ann Smith',
+      'John Smith Jr.',
+      'John Smith III',
+      'Robert (Bob) Brown',
+      'John "Jack" Doe',
+      'Mary Smith (Jones)',
+    ]);
+  });
+
+  it('keeps a suffix or company form alone, a second comma, what is no name, and CJK names as written', () => {
     const kept = [
       'King, Jr.',
       'Martin Luther King, Jr.',
@@ -236,9 +263,19 @@ describe('spokenName', () => {
       'Smith & Co, Sales',
       'Room 12, Annex',
       'Hopper,',
+      'Dr., Ann',
       '山田, 太郎',
       'Grace Hopper',
     ];
     expect(kept.map(spokenName)).toEqual(kept);
+  });
+});
+
+describe('joinName', () => {
+  it('joins given, middle and family names in the order said; a CJK name family first', () => {
+    expect(joinName('John', 'Ronald Reuel', 'Tolkien')).toBe('John Ronald Reuel Tolkien');
+    expect(joinName('Grace', '', '')).toBe('Grace');
+    expect(joinName('太郎', '', '山田')).toBe('山田 太郎');
+    expect(joinName('민준', '', '김')).toBe('김 민준');
   });
 });

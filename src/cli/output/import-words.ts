@@ -31,6 +31,8 @@ export function noteText(note: ImportNote): string {
       return `${note.message} If the export wrote them in another zone, pass it, e.g. --time-zone America/New_York.`;
     case 'date_order_decided':
       return `${note.message} (--date-order chooses otherwise)`;
+    case 'names_reordered':
+      return `${note.message} (--map "${note.column}=name" keeps them as written)`;
     case 'decimal_mark_decided':
       return `${note.message} (write the number without thousands separators to choose otherwise)`;
     case 'resume_nothing':

@@ -5,7 +5,9 @@
 // checked like a CSV row. What else the cards hold is counted and said at the end. Read byte by byte a line at a time, so a property's CHARSET can decode
 // its own bytes, and the lines of a property that is not wanted (a PHOTO's base64) are dropped
 // as they stream, never assembled.
+
 import { ImportError, SourceParseError } from '../errors.js';
+import { joinName } from '../values.js';
 import type { OpenedInput } from './input.js';
 import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
@@ -299,14 +301,17 @@ function pickPhone(tels: Card['tels']): string | undefined {
   return (preferred ?? tels.find((t) => t.cell) ?? tels[0])?.value;
 }
 
-/** N is Family;Given;Additional;Prefix;Suffix: as a person writes it, Prefix Given Additional Family Suffix. */
+/**
+ * N is Family;Given;Additional;Prefix;Suffix: as a person writes it, Prefix Given Additional
+ * Family Suffix (a CJK name family first).
+ */
 function nameFromN(n: string | undefined): string | undefined {
   if (n === undefined) return undefined;
   const [family = '', given = '', additional = '', prefix = '', suffix = ''] = splitUnescaped(n, ';');
-  const name = [prefix, given, additional, family, suffix]
-    .map((part) => part.replaceAll(',', ' ').trim())
-    .filter(Boolean)
-    .join(' ');
+  const [p, g, a, f, s] = [prefix, given, additional, family, suffix].map((part) =>
+    part.replaceAll(',', ' ').trim(),
+  );
+  const name = [p, joinName(g!, a!, f!), s].filter(Boolean).join(' ');
   return name || undefined;
 }
 
