@@ -123,7 +123,11 @@ export class ColumnClaims {
     if (!this.#taken.has('name')) return;
     for (const column of this.#columns) {
       column.targets = column.targets.filter(
-        (t) => t.kind !== 'first_name' && t.kind !== 'middle_name' && t.kind !== 'last_name',
+        (t) =>
+          t.kind !== 'first_name' &&
+          t.kind !== 'middle_name' &&
+          t.kind !== 'last_name' &&
+          t.kind !== 'name_suffix',
       );
     }
   }

@@ -121,6 +121,7 @@ export class ColumnReader {
     let first = '';
     let middle = '';
     let last = '';
+    let suffix = '';
     for (const [i, targets] of this.#plain) {
       const cell = cells[i];
       if (cell === undefined) continue;
@@ -158,12 +159,15 @@ export class ColumnReader {
           case 'last_name':
             last = value;
             break;
+          case 'name_suffix':
+            suffix = value;
+            break;
         }
       }
     }
     // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
     if (candidate.name === undefined && (first || middle || last))
-      candidate.name = joinName(first, middle, last);
+      candidate.name = [joinName(first, middle, last), suffix].filter(Boolean).join(' ');
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
 
     const email = rowEmail(this.#first(mapping.emailColumns, cells));

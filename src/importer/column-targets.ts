@@ -14,6 +14,8 @@ export type ColumnTarget =
   | { kind: 'first_name' }
   | { kind: 'middle_name' }
   | { kind: 'last_name' }
+  /** After the name built of its parts (`Jr.`, `III`, `PhD`). */
+  | { kind: 'name_suffix' }
   /** The row's country (a code or a name): where a national phone number is placed. */
   | { kind: 'country' };
 
@@ -43,7 +45,13 @@ function parseTarget(target: string): ColumnTarget {
   if ((CONTACT_FIELDS as readonly string[]).includes(target)) {
     return { kind: 'field', field: target as ContactField };
   }
-  if (target === 'first_name' || target === 'middle_name' || target === 'last_name' || target === 'country')
+  if (
+    target === 'first_name' ||
+    target === 'middle_name' ||
+    target === 'last_name' ||
+    target === 'name_suffix' ||
+    target === 'country'
+  )
     return { kind: target };
   if (ATTR_PREFIX_RE.test(target) && target.replace(ATTR_PREFIX_RE, '')) {
     return { kind: 'attribute', name: target.replace(ATTR_PREFIX_RE, '') };
@@ -69,6 +77,8 @@ export function describeTarget(target: ColumnTarget): string {
       return 'name (middle part)';
     case 'last_name':
       return 'name (last part)';
+    case 'name_suffix':
+      return 'name (suffix)';
     case 'country':
       return 'country';
   }

@@ -7,7 +7,16 @@ import { addressCountry, countryCode } from './countries.js';
 import type { Cell } from './sources/types.js';
 import { cellValues, cleanCell, emailIn, readBoolean } from './values.js';
 
-export type ColumnRole = 'id' | 'email' | 'phone' | 'country' | 'first' | 'middle' | 'last' | 'name';
+export type ColumnRole =
+  | 'id'
+  | 'email'
+  | 'phone'
+  | 'country'
+  | 'first'
+  | 'middle'
+  | 'last'
+  | 'suffix'
+  | 'name';
 
 /** One column's role, and why: its header words (confirmed by its values) or its values alone. */
 export interface InferredColumn {
@@ -590,6 +599,8 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   if (first && (named || words.length === 1)) return 'first';
   if (last && (named || words.length === 1)) return 'last';
   if (has(words, MIDDLE_WORDS) && named) return 'middle';
+  // Outlook's `Suffix`, Google's `Name Suffix`: `Jr.`, `III`, `PhD` after the name.
+  if (words.includes('suffix') && (named || words.length === 1)) return 'suffix';
   if (named) {
     // `Ticket Full Name` is its holder's; `Ticket Name` is the ticket's (`General Admission`).
     const qualified = has(words, NAME_QUALIFIERS);
@@ -862,6 +873,7 @@ export function inferColumns(
       case 'first':
       case 'middle':
       case 'last':
+      case 'suffix':
       case 'name':
         // A name column of addresses or numbers is what its values are.
         role = byValues ?? byWords;

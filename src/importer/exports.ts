@@ -22,6 +22,8 @@ export interface ExportProfile {
   name?: readonly string[];
   first?: readonly string[];
   middle?: readonly string[];
+  /** A name suffix's column (`Jr.`), put after the name its parts make. */
+  suffix?: readonly string[];
   last?: readonly string[];
   /** Email columns: the first non-empty one fills `email`. */
   email: readonly string[];
@@ -125,6 +127,7 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     name: ['Name'],
     first: ['First Name', 'Given Name'],
     middle: ['Middle Name', 'Additional Name'],
+    suffix: ['Name Suffix'],
     last: ['Last Name', 'Family Name'],
     email: ['E-mail 1 - Value', 'E-mail 2 - Value', 'E-mail 3 - Value'],
     phone: ['Phone 1 - Value', 'Phone 2 - Value', 'Phone 3 - Value', 'Phone 4 - Value', 'Phone 5 - Value'],
@@ -141,6 +144,7 @@ export const EXPORT_PROFILES: readonly ExportProfile[] = [
     first: ['First Name'],
     middle: ['Middle Name'],
     last: ['Last Name'],
+    suffix: ['Suffix'],
     email: ['E-mail Address', 'E-mail 2 Address', 'E-mail 3 Address'],
     phone: [
       'Primary Phone',

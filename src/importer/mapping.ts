@@ -95,6 +95,7 @@ const ROLE_WORDS: Record<ColumnRole, string> = {
   country: 'countries',
   first: 'first names',
   middle: 'middle names',
+  suffix: 'name suffixes',
   last: 'last names',
   name: 'names',
 };
@@ -287,6 +288,7 @@ export function resolveMapping({
   for (const i of names) claims.claim(i, nameIs);
   for (const i of firsts) claims.claim(i, { kind: 'first_name' });
   for (const i of indices('middle')) claims.claim(i, { kind: 'middle_name' });
+  for (const i of indices('suffix')) claims.claim(i, { kind: 'name_suffix' });
   for (const i of lasts) claims.claim(i, { kind: 'last_name' });
   if (!exportChose.email)
     for (const i of indices('email')) claims.claim(i, { kind: 'field', field: 'email' });
@@ -453,6 +455,7 @@ function claimProfile(
   first(profile.name, { kind: 'field', field: 'name' });
   first(profile.first, { kind: 'first_name' });
   first(profile.middle, { kind: 'middle_name' });
+  first(profile.suffix, { kind: 'name_suffix' });
   first(profile.last, { kind: 'last_name' });
   each(profile.email, { kind: 'field', field: 'email' });
   each(profile.phone, { kind: 'field', field: 'phonenumber' });

@@ -113,6 +113,16 @@ describe('inferColumns: header words', () => {
     ]);
   });
 
+  it('reads a name suffix column (Outlook Suffix, Google Name Suffix) as part of the name, not a phone suffix', () => {
+    expect(roles(['First Name', 'Last Name', 'Suffix', 'Name Suffix', 'Phone Suffix'])).toMatchObject({
+      'First Name': 'first',
+      'Last Name': 'last',
+      Suffix: 'suffix',
+      'Name Suffix': 'suffix',
+    });
+    expect(roles(['Phone Suffix'])['Phone Suffix']).not.toBe('suffix');
+  });
+
   it("leaves another thing's id, name, email or phone alone", () => {
     expect(
       roles([

@@ -452,29 +452,30 @@ describe('a main phone passed over for a later one', () => {
   });
 });
 
-describe('middle names of Google and Outlook exports', () => {
-  for (const file of ['google.csv', 'outlook.csv']) {
-    it(`joins first, middle and last name (${file})`, () => {
+describe('middle names and suffixes of Google and Outlook exports', () => {
+  for (const [file, suffix] of [
+    ['google.csv', 'Name Suffix'],
+    ['outlook.csv', 'Suffix'],
+  ] as const) {
+    it(`joins first, middle and last name, then the suffix (${file})`, () => {
       const text = readFileSync(new URL(`../fixtures/exports/${file}`, import.meta.url), 'latin1');
       const header = text
         .replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '')
         .split(/\r?\n/)[0]!
         .split(',');
       const mapping = resolveMapping({ header, definitions: [] });
-      expect(summarizeMapping(mapping)).toContain('First Name + Middle Name + Last Name -> name');
+      expect(summarizeMapping(mapping)).toContain(`First Name + Middle Name + Last Name + ${suffix} -> name`);
+      const values: Record<string, string> = {
+        'First Name': 'John',
+        'Middle Name': 'Ronald Reuel',
+        'Last Name': 'Tolkien',
+        [suffix]: 'Jr.',
+      };
       const raw = header.map((h) =>
-        h === 'First Name'
-          ? 'John'
-          : h === 'Middle Name'
-            ? 'Ronald Reuel'
-            : h === 'Last Name'
-              ? 'Tolkien'
-              : /^E-mail (1 - Value|Address)$/.test(h)
-                ? 'jrrt@example.com'
-                : undefined,
+        /^E-mail (1 - Value|Address)$/.test(h) ? 'jrrt@example.com' : values[h],
       );
       const result = createRowValidator({ definitions: [], mapping })({ row: 1, line: 2, raw, record: {} });
-      expect(result.ok && result.input.name).toBe('John Ronald Reuel Tolkien');
+      expect(result.ok && result.input.name).toBe('John Ronald Reuel Tolkien Jr.');
     });
   }
 });

@@ -44,6 +44,7 @@ export function summarizeMapping(mapping: ColumnMapping): string {
       ...(byTarget.get('first_name') ?? []),
       ...(byTarget.get('middle_name') ?? []),
       ...(byTarget.get('last_name') ?? []),
+      ...(byTarget.get('name_suffix') ?? []),
     ];
     if (partsOfName.length > 0) parts.push(`${list(partsOfName, ' + ')} -> name`);
   }
