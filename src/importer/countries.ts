@@ -1,8 +1,10 @@
 // A row's country as an ISO 3166-1 alpha-2 code, from what exports write in their country
 // columns: the code itself (`GB`, Shopify's `Default Address Country Code`, Mailchimp's `CC`), or
 // the country's name in English or another common export language (Salesforce's `Mailing
-// Country`, Google's `Address 1 - Country`, Outlook's `Business Country/Region`).
+// Country`, Google's `Address 1 - Country`, Outlook's `Business Country/Region`), or ISO's
+// three-letter code as lists of codes and some exports write it (`DEU`, `AUS`).
 import { getCountries } from 'libphonenumber-js';
+import { ALPHA3_ALPHA2 } from './country-alpha3.js';
 
 /** Names people write that no locale's display name gives. */
 const ALIASES: Record<string, string> = {
@@ -27,6 +29,9 @@ const ALIASES: Record<string, string> = {
   czechrepublic: 'CZ',
   turkey: 'TR',
   ivorycoast: 'CI',
+  // Abbreviations of states' official names, as written in English.
+  prc: 'CN',
+  ksa: 'SA',
   // Long and former names that lists of countries (ISO 3166's, the UN's) still write.
   unitedkingdomofgreatbritainandnorthernireland: 'GB',
   republicofkorea: 'KR',
@@ -82,7 +87,24 @@ function names(): Map<string, string> {
 
 const CODES = new Set<string>(getCountries());
 
-/** The ISO code a country cell names (`gb`, `GB`, `United Kingdom`, `Deutschland`), or undefined. */
+let byAlpha3: Map<string, string> | undefined;
+
+/** ISO's three-letter code (`DEU`) as its two-letter one, for the countries numbers are of. */
+function alpha3(code: string): string | undefined {
+  if (!byAlpha3) {
+    byAlpha3 = new Map();
+    for (const pair of ALPHA3_ALPHA2.split(' ')) {
+      const two = pair.slice(3);
+      if (CODES.has(two)) byAlpha3.set(pair.slice(0, 3), two);
+    }
+  }
+  return byAlpha3.get(code);
+}
+
+/**
+ * The ISO code a country cell names (`gb`, `GB`, `DEU`, `United Kingdom`, `Deutschland`), or
+ * undefined.
+ */
 export function countryCode(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed.length === 2) {
@@ -91,6 +113,9 @@ export function countryCode(text: string): string | undefined {
     if (CODES.has(upper)) return upper;
   }
   const known = names();
+  // Codes are written in capitals: `CAN` is Canada, `Can` and `and` are words.
+  const code = /^[A-Z]{3}$/.test(trimmed) ? alpha3(trimmed) : undefined;
+  if (code) return code;
   const found = known.get(squash(trimmed)) ?? known.get(squash(withoutAside(trimmed)));
   if (found) return found;
   // A list's "Name, qualifier" (`Korea, Republic of`, `Virgin Islands, British`): the qualifier

@@ -231,3 +231,30 @@ describe('what an import decided, said once', () => {
     expect(contacts.get('K-3')?.phonenumber).toBe('+14155550103');
   });
 });
+
+describe('countries written as ISO three-letter codes', () => {
+  it('places each national number in the country its row names (AUS, DEU, GBR)', async () => {
+    const input = join(home.dir, 'members.csv');
+    await writeFile(
+      input,
+      [
+        'Member No,Email,Name,Mobile,Nationality',
+        'M1,kim@example.com,Kim Lee,0412 345 678,AUS',
+        'M2,jonas@example.com,Jonas Weber,0151 12345678,DEU',
+        'M3,amy@example.com,Amy Shaw,07911 123456,GBR',
+      ].join('\n'),
+    );
+    const r = await runInProcess(['import', input, '--agent', AGENT], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n')[0]).toContain('Nationality (by its values) -> phone country');
+    const phones = new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c.phonenumber]));
+    expect([phones.get('M1'), phones.get('M2'), phones.get('M3')]).toEqual([
+      '+61412345678',
+      '+4915112345678',
+      '+447911123456',
+    ]);
+  });
+});

@@ -9,6 +9,23 @@ describe('countryCode', () => {
     expect(countryCode('uk')).toBe('GB');
   });
 
+  it("takes ISO's three-letter code written in capitals, not a word of three letters", () => {
+    const read = (codes: string[]) => codes.map((c) => countryCode(c));
+    expect(read(['DEU', 'AUS', 'GBR', 'CAN', ' CHE ', 'KOR', 'ARE', 'USA'])).toEqual([
+      'DE',
+      'AU',
+      'GB',
+      'CA',
+      'CH',
+      'KR',
+      'AE',
+      'US',
+    ]);
+    expect(read(['Can', 'and', 'Mar', 'XYZ'])).toEqual([undefined, undefined, undefined, undefined]);
+    // A country without numbers of its own (Antarctica) is none a phone is read in.
+    expect(countryCode('ATA')).toBeUndefined();
+  });
+
   it('reads country names in English and other export languages, accents and case aside', () => {
     expect(countryCode('United Kingdom')).toBe('GB');
     expect(countryCode('Deutschland')).toBe('DE');
@@ -22,6 +39,8 @@ describe('countryCode', () => {
     expect(countryCode('England')).toBe('GB');
     expect(countryCode('Holland')).toBe('NL');
     expect(countryCode('Czech Republic')).toBe('CZ');
+    expect(countryCode('PRC')).toBe('CN');
+    expect(countryCode('KSA')).toBe('SA');
   });
 
   it('reads names as lists and people write them: and for &, Saint for St., asides, special regions', () => {
