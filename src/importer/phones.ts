@@ -106,9 +106,9 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
         // Written as that country writes its numbers (its trunk prefix: `(206) 555-0100` is no
         // UK number, `020 7946 0018` no US one).
         const national = parsed.formatNational();
-        const written = grouped
-          ? digitGroups(national) === digitGroups(text)
-          : digits(national) === digits(text);
+        const written =
+          (grouped ? digitGroups(national) === digitGroups(text) : digits(national) === digits(text)) &&
+          areaAsWritten(text, national);
         fits.push({ e164: parsed.number, country, written });
       }
     } catch (error) {
@@ -198,6 +198,20 @@ function describe(code: string): string {
 }
 
 const digits = (text: string) => text.replace(/\D+/g, '');
+
+/**
+ * Brackets hold the area code: `(415) 555-0132` is written as Brazil writes its numbers only if
+ * Brazil's area code for those digits is 415 (it is 41: `(41) 5555-0132`). A number without
+ * brackets says nothing here; one with them matches the country's own bracketed group (Russia's
+ * `8 (495) 123-45-67`), else the first group of its form (`(020) 7946 0018` is London's
+ * `020 7946 0018`).
+ */
+function areaAsWritten(text: string, national: string): boolean {
+  const written = /\(([^)]*)\)/.exec(text)?.[1];
+  if (written === undefined) return true;
+  const own = /\(([^)]*)\)/.exec(national)?.[1] ?? /\d+/.exec(national)?.[0] ?? '';
+  return digits(written) === digits(own);
+}
 const digitGroups = (text: string) => text.match(/\d+/g)?.join(' ') ?? '';
 
 function severalCallingCodes(countries: readonly string[]): boolean {

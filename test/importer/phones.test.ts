@@ -94,6 +94,21 @@ describe('national numbers', () => {
       ok: true,
       e164: '+494155550132',
     });
+    // Brackets hold the area code: Brazil's for these digits is 41, so `(415)` is none of its own.
+    const brazilian = { countries: ['BR'], from: 'file' as const };
+    expect(placePhone('(415) 555-0132', brazilian)).toMatchObject({ ok: false, code: 'phone_no_country' });
+    expect(placePhone('(41) 5555-0132', brazilian)).toMatchObject({ ok: true, e164: '+554155550132' });
+    expect(placePhone('(415) 555-0132', { countries: ['BR'], from: 'default' })).toMatchObject({
+      ok: true,
+      e164: '+554155550132',
+    });
+    // London's area code in brackets, as people write it, alone or beside other countries' numbers.
+    for (const countries of [['GB'], ['GB', 'US']]) {
+      expect(placePhone('(020) 7946 0018', { countries, from: 'file' })).toMatchObject({
+        ok: true,
+        e164: '+442079460018',
+      });
+    }
     // None fits: the default country is the way on.
     expect(placePhone('(415) 555-0132', { countries: ['GB'], from: 'file' })).toMatchObject({
       ok: false,
