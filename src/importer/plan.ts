@@ -95,18 +95,18 @@ export async function planImport(source: ImportSource, options: PlanOptions): Pr
   const maps = options.maps ?? [];
   const say = options.onNote ?? (() => {});
   const reading: Reading =
-    format === 'vcard' ? 'vcard' : isTabular(format) || source.profile ? 'columns' : 'records';
+    format === 'vcard' ? 'vcard' : isTabular(format) || source.header ? 'columns' : 'records';
   if (reading !== 'columns' && maps.length > 0) {
     throw new ImportError(
       reading === 'vcard'
         ? 'Column overrides apply to columns; a vCard file fills the fields from its own properties'
-        : 'Column overrides apply to CSV and workbook columns (and a recognised JSON export); JSON and NDJSON records use the contract field names',
+        : "Column overrides apply to columns: these JSON records are in the contract's own shape (an external_id and its fields), read as they are",
       { detail: { code: 'map_not_applicable', format } },
     );
   }
   // A table's first rows are read before its columns are mapped: their values say what each
   // column holds, with the header's words.
-  const sample = format === 'csv' || format === 'xlsx' ? await sampleRecords(source) : undefined;
+  const sample = reading === 'columns' ? await sampleRecords(source) : undefined;
   const mapping =
     reading === 'records'
       ? undefined

@@ -148,8 +148,10 @@ async function recordKey(source: ImportSource, options: ReadTeardownOptions): Pr
     if (idColumn !== -1 && actionColumn !== -1) return { id: cellAt(idColumn), action: cellAt(actionColumn) };
     return mappedKey(source, undefined, options);
   }
-  // A JSON export the importer knows (Zendesk's users) is read as its import read it: by columns.
-  if (source.profile) return mappedKey(source, source.profile, options);
+  // JSON read as a table (another system's records, Zendesk's users) is read as its import read
+  // it, by columns; a results file by its own keys.
+  const results = source.keys?.includes('external_id') && source.keys.includes('action');
+  if (source.header && !results) return mappedKey(source, source.profile, options);
   return {
     id: (rec) => {
       const raw = rec.record.external_id;
@@ -172,8 +174,7 @@ async function mappedKey(
   profile: ExportProfile | undefined,
   options: ReadTeardownOptions,
 ): Promise<RecordKey> {
-  const sample =
-    source.format === 'csv' || source.format === 'xlsx' ? await sampleRecords(source) : undefined;
+  const sample = source.format === 'vcard' ? undefined : await sampleRecords(source);
   const definitions = (await options.definitions?.()) ?? [];
   const mapping = resolveMapping({ header: source.header ?? [], definitions, profile, sample });
   const none = () => undefined;

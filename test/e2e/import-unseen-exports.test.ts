@@ -258,3 +258,40 @@ describe('countries written as ISO three-letter codes', () => {
     ]);
   });
 });
+
+describe("another system's JSON records", () => {
+  it('reads them as a table: nested fields by their path, mapped by their words and values', async () => {
+    const input = join(home.dir, 'people.ndjson');
+    await writeFile(
+      input,
+      [
+        {
+          uuid: '8f0c',
+          name: { first: 'Grace', last: 'Hopper' },
+          contact: { email: 'grace@example.com', mobile: '+1 212 555 0100' },
+        },
+        {
+          uuid: '9a1d',
+          name: { first: 'Edsger', last: 'Dijkstra' },
+          contact: { email: 'ed@example.com', mobile: '020 555 0101' },
+          country: 'NLD',
+        },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const r = await runInProcess(['import', input, '--agent', AGENT], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'Columns: uuid -> external_id; name.first + name.last -> name; contact.email -> email; contact.mobile -> phonenumber; country -> phone country',
+    );
+    const landed = mock.store.contacts(AGENT).filter((c) => ['8f0c', '9a1d'].includes(c.external_id));
+    expect(landed.map((c) => [c.external_id, c.name, c.email, c.phonenumber]).sort()).toEqual([
+      ['8f0c', 'Grace Hopper', 'grace@example.com', '+12125550100'],
+      ['9a1d', 'Edsger Dijkstra', 'ed@example.com', '+31205550101'],
+    ]);
+  });
+});

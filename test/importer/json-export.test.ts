@@ -1,5 +1,6 @@
-// A recognised JSON export read as a table: the first object's keys its header, each object's
-// values its cells; any other JSON is left as the contract's field names.
+// JSON records read as a table: a recognised export by its first object's keys, another system's
+// by the fields of its first records (nested ones by their path); records in the contract's own
+// shape are left as they are.
 import { describe, expect, it } from 'vitest';
 import { EXPORT_PROFILES } from '../../src/importer/exports.js';
 import { readAsExportTable } from '../../src/importer/json-export.js';
@@ -57,16 +58,53 @@ describe('readAsExportTable', () => {
     expect(cells(records[1]!)).toMatchObject({ id: '2', plan: undefined });
   });
 
-  it('leaves other JSON as it is, first record still first', async () => {
-    const source = sourceOf([{ external_id: 'u1' }, { external_id: 'u2' }]);
+  it("leaves records in the contract's shape as they are, first record still first", async () => {
+    const source = sourceOf([
+      { external_id: 'u1', custom_attributes: { plan: 'pro' } },
+      { external_id: 'u2' },
+    ]);
     await readAsExportTable(source);
     expect(source.profile).toBeUndefined();
-    expect(source.keys).toEqual(['external_id']);
+    expect(source.keys).toEqual(['external_id', 'custom_attributes']);
     expect(source.header).toBeUndefined();
     expect((await collect(source)).map((r) => [r.record.external_id, r.raw])).toEqual([
       ['u1', undefined],
       ['u2', undefined],
     ]);
+  });
+
+  it("reads another system's records as a table: nested fields by their path, every field of the first records", async () => {
+    const source = sourceOf([
+      { id: 101, properties: { firstname: 'Ada', email: 'ada@example.com' }, tags: ['a', 'b'] },
+      { id: 102, properties: { firstname: 'Alan', phone: '+44 20 7946 0019', address: {} }, _line: 3 },
+      { id: 103, properties: { firstname: 'Grace', extra: 'x' } },
+    ]);
+    await readAsExportTable(source);
+    expect(source.profile).toBeUndefined();
+    expect(source.keys).toEqual(['id', 'properties', 'tags']);
+    // A rejects file's own keys are no columns; an empty object is no value.
+    expect(source.header).toEqual([
+      'id',
+      'properties.firstname',
+      'properties.email',
+      'tags',
+      'properties.phone',
+      'properties.address',
+      'properties.extra',
+    ]);
+    const records = await collect(source);
+    expect(records.map((r) => r.raw)).toEqual([
+      ['101', 'Ada', 'ada@example.com', 'a, b', undefined, undefined, undefined],
+      ['102', 'Alan', undefined, undefined, '+44 20 7946 0019', undefined, undefined],
+      ['103', 'Grace', undefined, undefined, undefined, undefined, 'x'],
+    ]);
+  });
+
+  it("reads the contract's field names without an external_id as a table, custom attributes by their name", async () => {
+    const source = sourceOf([{ name: 'Ada', email: 'ada@example.com', custom_attributes: { plan: 'pro' } }]);
+    await readAsExportTable(source);
+    expect(source.header).toEqual(['name', 'email', 'plan']);
+    expect((await collect(source))[0]!.raw).toEqual(['Ada', 'ada@example.com', 'pro']);
   });
 
   it('an empty source has no export and no keys', async () => {

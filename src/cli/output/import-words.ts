@@ -84,7 +84,7 @@ export function importErrorText(error: ImportError, readFlags = true): string {
     case 'map_not_applicable':
       return detail.format === 'vcard'
         ? '--map applies to columns; a vCard file fills the fields from its own properties'
-        : '--map applies to CSV and workbook columns (and a recognised JSON export); JSON and NDJSON records use the contract field names';
+        : "--map applies to columns; these JSON records are in the contract's own shape (an external_id and its fields), read as they are";
     case 'sheet_not_workbook':
       return `--sheet applies to .xlsx workbooks; ${detail.file} is read as ${detail.format}`;
     case 'not_a_workbook':

@@ -165,7 +165,7 @@ describe('errors', () => {
         new ImportError('Column overrides apply to CSV', {
           detail: { code: 'map_not_applicable', format: 'ndjson' },
         }),
-        '--map applies to CSV and workbook columns (and a recognised JSON export); JSON and NDJSON records use the contract field names',
+        "--map applies to columns; these JSON records are in the contract's own shape (an external_id and its fields), read as they are",
       ],
       [
         new ImportError('A sheet applies', {
