@@ -4,7 +4,6 @@
 // (libphonenumber's isValid), not just length-checked, and stored in E.164.
 import {
   type CountryCode,
-  getCountries,
   getCountryCallingCode,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
@@ -93,7 +92,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       code: 'phone_no_country',
     };
   }
-  const fits: { e164: string; country: string; written: boolean; sameDigits: boolean }[] = [];
+  const fits: { e164: string; country: string; written: boolean }[] = [];
   let parseProblem: string | undefined;
   // A file whose numbers are of several calling codes is of people from several countries: a
   // national number written in groups is read in one of them only where they are its groups
@@ -107,28 +106,16 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
         // Written as that country writes its numbers (its trunk prefix: `(206) 555-0100` is no
         // UK number, `020 7946 0018` no US one).
         const national = parsed.formatNational();
-        const sameDigits = digits(national) === digits(text) && areaAsWritten(text, national);
-        const written = sameDigits && (!grouped || digitGroups(national) === digitGroups(text));
-        fits.push({ e164: parsed.number, country, written, sameDigits });
+        const written =
+          (grouped ? digitGroups(national) === digitGroups(text) : digits(national) === digits(text)) &&
+          areaAsWritten(text, national);
+        fits.push({ e164: parsed.number, country, written });
       }
     } catch (error) {
       parseProblem ??= describe((error as Error).message);
     }
   }
-  let asWritten = fits.filter((f) => f.written);
-  // Grouped otherwise than its country's own form (Britain's mobiles as `07911 123 456`, its form
-  // `07911 123456`), a number is that country's when its digits are of that one country alone
-  // and no country the file does not name writes it exactly so (the Netherlands `06 12345678`,
-  // which Rome's `06 1234 5678` has the digits of).
-  if (grouped && asWritten.length === 0) {
-    const byDigits = fits.filter((f) => f.sameDigits);
-    if (
-      byDigits.length > 0 &&
-      byDigits.every((f) => f.e164 === byDigits[0]!.e164) &&
-      !ownOfAnother(text, countries)
-    )
-      asWritten = byDigits;
-  }
+  const asWritten = fits.filter((f) => f.written);
   // A number with its country code but no `+` (a spreadsheet drops it, SMS tools leave it out):
   // `4915112345678`, `33612345678`. Read so when the country it names is a candidate; else, when
   // no candidate reads it as its own national number (`8 (495) 123-45-67` is Russian, written
@@ -211,35 +198,6 @@ function describe(code: string): string {
 }
 
 const digits = (text: string) => text.replace(/\D+/g, '');
-
-/** Answers of `ownOfAnother` by the number's shape: its first group and its groups' lengths. */
-const othersByShape = new Map<string, boolean>();
-const OTHERS_BY_SHAPE_MAX = 4096;
-
-/**
- * Whether a country other than these writes this national number exactly so, its groups too.
- * Asked of every country, so answered once for each shape of number (`07911 ddd ddd`) and set of
- * candidates: a file's numbers share a few.
- */
-function ownOfAnother(text: string, candidates: readonly string[]): boolean {
-  const groups = text.match(/\d+/g) ?? [];
-  const key = `${candidates.join(',')}|${groups[0]}|${groups.map((g) => g.length).join('-')}`;
-  let known = othersByShape.get(key);
-  if (known === undefined) {
-    known = getCountries().some((country) => {
-      if (candidates.includes(country)) return false;
-      try {
-        const parsed = parsePhoneNumberWithError(text, { defaultCountry: country });
-        return parsed.isValid() && digitGroups(parsed.formatNational()) === digitGroups(text);
-      } catch {
-        return false;
-      }
-    });
-    if (othersByShape.size >= OTHERS_BY_SHAPE_MAX) othersByShape.clear();
-    othersByShape.set(key, known);
-  }
-  return known;
-}
 
 /**
  * Brackets hold the area code: `(415) 555-0132` is written as Brazil writes its numbers only if

@@ -61,17 +61,6 @@ describe('national numbers', () => {
       ok: true,
       e164: '+61211234567',
     });
-    // Grouped otherwise than its country's form, a number is read by its digits where they are of
-    // one candidate alone and no other country writes it so: Britain's mobiles as `07911 123 456`
-    // (its form `07911 123456`); not the Netherlands' `06 12345678`, which Rome's numbers share.
-    expect(placePhone('07911 123 456', several('GB', 'US'))).toMatchObject({
-      ok: true,
-      e164: '+447911123456',
-    });
-    expect(placePhone('07911 123 458', several('US', 'GB'))).toMatchObject({
-      ok: true,
-      e164: '+447911123458',
-    });
     // Digits without groups say nothing of them: read as before, by their digits.
     expect(placePhone('612345678', several('ES', 'DE'))).toMatchObject({ ok: true, e164: '+34612345678' });
     // One calling code is one country's file: its national numbers read by their digits.
