@@ -699,7 +699,10 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
       if (/[+()\s.-]/.test(first)) stats.phoneWritten++;
     } else if (GUID_RE.test(text)) stats.guid++;
     else if (URL_RE.test(text)) stats.url++;
-    else if (/^\p{L}/u.test(text) && countryCode(text) !== undefined) stats.country++;
+    // Three capitals are a country's code only where the header says country: a column of
+    // them may as well be nicknames (`BEN`, `KEN`) or departments (`FIN`, `MAR`).
+    else if (/^\p{L}/u.test(text) && countryCode(text, { threeLetterCodes: false }) !== undefined)
+      stats.country++;
     if (addressCountry(text) !== undefined) stats.addressCountry++;
     if (PERSON_NAME_RE.test(text)) stats.personName++;
   }

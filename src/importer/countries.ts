@@ -103,9 +103,10 @@ function alpha3(code: string): string | undefined {
 
 /**
  * The ISO code a country cell names (`gb`, `GB`, `DEU`, `United Kingdom`, `Deutschland`), or
- * undefined.
+ * undefined. Without `threeLetterCodes`, `DEU` names none: what tells a column of countries by
+ * its values alone, where three capitals are as often nicknames or departments.
  */
-export function countryCode(text: string): string | undefined {
+export function countryCode(text: string, options: { threeLetterCodes?: boolean } = {}): string | undefined {
   const trimmed = text.trim();
   if (trimmed.length === 2) {
     const upper = trimmed.toUpperCase();
@@ -114,7 +115,7 @@ export function countryCode(text: string): string | undefined {
   }
   const known = names();
   // Codes are written in capitals: `CAN` is Canada, `Can` and `and` are words.
-  const code = /^[A-Z]{3}$/.test(trimmed) ? alpha3(trimmed) : undefined;
+  const code = options.threeLetterCodes !== false && /^[A-Z]{3}$/.test(trimmed) ? alpha3(trimmed) : undefined;
   if (code) return code;
   const found = known.get(squash(trimmed)) ?? known.get(squash(withoutAside(trimmed)));
   if (found) return found;
