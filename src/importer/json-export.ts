@@ -6,6 +6,7 @@
 // alone, as this tool's export writes them) are read as they are.
 import { CONTACT_RECORD_FIELDS } from '../api/limits.js';
 import { recogniseExport } from './exports.js';
+import type { SourceNote } from './notes.js';
 import { type Cell, type ImportSource, REJECT_KEYS, type SourceRecord } from './sources/types.js';
 
 interface Column {
@@ -14,12 +15,16 @@ interface Column {
   path: readonly string[];
 }
 
-/** Records whose fields make the header: those fields first seen later are not read. */
+/** Records whose fields make the header: those fields first seen later are not read (a note says so). */
 const HEADER_RECORDS = 100;
 /** The text those records hold at most, whatever their count. */
 const HEADER_MAX_CHARS = 16 * 1024 * 1024;
 /** Objects nested deeper than this are one cell, their JSON. */
 const MAX_DEPTH = 4;
+/** A nested object of more fields than this (ids or dates as keys) is one cell, its JSON. */
+const MAX_NESTED_FIELDS = 1000;
+/** Columns at most: fields past them are not read (a note says so). */
+const MAX_COLUMNS = 2000;
 
 const REJECT_KEYS_SET: ReadonlySet<string> = new Set(Object.values(REJECT_KEYS));
 const CONTRACT_KEYS: ReadonlySet<string> = new Set([...CONTACT_RECORD_FIELDS, ...REJECT_KEYS_SET]);
@@ -27,32 +32,62 @@ const CONTRACT_KEYS: ReadonlySet<string> = new Set([...CONTACT_RECORD_FIELDS, ..
 /**
  * Reads a JSON source's first records and decides how they are read: a recognised export
  * (`source.profile`) or another system's records get a `header` and every record its cells
- * (`raw`); records in the contract's shape stay as they are. `source.keys` is the first record's
- * keys (a near-miss of a known export is told by them). Every record is still yielded, in order.
+ * (`raw`); records in the contract's shape (told by the first the source could read) stay as
+ * they are. `source.keys` is that record's keys (a near-miss of a known export is told by them). Every record is still yielded,
+ * in order. `note` hears of fields not read: first seen after those records, or past the
+ * columns' bound.
  */
-export async function readAsExportTable(source: ImportSource): Promise<void> {
+export async function readAsExportTable(
+  source: ImportSource,
+  note: (note: SourceNote) => void = () => {},
+): Promise<void> {
   const records = source.records[Symbol.asyncIterator]();
-  const first = await records.next();
-  const object = first.done || first.value.error ? undefined : first.value.record;
+  const held: SourceRecord[] = [];
+  let chars = 0;
+  let failure: { error: unknown } | undefined;
+  let done = false;
+  // Reads on while `more` says so; an error of the input is thrown after the records before it.
+  const readWhile = async (more: () => boolean) => {
+    while (!done && !failure && more() && held.length < HEADER_RECORDS && chars < HEADER_MAX_CHARS) {
+      try {
+        const next = await records.next();
+        if (next.done) done = true;
+        else {
+          held.push(next.value);
+          chars += textLength(next.value.record);
+        }
+      } catch (error) {
+        // Before any record, the input fails as it opens; after some, once they are yielded.
+        if (held.length === 0) throw error;
+        failure = { error };
+      }
+    }
+  };
+  // Records the source could not read (a line that is no JSON) say nothing of the others.
+  const valid = () => held.find((r) => !r.error)?.record;
+  await readWhile(() => valid() === undefined);
+  const object = valid();
   source.keys = object ? Object.keys(object) : [];
-  const held = first.done ? [] : [first.value];
-  let columns: Column[] | undefined;
+  let table: Table | undefined;
   const profile = object && recogniseExport(source.keys, true);
   if (object && profile?.json) {
-    columns = exportColumns(object, profile.json.nested);
+    table = { columns: exportColumns(object, profile.json.nested) };
     source.profile = profile;
   } else if (object && !inContractShape(object)) {
-    let chars = textLength(object);
-    while (held.length < HEADER_RECORDS && chars < HEADER_MAX_CHARS) {
-      const next = await records.next();
-      if (next.done) break;
-      held.push(next.value);
-      chars += textLength(next.value.record);
-    }
-    columns = fieldColumns(held.flatMap((r) => (r.error ? [] : [r.record])));
+    // Another system's records: the fields of the first ones make the columns, as a CSV's header.
+    await readWhile(() => true);
+    table = fieldColumns(held.flatMap((r) => (r.error ? [] : [r.record])));
   }
-  if (columns) source.header = columns.map((c) => c.header);
-  source.records = chain(held, records, columns);
+  if (table) source.header = table.columns.map((c) => c.header);
+  source.records = chain(held, records, failure, done, table, source.name, note);
+}
+
+interface Table {
+  columns: Column[];
+  /** The fields of the records read first: a later record's others are not read. */
+  known?: ReadonlySet<string>;
+  /** Fields past the columns' bound, not read. */
+  dropped?: string[];
 }
 
 /** An `external_id` and the contract's own fields alone: this tool's export, or records written for it. */
@@ -78,40 +113,86 @@ function exportColumns(object: Record<string, unknown>, nested: readonly string[
  * Every field of these records, in the order first seen: a nested object's by their path
  * (`properties.email`), a contract record's `custom_attributes` by the attribute's own name.
  */
-function fieldColumns(objects: readonly Record<string, unknown>[]): Column[] {
+function fieldColumns(objects: readonly Record<string, unknown>[]): Table {
   const byHeader = new Map<string, Column>();
-  const visit = (value: Record<string, unknown>, path: readonly string[]) => {
-    for (const [key, inner] of Object.entries(value)) {
-      if (REJECT_KEYS_SET.has(key) && path.length === 0) continue;
-      const at = [...path, key];
-      if (isObject(inner) && Object.keys(inner).length > 0 && at.length < MAX_DEPTH) visit(inner, at);
-      else {
-        const header = at.join('.');
-        if (!byHeader.has(header)) byHeader.set(header, { header, path: at });
-      }
-    }
-  };
-  for (const object of objects) visit(object, []);
+  const dropped: string[] = [];
+  for (const object of objects) {
+    forEachField(object, (path, header) => {
+      if (byHeader.has(header)) return;
+      if (byHeader.size < MAX_COLUMNS) byHeader.set(header, { header, path });
+      else if (dropped.length < 5) dropped.push(header);
+    });
+  }
   const columns = [...byHeader.values()];
   const tops = new Set(columns.map((c) => c.path[0]));
-  return columns.map((c) =>
-    c.path.length === 2 && c.path[0] === 'custom_attributes' && !tops.has(c.path[1])
-      ? { ...c, header: c.path[1]! }
-      : c,
-  );
+  return {
+    columns: columns.map((c) =>
+      c.path.length === 2 && c.path[0] === 'custom_attributes' && !tops.has(c.path[1])
+        ? { ...c, header: c.path[1]! }
+        : c,
+    ),
+    known: new Set(byHeader.keys()),
+    dropped,
+  };
+}
+
+/** Calls `visit` with each field of a record that is one cell: its path and the path's name. */
+function forEachField(
+  object: Record<string, unknown>,
+  visit: (path: readonly string[], header: string) => void,
+  path: readonly string[] = [],
+): void {
+  for (const key of Object.keys(object)) {
+    if (path.length === 0 && REJECT_KEYS_SET.has(key)) continue;
+    const inner = object[key];
+    const at = [...path, key];
+    const fields = isObject(inner) ? Object.keys(inner).length : 0;
+    if (fields > 0 && fields <= MAX_NESTED_FIELDS && at.length < MAX_DEPTH) {
+      forEachField(inner as Record<string, unknown>, visit, at);
+    } else visit(at, at.join('.'));
+  }
 }
 
 async function* chain(
   held: SourceRecord[],
   rest: AsyncIterator<SourceRecord>,
-  columns: Column[] | undefined,
+  failure: { error: unknown } | undefined,
+  done: boolean,
+  table: Table | undefined,
+  file: string,
+  note: (note: SourceNote) => void,
 ): AsyncGenerator<SourceRecord> {
-  const withCells = (record: SourceRecord): SourceRecord =>
-    columns && !record.error
-      ? { ...record, raw: columns.map((c) => cell(valueAt(record.record, c.path))) }
-      : record;
+  const columns = table?.columns;
+  let told = false;
+  const tell = (fields: string[], line: number | undefined) => {
+    told = true;
+    const list = fields.map((f) => `"${f}"`).join(', ');
+    note({
+      code: 'json_fields_unread',
+      message:
+        line === undefined
+          ? `${file}: fields past the first ${MAX_COLUMNS} are not read (${list}${fields.length >= 5 ? ', ...' : ''})`
+          : `${file}: line ${line} has fields the first ${HEADER_RECORDS} records do not, which are not read (${list})`,
+      fields,
+      ...(line === undefined ? {} : { line }),
+    });
+  };
+  if (table?.dropped?.length) tell(table.dropped, undefined);
+  const withCells = (record: SourceRecord): SourceRecord => {
+    if (!columns || record.error) return record;
+    if (!told && table?.known) {
+      const unread: string[] = [];
+      forEachField(record.record, (_path, header) => {
+        if (!table.known!.has(header) && unread.length < 5) unread.push(header);
+      });
+      if (unread.length > 0) tell(unread, record.line);
+    }
+    return { ...record, raw: columns.map((c) => cell(valueAt(record.record, c.path))) };
+  };
   try {
     for (const record of held.splice(0)) yield withCells(record);
+    if (failure) throw failure.error;
+    if (done) return;
     for (;;) {
       const next = await rest.next();
       if (next.done) return;

@@ -25,7 +25,9 @@ export type SourceNote =
    */
   | { code: 'vcard_attribute'; message: string; property: string; attribute: string }
   /** Once the cards are read: how many held what no field reads, by property (`EMAIL`: a second one). */
-  | { code: 'vcard_unread'; message: string; properties: Record<string, number> };
+  | { code: 'vcard_unread'; message: string; properties: Record<string, number> }
+  /** JSON read as a table: fields first seen after the records that made its columns, or past their bound. */
+  | { code: 'json_fields_unread'; message: string; fields: string[]; line?: number };
 
 /** What planning the import decided of its columns and options. */
 export type PlanNote =

@@ -150,7 +150,7 @@ async function recordKey(source: ImportSource, options: ReadTeardownOptions): Pr
   }
   // JSON read as a table (another system's records, Zendesk's users) is read as its import read
   // it, by columns; a results file by its own keys.
-  const results = source.keys?.includes('external_id') && source.keys.includes('action');
+  const results = [...(source.keys ?? [])].sort().join() === 'action,external_id,id,line';
   if (source.header && !results) return mappedKey(source, source.profile, options);
   return {
     id: (rec) => {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_PROFILES } from '../../src/importer/exports.js';
 import { readAsExportTable } from '../../src/importer/json-export.js';
+import type { SourceNote } from '../../src/importer/notes.js';
 import type { ImportSource, SourceRecord } from '../../src/importer/sources/types.js';
 
 function sourceOf(records: Record<string, unknown>[]): ImportSource & { closed: boolean } {
@@ -105,6 +106,52 @@ describe('readAsExportTable', () => {
     await readAsExportTable(source);
     expect(source.header).toEqual(['name', 'email', 'plan']);
     expect((await collect(source))[0]!.raw).toEqual(['Ada', 'ada@example.com', 'pro']);
+  });
+
+  it('decides from the first record the source could read', async () => {
+    const broken = sourceOf([{}, { id: 2, email: 'b@example.com', full_name: 'B' }]);
+    const records = broken.records;
+    broken.records = (async function* () {
+      let first = true;
+      for await (const r of records) {
+        yield first ? { ...r, error: 'not JSON' } : r;
+        first = false;
+      }
+    })();
+    await readAsExportTable(broken);
+    expect(broken.header).toEqual(['id', 'email', 'full_name']);
+    expect((await collect(broken)).map((r) => r.raw)).toEqual([undefined, ['2', 'b@example.com', 'B']]);
+  });
+
+  it('says which fields it does not read: first seen after the records that made the columns, or past their bound', async () => {
+    const notes: SourceNote[] = [];
+    const rows = Array.from({ length: 101 }, (_, i) => ({ id: i + 1, email: `u${i}@example.com` }));
+    const late = sourceOf([...rows, { id: 102, email: 'z@example.com', phone: '+44 20 7946 0010' }]);
+    await readAsExportTable(late, (n) => notes.push(n));
+    expect(late.header).toEqual(['id', 'email']);
+    await collect(late);
+    expect(notes).toEqual([
+      {
+        code: 'json_fields_unread',
+        message: 'users.json: line 102 has fields the first 100 records do not, which are not read ("phone")',
+        fields: ['phone'],
+        line: 102,
+      },
+    ]);
+    // Ids as keys: a nested object of thousands of fields is one cell, and columns have a bound.
+    const wide = sourceOf([
+      { id: 1, meta: Object.fromEntries(Array.from({ length: 1500 }, (_, k) => [`k${k}`, 1])) },
+      { id: 2, ...Object.fromEntries(Array.from({ length: 2100 }, (_, k) => [`f${k}`, 1])) },
+    ]);
+    const said: SourceNote[] = [];
+    await readAsExportTable(wide, (n) => said.push(n));
+    expect(wide.header).toHaveLength(2000);
+    expect(wide.header?.slice(0, 3)).toEqual(['id', 'meta', 'f0']);
+    expect((await collect(wide))[0]!.raw?.[1]).toMatch(/^\{"k0":1,/);
+    expect(said[0]).toMatchObject({
+      code: 'json_fields_unread',
+      fields: ['f1998', 'f1999', 'f2000', 'f2001', 'f2002'],
+    });
   });
 
   it('an empty source has no export and no keys', async () => {

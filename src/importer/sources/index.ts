@@ -122,7 +122,7 @@ export async function openSource(input: string, options: OpenSourceOptions = {})
           : openNdjson(opened, { maxKeptLength: maxRecordChars });
       // A JSON export a known tool writes (Zendesk's users) is read as a table of its keys.
       try {
-        await readAsExportTable(source);
+        await readAsExportTable(source, opened.note);
       } catch (error) {
         source.close();
         throw error;
