@@ -23,6 +23,8 @@ const HEADER_MAX_CHARS = 16 * 1024 * 1024;
 const MAX_DEPTH = 4;
 /** A nested object of more fields than this (ids or dates as keys) is one cell, its JSON. */
 const MAX_NESTED_FIELDS = 1000;
+/** The items of a list of objects read, each as its own columns (`phones.0.value`). */
+const MAX_LIST_ITEMS = 5;
 /** Columns at most: fields past them are not read (a note says so). */
 const MAX_COLUMNS = 2000;
 
@@ -149,6 +151,12 @@ function forEachField(
     const fields = isObject(inner) ? Object.keys(inner).length : 0;
     if (fields > 0 && fields <= MAX_NESTED_FIELDS && at.length < MAX_DEPTH) {
       forEachField(inner as Record<string, unknown>, visit, at);
+    } else if (isListOfObjects(inner) && at.length < MAX_DEPTH - 1) {
+      // A list of objects (`"phones": [{"type": "work", "value": "+44 ..."}]`): its first items'
+      // fields by their place, `phones.0.value`, read as numbered columns are.
+      inner.slice(0, MAX_LIST_ITEMS).forEach((item, i) => {
+        forEachField(item, visit, [...at, String(i)]);
+      });
     } else visit(at, at.join('.'));
   }
 }
@@ -206,10 +214,15 @@ async function* chain(
 function valueAt(record: Record<string, unknown>, path: readonly string[]): unknown {
   let value: unknown = record;
   for (const key of path) {
-    if (!isObject(value)) return undefined;
-    value = value[key];
+    if (Array.isArray(value)) value = /^\d+$/.test(key) ? value[Number(key)] : undefined;
+    else if (isObject(value)) value = value[key];
+    else return undefined;
   }
   return value;
+}
+
+function isListOfObjects(value: unknown): value is Record<string, unknown>[] {
+  return Array.isArray(value) && value.length > 0 && value.every(isObject);
 }
 
 /** A JSON value as the cell a CSV export would hold: `null` is no value, a list reads `a, b`. */

@@ -101,6 +101,31 @@ describe('readAsExportTable', () => {
     ]);
   });
 
+  it("reads a list of objects by its items' places, as numbered columns (Google's people: phoneNumbers.0.value)", async () => {
+    const source = sourceOf([
+      {
+        resourceName: 'people/c1',
+        emailAddresses: [{ value: 'ada@example.com' }, { value: 'ada2@example.com' }],
+        phoneNumbers: [{ value: '+44 20 7946 0018', type: 'mobile' }],
+      },
+    ]);
+    await readAsExportTable(source);
+    expect(source.header).toEqual([
+      'resourceName',
+      'emailAddresses.0.value',
+      'emailAddresses.1.value',
+      'phoneNumbers.0.value',
+      'phoneNumbers.0.type',
+    ]);
+    expect((await collect(source))[0]!.raw).toEqual([
+      'people/c1',
+      'ada@example.com',
+      'ada2@example.com',
+      '+44 20 7946 0018',
+      'mobile',
+    ]);
+  });
+
   it("reads the contract's field names without an external_id as a table, custom attributes by their name", async () => {
     const source = sourceOf([{ name: 'Ada', email: 'ada@example.com', custom_attributes: { plan: 'pro' } }]);
     await readAsExportTable(source);
