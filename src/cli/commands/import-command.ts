@@ -110,9 +110,10 @@ column filled and unique in every row (a profile URL). Every phone column is tri
 (mobile, main, work, home, other). Some exports are also known by name (HubSpot, Salesforce,
 Mailchimp, Google Contacts, Outlook, Shopify, Stripe, Pipedrive, Zoho CRM, Intercom, Freshsales,
 Klaviyo). A column named after a defined custom attribute, or attr.<name>, fills that attribute.
-JSON and NDJSON records use the API's field names, with custom_attributes nested, except
-Zendesk's users export (one user object a line, also in a .json file): its keys are read as
-columns, user_fields as columns of their own names, keyed by Zendesk's id (--map applies).
+JSON and NDJSON records in the API's shape (external_id and its fields, custom_attributes
+nested) are sent as written. Other systems' records are read as columns, like a CSV export: the
+fields of the first 100 records, nested ones by their path (properties.email, phones.0.value);
+--map applies. Zendesk's users export (one user object a line) is recognised by its keys.
 
 An .xlsx workbook is read like CSV: the first sheet (or --sheet), from the row that looks like a
 header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
