@@ -35,9 +35,9 @@ const CONTRACT_KEYS: ReadonlySet<string> = new Set([...CONTACT_RECORD_FIELDS, ..
  * Reads a JSON source's first records and decides how they are read: a recognised export
  * (`source.profile`) or another system's records get a `header` and every record its cells
  * (`raw`); records in the contract's shape (told by the first the source could read) stay as
- * they are. `source.keys` is that record's keys (a near-miss of a known export is told by them). Every record is still yielded,
- * in order. `note` hears of fields not read: first seen after those records, or past the
- * columns' bound.
+ * they are. `source.keys` is that record's keys (a near-miss of a known export is told by them).
+ * Every record is still yielded, in order. `note` hears of fields not read: first seen after
+ * those records, or past the columns' bound.
  */
 export async function readAsExportTable(
   source: ImportSource,
