@@ -10,6 +10,7 @@ import { rowCountry } from './countries.js';
 import type { FileEvidence, LocalTime } from './file-evidence.js';
 import type { ColumnMapping } from './mapping.js';
 import { decimalMarkNote, type EvidenceNote, namesReorderedNote } from './notes.js';
+import { rowRegion } from './regions.js';
 import type { FieldProblem, RowNotes } from './row-validator.js';
 import type { Cell } from './sources/types.js';
 import {
@@ -200,6 +201,15 @@ export class ColumnReader {
           phone.country = countryOf(i);
           if (phone.country) break;
         }
+      }
+    }
+    // No country column names one: the address may (`TX` and `78701`).
+    const regions = mapping.regionColumns ?? [];
+    if (regions.length > 0 && phones.some((phone) => phone.country === undefined)) {
+      const found = rowRegion(regions, cells, mapping.header);
+      if (found) {
+        evidence.addCountry(found.code);
+        for (const phone of phones) phone.country ??= found;
       }
     }
     return { candidate, phones };

@@ -7,6 +7,7 @@ import { rowCountry } from './countries.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
 import { internationalCountry } from './phones.js';
+import { type RegionSource, rowRegion } from './regions.js';
 import type { Cell } from './sources/types.js';
 import {
   cleanCell,
@@ -57,6 +58,8 @@ export class FileEvidence {
   readonly #plainShowsMark: boolean;
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
+  readonly #regionColumns: RegionSource[];
+  readonly #header: string[];
   readonly #multiValue: string[];
   /** Whether the first date-time without a zone is still to be told of (no time zone was given). */
   #watchLocalTimes: boolean;
@@ -91,6 +94,8 @@ export class FileEvidence {
     this.#plainShowsMark = options.workbook !== true;
     this.#phoneColumns = mapping?.phoneColumns ?? [];
     this.#countryColumns = mapping?.countryColumns ?? [];
+    this.#regionColumns = mapping?.regionColumns ?? [];
+    this.#header = mapping?.header ?? [];
     this.#multiValue = mapping?.multiValue ?? [];
     this.#fallbackOrder = mapping?.dateOrder;
     this.#watchLocalTimes = this.#dateColumns.length > 0 && options.watchLocalTimes === true;
@@ -128,11 +133,15 @@ export class FileEvidence {
       const found = internationalCountry(text);
       if (found) this.addCountry(found);
     }
+    let named = false;
     for (const i of this.#countryColumns) {
       const cell = raw[i];
       const code = cell ? rowCountry(cleanCell(cell)) : undefined;
       if (code) this.addCountry(code);
+      named ||= code !== undefined;
     }
+    const region = named ? undefined : rowRegion(this.#regionColumns, raw, this.#header);
+    if (region) this.addCountry(region.code);
     return local;
   }
 

@@ -8,6 +8,7 @@
 import type { CsvDelimiter, ImportFormat } from './format.js';
 import type { ColumnMapping } from './mapping.js';
 import type { Keep, OpenOutput } from './output-file.js';
+import { rowRegion } from './regions.js';
 import { RejectsWriter } from './rejects.js';
 import type { FieldProblem } from './row-validator.js';
 import type { Cell, SourceRecord } from './sources/types.js';
@@ -119,7 +120,9 @@ export class FixesWriter {
       const cell = raw?.[i]?.trim();
       if (cell) return cell;
     }
-    return undefined;
+    // Else the country its address names (`TX`, `78701`: US).
+    const mapping = this.#mapping;
+    return mapping && raw ? rowRegion(mapping.regionColumns ?? [], raw, mapping.header)?.code : undefined;
   }
 
   flush(): Promise<void> {

@@ -2,6 +2,7 @@
 // and the record of it the resume checkpoint keeps, by the targets' keys, never these words.
 import { type ColumnTarget, describeTarget, targetKey } from './column-targets.js';
 import type { ColumnMapping } from './mapping.js';
+import { sourceLabel } from './regions.js';
 
 /** `Header -> target` lines, for a verbose run or a dry run. */
 export function describeMapping(mapping: ColumnMapping): string[] {
@@ -18,10 +19,15 @@ export function describeMapping(mapping: ColumnMapping): string[] {
         ]
       : [],
   );
+  if (mapping.phoneColumns.length === 0) return lines;
   for (const i of mapping.countryColumns) {
     if (!mapping.columns[i]!.some((t) => t.kind === 'country'))
       lines.push(`${mapping.header[i]!.trim()} -> country (places national phone numbers)`);
   }
+  for (const source of mapping.regionColumns ?? [])
+    lines.push(
+      `${sourceLabel(source, mapping.header)} -> country (${source.countries.join(', ')}; places national phone numbers)`,
+    );
   return lines;
 }
 

@@ -8,6 +8,7 @@ import { ATTR_PREFIX_RE, CONTACT_FIELDS, type ColumnTarget, type MapOverride } f
 import { type ColumnRole, headerWords, inferColumns, placeOf, roleByWords } from './columns.js';
 import { MappingError } from './errors.js';
 import { type ExportProfile, recogniseExport } from './exports.js';
+import { type RegionSource, regionSources } from './regions.js';
 import { type Cell, REJECT_KEYS } from './sources/types.js';
 import { attributeTypeOf, cleanCell, type DateOrder, GOOGLE_MULTI_VALUE } from './values.js';
 
@@ -26,6 +27,11 @@ export interface ColumnMapping {
   unmappedTypes: ReadonlyMap<string, AttributeType>;
   /** The export recognised by its header (its columns then follow the export's own table). */
   system: { id: string; label: string } | undefined;
+  /**
+   * The address columns that name a row's country where no country column does (`State` with
+   * `Zip`: `TX`, `78701`), for its national phone numbers; none in a file without phones.
+   */
+  regionColumns?: RegionSource[];
   /** Columns filling `phonenumber`, in the order they are tried (main phone, mobile, others). */
   phoneColumns: number[];
   /** Columns filling `email`, in the order they are tried. */
@@ -412,6 +418,13 @@ export function resolveMapping({
     emailColumns: ordered.email,
     countryColumns: ordered.country,
     phoneCountryColumns,
+    regionColumns:
+      ordered.phonenumber.length === 0
+        ? []
+        : regionSources(
+            header.map((h, i) => (ordered.country.includes(i) ? [] : headerWords(h))),
+            sample,
+          ),
     byValues,
     decisions,
     lookAlikes,

@@ -958,3 +958,34 @@ describe('the look-ahead', () => {
     expect(mock.store.contacts(AGENT)).toHaveLength(50);
   });
 });
+
+describe('national numbers of a file with addresses and no country', () => {
+  // A shop's customers: each row's state and postcode are the country its number is dialled in.
+  it('places each by the state and postcode of its row, and a corrected one by the country in its fixes row', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'customers.csv');
+    await writeFile(
+      file,
+      [
+        'Customer ID,Name,Phone,Billing State,Billing Zip',
+        'a,Ann,(415) 555-0132,CA,94103',
+        'b,Bob,(604) 555-0101,BC,V6B 1A1',
+        'c,Cat,(02) 9374 4000,NSW,2000',
+        'd,Dan,0412 345 678,WA,6000',
+        'e,Eve,555-01,TX,78701',
+      ].join('\n'),
+    );
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ rows: 5, created: 5, rejected: 0, fixed: 1 });
+    const contacts = byKey(mock);
+    expect(['a', 'b', 'c', 'd', 'e'].map((k) => contacts.get(k)?.phonenumber)).toEqual([
+      '+14155550132',
+      '+16045550101',
+      '+61293744000',
+      '+61412345678',
+      null,
+    ]);
+    const fixes = (await readFile(report.fixesFile!, 'utf8')).trim().split('\n');
+    expect(fixes[1]).toMatch(/^e,,555-01,US,/);
+  });
+});

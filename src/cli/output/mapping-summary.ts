@@ -4,6 +4,7 @@
 import { targetKey } from '../../importer/column-targets.js';
 import type { ColumnMapping } from '../../importer/mapping.js';
 import type { ImportPlan } from '../../importer/plan.js';
+import { sourceLabel } from '../../importer/regions.js';
 
 /** The plan's line: undefined for records read by the contract's field names (JSON, NDJSON). */
 export function planSummary(plan: ImportPlan): string | undefined {
@@ -54,7 +55,12 @@ export function summarizeMapping(mapping: ColumnMapping): string {
       `${list(mapping.phoneColumns)} -> phonenumber${mapping.phoneColumns.length > 1 ? ' (first usable)' : ''}`,
     );
   }
-  if (mapping.countryColumns.length > 0) parts.push(`${list(mapping.countryColumns)} -> phone country`);
+  // Where a number's country comes from matters only to a file with phone numbers.
+  if (mapping.phoneColumns.length > 0) {
+    if (mapping.countryColumns.length > 0) parts.push(`${list(mapping.countryColumns)} -> phone country`);
+    for (const source of mapping.regionColumns ?? [])
+      parts.push(`${sourceLabel(source, mapping.header)} -> phone country (${source.countries.join(', ')})`);
+  }
   for (const [target, cols] of byTarget) {
     if (target.startsWith('attr.')) parts.push(`${list(cols)} -> ${target}`);
   }
