@@ -941,6 +941,22 @@ export function inferColumns(
       if (roleByValues(stats[i]!) === 'email') lookAlikes.push({ index: i, looksLike: 'email' });
     }
   }
+  // Emails of several people (Calendly's `Invitee Email`, `Guest Email(s)`, `User Email`): the
+  // contact is the person the name is of (`Invitee Name`), else the first email's; another's
+  // email is no fallback for theirs.
+  const whose = (i: number) => words[i]!.find((w) => PERSON_WORDS.has(w));
+  const people = new Set(emails.flatMap((i) => (columns[i] ? [whose(i)] : [])).filter(Boolean));
+  if (people.size > 1) {
+    const named = columns.flatMap((c, i) =>
+      c && ['name', 'first', 'last'].includes(c.role) && people.has(whose(i)) ? [whose(i)] : [],
+    )[0];
+    const contact = named ?? whose(emails.find((i) => columns[i] && whose(i))!);
+    for (const i of emails) {
+      if (!columns[i] || whose(i) === undefined || whose(i) === contact) continue;
+      columns[i] = undefined;
+      if (roleByValues(stats[i]!) === 'email') lookAlikes.push({ index: i, looksLike: 'email' });
+    }
+  }
 
   // How many rows have an email: a file that mostly has none needs another key.
   const emailColumns = [...emailsDecided, ...columns.flatMap((c, i) => (c?.role === 'email' ? [i] : []))];

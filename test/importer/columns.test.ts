@@ -294,6 +294,19 @@ describe('inferColumns: what a new user met', () => {
     expect(inference.lookAlikes.map((l) => l.index)).toEqual([2, 0]);
   });
 
+  it("reads the email of the person the name is of, not a guest's or the host's (Calendly)", () => {
+    const header = ['Invitee Name', 'Invitee Email', 'Guest Email(s)', 'User Email'];
+    const row = ['Ann Lee', 'ann@example.com', 'guest@example.com', 'host@example.com'];
+    const inference = inferColumns(header, [row, ['Bob Ray', '', 'g2@example.com', 'host@example.com']]);
+    expect(inference.columns.map((c) => c?.role)).toEqual(['name', 'email', undefined, undefined]);
+    // With no name, the first email's person is the contact; emails of no one in particular stay.
+    const unnamed = inferColumns(
+      ['Customer Email', 'Email 2', 'Member Email'],
+      [['a@x.io', 'b@x.io', 'c@x.io']],
+    );
+    expect(unnamed.columns.map((c) => c?.role)).toEqual(['email', 'email', undefined]);
+  });
+
   it('reads names, ids and phones in other languages', () => {
     expect(
       roles(['Nombre', 'Apellidos', 'Kundennummer', 'Bestellnummer', 'Mobil', 'Pays', 'Code client']),
