@@ -55,6 +55,9 @@ function jsonCell(text: string): unknown {
   }
 }
 
+/** What `read` returns for a row with nothing to import, not even its key. */
+export const BLANK_ROW = Symbol('blank row');
+
 type ReadRow = {
   candidate: Record<string, unknown>;
   phones: PhoneCell[];
@@ -115,7 +118,15 @@ export class ColumnReader {
       key >= 0 && mapping.keyFromEmail === undefined ? mapping.header[key]?.trim() : undefined;
   }
 
-  read(cells: Cell[], evidence: FileEvidence, problems: FieldProblem[]): ReadRow | string {
+  /** No value in any column read (a country aside): a form's response left before its first answer. */
+  #blank(cells: Cell[]): boolean {
+    return this.#mapping.columns.every(
+      (targets, i) =>
+        targets.every((t) => t.kind === 'country') || cells[i] === undefined || this.#clean(cells[i]!) === '',
+    );
+  }
+
+  read(cells: Cell[], evidence: FileEvidence, problems: FieldProblem[]): ReadRow | string | typeof BLANK_ROW {
     const mapping = this.#mapping;
     const candidate: Record<string, unknown> = {};
     let attributes: Record<string, unknown> | undefined;
@@ -175,10 +186,14 @@ export class ColumnReader {
     if (email) candidate.email = email.text;
     if (mapping.keyFromEmail !== undefined) {
       if (!email)
-        return `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
+        return this.#blank(cells)
+          ? BLANK_ROW
+          : `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
       candidate.external_id = keyOfEmail(email.text);
     } else if (this.#keyColumn !== undefined && candidate.external_id === undefined) {
-      return `external_id: no value in the key column ${JSON.stringify(this.#keyColumn)}`;
+      return this.#blank(cells)
+        ? BLANK_ROW
+        : `external_id: no value in the key column ${JSON.stringify(this.#keyColumn)}`;
     }
     // Every value of every phone cell, in order: the first usable one is placed, in the country
     // of its own address where the file pairs them, else the row's first country.

@@ -6,7 +6,7 @@ import { type ContactInputParsed, createContactValidators } from '../api/contact
 import { toIssues } from '../api/envelope.js';
 import { READ_ONLY_CONTACT_FIELDS } from '../api/limits.js';
 import { canonicalTimeZone } from '../util/time-zone.js';
-import { ColumnReader, type PhoneCell } from './column-reader.js';
+import { BLANK_ROW, ColumnReader, type PhoneCell } from './column-reader.js';
 import { FileEvidence } from './file-evidence.js';
 import type { ColumnMapping } from './mapping.js';
 import { type EvidenceNote, localTimesNote } from './notes.js';
@@ -58,6 +58,8 @@ export type RowResult =
       line: number;
       reason: string;
       source: SourceRecord;
+      /** No value in any column read, not even a key: not refused, counted with `empty`. */
+      blank?: true;
       /** The kinds of its problems an option of the import would read (absent when none). */
       codes?: ProblemCode[];
       note?: EvidenceNote;
@@ -180,6 +182,12 @@ export function createRowValidator({
         ? localTimesNote(local.column, local.example)
         : (columns.takeDecimalNote() ?? columns.takeNameNote());
       if (typeof read === 'string') return reject(read);
+      // Nothing to import, not even a key: counted with the rows of a key alone, not refused.
+      if (read === BLANK_ROW) {
+        notes.emptyRowsCount++;
+        if (notes.emptyRows.length < MAX_NOTED_LINES) notes.emptyRows.push(source.line);
+        return { ok: false, line: source.line, reason: 'nothing to import', source, blank: true };
+      }
       ({ candidate, phones } = read);
     } else {
       candidate = fromJson(source.record);

@@ -69,7 +69,7 @@ describe('ColumnReader', () => {
       const problems: FieldProblem[] = [];
       const result = reader.read(row, evidence, problems);
       expect(problems, row[0]).toEqual([]);
-      if (typeof result === 'string') throw new Error(`${row[0]}: ${result}`);
+      if (typeof result !== 'object') throw new Error(`${row[0]}: ${String(result)}`);
       return result.candidate.custom_attributes;
     });
     // A zero date is no date: the field is left as it is, with nothing to fix.

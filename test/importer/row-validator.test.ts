@@ -69,6 +69,18 @@ describe('CSV rows', () => {
     expect(validate.notes).toMatchObject({ emptyRows: [7], emptyRowsCount: 1 });
   });
 
+  it('counts a row with no value in any column read, not even its key, with those rows, not as a reject', () => {
+    const validate = createRowValidator({ definitions: DEFINITIONS, mapping: csvMapping });
+    expect(validate(cells({}, 9))).toMatchObject({ ok: false, blank: true, line: 9 });
+    // A value beside no key is a row to mend.
+    expect(validate(cells({ 'Full Name': 'Ann' }, 10))).toMatchObject({
+      ok: false,
+      reason: 'external_id: no value in the key column "User ID"',
+    });
+    expect(validate(cells({ 'Full Name': 'Ann' }, 10))).not.toHaveProperty('blank');
+    expect(validate.notes).toMatchObject({ emptyRows: [9], emptyRowsCount: 1 });
+  });
+
   it('rejects a row whose only values beside its key cannot be read, saying why, to be mended', () => {
     const result = csvRow(cells({ 'User ID': 'u7', Phone: '020 7946 0958', Seats: 'many' }));
     expect(result.ok).toBe(false);

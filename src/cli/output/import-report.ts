@@ -96,8 +96,8 @@ export function closingLines(r: ImportReport): string[] {
   }
   if (r.empty.count > 0) {
     lines.push(
-      `${plural(r.empty.count, 'row')} had nothing to import but ${r.empty.count === 1 ? 'its' : 'their'} external_id ` +
-        `(${where(r.empty.lines, r.empty.count)}): ${r.dryRun ? 'not to send' : 'not sent'}, as each would make an empty contact.`,
+      `${plural(r.empty.count, 'row')} had no value to import beyond a key ` +
+        `(${where(r.empty.lines, r.empty.count)}): ${r.dryRun ? 'not to send' : 'not sent'}, so no empty contact is made.`,
     );
   }
   if (r.lostCharacters.count > 0) {
@@ -121,7 +121,7 @@ export function summaryLine(r: ImportReport): string {
   const earlier =
     (r.skipped ? `, ${r.skipped} landed in an earlier run` : '') +
     (r.empty.count
-      ? `, ${r.empty.count} with nothing but a key ${r.dryRun ? 'not to send' : 'not sent'}`
+      ? `, ${r.empty.count} with nothing to import ${r.dryRun ? 'not to send' : 'not sent'}`
       : '');
   const fixed = r.fixed ? `, ${r.fixed} ${r.dryRun ? 'would land' : 'landed'} without a field` : '';
   if (r.dryRun) {

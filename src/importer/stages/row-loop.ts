@@ -63,7 +63,8 @@ export async function runRows(o: RowLoopOptions): Promise<RowLoopEnd> {
       return;
     }
     if (!result.ok) {
-      tally.reject(record, result.reason, result.codes);
+      if (result.blank) tally.empty();
+      else tally.reject(record, result.reason, result.codes);
       return;
     }
     if (result.empty) {

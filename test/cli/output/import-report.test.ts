@@ -136,14 +136,14 @@ describe('the closing sentence', () => {
   it('counts the rows with nothing but a key apart, and names their first lines', () => {
     const empty = report({ rejected: 0, empty: { count: 53, lines: [4, 9] } });
     expect(summaryLine(empty)).toBe(
-      'Imported 70553 rows in 2.6s (27136 rows/s): 70000 created, 500 updated, 0 rejected, 53 with nothing but a key not sent.',
+      'Imported 70553 rows in 2.6s (27136 rows/s): 70000 created, 500 updated, 0 rejected, 53 with nothing to import not sent.',
     );
     expect(closingLines(empty)).toContain(
-      '53 rows had nothing to import but their external_id (lines 4, 9, …): not sent, as each would make an empty contact.',
+      '53 rows had no value to import beyond a key (lines 4, 9, …): not sent, so no empty contact is made.',
     );
     expect(summaryRecord(empty)).toHaveProperty('empty_rows', 53);
     expect(closingLines(report({ empty: { count: 1, lines: [4] }, dryRun: true }))).toContain(
-      '1 row had nothing to import but its external_id (line 4): not to send, as each would make an empty contact.',
+      '1 row had no value to import beyond a key (line 4): not to send, so no empty contact is made.',
     );
   });
 });
