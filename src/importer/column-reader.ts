@@ -41,7 +41,8 @@ export interface PhoneCell {
   text: string;
   raw: string;
   /** The row's country for this number (its own address's first), if the row names one. */
-  country: { code: string; column: string } | undefined;
+  /** `byAddress`: named by its state and postcode, which a default country overrides. */
+  country: { code: string; column: string; byAddress?: true } | undefined;
 }
 
 /** A cell holding JSON (the stripe_accounts column), parsed; its text as is when it is not JSON. */
@@ -221,10 +222,10 @@ export class ColumnReader {
     // No country column names one: the address may (`TX` and `78701`).
     const regions = mapping.regionColumns ?? [];
     if (regions.length > 0 && phones.some((phone) => phone.country === undefined)) {
-      const found = rowRegion(regions, cells, mapping.header);
+      const found = rowRegion(regions, cells);
       if (found) {
         evidence.addCountry(found.code);
-        for (const phone of phones) phone.country ??= found;
+        for (const phone of phones) phone.country ??= { ...found, byAddress: true };
       }
     }
     return { candidate, phones };

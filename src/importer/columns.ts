@@ -942,15 +942,18 @@ export function inferColumns(
     }
   }
   // Emails of several people (Calendly's `Invitee Email`, `Guest Email(s)`, `User Email`): the
-  // contact is the person the name is of (`Invitee Name`), else the first email's; another's
-  // email is no fallback for theirs.
+  // contact is the person the name is of (`Invitee Name`); another's email is no fallback for
+  // theirs. With no name of one of them, the words say no more (`Contact Email` and `Customer
+  // Email` may well be one person's).
   const whose = (i: number) => words[i]!.find((w) => PERSON_WORDS.has(w));
   const people = new Set(emails.flatMap((i) => (columns[i] ? [whose(i)] : [])).filter(Boolean));
-  if (people.size > 1) {
-    const named = columns.flatMap((c, i) =>
-      c && ['name', 'first', 'last'].includes(c.role) && people.has(whose(i)) ? [whose(i)] : [],
-    )[0];
-    const contact = named ?? whose(emails.find((i) => columns[i] && whose(i))!);
+  const contact =
+    people.size > 1
+      ? columns.flatMap((c, i) =>
+          c && ['name', 'first', 'last'].includes(c.role) && people.has(whose(i)) ? [whose(i)] : [],
+        )[0]
+      : undefined;
+  if (contact !== undefined) {
     for (const i of emails) {
       if (!columns[i] || whose(i) === undefined || whose(i) === contact) continue;
       columns[i] = undefined;

@@ -59,7 +59,6 @@ export class FileEvidence {
   readonly #phoneColumns: number[];
   readonly #countryColumns: number[];
   readonly #regionColumns: RegionSource[];
-  readonly #header: string[];
   readonly #multiValue: string[];
   /** Whether the first date-time without a zone is still to be told of (no time zone was given). */
   #watchLocalTimes: boolean;
@@ -95,7 +94,6 @@ export class FileEvidence {
     this.#phoneColumns = mapping?.phoneColumns ?? [];
     this.#countryColumns = mapping?.countryColumns ?? [];
     this.#regionColumns = mapping?.regionColumns ?? [];
-    this.#header = mapping?.header ?? [];
     this.#multiValue = mapping?.multiValue ?? [];
     this.#fallbackOrder = mapping?.dateOrder;
     this.#watchLocalTimes = this.#dateColumns.length > 0 && options.watchLocalTimes === true;
@@ -140,7 +138,7 @@ export class FileEvidence {
       if (code) this.addCountry(code);
       named ||= code !== undefined;
     }
-    const region = named ? undefined : rowRegion(this.#regionColumns, raw, this.#header);
+    const region = named ? undefined : rowRegion(this.#regionColumns, raw);
     if (region) this.addCountry(region.code);
     return local;
   }

@@ -5,6 +5,8 @@
 // when there is something to write), a record as its contact lands; but a resume appends to it,
 // from the length the checkpoint recorded, as to the results file: the rows of the run resumed
 // are not sent again, so their records are not written again.
+
+import { rowCountry } from './countries.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
 import type { ColumnMapping } from './mapping.js';
 import type { Keep, OpenOutput } from './output-file.js';
@@ -114,15 +116,19 @@ export class FixesWriter {
     this.#writer.write({ row: source.row, line: source.line, record: {}, raw: cells }, reason);
   }
 
-  /** The row's country cell as written, so a corrected national number is placed the same way. */
+  /**
+   * The row's country as its reading placed it, so a corrected national number is placed the same
+   * way: its first country cell that names one, as written, else the country its address names
+   * (`TX`, `78701`: US).
+   */
   #country(raw: Cell[] | undefined): Cell {
-    for (const i of this.#mapping?.countryColumns ?? []) {
-      const cell = raw?.[i]?.trim();
-      if (cell) return cell;
-    }
-    // Else the country its address names (`TX`, `78701`: US).
     const mapping = this.#mapping;
-    return mapping && raw ? rowRegion(mapping.regionColumns ?? [], raw, mapping.header)?.code : undefined;
+    if (!mapping || !raw) return undefined;
+    for (const i of mapping.countryColumns) {
+      const cell = raw[i]?.trim();
+      if (cell && rowCountry(cell)) return cell;
+    }
+    return rowRegion(mapping.regionColumns ?? [], raw)?.code;
   }
 
   flush(): Promise<void> {

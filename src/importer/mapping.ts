@@ -421,10 +421,7 @@ export function resolveMapping({
     regionColumns:
       ordered.phonenumber.length === 0
         ? []
-        : regionSources(
-            header.map((h, i) => (ordered.country.includes(i) ? [] : headerWords(h))),
-            sample,
-          ),
+        : regionSources(header, sample, (i) => ordered.country.includes(i) || claims.isIgnored(i)),
     byValues,
     decisions,
     lookAlikes,

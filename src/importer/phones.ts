@@ -105,14 +105,10 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       if (parsed.isValid()) {
         // Written as that country writes its numbers (its trunk prefix: `(206) 555-0100` is no
         // UK number, `020 7946 0018` no US one).
-        // Where the country's own rule leaves its trunk prefix out (India's `98765 43210`, as
-        // Indians write their mobiles, for `098765 43210`), either way.
         const national = parsed.formatNational();
-        const bare = parsed.format('NATIONAL', { nationalPrefix: false });
-        const writtenAs = (form: string) =>
-          (grouped ? digitGroups(form) === digitGroups(text) : digits(form) === digits(text)) &&
-          areaAsWritten(text, form);
-        const written = writtenAs(national) || (bare !== national && writtenAs(bare));
+        const written =
+          (grouped ? digitGroups(national) === digitGroups(text) : digits(national) === digits(text)) &&
+          areaAsWritten(text, national);
         fits.push({ e164: parsed.number, country, written });
       }
     } catch (error) {

@@ -2,26 +2,37 @@
 // are Texas, so the United States; `ON` and `K1A 0B1` are Canada; `NSW` and `2000` Australia; a
 // postcode like `SW1A 1AA` is British wherever it stands. A domestic export (a shop's customers, a
 // club's members) seldom names its own country, yet it is what places its national phone numbers.
-// A column is read so only when nearly all of its values are one of these countries' (an Italian
-// file's provinces `PA` and `CA`, Palermo and Cagliari, are American codes too, but `RM` and `TO`
-// are not), and a row's value then names its country only where its postcode agrees.
+// A state is read only with a postcode of its own: Italy's provinces `MI`, `CO`, `PA` are American
+// states' codes too, but Milan's `20121` is no Michigan ZIP code. A column is read so only when
+// nearly all of the rows that fill it agree.
+import { headerWords } from './columns.js';
 import type { Cell } from './sources/types.js';
 import { cleanCell } from './values.js';
 
 export interface RegionSource {
   /** A column of states or provinces (`State`, `Billing Province`), if any. */
   state: number | undefined;
-  /** A column of postal codes (`Zip`, `Postal Code`), if any. */
-  postal: number | undefined;
+  /** A column of postal codes (`Zip`, `Postal Code`). */
+  postal: number;
   /** The countries the columns' values were found to be of. */
   countries: readonly string[];
+  /** The columns' headers, as messages name them: `State + Zip`. */
+  label: string;
 }
 
 interface Country {
   code: string;
-  /** Codes and names of its states, squashed (`tx`, `texas`), and the country each is of. */
-  regions: Map<string, string>;
-  postal: RegExp;
+  /** Its states by their codes and names, squashed (`tx`, `texas`). */
+  regions: Map<string, Region>;
+  /** A postcode as the country writes it, its leading part compared with a state's ranges. */
+  lead: (postal: string) => number | string | undefined;
+}
+
+interface Region {
+  /** The country its numbers are of: a territory with a code of its own is that one (`PR`). */
+  country: string;
+  /** The leading parts of its postcodes: ranges of numbers, or first letters. */
+  ranges: readonly (readonly [number, number] | string)[];
 }
 
 const squash = (text: string) =>
@@ -31,13 +42,22 @@ const squash = (text: string) =>
     .toLowerCase()
     .replace(/[^\p{L}]+/gu, '');
 
-/** `code:Name|Other name` entries; a territory with its own country code says it (`PR=PR`). */
-function regionTable(country: string, entries: string): Map<string, string> {
-  const table = new Map<string, string>();
+/**
+ * `CODE:Name|Other name[ranges]` entries, the ranges of its postcodes' leading parts (`750-799`,
+ * `885`; Canada's first letters `G,H,J`); a territory with its own country code says it (`PR=PR`).
+ */
+function regionTable(country: string, entries: string): Map<string, Region> {
+  const table = new Map<string, Region>();
   for (const entry of entries.trim().split(/\s*;\s*/)) {
-    const [codes, names = ''] = entry.split(':') as [string, string?];
-    const [code, own = country] = codes.split('=') as [string, string?];
-    for (const form of [code, ...names.split('|')]) if (form) table.set(squash(form), own);
+    const [, codes = '', names = '', list = ''] = /^([^:[]+):?([^[]*)\[([^\]]*)\]$/.exec(entry) ?? [];
+    const [code = '', own = country] = codes.split('=');
+    const ranges = list.split(',').map((r) => {
+      if (/^[A-Z]$/.test(r)) return r;
+      const [from = '', to = from] = r.split('-');
+      return [Number(from), Number(to)] as const;
+    });
+    for (const form of [code, ...names.split('|')])
+      if (form) table.set(squash(form), { country: own, ranges });
   }
   return table;
 }
@@ -45,69 +65,97 @@ function regionTable(country: string, entries: string): Map<string, string> {
 const COUNTRIES: readonly Country[] = [
   {
     code: 'US',
+    // The first three digits of a ZIP code (USPS's sectional centers), five digits or ZIP+4; a
+    // spreadsheet that took it for a number dropped its leading zeros (Boston's `2134`).
+    lead: (postal) => {
+      const m = /^(\d{3,5})(?:[- ]?\d{4})?$/.exec(postal);
+      return m ? Number(m[1]!.padStart(5, '0').slice(0, 3)) : undefined;
+    },
     regions: regionTable(
       'US',
-      `AL:Alabama; AK:Alaska; AZ:Arizona; AR:Arkansas; CA:California; CO:Colorado; CT:Connecticut;
-      DE:Delaware; DC:District of Columbia|Washington DC; FL:Florida; GA:Georgia; HI:Hawaii; ID:Idaho;
-      IL:Illinois; IN:Indiana; IA:Iowa; KS:Kansas; KY:Kentucky; LA:Louisiana; ME:Maine; MD:Maryland;
-      MA:Massachusetts; MI:Michigan; MN:Minnesota; MS:Mississippi; MO:Missouri; MT:Montana;
-      NE:Nebraska; NV:Nevada; NH:New Hampshire; NJ:New Jersey; NM:New Mexico; NY:New York;
-      NC:North Carolina; ND:North Dakota; OH:Ohio; OK:Oklahoma; OR:Oregon; PA:Pennsylvania;
-      RI:Rhode Island; SC:South Carolina; SD:South Dakota; TN:Tennessee; TX:Texas; UT:Utah;
-      VT:Vermont; VA:Virginia; WA:Washington; WV:West Virginia; WI:Wisconsin; WY:Wyoming;
-      AA:Armed Forces Americas; AE:Armed Forces Europe; AP:Armed Forces Pacific;
-      PR=PR:Puerto Rico; GU=GU:Guam; VI=VI:Virgin Islands|US Virgin Islands;
-      AS=AS:American Samoa; MP=MP:Northern Mariana Islands`,
+      `AL:Alabama[350-369]; AK:Alaska[995-999]; AZ:Arizona[850-865]; AR:Arkansas[716-729,755];
+      CA:California[900-961]; CO:Colorado[800-816]; CT:Connecticut[60-69]; DE:Delaware[197-199];
+      DC:District of Columbia|Washington DC[200-205,569]; FL:Florida[320-349]; GA:Georgia[300-319,398-399];
+      HI:Hawaii[967-968]; ID:Idaho[832-838]; IL:Illinois[600-629]; IN:Indiana[460-479]; IA:Iowa[500-528];
+      KS:Kansas[660-679]; KY:Kentucky[400-427]; LA:Louisiana[700-715]; ME:Maine[39-49];
+      MD:Maryland[206-219]; MA:Massachusetts[10-27,55]; MI:Michigan[480-499]; MN:Minnesota[550-567];
+      MS:Mississippi[386-397]; MO:Missouri[630-658]; MT:Montana[590-599]; NE:Nebraska[680-693];
+      NV:Nevada[889-898]; NH:New Hampshire[30-38]; NJ:New Jersey[70-89]; NM:New Mexico[870-884];
+      NY:New York[5,63,100-149]; NC:North Carolina[270-289]; ND:North Dakota[580-588]; OH:Ohio[430-459];
+      OK:Oklahoma[730-749]; OR:Oregon[970-979]; PA:Pennsylvania[150-196]; RI:Rhode Island[28-29];
+      SC:South Carolina[290-299]; SD:South Dakota[570-577]; TN:Tennessee[370-385];
+      TX:Texas[733,750-799,885]; UT:Utah[840-847]; VT:Vermont[50-59]; VA:Virginia[201,220-246];
+      WA:Washington[980-994]; WV:West Virginia[247-268]; WI:Wisconsin[530-549]; WY:Wyoming[820-834];
+      AA:Armed Forces Americas[340]; AE:Armed Forces Europe[90-98]; AP:Armed Forces Pacific[962-966];
+      PR=PR:Puerto Rico[6-9]; VI=VI:Virgin Islands|US Virgin Islands[8]; GU=GU:Guam[969];
+      AS=AS:American Samoa[967]; MP=MP:Northern Mariana Islands[969]`,
     ),
-    postal: /^\d{5}(?:[- ]?\d{4})?$/,
   },
   {
     code: 'CA',
+    lead: (postal) =>
+      /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/i.test(postal)
+        ? postal[0]!.toUpperCase()
+        : undefined,
     regions: regionTable(
       'CA',
-      `AB:Alberta; BC:British Columbia|Colombie-Britannique; MB:Manitoba; NB:New Brunswick|Nouveau-Brunswick;
-      NL:Newfoundland and Labrador|Newfoundland|Terre-Neuve-et-Labrador; NF; NS:Nova Scotia|Nouvelle-Écosse;
-      NT:Northwest Territories|Territoires du Nord-Ouest; NU:Nunavut; ON:Ontario; PE:Prince Edward Island|Île-du-Prince-Édouard;
-      QC:Quebec|Québec; PQ; SK:Saskatchewan; YT:Yukon`,
+      `AB:Alberta[T]; BC:British Columbia|Colombie-Britannique[V]; MB:Manitoba[R];
+      NB:New Brunswick|Nouveau-Brunswick[E]; NL:Newfoundland and Labrador|Newfoundland|Terre-Neuve-et-Labrador[A];
+      NF[A]; NS:Nova Scotia|Nouvelle-Écosse[B]; NT:Northwest Territories|Territoires du Nord-Ouest[X];
+      NU:Nunavut[X]; ON:Ontario[K,L,M,N,P]; PE:Prince Edward Island|Île-du-Prince-Édouard[C];
+      QC:Quebec|Québec[G,H,J]; PQ[G,H,J]; SK:Saskatchewan[S]; YT:Yukon[Y]`,
     ),
-    postal: /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/i,
   },
   {
     code: 'AU',
+    // Four digits; the Northern Territory's start with 0, which a spreadsheet drops (`800`).
+    lead: (postal) => (/^\d{3,4}$/.test(postal) ? Number(postal) : undefined),
     regions: regionTable(
       'AU',
-      `NSW:New South Wales; VIC:Victoria; QLD:Queensland; WA:Western Australia; SA:South Australia;
-      TAS:Tasmania; ACT:Australian Capital Territory; NT:Northern Territory`,
+      `NSW:New South Wales[1000-2599,2619-2899,2921-2999]; ACT:Australian Capital Territory[200-299,2600-2618,2900-2920];
+      VIC:Victoria[3000-3999,8000-8999]; QLD:Queensland[4000-4999,9000-9999]; SA:South Australia[5000-5999];
+      WA:Western Australia[6000-6999]; TAS:Tasmania[7000-7999]; NT:Northern Territory[800-999]`,
     ),
-    postal: /^\d{4}$/,
   },
 ];
 
 /** Postcodes no other country writes alike: one alone names its country. */
 const OWN_POSTCODES: readonly { code: string; postal: RegExp }[] = [
   { code: 'GB', postal: /^(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})$/i },
-  { code: 'CA', postal: COUNTRIES[1]!.postal },
+  { code: 'CA', postal: /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/i },
 ];
 
-/** The state's country, by the postcode where it names several (`WA` 98101 or 6000, `NT`). */
+const inRanges = (lead: number | string, ranges: Region['ranges']) =>
+  ranges.some((r) =>
+    typeof r === 'string' ? r === lead : typeof lead === 'number' && lead >= r[0] && lead <= r[1],
+  );
+
+/**
+ * The country of a state whose postcode is one of its own (`TX` with `78701`; `WA` with `98101`
+ * Washington, with `6000` Western Australia). Undefined without a postcode, or where the postcode
+ * is none of the state's (Milan's `MI 20121` is no Michigan address: its ZIP codes are 480-499).
+ */
 export function regionCountry(
   state: string,
   postal: string,
   countries: readonly string[] = ['US', 'CA', 'AU'],
 ): string | undefined {
+  return regionOf(state, postal, countries)?.country;
+}
+
+/** The state's region and the table it is of (`US` for Puerto Rico's `PR`). */
+function regionOf(state: string, postal: string, countries: readonly string[]) {
   const key = squash(state);
   const code = postal.trim();
-  let found: string | undefined;
-  for (const country of COUNTRIES) {
-    if (!countries.includes(country.code)) continue;
-    const own = key === '' ? undefined : country.regions.get(key);
-    if (own === undefined) continue;
-    if (code !== '' && !country.postal.test(code)) continue;
-    // `NT` with no postcode: Australia's or Canada's.
-    if (found !== undefined) return undefined;
-    found = own;
+  if (key === '' || code === '') return undefined;
+  for (const table of COUNTRIES) {
+    if (!countries.includes(table.code)) continue;
+    const region = table.regions.get(key);
+    const lead = region && table.lead(code);
+    if (lead !== undefined && inRanges(lead, region!.ranges))
+      return { table: table.code, country: region!.country };
   }
-  return found;
+  return undefined;
 }
 
 /** The country a postcode alone names (`SW1A 1AA`: GB; `K1A 0B1`: CA). */
@@ -121,7 +169,7 @@ export function postcodeCountry(
 
 const STATE_WORDS = new Set(['state', 'province', 'region', 'territory']);
 const POSTAL_WORDS = new Set(['zip', 'zipcode', 'postcode', 'postal', 'postalcode', 'plz']);
-/** Addresses that are not the contact's own: where they work is theirs too; a venue's is not. */
+/** An address that is not the contact's: a venue's, an event's, a company's or an employer's. */
 const NOT_OWN_WORDS = new Set(['venue', 'event', 'company', 'organization', 'organisation', 'employer']);
 
 /** At least this share of a column's values must be of the countries it is read for. */
@@ -130,13 +178,16 @@ const SHARE = 0.9;
 /**
  * The columns that place a row's national phone numbers by its address, when the file names no
  * country: a state column with its postal code column (the same address's: `Billing State` with
- * `Billing Zip`), or a postal code column alone of postcodes that name their country. `words`:
- * each header's words. Nothing when fewer than `SHARE` of a column's sampled values fit.
+ * `Billing Zip`), or a postal code column alone of postcodes that name their country. Nothing
+ * when fewer than `SHARE` of the sampled rows that fill them fit; `skip`: columns not to read
+ * (a country column, one `--map` leaves out).
  */
 export function regionSources(
-  words: readonly (readonly string[])[],
+  header: readonly string[],
   sample: readonly (readonly Cell[])[],
+  skip: (index: number) => boolean,
 ): RegionSource[] {
+  const words = header.map((h, i) => (skip(i) ? [] : headerWords(h)));
   const role = (w: readonly string[]) =>
     w.some((x) => NOT_OWN_WORDS.has(x)) || w.includes('country')
       ? undefined
@@ -148,25 +199,21 @@ export function regionSources(
   // What a state column and its postal code column share (`billing` of `Billing State` and `Billing Zip`).
   const rest = (w: readonly string[]) =>
     w.filter((x) => !STATE_WORDS.has(x) && !POSTAL_WORDS.has(x) && x !== 'code').join(' ');
+  const label = (...columns: number[]) => columns.map((i) => header[i]!.trim()).join(' + ');
   const states = words.flatMap((w, i) => (role(w) === 'state' ? [i] : []));
   const postals = words.flatMap((w, i) => (role(w) === 'postal' ? [i] : []));
   const sources: RegionSource[] = [];
   const paired = new Set<number>();
   for (const s of states) {
-    const rows = sample.filter((row) => text(row[s]) !== '');
-    const countries = COUNTRIES.filter((c) => rows.some((row) => c.regions.has(squash(text(row[s]))))).map(
-      (c) => c.code,
-    );
     const p = postals.find((i) => !paired.has(i) && rest(words[i]!) === rest(words[s]!));
-    // Each state known, and where the file has postcodes, of a country whose postcodes they are.
-    const fits = rows.filter((row) =>
-      p === undefined
-        ? COUNTRIES.some((c) => countries.includes(c.code) && c.regions.has(squash(text(row[s]))))
-        : regionCountry(text(row[s]), text(row[p]), countries) !== undefined,
-    );
+    if (p === undefined) continue;
+    const rows = sample.filter((row) => text(row[s]) !== '' && text(row[p]) !== '');
+    const all = COUNTRIES.map((c) => c.code);
+    const fits = rows.flatMap((row) => regionOf(text(row[s]), text(row[p]), all)?.table ?? []);
     if (rows.length === 0 || fits.length < rows.length * SHARE) continue;
-    if (p !== undefined) paired.add(p);
-    sources.push({ state: s, postal: p, countries });
+    paired.add(p);
+    const countries = all.filter((code) => fits.includes(code));
+    sources.push({ state: s, postal: p, countries, label: label(s, p) });
   }
   for (const p of postals) {
     if (paired.has(p)) continue;
@@ -174,7 +221,8 @@ export function regionSources(
     const countries = OWN_POSTCODES.filter(
       (c) => values.filter((v) => c.postal.test(v)).length >= values.length * SHARE,
     ).map((c) => c.code);
-    if (values.length > 0 && countries.length > 0) sources.push({ state: undefined, postal: p, countries });
+    if (values.length > 0 && countries.length > 0)
+      sources.push({ state: undefined, postal: p, countries, label: label(p) });
   }
   return sources;
 }
@@ -185,25 +233,14 @@ const text = (cell: Cell) => (cell === undefined ? '' : cleanCell(cell));
 export function rowRegion(
   sources: readonly RegionSource[],
   cells: readonly Cell[],
-  header: readonly string[],
 ): { code: string; column: string } | undefined {
-  for (const { state, postal, countries } of sources) {
-    const code = postal === undefined ? '' : text(cells[postal]);
+  for (const { state, postal, countries, label } of sources) {
+    const code = text(cells[postal]);
     const found =
       state === undefined
         ? postcodeCountry(code, countries)
         : regionCountry(text(cells[state]), code, countries);
-    if (found) return { code: found, column: sourceLabel({ state, postal }, header) };
+    if (found) return { code: found, column: label };
   }
   return undefined;
-}
-
-/** `State + Zip`, `Postcode`: the columns a source reads. */
-export function sourceLabel(
-  source: Pick<RegionSource, 'state' | 'postal'>,
-  header: readonly string[],
-): string {
-  return [source.state, source.postal]
-    .flatMap((i) => (i === undefined ? [] : [header[i]!.trim()]))
-    .join(' + ');
 }

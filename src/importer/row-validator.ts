@@ -206,7 +206,8 @@ export function createRowValidator({
       // Each number in the country of its own row (its address's, where the file pairs them),
       // else the default country, else the countries the file itself gives.
       const candidatesFor = (phone: PhoneCell): PhoneCandidates =>
-        phone.country
+        // A country the address implies gives way to one the user gave.
+        phone.country && !(phone.country.byAddress && country)
           ? { countries: [phone.country.code], from: 'row', column: phone.country.column }
           : country
             ? { countries: [country], from: 'default' }

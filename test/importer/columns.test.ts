@@ -299,12 +299,12 @@ describe('inferColumns: what a new user met', () => {
     const row = ['Ann Lee', 'ann@example.com', 'guest@example.com', 'host@example.com'];
     const inference = inferColumns(header, [row, ['Bob Ray', '', 'g2@example.com', 'host@example.com']]);
     expect(inference.columns.map((c) => c?.role)).toEqual(['name', 'email', undefined, undefined]);
-    // With no name, the first email's person is the contact; emails of no one in particular stay.
+    // With no name of one of them, all are the contact's, in order.
     const unnamed = inferColumns(
-      ['Customer Email', 'Email 2', 'Member Email'],
-      [['a@x.io', 'b@x.io', 'c@x.io']],
+      ['Name', 'Contact Email', 'Customer Email', 'Lead Email'],
+      [['Ann Lee', 'a@x.io', 'b@x.io', 'c@x.io']],
     );
-    expect(unnamed.columns.map((c) => c?.role)).toEqual(['email', 'email', undefined]);
+    expect(unnamed.columns.map((c) => c?.role)).toEqual(['name', 'email', 'email', 'email']);
   });
 
   it('reads names, ids and phones in other languages', () => {

@@ -109,15 +109,6 @@ describe('national numbers', () => {
         e164: '+442079460018',
       });
     }
-    // India's mobiles are written without the trunk 0 its national form has (`098765 43210`),
-    // as libphonenumber's rule for them allows; Britain's never are.
-    const indian = { countries: ['IN'], from: 'file' as const };
-    for (const text of ['9876543210', '98765 43210', '098765 43210'])
-      expect(placePhone(text, indian)).toMatchObject({ ok: true, e164: '+919876543210' });
-    expect(placePhone('7911 123456', { countries: ['GB'], from: 'file' })).toMatchObject({
-      ok: false,
-      code: 'phone_no_country',
-    });
     // None fits: the default country is the way on.
     expect(placePhone('(415) 555-0132', { countries: ['GB'], from: 'file' })).toMatchObject({
       ok: false,

@@ -988,4 +988,13 @@ describe('national numbers of a file with addresses and no country', () => {
     const fixes = (await readFile(report.fixesFile!, 'utf8')).trim().split('\n');
     expect(fixes[1]).toMatch(/^e,,555-01,US,/);
   });
+
+  it('gives way to the default country the user names', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'customers.csv');
+    await writeFile(file, 'Customer ID,Name,Phone,State,Zip\na,Ann,0412 345 678,TX,78701\n');
+    const report = await runImport({ client, agentId: AGENT, input: file, defaultCountry: 'AU' });
+    expect(report).toMatchObject({ created: 1, fixed: 0 });
+    expect(byKey(mock).get('a')?.phonenumber).toBe('+61412345678');
+  });
 });

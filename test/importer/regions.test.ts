@@ -1,32 +1,40 @@
-// A row's country read off an address that names none: a state with its postcode, or a postcode
-// of a form only one country writes.
+// A row's country read off an address that names none: a state with a postcode of its own, or a
+// postcode of a form only one country writes.
 import { describe, expect, it } from 'vitest';
-import { headerWords } from '../../src/importer/columns.js';
 import { postcodeCountry, regionCountry, regionSources, rowRegion } from '../../src/importer/regions.js';
 
-const sources = (header: string[], rows: string[][]) => regionSources(header.map(headerWords), rows);
+const sources = (header: string[], rows: string[][], skip = (_: number) => false) =>
+  regionSources(header, rows, skip);
 
 describe('regionCountry', () => {
-  it('reads a state by its code or name, and the postcode decides a code two countries use', () => {
+  it("reads a state by its code or name where the postcode is one of the state's", () => {
     expect(regionCountry('TX', '78701')).toBe('US');
-    expect(regionCountry('texas', '')).toBe('US');
+    expect(regionCountry('texas', '78701-1234')).toBe('US');
     expect(regionCountry('Ontario', 'K1A 0B1')).toBe('CA');
-    expect(regionCountry('Québec', '')).toBe('CA');
+    expect(regionCountry('Québec', 'H2X 1Y4')).toBe('CA');
     expect(regionCountry('NSW', '2000')).toBe('AU');
     // Washington or Western Australia; the Northwest or the Northern Territory.
     expect(regionCountry('WA', '98101')).toBe('US');
     expect(regionCountry('WA', '6000')).toBe('AU');
     expect(regionCountry('NT', 'X1A 0A1')).toBe('CA');
     expect(regionCountry('NT', '0800')).toBe('AU');
-    expect(regionCountry('NT', '')).toBeUndefined();
+    // A spreadsheet that took the code for a number dropped its leading zeros.
+    expect(regionCountry('MA', '2134')).toBe('US');
+    expect(regionCountry('NT', '800')).toBe('AU');
     // A territory with a country code of its own is that country.
     expect(regionCountry('PR', '00901')).toBe('PR');
   });
 
-  it('reads nothing where the postcode is not the state country’s, or the state is none it knows', () => {
+  it("reads nothing without a postcode, or where the postcode is none of the state's", () => {
+    expect(regionCountry('NT', '')).toBeUndefined();
+    expect(regionCountry('Texas', '')).toBeUndefined();
     expect(regionCountry('TX', '2000')).toBeUndefined();
+    // Milan, Como, Palermo: Italian provinces whose codes are American states', and their CAPs.
+    expect(regionCountry('MI', '20121')).toBeUndefined();
+    expect(regionCountry('CO', '22100')).toBeUndefined();
+    expect(regionCountry('PA', '90100')).toBeUndefined();
+    expect(regionCountry('ON', 'V6B 1A1')).toBeUndefined();
     expect(regionCountry('Bavaria', '80331')).toBeUndefined();
-    expect(regionCountry('', '78701')).toBeUndefined();
     expect(regionCountry('TX', '78701', ['CA'])).toBeUndefined();
   });
 });
@@ -51,14 +59,12 @@ describe('regionSources', () => {
       ['TX', 'CA', '94103', '78701'],
       ['NY', 'NY', '10001', '10001'],
     ];
-    expect(sources(header, rows)).toEqual([
-      { state: 0, postal: 3, countries: ['US'] },
-      { state: 1, postal: 2, countries: ['US'] },
+    const found = sources(header, rows);
+    expect(found).toEqual([
+      { state: 0, postal: 3, countries: ['US'], label: 'Billing State + Billing Zip' },
+      { state: 1, postal: 2, countries: ['US'], label: 'Shipping State + Shipping Zip' },
     ]);
-    expect(rowRegion(sources(header, rows), rows[0]!, header)).toEqual({
-      code: 'US',
-      column: 'Billing State + Billing Zip',
-    });
+    expect(rowRegion(found, rows[0]!)).toEqual({ code: 'US', column: 'Billing State + Billing Zip' });
   });
 
   it('reads a column of several countries’ states, each by its postcode', () => {
@@ -67,45 +73,39 @@ describe('regionSources', () => {
       ['BC', 'V6B 1A1'],
       ['CA', '94103'],
       ['NSW', '2000'],
+      ['MA', '2134'],
     ];
     const found = sources(header, rows);
-    expect(found).toEqual([{ state: 0, postal: 1, countries: ['US', 'CA', 'AU'] }]);
-    expect(rows.map((row) => rowRegion(found, row, header)?.code)).toEqual(['CA', 'US', 'AU']);
-  });
-
-  it("refuses a column only some of whose values are states: Italy's provinces PA and CA are American codes too", () => {
-    const rows = [
-      ['PA', '90100'],
-      ['CA', '09100'],
-      ['RM', '00100'],
-      ['TO', '10100'],
-    ];
-    expect(sources(['State', 'Zip'], rows)).toEqual([]);
-    // Nor where states and postcodes disagree (a German file's 5-digit codes under American states).
-    expect(
-      sources(
-        ['State', 'Zip'],
-        [
-          ['TX', '2000'],
-          ['CA', '3000'],
-        ],
-      ),
-    ).toEqual([]);
-  });
-
-  it('reads a state column with no postal column, and a postcode column alone only of postcodes that name a country', () => {
-    expect(sources(['Province'], [['Ontario'], ['Quebec']])).toEqual([
-      { state: 0, postal: undefined, countries: ['CA'] },
+    expect(found).toEqual([
+      { state: 0, postal: 1, countries: ['US', 'CA', 'AU'], label: 'State/Region + ZIP/Postal Code' },
     ]);
+    expect(rows.map((row) => rowRegion(found, row)?.code)).toEqual(['CA', 'US', 'AU', 'US']);
+  });
+
+  it("reads no Italian file's provinces and CAPs, though MI, CO and VA are American codes too", () => {
+    const rows = [
+      ['MI', '20121'],
+      ['MI', '20122'],
+      ['CO', '22100'],
+      ['VA', '21100'],
+      ['MN', '46100'],
+    ];
+    expect(sources(['Province', 'Zip'], rows)).toEqual([]);
+    expect(sources(['State', 'Postal Code'], rows)).toEqual([]);
+  });
+
+  it('reads no state column without postcodes, and a postcode column alone only of postcodes that name a country', () => {
+    expect(sources(['Province'], [['Ontario'], ['Quebec']])).toEqual([]);
     expect(sources(['Postcode'], [['SW1A 1AA'], ['M1 1AE'], ['']])).toEqual([
-      { state: undefined, postal: 0, countries: ['GB'] },
+      { state: undefined, postal: 0, countries: ['GB'], label: 'Postcode' },
     ]);
     expect(sources(['Zip'], [['78701'], ['10001']])).toEqual([]);
   });
 
-  it("reads no company's or venue's address, and no country column", () => {
+  it("reads no company's or venue's address, no country column, and no column left out", () => {
     const rows = [['TX', '78701', 'US']];
     expect(sources(['Company State', 'Company Zip', 'Country'], rows)).toEqual([]);
     expect(sources(['Venue State', 'Zip', 'Country/Region'], rows)).toEqual([]);
+    expect(sources(['State', 'Zip', 'Country'], rows, (i) => i === 0)).toEqual([]);
   });
 });

@@ -96,7 +96,7 @@ export function closingLines(r: ImportReport): string[] {
   }
   if (r.empty.count > 0) {
     lines.push(
-      `${plural(r.empty.count, 'row')} had no value to import beyond a key ` +
+      `${plural(r.empty.count, 'row')} had no value to import but a key, or none at all ` +
         `(${where(r.empty.lines, r.empty.count)}): ${r.dryRun ? 'not to send' : 'not sent'}, so no empty contact is made.`,
     );
   }

@@ -139,11 +139,11 @@ describe('the closing sentence', () => {
       'Imported 70553 rows in 2.6s (27136 rows/s): 70000 created, 500 updated, 0 rejected, 53 with nothing to import not sent.',
     );
     expect(closingLines(empty)).toContain(
-      '53 rows had no value to import beyond a key (lines 4, 9, …): not sent, so no empty contact is made.',
+      '53 rows had no value to import but a key, or none at all (lines 4, 9, …): not sent, so no empty contact is made.',
     );
     expect(summaryRecord(empty)).toHaveProperty('empty_rows', 53);
     expect(closingLines(report({ empty: { count: 1, lines: [4] }, dryRun: true }))).toContain(
-      '1 row had no value to import beyond a key (line 4): not to send, so no empty contact is made.',
+      '1 row had no value to import but a key, or none at all (line 4): not to send, so no empty contact is made.',
     );
   });
 });
