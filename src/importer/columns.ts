@@ -294,6 +294,9 @@ const REGISTRATION_WORDS = new Set([
   'response',
   'submission',
   'teilnehmer',
+  'appointment',
+  'booking',
+  'reservation',
 ]);
 /**
  * Another thing's id, name or email (an account's, an owner's, an order's): never the contact's,

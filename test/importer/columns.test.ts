@@ -60,7 +60,15 @@ describe('inferColumns: header words', () => {
       ['18441755061', 'Ana Reyes', 'ana@example.com'],
       ['18441755062', 'Bo Li', 'bo@example.com'],
     ];
-    for (const header of ['Attendee #', 'Registrant ID', 'Invitee UUID', 'Participant ID', 'Teilnehmer-ID']) {
+    for (const header of [
+      'Attendee #',
+      'Registrant ID',
+      'Invitee UUID',
+      'Participant ID',
+      'Teilnehmer-ID',
+      'Appointment ID',
+      'Booking ID',
+    ]) {
       const inferred = inferColumns([header, 'Name', 'Email'], rows);
       expect(inferred.id, header).toBeUndefined();
       expect(inferred.notKeys, header).toEqual([
