@@ -41,7 +41,7 @@ export interface PhoneCell {
   text: string;
   raw: string;
   /** The row's country for this number (its own address's first), if the row names one. */
-  /** `byAddress`: named by its state and postcode, which a default country overrides. */
+  /** `byAddress`: named by its address or time zone, which a default country overrides. */
   country: { code: string; column: string; byAddress?: true } | undefined;
 }
 

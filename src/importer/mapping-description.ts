@@ -2,6 +2,7 @@
 // and the record of it the resume checkpoint keeps, by the targets' keys, never these words.
 import { type ColumnTarget, describeTarget, targetKey } from './column-targets.js';
 import type { ColumnMapping } from './mapping.js';
+import { sourceCountries } from './regions.js';
 
 /** `Header -> target` lines, for a verbose run or a dry run. */
 export function describeMapping(mapping: ColumnMapping): string[] {
@@ -24,7 +25,7 @@ export function describeMapping(mapping: ColumnMapping): string[] {
       lines.push(`${mapping.header[i]!.trim()} -> country (places national phone numbers)`);
   }
   for (const source of mapping.regionColumns ?? [])
-    lines.push(`${source.label} -> country (${source.countries.join(', ')}; places national phone numbers)`);
+    lines.push(`${source.label} -> country (${sourceCountries(source)}; places national phone numbers)`);
   return lines;
 }
 

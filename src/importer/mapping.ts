@@ -94,6 +94,15 @@ export function attributeColumns(
 }
 
 /** A role in the words of a sentence (`Column "Contact" holds email addresses`). */
+const NUMBER_WORDS = new Set(['number', 'num', 'no', 'nr', '#']);
+/** A header read as an id only for its word `number` (`Contact No.`). */
+const numberIsAllItSays = (header: string) => {
+  const words = headerWords(header);
+  return (
+    words.some((w) => NUMBER_WORDS.has(w)) && roleByWords(words.filter((w) => !NUMBER_WORDS.has(w))) !== 'id'
+  );
+};
+
 const ROLE_WORDS: Record<ColumnRole, string> = {
   id: 'an id',
   email: 'email addresses',
@@ -310,6 +319,8 @@ export function resolveMapping({
   for (const { index, header: said, values } of inferred.overruled) {
     if (!claims.targets(index).length && !ordered.country.includes(index)) continue;
     byValues.push(index);
+    // `Contact Number`, `Text Reminder Number`: a phone number is a number too, nothing to tell.
+    if (said === 'id' && values === 'phone' && numberIsAllItSays(header[index]!)) continue;
     decisions.push(
       `Column ${label0(index)} holds ${ROLE_WORDS[values]} (by its values), though its header reads as ${ROLE_WORDS[said]}: read as ${ROLE_WORDS[values]}`,
     );
@@ -394,8 +405,17 @@ export function resolveMapping({
   // A country column read for phones only is used, not ignored.
   for (const i of ordered.country) if (!claims.targets(i).some((t) => t.kind === 'country')) claims.ignore(i);
 
+  // An address or time zone that places phone numbers is used too (`State + Zip`).
+  const regionColumns =
+    ordered.phonenumber.length === 0
+      ? []
+      : regionSources(header, sample, (i) => ordered.country.includes(i) || claims.isIgnored(i));
+  const placing = new Set(regionColumns.flatMap((s) => ('zone' in s ? [s.zone] : [s.postal, s.state ?? -1])));
+
   const columns = claims.columns;
-  const unmappedAt = header.flatMap((_, i) => (columns[i]!.length === 0 && !claims.isIgnored(i) ? [i] : []));
+  const unmappedAt = header.flatMap((_, i) =>
+    columns[i]!.length === 0 && !claims.isIgnored(i) && !placing.has(i) ? [i] : [],
+  );
   const unmappedTypes = new Map<string, AttributeType>();
   // A column named like a defined attribute is unmapped only when another column fills it: no type to suggest.
   const defined = new Set(defs.map((d) => normalizeHeader(d.name)));
@@ -418,10 +438,7 @@ export function resolveMapping({
     emailColumns: ordered.email,
     countryColumns: ordered.country,
     phoneCountryColumns,
-    regionColumns:
-      ordered.phonenumber.length === 0
-        ? []
-        : regionSources(header, sample, (i) => ordered.country.includes(i) || claims.isIgnored(i)),
+    regionColumns,
     byValues,
     decisions,
     lookAlikes,

@@ -4,12 +4,16 @@
 // club's members) seldom names its own country, yet it is what places its national phone numbers.
 // A state is read only with a postcode of its own: Italy's provinces `MI`, `CO`, `PA` are American
 // states' codes too, but Milan's `20121` is no Michigan ZIP code. A column is read so only when
-// nearly all of the rows that fill it agree.
+// nearly all of the rows that fill it agree. Where no address says it, a time zone does:
+// `Europe/London` is a British invitee's, `Asia/Kolkata` an Indian one's.
 import { headerWords } from './columns.js';
 import type { Cell } from './sources/types.js';
+import { ZONES_BY_COUNTRY } from './time-zones.js';
 import { cleanCell } from './values.js';
 
-export interface RegionSource {
+export type RegionSource = AddressSource | ZoneSource;
+
+interface AddressSource {
   /** A column of states or provinces (`State`, `Billing Province`), if any. */
   state: number | undefined;
   /** A column of postal codes (`Zip`, `Postal Code`). */
@@ -17,6 +21,15 @@ export interface RegionSource {
   /** The countries the columns' values were found to be of. */
   countries: readonly string[];
   /** The columns' headers, as messages name them: `State + Zip`. */
+  label: string;
+}
+
+interface ZoneSource {
+  /** A column of time zones as the IANA database names them (`Europe/London`). */
+  zone: number;
+  /** The countries of the sampled rows' zones. */
+  countries: readonly string[];
+  /** The column's header. */
   label: string;
 }
 
@@ -167,10 +180,39 @@ export function postcodeCountry(
   return OWN_POSTCODES.find((p) => countries.includes(p.code) && p.postal.test(code))?.code;
 }
 
+let zones: Map<string, string> | undefined;
+
+/**
+ * The country of a time zone as the IANA database names it, in any case (`Europe/London`: GB;
+ * `Asia/Calcutta`, the older name: IN), also after the offset a picker shows before it
+ * (`(GMT+05:30) Asia/Kolkata`). Undefined for a zone of no country (`UTC`, `Etc/GMT+5`).
+ */
+export function zoneCountry(value: string): string | undefined {
+  zones ??= new Map(
+    ZONES_BY_COUNTRY.split(';').flatMap((entry) => {
+      const [code = '', ...names] = entry.split(' ');
+      return names.map((name) => [zoneKey(name), code] as const);
+    }),
+  );
+  return zones.get(zoneKey(value));
+}
+
+/** Zones of no country: a column of zones may hold them too. */
+const NO_COUNTRY_ZONE = /^(?:\((?:GMT|UTC)[^)]*\)\s*)?(?:UTC|GMT|Etc\/\S+|Universal|Zulu|Z)$/i;
+
+const zoneKey = (value: string) =>
+  value
+    .trim()
+    .replace(/^\((?:GMT|UTC)[^)]*\)\s*/i, '')
+    .toLowerCase()
+    .replace(/[\s_]+/g, '_');
+
 const STATE_WORDS = new Set(['state', 'province', 'region', 'territory']);
 const POSTAL_WORDS = new Set(['zip', 'zipcode', 'postcode', 'postal', 'postalcode', 'plz']);
 /** An address that is not the contact's: a venue's, an event's, a company's or an employer's. */
 const NOT_OWN_WORDS = new Set(['venue', 'event', 'company', 'organization', 'organisation', 'employer']);
+/** A time zone that is not the contact's: a host's, an owner's, an agent's. */
+const NOT_OWN_ZONE_WORDS = new Set(['host', 'owner', 'organizer', 'organiser', 'agent']);
 
 /** At least this share of a column's values must be of the countries it is read for. */
 const SHARE = 0.9;
@@ -224,7 +266,25 @@ export function regionSources(
     if (values.length > 0 && countries.length > 0)
       sources.push({ state: undefined, postal: p, countries, label: label(p) });
   }
+  // A time zone column, by its values: an address is the surer word, so it comes after.
+  words.forEach((w, i) => {
+    if (w.length === 0 || w.some((x) => NOT_OWN_WORDS.has(x) || NOT_OWN_ZONE_WORDS.has(x))) return;
+    const values = sample.map((row) => text(row[i])).filter((v) => v !== '');
+    if (!values.some((v) => v.includes('/'))) return;
+    const found = values.flatMap((v) => zoneCountry(v) ?? []);
+    const zones = found.length + values.filter((v) => NO_COUNTRY_ZONE.test(v)).length;
+    if (found.length > 0 && zones >= values.length * SHARE)
+      sources.push({ zone: i, countries: [...new Set(found)].sort(), label: label(i) });
+  });
   return sources;
+}
+
+/** A source's countries as messages give them: the first few, then how many more. */
+export function sourceCountries(source: RegionSource, shown = 4): string {
+  const { countries } = source;
+  return countries.length <= shown + 1
+    ? countries.join(', ')
+    : `${countries.slice(0, shown).join(', ')} and ${countries.length - shown} more`;
 }
 
 const text = (cell: Cell) => (cell === undefined ? '' : cleanCell(cell));
@@ -234,13 +294,16 @@ export function rowRegion(
   sources: readonly RegionSource[],
   cells: readonly Cell[],
 ): { code: string; column: string } | undefined {
-  for (const { state, postal, countries, label } of sources) {
-    const code = text(cells[postal]);
-    const found =
-      state === undefined
-        ? postcodeCountry(code, countries)
-        : regionCountry(text(cells[state]), code, countries);
-    if (found) return { code: found, column: label };
+  for (const source of sources) {
+    const found = 'zone' in source ? zoneCountry(text(cells[source.zone])) : addressCountry(source, cells);
+    if (found) return { code: found, column: source.label };
   }
   return undefined;
+}
+
+function addressCountry({ state, postal, countries }: AddressSource, cells: readonly Cell[]) {
+  const code = text(cells[postal]);
+  return state === undefined
+    ? postcodeCountry(code, countries)
+    : regionCountry(text(cells[state]), code, countries);
 }

@@ -324,6 +324,32 @@ describe('exports of other tools', () => {
   });
 });
 
+describe('columns that place phone numbers', () => {
+  it('says a time zone column places them, and does not list it as ignored', () => {
+    const header = ['Invitee Email', 'Text Reminder Number', 'Invitee Time Zone', 'Notes'];
+    const sample = [
+      ['amelia@example.co.uk', '07911 123456', 'Europe/London', ''],
+      ['ravi@example.in', '098765 43210', 'Asia/Kolkata', ''],
+    ];
+    const m = resolveMapping({ header, definitions: DEFINITIONS, sample });
+    expect(summarizeMapping(m)).toContain('Invitee Time Zone -> phone country (GB, IN)');
+    expect(describeMapping(m)).toContain(
+      'Invitee Time Zone -> country (GB, IN; places national phone numbers)',
+    );
+    expect(m.unmapped).toEqual(['Notes']);
+    // A phone number is a number: the header's `Number` says nothing against its values.
+    expect(m.decisions.join('\n')).not.toContain('Text Reminder Number');
+    const member = resolveMapping({
+      header: ['Email', 'Member ID'],
+      definitions: DEFINITIONS,
+      sample: [['a@x.io', '+44 7911 123456']],
+    });
+    expect(member.decisions.join('\n')).toContain(
+      '"Member ID" holds phone numbers (by its values), though its header reads as an id',
+    );
+  });
+});
+
 describe('record fields of an export', () => {
   it('skips id, created_at and updated_at silently when external_id has its own column', () => {
     const m = resolveMapping({

@@ -998,3 +998,29 @@ describe('national numbers of a file with addresses and no country', () => {
     expect(byKey(mock).get('a')?.phonenumber).toBe('+61412345678');
   });
 });
+
+describe('national numbers of a file with time zones and no address', () => {
+  // A booking tool's invitees: each picked the zone the times are shown in, which is where they are.
+  it("places each in its row's time zone's country, none in a zone of no country", async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'events.csv');
+    await writeFile(
+      file,
+      [
+        'Invitee Name,Invitee Email,Text Reminder Number,Invitee Time Zone',
+        'Amelia Hart,amelia@example.co.uk,07911 123456,Europe/London',
+        'Ravi Kumar,ravi@example.in,098765 43210,Asia/Kolkata',
+        'Jo Smith,jo@example.com,(503) 555-0134,America/Los_Angeles',
+        'Kim Lee,kim@example.com,02-312-3456,UTC',
+      ].join('\n'),
+    );
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ rows: 4, created: 4, rejected: 0, fixed: 1 });
+    const contacts = byKey(mock);
+    expect(
+      ['amelia@example.co.uk', 'ravi@example.in', 'jo@example.com', 'kim@example.com'].map(
+        (k) => contacts.get(k)?.phonenumber,
+      ),
+    ).toEqual(['+447911123456', '+919876543210', '+15035550134', null]);
+  });
+});

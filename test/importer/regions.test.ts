@@ -1,7 +1,14 @@
 // A row's country read off an address that names none: a state with a postcode of its own, or a
-// postcode of a form only one country writes.
+// postcode of a form only one country writes; else a time zone.
 import { describe, expect, it } from 'vitest';
-import { postcodeCountry, regionCountry, regionSources, rowRegion } from '../../src/importer/regions.js';
+import {
+  postcodeCountry,
+  regionCountry,
+  regionSources,
+  rowRegion,
+  sourceCountries,
+  zoneCountry,
+} from '../../src/importer/regions.js';
 
 const sources = (header: string[], rows: string[][], skip = (_: number) => false) =>
   regionSources(header, rows, skip);
@@ -107,5 +114,63 @@ describe('regionSources', () => {
     expect(sources(['Company State', 'Company Zip', 'Country'], rows)).toEqual([]);
     expect(sources(['Venue State', 'Zip', 'Country/Region'], rows)).toEqual([]);
     expect(sources(['State', 'Zip', 'Country'], rows, (i) => i === 0)).toEqual([]);
+  });
+});
+
+describe('zoneCountry', () => {
+  it("reads an IANA zone's country, in any case, by its older names and after a picker's offset", () => {
+    expect(zoneCountry('Europe/London')).toBe('GB');
+    expect(zoneCountry('asia/kolkata')).toBe('IN');
+    expect(zoneCountry('Asia/Calcutta')).toBe('IN');
+    expect(zoneCountry('US/Eastern')).toBe('US');
+    expect(zoneCountry('America/New York')).toBe('US');
+    expect(zoneCountry('America/Argentina/Buenos_Aires')).toBe('AR');
+    expect(zoneCountry('(GMT+05:30) Asia/Kolkata')).toBe('IN');
+    expect(zoneCountry(' Australia/Sydney ')).toBe('AU');
+  });
+
+  it('reads no country of a zone of none, nor of a name without its area', () => {
+    expect(zoneCountry('UTC')).toBeUndefined();
+    expect(zoneCountry('Etc/GMT+5')).toBeUndefined();
+    // `Japan` is a link to Asia/Tokyo, but alone it reads as a country, not a zone.
+    expect(zoneCountry('Japan')).toBeUndefined();
+    expect(zoneCountry('Europe/Atlantis')).toBeUndefined();
+  });
+});
+
+describe('a time zone column', () => {
+  const rows = [
+    ['amelia@example.co.uk', 'Europe/London', 'TX', ''],
+    ['ravi@example.in', 'Asia/Kolkata', '', ''],
+    ['jo@example.com', 'America/Los_Angeles', 'TX', '78701'],
+  ];
+
+  it('is read by its values, after an address', () => {
+    const found = sources(['Email', 'Invitee Time Zone', 'State', 'Zip'], rows);
+    expect(found).toEqual([
+      { state: 2, postal: 3, countries: ['US'], label: 'State + Zip' },
+      { zone: 1, countries: ['GB', 'IN', 'US'], label: 'Invitee Time Zone' },
+    ]);
+    expect(rows.map((row) => rowRegion(found, row))).toEqual([
+      { code: 'GB', column: 'Invitee Time Zone' },
+      { code: 'IN', column: 'Invitee Time Zone' },
+      { code: 'US', column: 'State + Zip' },
+    ]);
+  });
+
+  it("is not read where it is a host's or an event's, is left out, or its values are seldom zones", () => {
+    const zones = rows.map((row) => [row[1]!]);
+    expect(sources(['Host Time Zone'], zones)).toEqual([]);
+    expect(sources(['Event Timezone'], zones)).toEqual([]);
+    expect(sources(['Timezone'], zones, () => true)).toEqual([]);
+    expect(sources(['Notes'], [['Europe/London'], ['see 1/2'], ['n/a']])).toEqual([]);
+  });
+
+  it('names its first countries and how many more', () => {
+    const source = { zone: 0, countries: ['AU', 'DE', 'GB', 'IN', 'JP', 'US'], label: 'TZ' };
+    expect(sourceCountries(source)).toBe('AU, DE, GB, IN and 2 more');
+    expect(sourceCountries({ ...source, countries: ['AU', 'DE', 'GB', 'IN', 'JP'] })).toBe(
+      'AU, DE, GB, IN, JP',
+    );
   });
 });

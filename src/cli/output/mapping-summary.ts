@@ -4,6 +4,7 @@
 import { targetKey } from '../../importer/column-targets.js';
 import type { ColumnMapping } from '../../importer/mapping.js';
 import type { ImportPlan } from '../../importer/plan.js';
+import { sourceCountries } from '../../importer/regions.js';
 
 /** The plan's line: undefined for records read by the contract's field names (JSON, NDJSON). */
 export function planSummary(plan: ImportPlan): string | undefined {
@@ -58,7 +59,7 @@ export function summarizeMapping(mapping: ColumnMapping): string {
   if (mapping.phoneColumns.length > 0) {
     if (mapping.countryColumns.length > 0) parts.push(`${list(mapping.countryColumns)} -> phone country`);
     for (const source of mapping.regionColumns ?? [])
-      parts.push(`${source.label} -> phone country (${source.countries.join(', ')})`);
+      parts.push(`${source.label} -> phone country (${sourceCountries(source)})`);
   }
   for (const [target, cols] of byTarget) {
     if (target.startsWith('attr.')) parts.push(`${list(cols)} -> ${target}`);
