@@ -185,7 +185,7 @@ let zones: Map<string, string> | undefined;
 /**
  * The country of a time zone as the IANA database names it, in any case (`Europe/London`: GB;
  * `Asia/Calcutta`, the older name: IN), also after the offset a picker shows before it
- * (`(GMT+05:30) Asia/Kolkata`). Undefined for a zone of no country (`UTC`, `Etc/GMT+5`).
+ * (`(GMT+05:30) Asia/Kolkata`) and as HubSpot spells it (`america_slash_new_york`). Undefined for a zone of no country (`UTC`, `Etc/GMT+5`).
  */
 export function zoneCountry(value: string): string | undefined {
   zones ??= new Map(
@@ -205,6 +205,8 @@ const zoneKey = (value: string) =>
     .trim()
     .replace(/^\((?:GMT|UTC)[^)]*\)\s*/i, '')
     .toLowerCase()
+    .replace(/_slash_/g, '/')
+    .replace(/_hyphen_/g, '-')
     .replace(/[\s_]+/g, '_');
 
 const STATE_WORDS = new Set(['state', 'province', 'region', 'territory']);
@@ -270,7 +272,7 @@ export function regionSources(
   words.forEach((w, i) => {
     if (w.length === 0 || w.some((x) => NOT_OWN_WORDS.has(x) || NOT_OWN_ZONE_WORDS.has(x))) return;
     const values = sample.map((row) => text(row[i])).filter((v) => v !== '');
-    if (!values.some((v) => v.includes('/'))) return;
+    if (!values.some((v) => v.includes('/') || /_slash_/i.test(v))) return;
     const found = values.flatMap((v) => zoneCountry(v) ?? []);
     const zones = found.length + values.filter((v) => NO_COUNTRY_ZONE.test(v)).length;
     if (found.length > 0 && zones >= values.length * SHARE)

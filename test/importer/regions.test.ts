@@ -127,6 +127,10 @@ describe('zoneCountry', () => {
     expect(zoneCountry('America/Argentina/Buenos_Aires')).toBe('AR');
     expect(zoneCountry('(GMT+05:30) Asia/Kolkata')).toBe('IN');
     expect(zoneCountry(' Australia/Sydney ')).toBe('AU');
+    // HubSpot's IP Timezone spells the zone as a slug.
+    expect(zoneCountry('america_slash_new_york')).toBe('US');
+    expect(zoneCountry('america_slash_port_hyphen_au_hyphen_prince')).toBe('HT');
+    expect(zoneCountry('canada_slash_atlantic')).toBe('CA');
   });
 
   it('reads no country of a zone of none, nor of a name without its area', () => {
