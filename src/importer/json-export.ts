@@ -86,8 +86,11 @@ export async function readAsExportTable(
 
 interface Table {
   columns: Column[];
-  /** The fields of the records read first: a later record's others are not read. */
-  known?: ReadonlySet<string>;
+  /**
+   * The fields of the records read first, each by its path's name and the path (keys joined by
+   * NUL): a later record's others are not read.
+   */
+  known?: ReadonlyMap<string, string>;
   /** Fields past the columns' bound, not read. */
   dropped?: string[];
 }
@@ -133,7 +136,7 @@ function fieldColumns(objects: readonly Record<string, unknown>[]): Table {
         ? { ...c, header: c.path[1]! }
         : c,
     ),
-    known: new Set(byHeader.keys()),
+    known: new Map([...byHeader].map(([header, c]) => [header, pathKey(c.path)])),
     dropped,
   };
 }
@@ -188,12 +191,24 @@ async function* chain(
   if (table?.dropped?.length) tell(table.dropped, undefined);
   const withCells = (record: SourceRecord): SourceRecord => {
     if (!columns || record.error) return record;
-    if (!told && table?.known) {
+    if (table?.known) {
       const unread: string[] = [];
-      forEachField(record.record, (_path, header) => {
-        if (!table.known!.has(header) && unread.length < 5) unread.push(header);
+      let clash: string | undefined;
+      forEachField(record.record, (path, header) => {
+        const known = table.known!.get(header);
+        if (known === undefined) {
+          if (!told && unread.length < 5) unread.push(header);
+        } else if (
+          known !== pathKey(path) &&
+          clash === undefined &&
+          cell(valueAt(record.record, path)) !== undefined
+        ) {
+          const column = columns.find((c) => pathKey(c.path) === known)!;
+          clash = `${describePath(path)} and ${describePath(column.path)} are both the column "${header}": rename one, so that neither value is lost`;
+        }
       });
       if (unread.length > 0) tell(unread, record.line);
+      if (clash) return { ...record, error: clash };
     }
     return { ...record, raw: columns.map((c) => cell(valueAt(record.record, c.path))) };
   };
@@ -210,6 +225,14 @@ async function* chain(
     await rest.return?.();
   }
 }
+
+const pathKey = (path: readonly string[]) => path.join('\0');
+
+/** `"name.first"` (a key with a dot), `"first" in "name"` (a nested field). */
+const describePath = (path: readonly string[]) =>
+  path.length === 1
+    ? `the field "${path[0]}"`
+    : `the field "${path.at(-1)}" in "${path.slice(0, -1).join('.')}"`;
 
 function valueAt(record: Record<string, unknown>, path: readonly string[]): unknown {
   let value: unknown = record;

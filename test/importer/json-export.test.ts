@@ -179,6 +179,24 @@ describe('readAsExportTable', () => {
     });
   });
 
+  it('refuses a record whose dotted key and nested field would be one column, neither value lost', async () => {
+    const source = sourceOf([
+      { id: 1, name: { first: 'Ann' }, email: 'a@example.com' },
+      { id: 2, 'name.first': 'Bob', email: 'b@example.com' },
+      { id: 3, name: { first: 'Cy' }, 'name.first': null },
+    ]);
+    await readAsExportTable(source);
+    expect(source.header).toEqual(['id', 'name.first', 'email']);
+    const records = await collect(source);
+    expect(records.map((r) => r.error)).toEqual([
+      undefined,
+      'the field "name.first" and the field "first" in "name" are both the column "name.first": rename one, so that neither value is lost',
+      // An empty value loses nothing.
+      undefined,
+    ]);
+    expect(records[2]!.raw).toEqual(['3', 'Cy', undefined]);
+  });
+
   it('an empty source has no export and no keys', async () => {
     const source = sourceOf([]);
     await readAsExportTable(source);
