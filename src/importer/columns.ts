@@ -55,7 +55,7 @@ type Place = 'work' | 'home' | 'other';
  * [first, name], `Attendee no.` -> [attendee, no], `Phone - home` -> [phone, home].
  */
 export function headerWords(header: string): string[] {
-  const spaced = header
+  const spaced = eastAsianWords(header)
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
@@ -74,6 +74,76 @@ export function headerWords(header: string): string[] {
     words.push(...splitCompound(word));
   }
   return words;
+}
+
+/**
+ * Japanese, Chinese and Korean headers' words, as the English words the rules read: `姓` and `名`
+ * are a last and a first name, `メールアドレス` an email, `お届け先電話番号` a shipping phone number.
+ * A header runs its words together; the longest known word is taken at each place.
+ */
+const EAST_ASIAN_WORDS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    name: '氏名 名前 お名前 名 姓名 全名 성명 성함 이름 명',
+    'last name': '姓 苗字 姓氏 성',
+    // Readings of a name (furigana, katakana, romaji) are not the name.
+    phonetic: 'フリガナ ふりがな カナ かな 読み よみ ヨミ セイ メイ ローマ字',
+    email:
+      'メール メールアドレス 電子メール 電子メールアドレス 邮箱 电子邮件 电子邮箱 邮件 電子郵件 郵件 이메일 메일 전자우편',
+    'phone number': '電話番号 电话号码 電話號碼 전화번호 연락처',
+    phone: '電話 固定電話 电话 联系电话 聯絡電話 전화',
+    mobile:
+      '携帯 携帯電話 携帯番号 携帯電話番号 手机 手机号 手机号码 手機 手機號碼 휴대폰 휴대전화 핸드폰 휴대폰번호',
+    fax: 'ファックス ファクス 传真 傳真 팩스',
+    'company name': '会社名 企業名 公司名称 회사명',
+    company: '会社 企業 公司 회사',
+    country: '国 国名 国家 國家 국가 나라',
+    state: '都道府県 省 省份',
+    'postal code': '郵便番号 邮编 邮政编码 郵遞區號 우편번호',
+    address: '住所 アドレス 地址 주소',
+    city: '市区町村 城市',
+    number: '番号 号码 號碼 번호',
+    member: '会員 会员 會員 회원',
+    customer: '顧客 客户 客戶 고객',
+    contact: '連絡先 联系人 聯絡人',
+    shipping: 'お届け先 配送先',
+    billing: '請求先',
+    home: '自宅',
+    work: '勤務先 직장',
+    gender: '性別 性别 성별',
+    birthday: '生年月日 誕生日 生日 出生日期 생년월일 생일',
+    notes: '備考 备注 메모 비고',
+    'job title': '役職 职位 職位 직위 직책',
+    department: '部署 部门 부서',
+  }).flatMap(([words, terms]) => terms.split(' ').map((term) => [term, words] as const)),
+);
+const EAST_ASIAN_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu;
+const LONGEST_TERM = Math.max(...[...EAST_ASIAN_WORDS.keys()].map((term) => term.length));
+
+function eastAsianWords(header: string): string {
+  if (!/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]/.test(header)) return header;
+  return header.normalize('NFKC').replace(EAST_ASIAN_RUN_RE, (run) => {
+    // `名` alone, beside `姓`, is the first name; after other words (`顧客名`) a name.
+    if (run === '名') return ' first name ';
+    const out: string[] = [];
+    let unknown = '';
+    for (let i = 0; i < run.length; ) {
+      let found: string | undefined;
+      let length = Math.min(LONGEST_TERM, run.length - i);
+      for (; length > 0 && found === undefined; length--)
+        found = EAST_ASIAN_WORDS.get(run.slice(i, i + length));
+      if (found === undefined) {
+        unknown += run[i];
+        i++;
+        continue;
+      }
+      if (unknown) out.push(unknown);
+      unknown = '';
+      out.push(found);
+      i += length + 1;
+    }
+    if (unknown) out.push(unknown);
+    return ` ${out.join(' ')} `;
+  });
 }
 
 /** Words that run together in headers (`firstname`, `emailaddress`, `mobilephonenumber`). */
@@ -224,6 +294,7 @@ const NOT_COUNTRY_WORDS = new Set([
   'origin',
 ]);
 const STATE_WORDS = new Set(['state', 'province', 'county', 'prefecture', 'canton']);
+const POSTAL_WORDS = new Set(['postal', 'zip', 'zipcode', 'postcode', 'plz']);
 /** Words that name a person's id only beside the person's word (`Client Code`, `Codice cliente`). */
 const CODE_WORDS = new Set(['code', 'codice', 'codigo', 'ref', 'reference', 'referencia']);
 const ID_WORDS = new Set([
@@ -887,8 +958,13 @@ export function inferColumns(
         if (byValues) by = 'values';
         break;
       case 'none':
-        // A state's two-letter codes read as countries (CA, DE, IN): no hint for those.
-        if (byValues && !(byValues === 'country' && has(w, STATE_WORDS)))
+        // A state's two-letter codes read as countries (CA, DE, IN), a postcode's digits as a
+        // phone number (Japan's `100-0001`): no hint for those.
+        if (
+          byValues &&
+          !(byValues === 'country' && has(w, STATE_WORDS)) &&
+          !(byValues === 'phone' && has(w, POSTAL_WORDS))
+        )
           lookAlikes.push({ index: i, looksLike: byValues });
         return;
       default:

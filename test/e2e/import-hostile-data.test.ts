@@ -1,7 +1,7 @@
 // Issue "nothing lost, nothing injected", data: an import never deletes or overwrites a file it
 // did not write, reads text in its real encoding, reads back exactly what export wrote, and
 // rejects one bad record (too big, too deep) without stopping the rest.
-import { link, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
@@ -152,6 +152,31 @@ describe('encodings', () => {
     expect(r.stderr).toMatch(/mixed\.csv: line 3, column 7: not valid UTF-8 \(byte 0xE9\)/);
     expect(r.stderr).toMatch(/--encoding windows-1252/);
     expect(await contacts()).toEqual([]);
+  });
+
+  it("reads a Japanese Excel's Shift_JIS CSV by its own words, and writes its rejects so Excel reads them", async () => {
+    // A Japanese shop's customers (test/fixtures/encodings/EVIDENCE.md): `姓` and `名` are the
+    // last and first name, `国名` the country of the national numbers.
+    await copyFile(
+      new URL('../fixtures/encodings/customers.shift_jis.csv', import.meta.url),
+      path('顧客.csv'),
+    );
+    const r = await cli(['import', '顧客.csv']);
+    expect(r.code, r.stderr).toBe(ExitCode.PARTIAL);
+    expect(r.stderr).toMatch(
+      /顧客\.csv is not UTF-8: reading it as Shift_JIS \(what Excel writes on Japanese Windows\)/,
+    );
+    expect(r.stderr.split('\n')[0]).toContain(
+      '名 + 姓 -> name; メールアドレス -> email; 電話番号 -> phonenumber; 国名 -> phone country',
+    );
+    expect((await contacts()).map((c) => [c.external_id, c.name, c.phonenumber])).toEqual([
+      ['taro.yamada@example.jp', '山田 太郎', '+81312345678'],
+      ['hanako.sato@example.jp', '佐藤 花子', '+819012345678'],
+    ]);
+    // The rejects file is UTF-8 with a BOM: Excel on Japanese Windows reads one without it as Shift_JIS.
+    const rejects = await readFile(path('顧客.rejects.csv'));
+    expect([...rejects.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(rejects.toString('utf8')).toMatch(/\n2024\/03\/20,男性,鈴木,一郎,.*ichiro\.suzuki@,/);
   });
 
   it('reads the file in the encoding --encoding names', async () => {

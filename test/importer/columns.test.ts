@@ -24,6 +24,48 @@ describe('headerWords', () => {
   });
 });
 
+describe('headerWords: Japanese, Chinese and Korean headers', () => {
+  it('reads their words as the rules read English ones, the longest word first', () => {
+    const roles = (headers: string[]) => headers.map((h) => roleByWords(headerWords(h)));
+    expect(headerWords('お届け先電話番号')).toEqual(['shipping', 'phone', 'number']);
+    expect(headerWords('ﾒｰﾙｱﾄﾞﾚｽ')).toEqual(['email']);
+    expect(headerWords('電話番号1勤務先')).toEqual(['phone', 'number', '1', 'work']);
+    // `姓` and `名` alone are the last and first name; `名` after other words a name (`顧客名`).
+    expect(roles(['姓', '名', '氏名', 'お名前', '顧客名', '姓名', '이름', '고객명'])).toEqual([
+      'last',
+      'first',
+      'name',
+      'name',
+      'name',
+      'name',
+      'name',
+      'name',
+    ]);
+    expect(roles(['メールアドレス', '邮箱', '이메일', '携帯電話', '手机', '휴대폰', '電話番号'])).toEqual([
+      'email',
+      'email',
+      'email',
+      'phone',
+      'phone',
+      'phone',
+      'phone',
+    ]);
+    expect(roles(['顧客ID', '会員番号', '国名', '国'])).toEqual(['id', 'id', 'country', 'country']);
+  });
+
+  it('reads a reading of a name (furigana, romaji), a postcode or a company as no name or phone', () => {
+    const roles = (headers: string[]) => headers.map((h) => roleByWords(headerWords(h)));
+    expect(roles(['セイ', 'メイ', '姓読み', '氏名（カナ）', '姓ローマ字'])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(roles(['郵便番号', '会社名', '회사명', '都道府県'])).toEqual(['none', 'none', 'none', 'none']);
+  });
+});
+
 describe('inferColumns: header words', () => {
   it('reads emails, phones, countries, names and ids in their common forms', () => {
     expect(

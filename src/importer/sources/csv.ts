@@ -29,7 +29,9 @@ interface Parsed {
  * values could land in the wrong fields.
  */
 export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Promise<ImportSource> {
-  const { bom } = input;
+  // The rejects and fixes files are UTF-8: with a BOM where the input had one, or was in a code
+  // page (a spreadsheet reads UTF-8 without one in the machine's own code page).
+  const bom = input.bom || !/^utf-?8$/i.test(input.encoding);
   const delimiter = options.delimiter ?? sniffDelimiter(input.sampleText);
   const maxRecordChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
 

@@ -37,7 +37,7 @@ export async function* decodeText(input: OpenedInput): AsyncGenerator<string> {
       const bytes = Buffer.concat([tail, chunk]);
       const legacy = ascii ? legacyStart(bytes, tail.length) : undefined;
       if (legacy === undefined) throw invalidUtf8(input, bytes, tail.length, line, column);
-      const looks = legacyEncoding(input.sample);
+      const looks = legacyEncoding(bytes.subarray(legacy));
       input.note({
         code: 'encoding_guessed',
         message:

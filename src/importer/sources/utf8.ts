@@ -2,7 +2,7 @@
 // encoding the bytes look like instead.
 
 /** A guess for a file that is not UTF-8: NUL bytes mean UTF-16, anything else a Windows code page. */
-export function legacyEncoding(sample: Buffer): { name: string; label: string } {
+export function legacyEncoding(sample: Uint8Array): { name: string; label: string } {
   let evenNul = 0;
   let oddNul = 0;
   for (let i = 0; i < sample.length; i++) {
@@ -13,7 +13,103 @@ export function legacyEncoding(sample: Buffer): { name: string; label: string } 
   }
   if (oddNul > sample.length / 8) return { name: 'UTF-16 (little-endian) without a BOM', label: 'utf-16le' };
   if (evenNul > sample.length / 8) return { name: 'UTF-16 (big-endian) without a BOM', label: 'utf-16be' };
-  return { name: 'Windows-1252 (Latin-1, what Excel writes on Windows)', label: 'windows-1252' };
+  return (
+    eastAsianEncoding(sample) ?? {
+      name: 'Windows-1252 (Latin-1, what Excel writes on Windows)',
+      label: 'windows-1252',
+    }
+  );
+}
+
+interface DoubleByte {
+  name: string;
+  label: string;
+  /** A byte that starts a character of two. */
+  lead: (b: number) => boolean;
+  /** A byte that may end one. */
+  trail: (b: number) => boolean;
+  /** A character of the code page's everyday set: its kana and first level of kanji, its Hangul. */
+  common: (lead: number, trail: number) => boolean;
+  /** A byte that is a character alone past ASCII (Shift_JIS's half-width katakana). */
+  single?: (b: number) => boolean;
+}
+
+const between = (b: number, from: number, to: number) => b >= from && b <= to;
+
+/**
+ * The code pages Excel writes a CSV in on Japanese, Chinese, Korean and Taiwanese Windows. Each is
+ * told by its structure (every byte past ASCII a lead byte with its trail byte) and by how much of
+ * the text falls in its everyday characters; another code page's text, or Latin-1's accents,
+ * breaks the structure or falls outside them. Korean comes before Chinese: Hangul's bytes are
+ * GBK's everyday hanzi too, where Chinese text also has hanzi past them.
+ */
+const DOUBLE_BYTE: readonly DoubleByte[] = [
+  {
+    name: 'Shift_JIS (what Excel writes on Japanese Windows)',
+    label: 'shift_jis',
+    lead: (b) => between(b, 0x81, 0x9f) || between(b, 0xe0, 0xfc),
+    trail: (b) => between(b, 0x40, 0x7e) || between(b, 0x80, 0xfc),
+    // Symbols, kana and full-width letters (0x81-0x84); the first level of kanji (0x88-0x98).
+    common: (lead) => between(lead, 0x81, 0x84) || between(lead, 0x88, 0x98),
+    single: (b) => between(b, 0xa1, 0xdf),
+  },
+  {
+    name: 'EUC-KR (what Excel writes on Korean Windows)',
+    label: 'euc-kr',
+    lead: (b) => between(b, 0x81, 0xfe),
+    trail: (b) => between(b, 0x41, 0x5a) || between(b, 0x61, 0x7a) || between(b, 0x81, 0xfe),
+    // KS X 1001's symbols and its Hangul syllables.
+    common: (lead, trail) => (between(lead, 0xa1, 0xa3) || between(lead, 0xb0, 0xc8)) && trail >= 0xa1,
+  },
+  {
+    name: 'GBK (what Excel writes on Chinese Windows)',
+    label: 'gbk',
+    lead: (b) => between(b, 0x81, 0xfe),
+    trail: (b) => between(b, 0x40, 0x7e) || between(b, 0x80, 0xfe),
+    // GB2312's symbols and its first level of hanzi.
+    common: (lead, trail) => (between(lead, 0xa1, 0xa3) || between(lead, 0xb0, 0xd7)) && trail >= 0xa1,
+  },
+  {
+    name: 'Big5 (what Excel writes on Taiwanese Windows)',
+    label: 'big5',
+    lead: (b) => between(b, 0x81, 0xfe),
+    trail: (b) => between(b, 0x40, 0x7e) || between(b, 0xa1, 0xfe),
+    // Symbols and the frequently used characters.
+    common: (lead) => between(lead, 0xa1, 0xc6),
+  },
+];
+
+/** Share of the characters past ASCII that must be everyday ones, and how many at least. */
+const COMMON_SHARE = 0.9;
+const MIN_CHARACTERS = 2;
+
+/** The East Asian code page the bytes are in, if every byte fits one and its text is everyday text. */
+function eastAsianEncoding(sample: Uint8Array): { name: string; label: string } | undefined {
+  let best: { share: number; page: DoubleByte } | undefined;
+  for (const page of DOUBLE_BYTE) {
+    let common = 0;
+    let total = 0;
+    let fits = true;
+    for (let i = 0; i < sample.length && fits; i++) {
+      const b = sample[i]!;
+      if (b < 0x80) continue;
+      total++;
+      if (page.single?.(b)) continue;
+      // A character cut by the end of the sample says nothing.
+      if (i + 1 === sample.length) {
+        total--;
+        break;
+      }
+      const trail = sample[i + 1]!;
+      if (!page.lead(b) || !page.trail(trail)) fits = false;
+      else if (page.common(b, trail)) common++;
+      i++;
+    }
+    if (!fits || total < MIN_CHARACTERS) continue;
+    const share = common / total;
+    if (share >= COMMON_SHARE && (best === undefined || share > best.share)) best = { share, page };
+  }
+  return best && { name: best.page.name, label: best.page.label };
 }
 
 /** Offset of the first byte that cannot start or continue a UTF-8 sequence (its length if none). */

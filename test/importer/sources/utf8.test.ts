@@ -1,4 +1,5 @@
 // Telling UTF-8 from the legacy encodings a file may be in.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstInvalidUtf8, legacyEncoding } from '../../../src/importer/sources/utf8.js';
 
@@ -30,5 +31,36 @@ describe('legacyEncoding', () => {
     expect(legacyEncoding(Buffer.from('name,email\n', 'utf16le').swap16()).label).toBe('utf-16be');
     expect(legacyEncoding(Buffer.from([0x4a, 0x6f, 0x73, 0xe9])).label).toBe('windows-1252');
     expect(legacyEncoding(Buffer.from([0x4a, 0x6f, 0x73, 0xe9])).name).toMatch(/Windows-1252/);
+  });
+});
+
+describe('an East Asian code page', () => {
+  // Written by iconv (test/fixtures/encodings/EVIDENCE.md), each beside its UTF-8 text.
+  const fixture = (name: string) =>
+    readFileSync(new URL(`../../fixtures/encodings/${name}`, import.meta.url));
+  const cases = [
+    ['customers.shift_jis.csv', 'customers.utf8.csv', 'shift_jis', /Japanese/],
+    ['zh.gbk.csv', 'zh.utf8.csv', 'gbk', /Chinese/],
+    ['ko.euc-kr.csv', 'ko.utf8.csv', 'euc-kr', /Korean/],
+    ['tw.big5.csv', 'tw.utf8.csv', 'big5', /Taiwanese/],
+  ] as const;
+
+  it.each(cases)('tells %s by its bytes, and it reads back as its text', (file, text, label, name) => {
+    const bytes = fixture(file);
+    const found = legacyEncoding(bytes);
+    expect(found.label).toBe(label);
+    expect(found.name).toMatch(name);
+    expect(new TextDecoder(found.label).decode(bytes).replace(/\r/g, '')).toBe(
+      fixture(text).toString('utf8'),
+    );
+  });
+
+  it('tells it from a sample cut inside a character, and not from Latin-1 text', () => {
+    const bytes = fixture('customers.shift_jis.csv');
+    expect(legacyEncoding(bytes.subarray(0, 40)).label).toBe('shift_jis');
+    const latin = Buffer.from('Nom,Prénom,Société\nMüller,René,Crème brûlée\nJosé,Zoë,Café\n', 'latin1');
+    expect(legacyEncoding(latin).label).toBe('windows-1252');
+    // Accents that happen to pair as a code page's characters are none of its everyday ones.
+    expect(legacyEncoding(Buffer.from('Jürgen Müller,Straße\n', 'latin1')).label).toBe('windows-1252');
   });
 });
