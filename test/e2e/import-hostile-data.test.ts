@@ -164,7 +164,7 @@ describe('encodings', () => {
     const r = await cli(['import', '顧客.csv']);
     expect(r.code, r.stderr).toBe(ExitCode.PARTIAL);
     expect(r.stderr).toMatch(
-      /顧客\.csv is not UTF-8: reading it as Shift_JIS \(what Excel writes on Japanese Windows\)/,
+      /顧客\.csv is not UTF-8: reading it as Shift_JIS \(the code page of Japanese Windows and phones\)/,
     );
     expect(r.stderr.split('\n')[0]).toContain(
       '名 + 姓 -> name; メールアドレス -> email; 電話番号 -> phonenumber; 国名 -> phone country',

@@ -69,6 +69,25 @@ describe('importing vCard files', () => {
     });
   });
 
+  it("a Japanese phone's 2.1 in Shift_JIS: the family name first, readings left out, the address's country", async () => {
+    const mock = await startTestMock();
+    const r = await importFixture(mock, 'japanese-phone-2.1.vcf');
+    expect(r.code, r.stderr).toBe(ExitCode.OK);
+    expect(r.stderr).toMatch(/is not UTF-8: reading it as Shift_JIS/);
+    expect(fields(mock)).toEqual({
+      'taro.yamada@example.jp': {
+        name: '山田 太郎',
+        email: 'taro.yamada@example.jp',
+        phonenumber: '+819012345678',
+      },
+      'hanako.sato@example.jp': {
+        name: '佐藤 花子',
+        email: 'hanako.sato@example.jp',
+        phonenumber: '+818023456789',
+      },
+    });
+  });
+
   it('is known by its content, and a broken file is refused naming the file and line', async () => {
     const mock = await startTestMock();
     const r = await importFixture(mock, 'apple-3.0.vcf', 'contacts.txt');

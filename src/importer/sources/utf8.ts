@@ -45,7 +45,7 @@ const between = (b: number, from: number, to: number) => b >= from && b <= to;
  */
 const DOUBLE_BYTE: readonly DoubleByte[] = [
   {
-    name: 'Shift_JIS (what Excel writes on Japanese Windows)',
+    name: 'Shift_JIS (the code page of Japanese Windows and phones)',
     label: 'shift_jis',
     lead: (b) => between(b, 0x81, 0x9f) || between(b, 0xe0, 0xfc),
     trail: (b) => between(b, 0x40, 0x7e) || between(b, 0x80, 0xfc),
@@ -54,7 +54,7 @@ const DOUBLE_BYTE: readonly DoubleByte[] = [
     single: (b) => between(b, 0xa1, 0xdf),
   },
   {
-    name: 'EUC-KR (what Excel writes on Korean Windows)',
+    name: 'EUC-KR (the code page of Korean Windows)',
     label: 'euc-kr',
     lead: (b) => between(b, 0x81, 0xfe),
     trail: (b) => between(b, 0x41, 0x5a) || between(b, 0x61, 0x7a) || between(b, 0x81, 0xfe),
@@ -62,7 +62,7 @@ const DOUBLE_BYTE: readonly DoubleByte[] = [
     common: (lead, trail) => (between(lead, 0xa1, 0xa3) || between(lead, 0xb0, 0xc8)) && trail >= 0xa1,
   },
   {
-    name: 'GBK (what Excel writes on Chinese Windows)',
+    name: 'GBK (the code page of Chinese Windows)',
     label: 'gbk',
     lead: (b) => between(b, 0x81, 0xfe),
     trail: (b) => between(b, 0x40, 0x7e) || between(b, 0x80, 0xfe),
@@ -70,7 +70,7 @@ const DOUBLE_BYTE: readonly DoubleByte[] = [
     common: (lead, trail) => (between(lead, 0xa1, 0xa3) || between(lead, 0xb0, 0xd7)) && trail >= 0xa1,
   },
   {
-    name: 'Big5 (what Excel writes on Taiwanese Windows)',
+    name: 'Big5 (the code page of Taiwanese Windows)',
     label: 'big5',
     lead: (b) => between(b, 0x81, 0xfe),
     trail: (b) => between(b, 0x40, 0x7e) || between(b, 0xa1, 0xfe),
@@ -92,14 +92,11 @@ function eastAsianEncoding(sample: Uint8Array): { name: string; label: string } 
     let fits = true;
     for (let i = 0; i < sample.length && fits; i++) {
       const b = sample[i]!;
-      if (b < 0x80) continue;
-      total++;
-      if (page.single?.(b)) continue;
+      // Half-width katakana (a phone's readings of names, `ﾔﾏﾀﾞ`) neither count for nor against it.
+      if (b < 0x80 || page.single?.(b)) continue;
       // A character cut by the end of the sample says nothing.
-      if (i + 1 === sample.length) {
-        total--;
-        break;
-      }
+      if (i + 1 === sample.length) break;
+      total++;
       const trail = sample[i + 1]!;
       if (!page.lead(b) || !page.trail(trail)) fits = false;
       else if (page.common(b, trail)) common++;
