@@ -136,6 +136,9 @@ const COUNTRIES: readonly Country[] = [
 const OWN_POSTCODES: readonly { code: string; postal: RegExp }[] = [
   { code: 'GB', postal: /^(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})$/i },
   { code: 'CA', postal: /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/i },
+  // Japan's three digits and four (`100-0001`, after its postal mark `〒`); Brazil writes five
+  // and three, Portugal four and three.
+  { code: 'JP', postal: /^(?:〒\s*)?\d{3}-\d{4}$/ },
 ];
 
 const inRanges = (lead: number | string, ranges: Region['ranges']) =>
@@ -171,10 +174,10 @@ function regionOf(state: string, postal: string, countries: readonly string[]) {
   return undefined;
 }
 
-/** The country a postcode alone names (`SW1A 1AA`: GB; `K1A 0B1`: CA). */
+/** The country a postcode alone names (`SW1A 1AA`: GB; `K1A 0B1`: CA; `100-0001`: JP). */
 export function postcodeCountry(
   postal: string,
-  countries: readonly string[] = ['GB', 'CA'],
+  countries: readonly string[] = ['GB', 'CA', 'JP'],
 ): string | undefined {
   const code = postal.trim();
   return OWN_POSTCODES.find((p) => countries.includes(p.code) && p.postal.test(code))?.code;

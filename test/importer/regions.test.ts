@@ -47,7 +47,7 @@ describe('regionCountry', () => {
 });
 
 describe('postcodeCountry', () => {
-  it("reads Britain's and Canada's postcodes alone, and no five or four digits", () => {
+  it("reads Britain's, Canada's and Japan's postcodes alone, and no five or four digits", () => {
     expect(postcodeCountry('SW1A 1AA')).toBe('GB');
     expect(postcodeCountry('m1 1ae')).toBe('GB');
     expect(postcodeCountry('EC1V 9HX')).toBe('GB');
@@ -56,6 +56,11 @@ describe('postcodeCountry', () => {
     expect(postcodeCountry('2000')).toBeUndefined();
     // Ireland's Eircode is no British postcode.
     expect(postcodeCountry('A65 F4E2')).toBeUndefined();
+    expect(postcodeCountry('100-0001')).toBe('JP');
+    expect(postcodeCountry('〒530-0001')).toBe('JP');
+    // Brazil's CEP and Portugal's code are no Japanese postcode.
+    expect(postcodeCountry('01310-100')).toBeUndefined();
+    expect(postcodeCountry('1000-001')).toBeUndefined();
   });
 });
 
