@@ -55,9 +55,11 @@ type Place = 'work' | 'home' | 'other';
  * [first, name], `Attendee no.` -> [attendee, no], `Phone - home` -> [phone, home].
  */
 export function headerWords(header: string): string[] {
+  // Accents go (`Téléphone`); kana keep their voicing marks and Hangul its syllables (`カード`).
   const spaced = eastAsianWords(header)
     .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+    .replace(/(?![\u3099\u309a])\p{M}/gu, '')
+    .normalize('NFC')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, (_, a, b, c, d) => (a ? `${a} ${b}` : `${c} ${d}`))
     .toLowerCase();
@@ -85,10 +87,13 @@ const EAST_ASIAN_WORDS: ReadonlyMap<string, string> = new Map(
   Object.entries({
     name: '氏名 名前 お名前 名 姓名 全名 성명 성함 이름 명',
     'last name': '姓 苗字 姓氏 성',
+    maiden: '旧姓',
     // Readings of a name (furigana, katakana, romaji) are not the name.
     phonetic: 'フリガナ ふりがな カナ かな 読み よみ ヨミ セイ メイ ローマ字',
     email:
       'メール メールアドレス 電子メール 電子メールアドレス 邮箱 电子邮件 电子邮箱 邮件 電子郵件 郵件 이메일 메일 전자우편',
+    // A Japanese mobile's own email address.
+    'mobile email': '携帯アドレス 携帯メール',
     'phone number': '電話番号 电话号码 電話號碼 전화번호 연락처',
     phone: '電話 固定電話 电话 联系电话 聯絡電話 전화',
     mobile:
@@ -101,11 +106,16 @@ const EAST_ASIAN_WORDS: ReadonlyMap<string, string> = new Map(
     'postal code': '郵便番号 邮编 邮政编码 郵遞區號 우편번호',
     address: '住所 アドレス 地址 주소',
     city: '市区町村 城市',
-    number: '番号 号码 號碼 번호',
+    number: '番号 号码 號碼 编号 編號 번호',
+    order: '注文 受注 订单 訂單 주문',
+    invoice: '請求書 伝票 发票 發票 송장',
+    tracking: '追跡 운송장',
+    // A national identity card's number is no key of a contact.
+    ssn: '身份证 身分證 주민등록 주민',
     member: '会員 会员 會員 회원',
-    customer: '顧客 客户 客戶 고객',
+    customer: '顧客 客户 客戶 고객 구매자',
     contact: '連絡先 联系人 聯絡人',
-    shipping: 'お届け先 配送先',
+    shipping: 'お届け先 配送先 배송지 배송',
     billing: '請求先',
     home: '自宅',
     work: '勤務先 직장',
@@ -375,6 +385,10 @@ const REGISTRATION_WORDS = new Set([
  */
 const OTHER_WORDS = new Set([
   'account',
+  'tracking',
+  'waybill',
+  'shipment',
+  'parcel',
   'host',
   'organizer',
   'organiser',

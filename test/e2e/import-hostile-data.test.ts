@@ -152,6 +152,17 @@ describe('encodings', () => {
     expect(r.stderr).toMatch(/mixed\.csv: line 3, column 7: not valid UTF-8 \(byte 0xE9\)/);
     expect(r.stderr).toMatch(/--encoding windows-1252/);
     expect(await contacts()).toEqual([]);
+    // Curly quotes that pair with the next letter as a Shift_JIS kanji change nothing.
+    await writeFile(
+      path('mixed.csv'),
+      Buffer.concat([
+        Buffer.from('external_id,name\nu0,Zoë\n', 'utf8'),
+        Buffer.from('u1,O\x92Brien\n', 'latin1'),
+      ]),
+    );
+    const again = await cli(['import', 'mixed.csv']);
+    expect(again.code).toBe(ExitCode.USAGE);
+    expect(again.stderr).toMatch(/mixed\.csv: line 3, column 5: not valid UTF-8 \(byte 0x92\)/);
   });
 
   it("reads a Japanese Excel's Shift_JIS CSV by its own words, and writes its rejects so Excel reads them", async () => {

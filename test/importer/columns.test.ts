@@ -63,6 +63,12 @@ describe('headerWords: Japanese, Chinese and Korean headers', () => {
       undefined,
     ]);
     expect(roles(['郵便番号', '会社名', '회사명', '都道府県'])).toEqual(['none', 'none', 'none', 'none']);
+    // An order's, an invoice's or a parcel's number is no contact's id, as in English.
+    expect(
+      roles(['주문번호', '송장번호', '注文番号', '請求書番号', 'Tracking Number', '身份证号码']),
+    ).toEqual(['none', 'none', 'none', 'none', 'none', 'none']);
+    // A maiden name is not the name; a Japanese mobile's address is an email.
+    expect(roles(['旧姓', '携帯アドレス', '客户编号'])).toEqual([undefined, 'email', 'id']);
   });
 });
 

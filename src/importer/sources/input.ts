@@ -126,14 +126,12 @@ export async function openInput(path: string, options: InputOptions = {}): Promi
     // UTF-16 (NUL is valid UTF-8, but no UTF-8 text has it). Else, where the first bytes cannot be
     // UTF-8, the legacy encoding they look like (Outlook and Excel on Windows write Windows-1252).
     // Only when the text before the first bad byte is plain ASCII: real UTF-8 before it means a
-    // file that mixes encodings, which the UTF-8 reader refuses, naming the line. A Japanese,
-    // Chinese or Korean code page is told by its own structure wherever the UTF-8 breaks.
+    // file that mixes encodings, which the UTF-8 reader refuses, naming the line.
     const legacy = legacyEncoding(sample);
     const bad = firstInvalidUtf8(sample);
     if (
       legacy.label.startsWith('utf-16') ||
-      (bad < sample.length &&
-        (legacy.label !== 'windows-1252' || sample.subarray(0, bad).every((b) => b < 0x80)))
+      (bad < sample.length && sample.subarray(0, bad).every((b) => b < 0x80))
     ) {
       encoding = legacy.label;
       guessed = {

@@ -32,6 +32,12 @@ interface DoubleByte {
   common: (lead: number, trail: number) => boolean;
   /** A byte that is a character alone past ASCII (Shift_JIS's half-width katakana). */
   single?: (b: number) => boolean;
+  /**
+   * Share of its characters whose second byte is past ASCII too, at least. A code page's text has
+   * many: most kanji and hanzi, hiragana, a good part of katakana. Windows-1252's curly quotes and
+   * accents are each followed by a letter (`O’Brien`: 0x92 0x42, a Shift_JIS kanji by its bytes).
+   */
+  highTrails: number;
 }
 
 const between = (b: number, from: number, to: number) => b >= from && b <= to;
@@ -52,6 +58,8 @@ const DOUBLE_BYTE: readonly DoubleByte[] = [
     // Symbols, kana and full-width letters (0x81-0x84); the first level of kanji (0x88-0x98).
     common: (lead) => between(lead, 0x81, 0x84) || between(lead, 0x88, 0x98),
     single: (b) => between(b, 0xa1, 0xdf),
+    // Katakana's second bytes are mostly ASCII's (`ア` 0x83 0x41).
+    highTrails: 0.2,
   },
   {
     name: 'EUC-KR (the code page of Korean Windows)',
@@ -60,22 +68,26 @@ const DOUBLE_BYTE: readonly DoubleByte[] = [
     trail: (b) => between(b, 0x41, 0x5a) || between(b, 0x61, 0x7a) || between(b, 0x81, 0xfe),
     // KS X 1001's symbols and its Hangul syllables.
     common: (lead, trail) => (between(lead, 0xa1, 0xa3) || between(lead, 0xb0, 0xc8)) && trail >= 0xa1,
+    highTrails: 0.5,
   },
   {
     name: 'GBK (the code page of Chinese Windows)',
     label: 'gbk',
     lead: (b) => between(b, 0x81, 0xfe),
     trail: (b) => between(b, 0x40, 0x7e) || between(b, 0x80, 0xfe),
-    // GB2312's symbols and its first level of hanzi.
-    common: (lead, trail) => (between(lead, 0xa1, 0xa3) || between(lead, 0xb0, 0xd7)) && trail >= 0xa1,
+    // GB2312's symbols and its hanzi (names take many of its second level: 梓, 婷, 鑫).
+    common: (lead, trail) => (between(lead, 0xa1, 0xa3) || between(lead, 0xb0, 0xf7)) && trail >= 0xa1,
+    highTrails: 0.5,
   },
   {
     name: 'Big5 (the code page of Taiwanese Windows)',
     label: 'big5',
     lead: (b) => between(b, 0x81, 0xfe),
     trail: (b) => between(b, 0x40, 0x7e) || between(b, 0xa1, 0xfe),
-    // Symbols and the frequently used characters.
-    common: (lead) => between(lead, 0xa1, 0xc6),
+    // Symbols and the characters of its two levels.
+    common: (lead) => between(lead, 0xa1, 0xa3) || between(lead, 0xa4, 0xf9),
+    // Three in five of its characters' second bytes are past ASCII.
+    highTrails: 0.4,
   },
 ];
 
@@ -89,6 +101,7 @@ function eastAsianEncoding(sample: Uint8Array): { name: string; label: string } 
   for (const page of DOUBLE_BYTE) {
     let common = 0;
     let total = 0;
+    let high = 0;
     let fits = true;
     for (let i = 0; i < sample.length && fits; i++) {
       const b = sample[i]!;
@@ -100,9 +113,10 @@ function eastAsianEncoding(sample: Uint8Array): { name: string; label: string } 
       const trail = sample[i + 1]!;
       if (!page.lead(b) || !page.trail(trail)) fits = false;
       else if (page.common(b, trail)) common++;
+      if (trail >= 0x80) high++;
       i++;
     }
-    if (!fits || total < MIN_CHARACTERS) continue;
+    if (!fits || total < MIN_CHARACTERS || high < total * page.highTrails) continue;
     const share = common / total;
     if (share >= COMMON_SHARE && (best === undefined || share > best.share)) best = { share, page };
   }

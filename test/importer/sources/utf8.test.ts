@@ -62,5 +62,22 @@ describe('an East Asian code page', () => {
     expect(legacyEncoding(latin).label).toBe('windows-1252');
     // Accents that happen to pair as a code page's characters are none of its everyday ones.
     expect(legacyEncoding(Buffer.from('Jürgen Müller,Straße\n', 'latin1')).label).toBe('windows-1252');
+    // Curly quotes are Shift_JIS kanji by their bytes (0x92 0x42), each followed by a letter.
+    const quotes = Buffer.from(
+      'Patrick,O\x92Brien,Kellogg\x92s,doesn\x92t like \x93calls\x94\nSiobhan,O\x92Neill\n',
+      'latin1',
+    );
+    expect(legacyEncoding(quotes).label).toBe('windows-1252');
+    expect(legacyEncoding(Buffer.from('ÁNGEL IBÁÑEZ,MÁLAGA\n', 'latin1')).label).toBe('windows-1252');
+  });
+
+  it("reads Chinese names of GB2312's second level as GBK", () => {
+    // 婷, 梓, 鑫, 昊, 璐, 琪: common in names, past the first level; bytes as iconv -t GBK writes them.
+    const names = Buffer.from(
+      'd0d5c3fb2cc0eee6c3e6c30ad5c5e8f7baad0acdf5f6ce2cc1f5eabb0ab3c2e8b42cd5d4e7f70a',
+      'hex',
+    );
+    expect(new TextDecoder('gbk').decode(names)).toBe('姓名,李婷婷\n张梓涵\n王鑫,刘昊\n陈璐,赵琪\n');
+    expect(legacyEncoding(names).label).toBe('gbk');
   });
 });
