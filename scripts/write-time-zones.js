@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { getCountries } from 'libphonenumber-js';
 
 const dir = process.argv[2] ?? '/usr/share/zoneinfo';
 const target = fileURLToPath(new URL('../src/importer/time-zones.ts', import.meta.url));
@@ -15,13 +16,30 @@ for (const line of readFileSync(`${dir}/zone.tab`, 'utf8').split('\n')) {
   const [code, , zone] = line.split('\t');
   country.set(zone, code);
 }
-// A link not in zone.tab is of its target's country; only names with an area (`Asia/Calcutta`):
-// `Japan` or `GB` alone read as countries, not zones.
+/** The tz database's older areas named for their country (`Canada/Eastern`, `US/Pacific`). */
+const AREAS = { US: 'US', Canada: 'CA', Mexico: 'MX', Brazil: 'BR', Chile: 'CL' };
+/** zone1970.tab: the countries each zone's clocks serve (`Africa/Nairobi`: KE, DJ, ER, ...). */
+const served = new Map();
+for (const line of readFileSync(`${dir}/zone1970.tab`, 'utf8').split('\n')) {
+  if (line === '' || line.startsWith('#')) continue;
+  const [codes, , zone] = line.split('\t');
+  served.set(zone, codes.split(','));
+}
+// A link not in zone.tab is an older name (`Asia/Calcutta`) or a place whose clocks another
+// zone now keeps (`Africa/Asmera`, Eritrea's, links to Nairobi's): it is read only where its
+// target serves one country, so it can be no other's. Only names with an area: `Japan` or `GB`
+// alone read as countries, not zones.
 for (const line of readFileSync(`${dir}/tzdata.zi`, 'utf8').split('\n')) {
   const [kind, to, name] = line.split(' ');
   if (kind !== 'L' || !name.includes('/') || country.has(name) || !country.has(to)) continue;
-  country.set(name, country.get(to));
+  const area = AREAS[name.split('/')[0]];
+  if (area === undefined && served.get(to)?.length !== 1) continue;
+  country.set(name, area ?? country.get(to));
 }
+// Countries with no phone numbering of their own (Antarctica's, the US Minor Outlying Islands)
+// place no number.
+const numbered = new Set(getCountries());
+for (const [zone, code] of country) if (!numbered.has(code)) country.delete(zone);
 const byCountry = new Map();
 for (const [zone, code] of country) byCountry.set(code, [...(byCountry.get(code) ?? []), zone]);
 const entries = [...byCountry]

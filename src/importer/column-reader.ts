@@ -40,9 +40,12 @@ const ZERO_DATE_RE = /^(?:0{1,2}(?<sep>[/.])0{1,2}\k<sep>0{2,4}|0{4}-00-00)(?:[ 
 export interface PhoneCell {
   text: string;
   raw: string;
-  /** The row's country for this number (its own address's first), if the row names one. */
-  /** `byAddress`: named by its address or time zone, which a default country overrides. */
-  country: { code: string; column: string; byAddress?: true } | undefined;
+  /**
+   * The row's country for this number (its own address's first), if the row names one.
+   * `byAddress`: named by its address or time zone, which a default country overrides; `zone`:
+   * by its time zone, which the file's own evidence comes before.
+   */
+  country: { code: string; column: string; byAddress?: true; zone?: true } | undefined;
 }
 
 /** A cell holding JSON (the stripe_accounts column), parsed; its text as is when it is not JSON. */
@@ -224,7 +227,8 @@ export class ColumnReader {
     if (regions.length > 0 && phones.some((phone) => phone.country === undefined)) {
       const found = rowRegion(regions, cells);
       if (found) {
-        evidence.addCountry(found.code);
+        // A time zone is a row's word alone: other rows' numbers are not read by it.
+        if (!found.zone) evidence.addCountry(found.code);
         for (const phone of phones) phone.country ??= { ...found, byAddress: true };
       }
     }

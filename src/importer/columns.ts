@@ -669,6 +669,8 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
   if (has(words, KIND_WORDS) && (has(words, EMAIL_WORDS) || has(words, PHONE_WORDS))) return 'none';
   if (has(words, EMAIL_WORDS)) return other ? 'none' : 'email';
   if (has(words, PHONE_WORDS)) return has(words, OTHER_PHONE_WORDS) ? 'none' : 'phone';
+  // `Text Reminder Number`, `Text number`: the number texts are sent to.
+  if (words.includes('text') && (words.includes('number') || words.includes('no')) && !other) return 'phone';
   if (has(words, COUNTRY_WORDS))
     return has(words, STATE_WORDS) || has(words, NOT_COUNTRY_WORDS) ? 'none' : 'country';
   if (other) return 'none';

@@ -138,7 +138,7 @@ export class FileEvidence {
       if (code) this.addCountry(code);
       named ||= code !== undefined;
     }
-    const region = named ? undefined : rowRegion(this.#regionColumns, raw);
+    const region = named ? undefined : rowRegion(this.#regionColumns, raw, true);
     if (region) this.addCountry(region.code);
     return local;
   }

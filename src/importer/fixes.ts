@@ -119,7 +119,7 @@ export class FixesWriter {
   /**
    * The row's country as its reading placed it, so a corrected national number is placed the same
    * way: its first country cell that names one, as written, else the country its address names
-   * (`TX`, `78701`: US).
+   * (`TX`, `78701`: US); not its time zone's.
    */
   #country(raw: Cell[] | undefined): Cell {
     const mapping = this.#mapping;
@@ -128,7 +128,8 @@ export class FixesWriter {
       const cell = raw[i]?.trim();
       if (cell && rowCountry(cell)) return cell;
     }
-    return rowRegion(mapping.regionColumns ?? [], raw)?.code;
+    // A time zone is no country to write: a default country reads the corrected number then.
+    return rowRegion(mapping.regionColumns ?? [], raw, true)?.code;
   }
 
   flush(): Promise<void> {

@@ -32,18 +32,23 @@ export function describeMapping(mapping: ColumnMapping): string[] {
 /**
  * What a resume must find again of a mapping: each column's header and its targets by key
  * (`email`, `attr.plan`, `first_name`), the order phone and email columns are tried in, and the
- * country columns. Rewording a target changes none of it.
+ * country columns, and those that place phones by address or time zone. Rewording a target
+ * changes none of it.
  */
 export function mappingRecord(mapping: ColumnMapping): {
   columns: string[][];
   phoneColumns: number[];
   emailColumns: number[];
   countryColumns: number[];
+  placing?: string[];
 } {
+  const placing = (mapping.regionColumns ?? []).map((source) => source.label);
   return {
     columns: mapping.columns.map((targets, i) => [mapping.header[i]!.trim(), ...targets.map(targetKey)]),
     phoneColumns: mapping.phoneColumns,
     emailColumns: mapping.emailColumns,
     countryColumns: mapping.countryColumns,
+    // The columns that place phone numbers by address or time zone (`State + Zip`), where any do.
+    ...(placing.length > 0 ? { placing } : {}),
   };
 }

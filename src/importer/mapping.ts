@@ -405,17 +405,15 @@ export function resolveMapping({
   // A country column read for phones only is used, not ignored.
   for (const i of ordered.country) if (!claims.targets(i).some((t) => t.kind === 'country')) claims.ignore(i);
 
-  // An address or time zone that places phone numbers is used too (`State + Zip`).
+  // An address or time zone that places phone numbers (`State + Zip`); its values are not
+  // stored, so the column is still listed among those no field takes.
   const regionColumns =
     ordered.phonenumber.length === 0
       ? []
       : regionSources(header, sample, (i) => ordered.country.includes(i) || claims.isIgnored(i));
-  const placing = new Set(regionColumns.flatMap((s) => ('zone' in s ? [s.zone] : [s.postal, s.state ?? -1])));
 
   const columns = claims.columns;
-  const unmappedAt = header.flatMap((_, i) =>
-    columns[i]!.length === 0 && !claims.isIgnored(i) && !placing.has(i) ? [i] : [],
-  );
+  const unmappedAt = header.flatMap((_, i) => (columns[i]!.length === 0 && !claims.isIgnored(i) ? [i] : []));
   const unmappedTypes = new Map<string, AttributeType>();
   // A column named like a defined attribute is unmapped only when another column fills it: no type to suggest.
   const defined = new Set(defs.map((d) => normalizeHeader(d.name)));

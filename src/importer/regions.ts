@@ -294,14 +294,24 @@ export function sourceCountries(source: RegionSource, shown = 4): string {
 
 const text = (cell: Cell) => (cell === undefined ? '' : cleanCell(cell));
 
-/** The row's country by the first source that names one, and the columns that named it (`State + Zip`). */
+/**
+ * The row's country by the first source that names one, and the columns that named it (`State +
+ * Zip`); `zone` when a time zone named it, a weaker word than an address (a traveller's).
+ * `addresses`: the addresses alone.
+ */
 export function rowRegion(
   sources: readonly RegionSource[],
   cells: readonly Cell[],
-): { code: string; column: string } | undefined {
+  addresses = false,
+): { code: string; column: string; zone?: true } | undefined {
   for (const source of sources) {
-    const found = 'zone' in source ? zoneCountry(text(cells[source.zone])) : addressCountry(source, cells);
-    if (found) return { code: found, column: source.label };
+    if ('zone' in source) {
+      const found = addresses ? undefined : zoneCountry(text(cells[source.zone]));
+      if (found) return { code: found, column: source.label, zone: true };
+    } else {
+      const found = addressCountry(source, cells);
+      if (found) return { code: found, column: source.label };
+    }
   }
   return undefined;
 }

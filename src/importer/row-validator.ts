@@ -205,17 +205,29 @@ export function createRowValidator({
     if (phones.length > 0) {
       // Each number in the country of its own row (its address's, where the file pairs them),
       // else the default country, else the countries the file itself gives.
-      const candidatesFor = (phone: PhoneCell): PhoneCandidates =>
+      const candidatesFor = (phone: PhoneCell): PhoneCandidates[] => {
+        const file: PhoneCandidates = { countries: evidence.phoneCountries(), from: 'file' };
         // A country the address implies gives way to one the user gave.
-        phone.country && !(phone.country.byAddress && country)
-          ? { countries: [phone.country.code], from: 'row', column: phone.country.column }
-          : country
-            ? { countries: [country], from: 'default' }
-            : { countries: evidence.phoneCountries(), from: 'file' };
+        if (!phone.country || (phone.country.byAddress && country))
+          return [country ? { countries: [country], from: 'default' } : file];
+        const row: PhoneCandidates = {
+          countries: [phone.country.code],
+          from: 'row',
+          column: phone.country.column,
+        };
+        // A time zone is where the person was, not always whose number it is (a traveller's):
+        // the file's own evidence reads it first.
+        return phone.country.zone && file.countries.length > 0 ? [file, row] : [row];
+      };
       let placed: PhonePlace | undefined;
       for (const phone of phones) {
-        const candidates = candidatesFor(phone);
-        const result = placePhone(phone.text, candidates);
+        let candidates!: PhoneCandidates;
+        let result!: PhonePlace;
+        for (const tried of candidatesFor(phone)) {
+          const found = placePhone(phone.text, tried);
+          if (result === undefined || found.ok) [candidates, result] = [tried, found];
+          if (found.ok) break;
+        }
         if (result.ok) {
           if (placed && !placed.ok) {
             passedOver = `phonenumber: ${phones[0]!.text} not used (${placed.reason}); ${phone.text} used instead`;

@@ -3,7 +3,7 @@ import { combineMaps, parseMapOption } from '../../src/cli/map-options.js';
 import { summarizeMapping } from '../../src/cli/output/mapping-summary.js';
 import { MappingError } from '../../src/importer/errors.js';
 import { type ColumnMapping, normalizeHeader, resolveMapping } from '../../src/importer/mapping.js';
-import { describeMapping } from '../../src/importer/mapping-description.js';
+import { describeMapping, mappingRecord } from '../../src/importer/mapping-description.js';
 import { DEFINITIONS, def } from './helpers.js';
 
 const map = (header: string[], overrides: string[] = []): ColumnMapping =>
@@ -325,7 +325,7 @@ describe('exports of other tools', () => {
 });
 
 describe('columns that place phone numbers', () => {
-  it('says a time zone column places them, and does not list it as ignored', () => {
+  it('says a time zone column places them, still listed among the columns no field takes', () => {
     const header = ['Invitee Email', 'Text Reminder Number', 'Invitee Time Zone', 'Notes'];
     const sample = [
       ['amelia@example.co.uk', '07911 123456', 'Europe/London', ''],
@@ -336,9 +336,20 @@ describe('columns that place phone numbers', () => {
     expect(describeMapping(m)).toContain(
       'Invitee Time Zone -> country (GB, IN; places national phone numbers)',
     );
-    expect(m.unmapped).toEqual(['Notes']);
+    expect(m.unmapped).toEqual(['Invitee Time Zone', 'Notes']);
+    // A resume must find it placing phones again (--map "Invitee Time Zone=-" would change that).
+    expect(mappingRecord(m).placing).toEqual(['Invitee Time Zone']);
+    expect(mappingRecord(map(['Email', 'Phone'])).placing).toBeUndefined();
     // A phone number is a number: the header's `Number` says nothing against its values.
-    expect(m.decisions.join('\n')).not.toContain('Text Reminder Number');
+    const contact = resolveMapping({
+      header: ['Email', 'Contact Number'],
+      definitions: DEFINITIONS,
+      sample: [['a@x.io', '+44 7911 123456']],
+    });
+    expect(summarizeMapping(contact)).toContain('Contact Number (by its values) -> phonenumber');
+    expect(contact.decisions.join('\n')).not.toContain('Contact Number');
+    // `Text Reminder Number` (Calendly's) is the number texts go to, by its words.
+    expect(summarizeMapping(m)).toContain('Text Reminder Number -> phonenumber');
     const member = resolveMapping({
       header: ['Email', 'Member ID'],
       definitions: DEFINITIONS,

@@ -1012,15 +1012,45 @@ describe('national numbers of a file with time zones and no address', () => {
         'Ravi Kumar,ravi@example.in,098765 43210,Asia/Kolkata',
         'Jo Smith,jo@example.com,(503) 555-0134,America/Los_Angeles',
         'Kim Lee,kim@example.com,02-312-3456,UTC',
+        'Lu Wu,lu@example.com,555-01,Europe/London',
       ].join('\n'),
     );
     const report = await runImport({ client, agentId: AGENT, input: file });
-    expect(report).toMatchObject({ rows: 4, created: 4, rejected: 0, fixed: 1 });
+    expect(report).toMatchObject({ rows: 5, created: 5, rejected: 0, fixed: 2 });
+    // A zone is no country to write in the fixes file: a default country may read the number.
+    const fixes = (await readFile(report.fixesFile!, 'utf8')).trim().split('\n');
+    expect(fixes[2]).toMatch(/^lu@example\.com,,555-01,,/);
     const contacts = byKey(mock);
     expect(
       ['amelia@example.co.uk', 'ravi@example.in', 'jo@example.com', 'kim@example.com'].map(
         (k) => contacts.get(k)?.phonenumber,
       ),
     ).toEqual(['+447911123456', '+919876543210', '+15035550134', null]);
+  });
+
+  it("reads a traveller's number by the file's own evidence first, the zone only where that fails", async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'events.csv');
+    await writeFile(
+      file,
+      [
+        'Invitee Name,Invitee Email,Text Reminder Number,Invitee Time Zone',
+        'Al P,al@example.com,+1 503 555 0101,America/Los_Angeles',
+        // An American in Mexico City: (503) is Oregon's, though Mexico's numbering has 503 too.
+        'Bo P,bo@example.com,(503) 555-0134,America/Mexico_City',
+        'Cy P,cy@example.com,(212) 555-0135,Europe/London',
+        // No American number: London's zone reads it.
+        'Di P,di@example.com,020 7946 0132,Europe/London',
+      ].join('\n'),
+    );
+    const report = await runImport({ client, agentId: AGENT, input: file });
+    expect(report).toMatchObject({ rows: 4, created: 4, rejected: 0, fixed: 0 });
+    const contacts = byKey(mock);
+    expect(['al', 'bo', 'cy', 'di'].map((k) => contacts.get(`${k}@example.com`)?.phonenumber)).toEqual([
+      '+15035550101',
+      '+15035550134',
+      '+12125550135',
+      '+442079460132',
+    ]);
   });
 });

@@ -138,6 +138,17 @@ describe('zoneCountry', () => {
     expect(zoneCountry('canada_slash_atlantic')).toBe('CA');
   });
 
+  it("reads no country of an older name whose clocks another country's zone keeps, nor of a place with no numbering", () => {
+    // Eritrea's Africa/Asmera links to Nairobi's zone, Micronesia's Pacific/Truk to Port Moresby's.
+    expect(zoneCountry('Africa/Asmera')).toBeUndefined();
+    expect(zoneCountry('Africa/Asmara')).toBe('ER');
+    expect(zoneCountry('Pacific/Truk')).toBeUndefined();
+    expect(zoneCountry('America/Coral_Harbour')).toBeUndefined();
+    expect(zoneCountry('Canada/Eastern')).toBe('CA');
+    expect(zoneCountry('Antarctica/Troll')).toBeUndefined();
+    expect(zoneCountry('Pacific/Midway')).toBeUndefined();
+  });
+
   it('reads no country of a zone of none, nor of a name without its area', () => {
     expect(zoneCountry('UTC')).toBeUndefined();
     expect(zoneCountry('Etc/GMT+5')).toBeUndefined();
@@ -161,10 +172,12 @@ describe('a time zone column', () => {
       { zone: 1, countries: ['GB', 'IN', 'US'], label: 'Invitee Time Zone' },
     ]);
     expect(rows.map((row) => rowRegion(found, row))).toEqual([
-      { code: 'GB', column: 'Invitee Time Zone' },
-      { code: 'IN', column: 'Invitee Time Zone' },
+      { code: 'GB', column: 'Invitee Time Zone', zone: true },
+      { code: 'IN', column: 'Invitee Time Zone', zone: true },
       { code: 'US', column: 'State + Zip' },
     ]);
+    // The addresses alone: what a fixes file writes, what the file's evidence takes.
+    expect(rows.map((row) => rowRegion(found, row, true)?.code)).toEqual([undefined, undefined, 'US']);
   });
 
   it("is not read where it is a host's or an event's, is left out, or its values are seldom zones", () => {
