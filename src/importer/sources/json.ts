@@ -96,7 +96,10 @@ async function* elements(input: OpenedInput, maxChars: number): AsyncGenerator<S
   const onToken = (token: Token) => {
     if (!opened) {
       if (token.name !== 'startArray') {
-        const hint = token.name === 'startObject' ? ' (for one object per line, use the ndjson format)' : '';
+        const hint =
+          token.name === 'startObject'
+            ? ` (for one object per line, use the ndjson format; for an API's answer that holds the records in an array under a key, {"subscribers": [...]}, take the array out first: jq '.subscribers' ${input.name})`
+            : '';
         throw new SourceParseError({
           file: input.name,
           line,

@@ -76,7 +76,7 @@ describe('JSON array source', () => {
     });
     // An object spread over lines is neither an array nor one object a line.
     await expect(readAll(await fixture('o.json', '{\n  "external_id": "1"\n}\n'))).rejects.toThrow(
-      'expected a JSON array of contacts, found an object (for one object per line, use the ndjson format)',
+      'expected a JSON array of contacts, found an object (for one object per line, use the ndjson format; for an API',
     );
     await expect(readAll(await fixture('e.json', '  \n'))).rejects.toBeInstanceOf(ImportError);
   });
@@ -95,7 +95,7 @@ describe('JSON array source', () => {
     // as it opens (its first record is read then, to tell a known tool's export).
     const wrapped = await fixture('users.json', '{"users": [{"id": 1}], "next_page": null, "count": 1}\n');
     await expect(openSource(wrapped)).rejects.toThrow(
-      'expected a JSON array of contacts, found an object (for one object per line, use the ndjson format)',
+      /take the array out first: jq '\.subscribers' \S*users\.json\)/,
     );
   });
 
