@@ -192,7 +192,7 @@ export class ColumnReader {
       if (!email)
         return this.#blank(cells)
           ? BLANK_ROW
-          : `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail})`;
+          : `external_id: no email to key the contact by (no id column: external_id = ${mapping.keyFromEmail}): add the email, or map a column of ids to external_id`;
       candidate.external_id = keyOfEmail(email.text);
     } else if (this.#keyColumn !== undefined && candidate.external_id === undefined) {
       return this.#blank(cells)
