@@ -60,7 +60,8 @@ describe('vCard source', () => {
           'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6',
           'Doe, Jane',
           'jane@example.com',
-          '+44-7700-900123',
+          // The number to import first, then the others to try where it cannot be read.
+          '+44-7700-900123 ::: +44-20-7946-0000',
           ...Array(5).fill(undefined),
         ],
         error: undefined,
@@ -102,7 +103,7 @@ describe('vCard source', () => {
         'first@example.com',
         'Dr. Alan Mathison Turing',
         'first@example.com',
-        '+44 1',
+        '+44 1 ::: +44 2',
         ...Array(5).fill(undefined),
       ],
       error: undefined,
@@ -161,7 +162,7 @@ describe('vCard source', () => {
     const { rows } = await read(
       'BEGIN:VCARD\nVERSION:3.0\nUID:i\nTEL;type=HOME;type=VOICE:+44 1\nTEL;type=IPHONE:+44 2\nEND:VCARD\n',
     );
-    expect(rows[0]?.raw?.[3]).toBe('+44 2');
+    expect(rows[0]?.raw?.[3]).toBe('+44 2 ::: +44 1');
   });
 
   it("takes Apple's X-ABADR country code where the address names no country", async () => {
