@@ -204,14 +204,19 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           continue;
         }
         afterBlank = false;
-        if (held.length > 0)
-          for (const footerLike of held.splice(0)) yield record(footerLike.cells, footerLike.line);
         if (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) {
-          // Exports pasted one after another repeat their header: it is no contact.
+          // Exports pasted one after another repeat their header: it is no contact, nor are the
+          // one-cell rows over it, a group's title (a board's `Leads`).
+          for (const title of held.splice(0))
+            skipped(
+              `line ${title.line} is a group's title (${JSON.stringify(truncate(firstFilled(title.cells)))}) over the header repeated: skipped`,
+            );
           repeatedHeaders++;
           if (repeatedHeaders <= 3) skipped(`line ${row.line} repeats the header row: skipped`);
           continue;
         }
+        if (held.length > 0)
+          for (const footerLike of held.splice(0)) yield record(footerLike.cells, footerLike.line);
         yield record(row.cells, row.line);
       }
       if (held.length > 0) {
@@ -381,13 +386,19 @@ function headerRow(window: readonly TableRow[]): number {
   // The next row of more than one cell after each row, for the breaks.
   const next: number[] = new Array(window.length).fill(-1);
   for (let j = window.length - 2; j >= 0; j--) next[j] = filled[j + 1]! > 1 ? j + 1 : next[j + 1]!;
-  const breaksAt = (j: number) => filled[j]! <= 1 && next[j] !== -1 && header[next[j]!]!;
+  // A title over the same header again is the same table's next group (a board's `Leads` over
+  // its columns once more), no break.
+  const same = (a: number, b: number) =>
+    window[a]!.cells.map((c) => c?.trim() ?? '').join('\u0000') ===
+    window[b]!.cells.map((c) => c?.trim() ?? '').join('\u0000');
+  const breaksAt = (j: number, i: number) =>
+    filled[j]! <= 1 && next[j] !== -1 && header[next[j]!]! && !same(next[j]!, i);
   let best = -1;
   let bestRun = -1;
   for (let i = 0; i < window.length; i++) {
     if (!header[i]) continue;
     let j = i + 1;
-    while (j < window.length && !breaksAt(j)) j++;
+    while (j < window.length && !breaksAt(j, i)) j++;
     if (j === window.length) return i;
     if (j - i > bestRun) {
       best = i;

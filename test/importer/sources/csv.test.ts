@@ -238,6 +238,22 @@ describe('lines that are no contacts around the table', () => {
     expect(rows).toHaveLength(2);
   });
 
+  it("reads every group of a board whose groups each repeat the header under their title (Monday.com's export)", async () => {
+    const header = 'Name,Subitems,Status,Email,Phone,Item ID (auto generated)';
+    const text =
+      `Client Contacts,,,,,\n,,,,,\nActive clients,,,,,\n${header}\n` +
+      'Hannah Schmidt,,Done,hannah@example.de,+49 30 1234567,1111111111\nRaj Mehta,,Stuck,raj@example.in,+91 98765 43210,1111111112\n' +
+      `,,,,,\nLeads,,,,,\n${header}\nTom Walker,,New,tom@example.com,+1 415 555 0101,1111111114\n`;
+    const { source, rows, notes } = await open('board.csv', text);
+    expect(source.header).toEqual(header.split(','));
+    expect(rows.map((r) => r.raw?.[0])).toEqual(['Hannah Schmidt', 'Raj Mehta', 'Tom Walker']);
+    expect(notes).toEqual([
+      '3 lines before the header (line 4) are not contacts ("Client Contacts", …): skipped',
+      'line 8 is a group\'s title ("Leads") over the header repeated: skipped',
+      'line 9 repeats the header row: skipped',
+    ]);
+  });
+
   it('keeps the first row as the header of an ordinary file, whatever rows follow', async () => {
     // A sparse row and a row of words only: no section break before a second header.
     const text =
