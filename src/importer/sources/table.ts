@@ -205,11 +205,16 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         }
         afterBlank = false;
         if (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) {
-          // Exports pasted one after another repeat their header: it is no contact, nor are the
-          // one-cell rows over it, a group's title (a board's `Leads`).
-          for (const title of held.splice(0))
+          // Exports pasted one after another repeat their header: it is no contact, nor is the
+          // one-cell row right over it that holds a word, not an address or a number: a group's
+          // title (a board's `Leads`). The rows before that are rows.
+          const last = held.at(-1);
+          const text = last ? firstFilled(last.cells) : '';
+          const title = last && !/[@\d]/.test(text) ? held.pop() : undefined;
+          for (const row of held.splice(0)) yield record(row.cells, row.line);
+          if (title)
             skipped(
-              `line ${title.line} is a group's title (${JSON.stringify(truncate(firstFilled(title.cells)))}) over the header repeated: skipped`,
+              `line ${title.line} is a group's title (${JSON.stringify(truncate(text))}) over the header repeated: skipped`,
             );
           repeatedHeaders++;
           if (repeatedHeaders <= 3) skipped(`line ${row.line} repeats the header row: skipped`);

@@ -254,6 +254,14 @@ describe('lines that are no contacts around the table', () => {
     ]);
   });
 
+  it('keeps the one-cell rows over a repeated header that are contacts (email-only subscribers)', async () => {
+    const text =
+      'Email,First Name,Last Name\na@x.com,A,L\n\nb@x.com,,\nc@x.com,,\nEmail,First Name,Last Name\nd@x.com,D,L\n';
+    const { rows, notes } = await open('pasted.csv', text);
+    expect(rows.map((r) => r.raw?.[0])).toEqual(['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com']);
+    expect(notes).toEqual(['line 6 repeats the header row: skipped']);
+  });
+
   it('keeps the first row as the header of an ordinary file, whatever rows follow', async () => {
     // A sparse row and a row of words only: no section break before a second header.
     const text =
