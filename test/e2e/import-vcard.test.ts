@@ -88,24 +88,6 @@ describe('importing vCard files', () => {
     });
   });
 
-  it("tries a card's other numbers where the one to import cannot be read", async () => {
-    const mock = await startTestMock();
-    const file = join(home.dir, 'ian.vcf');
-    await writeFile(
-      file,
-      'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ian-1\r\nFN:Ian Fletcher\r\nTEL;type=CELL;type=pref:555-01\r\nTEL;type=HOME:+44 20 7946 0321\r\nEND:VCARD\r\n',
-    );
-    const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
-      env: envFor(home, mock),
-      cwd: home.dir,
-    });
-    expect(r.code, r.stderr).toBe(ExitCode.OK);
-    expect(r.stderr).toMatch(/phonenumber: 555-01 not used \(.*\); \+44 20 7946 0321 used instead/);
-    expect(fields(mock)).toEqual({
-      'ian-1': { name: 'Ian Fletcher', email: null, phonenumber: '+442079460321' },
-    });
-  });
-
   it('is known by its content, and a broken file is refused naming the file and line', async () => {
     const mock = await startTestMock();
     const r = await importFixture(mock, 'apple-3.0.vcf', 'contacts.txt');

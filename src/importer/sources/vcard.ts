@@ -7,7 +7,7 @@
 // as they stream, never assembled.
 
 import { ImportError, SourceParseError } from '../errors.js';
-import { GOOGLE_MULTI_VALUE, joinName } from '../values.js';
+import { joinName } from '../values.js';
 import type { OpenedInput } from './input.js';
 import { MAX_RECORD_CHARS, sizeText } from './record-limit.js';
 import type { Cell, ImportSource, SourceRecord } from './types.js';
@@ -251,8 +251,7 @@ function toRecord(card: Card, row: number): SourceRecord {
     id,
     name,
     email,
-    // Every number, the one to import first: where it cannot be read, the next is tried.
-    phonesInOrder(card.tels).join(GOOGLE_MULTI_VALUE) || undefined,
+    pickPhone(card.tels),
     pick(card.countries)?.value,
     card.org,
     card.bday,
@@ -294,16 +293,6 @@ function pick<T extends { pref: number }>(values: T[]): T | undefined {
   let best: T | undefined;
   for (const v of values) if (!best || v.pref < best.pref) best = v;
   return best;
-}
-
-/** The card's numbers, the one `pickPhone` picks first, then its mobile ones, then the rest. */
-function phonesInOrder(tels: Card['tels']): string[] {
-  const first = pickPhone(tels);
-  const rest = tels.filter((t) => t.value !== first);
-  return [
-    ...(first === undefined ? [] : [first]),
-    ...new Set([...rest.filter((t) => t.cell), ...rest.filter((t) => !t.cell)].map((t) => t.value)),
-  ];
 }
 
 /** A preferred number first, else a mobile one, else the first. */
