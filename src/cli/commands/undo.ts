@@ -105,7 +105,22 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const service = await ctx.service();
   const record = await chooseRecord(ctx, dir, target, { agentId, service, findUndoRecord, listUndoRecords });
   const dryRun = opts.dryRun ?? false;
-  const what = `the import of ${pathFromCwd(ctx, record.input === '-' ? 'stdin' : record.input)} (${record.id}, ${localTime(record.startedAt)})`;
+  const what = `the import of ${inputName(ctx, record)} (${record.id}, ${localTime(record.startedAt)})`;
+  // Undo with nothing named takes the most recent import back, once: run again, it does not go on
+  // to the import before (a retried script would take back more than it meant to), but names it.
+  if (target === undefined && record.undoneAt !== null) {
+    const before = (await listUndoRecords(dir, agentId)).find(
+      (r) => r.service === record.service && r.undoneAt === null && r.startedAt < record.startedAt,
+    );
+    ctx.io.note(
+      `Nothing to undo: the most recent import, ${what}, was taken back at ${localTime(record.undoneAt)}.`,
+    );
+    if (before)
+      ctx.io.note(
+        `The import before it, of ${inputName(ctx, before)} (${localTime(before.startedAt)}): ${ctx.commandLine(['undo', before.id], { '--agent': ctx.options.agent })}`,
+      );
+    return;
+  }
   if (!dryRun && !opts.yes) {
     ctx.mayPrompt(`Undo ${what}?`, {
       flag: '--yes',
@@ -275,7 +290,7 @@ function listed(ctx: CommandContext, r: UndoRecordSummary) {
   return {
     id: r.id,
     time: localTime(r.startedAt),
-    file: r.input === '-' ? 'stdin' : pathFromCwd(ctx, r.input),
+    file: inputName(ctx, r),
     created: r.created,
     updated: r.updated,
     service: serviceName(r.service),
@@ -286,6 +301,9 @@ function listed(ctx: CommandContext, r: UndoRecordSummary) {
 function serviceName(service: string): string {
   return service.startsWith('mock:') ? `the embedded mock (${service.slice(5)})` : service;
 }
+
+const inputName = (ctx: CommandContext, r: UndoRecordSummary) =>
+  r.input === '-' ? 'stdin' : pathFromCwd(ctx, r.input);
 
 function localTime(iso: string): string {
   const d = new Date(iso);

@@ -133,6 +133,16 @@ describe('contacts undo', () => {
     const undone = await cli(mock, ['undo', '--yes']);
     expect(undone.code, undone.stderr).toBe(0);
     expect(snapshot(mock)).toEqual(afterFirst);
+
+    // Again: the same import, already taken back; the one before is named, not taken.
+    const again = await cli(mock, ['undo', '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      /Nothing to undo: the most recent import, the import of second\.csv .* was taken back at/,
+    );
+    expect(again.stderr).toContain(`The import before it, of hundred.ndjson`);
+    expect(again.stderr).toMatch(/contacts undo \d{8}T\d{9}-[0-9a-f]+/);
+    expect(snapshot(mock)).toEqual(afterFirst);
   });
 
   it('refuses an import made for another agent or another service', async () => {
