@@ -42,10 +42,10 @@ export interface PhoneCell {
   raw: string;
   /**
    * The row's country for this number (its own address's first), if the row names one.
-   * `byAddress`: named by its address or time zone, which a default country overrides; `zone`:
-   * by its time zone, which the file's own evidence comes before.
+   * `byAddress`: named by its address or time zone, which a default country overrides; `weak`:
+   * by its time zone or its state alone, which the file's own evidence comes before.
    */
-  country: { code: string; column: string; byAddress?: true; zone?: true } | undefined;
+  country: { code: string; column: string; byAddress?: true; weak?: true } | undefined;
 }
 
 /** A cell holding JSON (the stripe_accounts column), parsed; its text as is when it is not JSON. */
@@ -227,8 +227,8 @@ export class ColumnReader {
     if (regions.length > 0 && phones.some((phone) => phone.country === undefined)) {
       const found = rowRegion(regions, cells);
       if (found) {
-        // A time zone is a row's word alone: other rows' numbers are not read by it.
-        if (!found.zone) evidence.addCountry(found.code);
+        // A time zone or a state alone is a row's word only: other rows' numbers are not read by it.
+        if (!found.weak) evidence.addCountry(found.code);
         for (const phone of phones) phone.country ??= { ...found, byAddress: true };
       }
     }

@@ -2,10 +2,11 @@
 // are Texas, so the United States; `ON` and `K1A 0B1` are Canada; `NSW` and `2000` Australia; a
 // postcode like `SW1A 1AA` is British wherever it stands. A domestic export (a shop's customers, a
 // club's members) seldom names its own country, yet it is what places its national phone numbers.
-// A state is read only with a postcode of its own: Italy's provinces `MI`, `CO`, `PA` are American
-// states' codes too, but Milan's `20121` is no Michigan ZIP code. A column is read so only when
-// nearly all of the rows that fill it agree. Where no address says it, a time zone does:
-// `Europe/London` is a British invitee's, `Asia/Kolkata` an Indian one's.
+// A state with a postcode of its own is an address's word: Italy's provinces `MI`, `CO`, `PA` are
+// American states' codes too, but Milan's `20121` is no Michigan ZIP code. A state alone, and a
+// time zone (`Europe/London` is a British invitee's, `Asia/Kolkata` an Indian one's), are weaker
+// words, read where nothing else in the file places a number. A column is read so only when
+// nearly all of the rows that fill it agree.
 import { headerWords } from './columns.js';
 import type { Cell } from './sources/types.js';
 import { ZONES_BY_COUNTRY } from './time-zones.js';
@@ -16,8 +17,8 @@ export type RegionSource = AddressSource | ZoneSource;
 interface AddressSource {
   /** A column of states or provinces (`State`, `Billing Province`), if any. */
   state: number | undefined;
-  /** A column of postal codes (`Zip`, `Postal Code`). */
-  postal: number;
+  /** A column of postal codes (`Zip`, `Postal Code`); none for a column of states alone. */
+  postal: number | undefined;
   /** The countries the columns' values were found to be of. */
   countries: readonly string[];
   /** The columns' headers, as messages name them: `State + Zip`. */
@@ -225,9 +226,10 @@ const SHARE = 0.9;
 /**
  * The columns that place a row's national phone numbers by its address, when the file names no
  * country: a state column with its postal code column (the same address's: `Billing State` with
- * `Billing Zip`), or a postal code column alone of postcodes that name their country. Nothing
- * when fewer than `SHARE` of the sampled rows that fill them fit; `skip`: columns not to read
- * (a country column, one `--map` leaves out).
+ * `Billing Zip`), a postal code column alone of postcodes that name their country, a state column
+ * with no postal code column, then a time zone column. Nothing when fewer than `SHARE` of the
+ * sampled rows that fill them fit; `skip`: columns not to read (a country column, one `--map`
+ * leaves out).
  */
 export function regionSources(
   header: readonly string[],
@@ -251,9 +253,13 @@ export function regionSources(
   const postals = words.flatMap((w, i) => (role(w) === 'postal' ? [i] : []));
   const sources: RegionSource[] = [];
   const paired = new Set<number>();
+  const alone: number[] = [];
   for (const s of states) {
     const p = postals.find((i) => !paired.has(i) && rest(words[i]!) === rest(words[s]!));
-    if (p === undefined) continue;
+    if (p === undefined) {
+      alone.push(s);
+      continue;
+    }
     const rows = sample.filter((row) => text(row[s]) !== '' && text(row[p]) !== '');
     const all = COUNTRIES.map((c) => c.code);
     const fits = rows.flatMap((row) => regionOf(text(row[s]), text(row[p]), all)?.table ?? []);
@@ -261,6 +267,18 @@ export function regionSources(
     paired.add(p);
     const countries = all.filter((code) => fits.includes(code));
     sources.push({ state: s, postal: p, countries, label: label(s, p) });
+  }
+  // A state column with no postal code column of its own (`State` of a list of US cities): read,
+  // as a weak word, when nearly all its values are states of the countries some value names alone
+  // (`TX` the US, `ON` Canada; `WA` alone is Washington or Western Australia). One whose postcodes
+  // are none of its states' is not (Milan's `MI` and `20121`).
+  for (const s of alone) {
+    const keys = sample.map((row) => squash(text(row[s]))).filter((v) => v !== '');
+    const tables = (key: string) => COUNTRIES.filter((c) => c.regions.has(key));
+    const countries = COUNTRIES.filter((c) => keys.some((k) => tables(k).length === 1 && c.regions.has(k)));
+    const known = keys.filter((k) => countries.some((c) => c.regions.has(k)));
+    if (countries.length > 0 && known.length >= keys.length * SHARE)
+      sources.push({ state: s, postal: undefined, countries: countries.map((c) => c.code), label: label(s) });
   }
   for (const p of postals) {
     if (paired.has(p)) continue;
@@ -296,29 +314,38 @@ const text = (cell: Cell) => (cell === undefined ? '' : cleanCell(cell));
 
 /**
  * The row's country by the first source that names one, and the columns that named it (`State +
- * Zip`); `zone` when a time zone named it, a weaker word than an address (a traveller's).
- * `addresses`: the addresses alone.
+ * Zip`); `weak` when a time zone or a state alone named it, a weaker word than an address (a
+ * traveller's zone; Milan's `MI`). `addresses`: the addresses alone, no weak word.
  */
 export function rowRegion(
   sources: readonly RegionSource[],
   cells: readonly Cell[],
   addresses = false,
-): { code: string; column: string; zone?: true } | undefined {
+): { code: string; column: string; weak?: true } | undefined {
   for (const source of sources) {
-    if ('zone' in source) {
-      const found = addresses ? undefined : zoneCountry(text(cells[source.zone]));
-      if (found) return { code: found, column: source.label, zone: true };
-    } else {
-      const found = addressCountry(source, cells);
-      if (found) return { code: found, column: source.label };
-    }
+    const weak = 'zone' in source || source.postal === undefined;
+    if (weak && addresses) continue;
+    const found = 'zone' in source ? zoneCountry(text(cells[source.zone])) : addressCountry(source, cells);
+    if (found)
+      return weak ? { code: found, column: source.label, weak } : { code: found, column: source.label };
   }
   return undefined;
 }
 
 function addressCountry({ state, postal, countries }: AddressSource, cells: readonly Cell[]) {
+  if (postal === undefined) return stateCountry(text(cells[state!]), countries);
   const code = text(cells[postal]);
   return state === undefined
     ? postcodeCountry(code, countries)
     : regionCountry(text(cells[state]), code, countries);
+}
+
+/**
+ * The country of a state named alone, in the one of `countries` that has it (`CO`: US; `Puerto
+ * Rico`: PR); none where two have it (`WA` of a list of Americans and Australians).
+ */
+function stateCountry(state: string, countries: readonly string[]): string | undefined {
+  const key = squash(state);
+  const found = COUNTRIES.filter((c) => countries.includes(c.code) && c.regions.has(key));
+  return found.length === 1 ? found[0]!.regions.get(key)!.country : undefined;
 }

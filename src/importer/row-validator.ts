@@ -215,9 +215,9 @@ export function createRowValidator({
           from: 'row',
           column: phone.country.column,
         };
-        // A time zone is where the person was, not always whose number it is (a traveller's):
-        // the file's own evidence reads it first.
-        return phone.country.zone && file.countries.length > 0 ? [file, row] : [row];
+        // A time zone is where the person was, not always whose number it is (a traveller's), and a
+        // state alone may be another country's province: the file's own evidence reads it first.
+        return phone.country.weak && file.countries.length > 0 ? [file, row] : [row];
       };
       let placed: PhonePlace | undefined;
       for (const phone of phones) {

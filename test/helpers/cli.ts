@@ -181,8 +181,10 @@ export async function killImportAtFirstCheckpoint(
   const exited = new Promise<NodeJS.Signals | null>((resolve) =>
     child.on('exit', (_code, signal) => resolve(signal)),
   );
-  await landed;
+  // An import that ends before its first checkpoint is said by its exit, not waited for.
+  const ended = await Promise.race([landed.then(() => false), exited.then(() => true)]);
   watcher?.close();
+  if (ended) throw new Error(`The import exited (exit code ${child.exitCode}) before its first checkpoint`);
   child.kill('SIGKILL');
   return exited;
 }

@@ -1053,4 +1053,36 @@ describe('national numbers of a file with time zones and no address', () => {
       '+442079460132',
     ]);
   });
+
+  it("places a domestic list's numbers by its states alone, after the file's own evidence", async () => {
+    const { mock, client, dir } = await setup();
+    const states = join(dir, 'members.csv');
+    await writeFile(
+      states,
+      [
+        'Email,Name,Phone,City,State',
+        'al@example.com,Al P,(415) 555-0101,San Francisco,CA',
+        'bo@example.com,Bo P,416-555-0134,Toronto,Ontario',
+        'cy@example.com,Cy P,0412 345 678,Perth,WA',
+      ].join('\n'),
+    );
+    const report = await runImport({ client, agentId: AGENT, input: states });
+    expect(report).toMatchObject({ rows: 3, created: 3, rejected: 0, fixed: 1 });
+    const contacts = byKey(mock);
+    expect(['al', 'bo', 'cy'].map((k) => contacts.get(`${k}@example.com`)?.phonenumber)).toEqual([
+      '+14155550101',
+      '+14165550134',
+      null,
+    ]);
+    // A British number beside one: the file's evidence reads it, not Michigan's `MI`.
+    const mixed = join(dir, 'mixed.csv');
+    await writeFile(
+      mixed,
+      ['Email,Phone,State', 'di@example.com,+44 20 7946 0132,MI', 'ed@example.com,020 7946 0133,MI'].join(
+        '\n',
+      ),
+    );
+    expect(await runImport({ client, agentId: AGENT, input: mixed })).toMatchObject({ created: 2, fixed: 0 });
+    expect(byKey(mock).get('ed@example.com')?.phonenumber).toBe('+442079460133');
+  });
 });

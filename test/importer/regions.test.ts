@@ -1,5 +1,5 @@
 // A row's country read off an address that names none: a state with a postcode of its own, or a
-// postcode of a form only one country writes; else a time zone.
+// postcode of a form only one country writes; else, weaker words, a state alone or a time zone.
 import { describe, expect, it } from 'vitest';
 import {
   postcodeCountry,
@@ -106,12 +106,44 @@ describe('regionSources', () => {
     expect(sources(['State', 'Postal Code'], rows)).toEqual([]);
   });
 
-  it('reads no state column without postcodes, and a postcode column alone only of postcodes that name a country', () => {
-    expect(sources(['Province'], [['Ontario'], ['Quebec']])).toEqual([]);
+  it('reads a postcode column alone only of postcodes that name a country', () => {
     expect(sources(['Postcode'], [['SW1A 1AA'], ['M1 1AE'], ['']])).toEqual([
       { state: undefined, postal: 0, countries: ['GB'], label: 'Postcode' },
     ]);
     expect(sources(['Zip'], [['78701'], ['10001']])).toEqual([]);
+  });
+
+  it('reads a state column with no postcode column as a weak word, of the countries some state names alone', () => {
+    const rows = [['TX'], ['Colorado'], ['ny'], ['ON'], ['WA'], ['Puerto Rico']];
+    const found = sources(['State'], rows);
+    expect(found).toEqual([{ state: 0, postal: undefined, countries: ['US', 'CA'], label: 'State' }]);
+    expect(rows.map((row) => rowRegion(found, row))).toEqual([
+      { code: 'US', column: 'State', weak: true },
+      { code: 'US', column: 'State', weak: true },
+      { code: 'US', column: 'State', weak: true },
+      { code: 'CA', column: 'State', weak: true },
+      { code: 'US', column: 'State', weak: true },
+      { code: 'PR', column: 'State', weak: true },
+    ]);
+    // Not what a fixes file writes, nor the file's evidence.
+    expect(rows.map((row) => rowRegion(found, row, true))).toEqual(rows.map(() => undefined));
+    expect(sources(['Province'], [['Ontario'], ['Quebec']])).toEqual([
+      { state: 0, postal: undefined, countries: ['CA'], label: 'Province' },
+    ]);
+    // Australians' states, WA among them, are Australia's where no state names the US alone.
+    const au = sources(['State'], [['NSW'], ['WA'], ['Victoria']]);
+    expect(au.map((s) => s.countries)).toEqual([['AU']]);
+    expect(rowRegion(au, ['WA'])?.code).toBe('AU');
+  });
+
+  it('reads no state column alone whose values are seldom states, or none names one country alone', () => {
+    expect(sources(['State'], [['WA'], ['WA'], ['NT']])).toEqual([]);
+    expect(sources(['Region'], [['EMEA'], ['West'], ['TX']])).toEqual([]);
+    expect(sources(['State'], [['Bavaria'], ['Berlin'], ['Hessen']])).toEqual([]);
+    // Where both countries have the row's state, neither is said.
+    const both = sources(['State'], [['TX'], ['QLD'], ['WA']]);
+    expect(both.map((s) => s.countries)).toEqual([['US', 'AU']]);
+    expect(rowRegion(both, ['WA'])).toBeUndefined();
   });
 
   it("reads no company's or venue's address, no country column, and no column left out", () => {
@@ -172,8 +204,8 @@ describe('a time zone column', () => {
       { zone: 1, countries: ['GB', 'IN', 'US'], label: 'Invitee Time Zone' },
     ]);
     expect(rows.map((row) => rowRegion(found, row))).toEqual([
-      { code: 'GB', column: 'Invitee Time Zone', zone: true },
-      { code: 'IN', column: 'Invitee Time Zone', zone: true },
+      { code: 'GB', column: 'Invitee Time Zone', weak: true },
+      { code: 'IN', column: 'Invitee Time Zone', weak: true },
       { code: 'US', column: 'State + Zip' },
     ]);
     // The addresses alone: what a fixes file writes, what the file's evidence takes.
