@@ -6,7 +6,7 @@ import type { AttributeDefinition } from '../api/attribute.js';
 import { rowCountry } from './countries.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
-import { internationalCountry } from './phones.js';
+import { internationalCountry, isBareDigits } from './phones.js';
 import { type RegionSource, rowRegion } from './regions.js';
 import type { Cell } from './sources/types.js';
 import {
@@ -63,6 +63,9 @@ export class FileEvidence {
   /** Whether the first date-time without a zone is still to be told of (no time zone was given). */
   #watchLocalTimes: boolean;
   readonly #countries = new Set<string>();
+  /** Numbers written as digits alone, and those of them too long to be national. */
+  #bare = 0;
+  #withCodes = 0;
   /** The export's own order, for a column whose values leave it open. */
   readonly #fallbackOrder: DateOrder | undefined;
   #sorted: string[] | undefined = [];
@@ -130,6 +133,11 @@ export class FileEvidence {
       const text = firstValue(cleanCell(cell), this.#multiValue).value;
       const found = internationalCountry(text);
       if (found) this.addCountry(found);
+      if (isBareDigits(text)) {
+        this.#bare++;
+        // Too long to be national, so written with its country code.
+        if (found) this.#withCodes++;
+      }
     }
     let named = false;
     for (const i of this.#countryColumns) {
@@ -235,6 +243,15 @@ export class FileEvidence {
   }
 
   /** The countries of the file's international numbers so far, sorted. */
+  /**
+   * Whether the file writes its numbers with their country code and no `+` (an SMS tool's
+   * `4915112345678`): at least two too long to be national, and half of those written as digits
+   * alone.
+   */
+  writesCountryCodes(): boolean {
+    return this.#withCodes >= 2 && this.#withCodes * 2 >= this.#bare;
+  }
+
   phoneCountries(): string[] {
     this.#sorted ??= [...this.#countries].sort();
     return this.#sorted;

@@ -21,6 +21,11 @@ export type CandidateSource = 'row' | 'default' | 'file';
 export interface PhoneCandidates {
   countries: readonly string[];
   from: CandidateSource;
+  /**
+   * The file writes its numbers with their country code and no `+` (Brevo's `33612345678`): a
+   * number of those digits that no candidate alone reads is read so.
+   */
+  withCodes?: boolean | undefined;
   /** The row's country column, for the reason (`Mailing Country`). */
   column?: string | undefined;
 }
@@ -50,6 +55,9 @@ function tooLongForNational(text: string): string | undefined {
   const long = text.replace(/[\s().-]/g, '');
   return /^[1-9]\d{11,14}$/.test(long) ? long : undefined;
 }
+
+/** Digits alone, with no trunk prefix, enough of them to start with a country code (`33612345678`). */
+export const isBareDigits = (text: string) => /^[1-9]\d{9,14}$/.test(text.replace(/[\s().-]/g, ''));
 
 /** Written with its country code: `+44 ...`, or `0044 ...` as dialled from Europe. */
 export function isInternational(text: string): boolean {
@@ -116,21 +124,6 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     }
   }
   const asWritten = fits.filter((f) => f.written);
-  // A number with its country code but no `+` (a spreadsheet drops it, SMS tools leave it out):
-  // `4915112345678`, `33612345678`. Read so when the country it names is a candidate; else, when
-  // no candidate reads it as its own national number (`8 (495) 123-45-67` is Russian, written
-  // as Russians do), when it is too long for a national number or no candidate reads it at all.
-  const bare = text.replace(/[\s().-]/g, '');
-  if (/^[1-9]\d{9,14}$/.test(bare)) {
-    const international = withCountryCode(bare);
-    if (
-      international &&
-      (countries.includes(international.country ?? '') ||
-        (asWritten.length === 0 && (bare.length >= 11 || fits.length === 0)))
-    ) {
-      return { ok: true, e164: international.e164, country: international.country, withCode: true };
-    }
-  }
   // A country only the file suggests reads a number written as that country writes its own:
   // one German number in a file makes no German number of `(415) 555-0132`, which German
   // numbering also allows. The row's country or the default country reads it as it is.
@@ -140,6 +133,23 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   const oneNumber = usable.length > 1 && usable.every((f) => f.e164 === usable[0]!.e164);
   const fit =
     usable.length === 1 || oneNumber ? usable[0] : asWritten.length === 1 ? asWritten[0] : undefined;
+  // A number with its country code but no `+` (a spreadsheet drops it, SMS tools leave it out):
+  // `4915112345678`, `33612345678`. Read so when the country it names is a candidate; else, when
+  // no candidate reads it as its own national number (`8 (495) 123-45-67` is Russian, written
+  // as Russians do), when it is too long for a national number or no candidate reads it at all;
+  // else, in a file that writes its numbers so, where no candidate alone reads it.
+  const bare = text.replace(/[\s().-]/g, '');
+  if (isBareDigits(bare)) {
+    const international = withCountryCode(bare);
+    if (
+      international &&
+      (countries.includes(international.country ?? '') ||
+        (asWritten.length === 0 && (bare.length >= 11 || fits.length === 0)) ||
+        (candidates.withCodes === true && bare.length >= 11 && fit === undefined))
+    ) {
+      return { ok: true, e164: international.e164, country: international.country, withCode: true };
+    }
+  }
   if (fit) return { ok: true, e164: fit.e164, country: fit.country };
   if (parseProblem && fits.length === 0 && countries.length === 1) return { ok: false, reason: parseProblem };
   const tried = countries.join(', ');

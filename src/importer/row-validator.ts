@@ -206,7 +206,11 @@ export function createRowValidator({
       // Each number in the country of its own row (its address's, where the file pairs them),
       // else the default country, else the countries the file itself gives.
       const candidatesFor = (phone: PhoneCell): PhoneCandidates[] => {
-        const file: PhoneCandidates = { countries: evidence.phoneCountries(), from: 'file' };
+        const file: PhoneCandidates = {
+          countries: evidence.phoneCountries(),
+          from: 'file',
+          withCodes: evidence.writesCountryCodes(),
+        };
         // A country the address implies gives way to one the user gave.
         if (!phone.country || (phone.country.byAddress && country))
           return [country ? { countries: [country], from: 'default' } : file];

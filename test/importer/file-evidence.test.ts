@@ -68,6 +68,21 @@ describe('FileEvidence', () => {
     expect(e.phoneCountries()).toEqual(['DE', 'GB']);
   });
 
+  it('tells a file that writes its numbers with their country code and no + (an SMS tool’s)', () => {
+    const sms = evidence();
+    for (const phone of ['447911123456', '33612345678', '4915112345678'])
+      sms.observe(['u', undefined, phone, undefined]);
+    expect(sms.writesCountryCodes()).toBe(true);
+    // A Chinese list's eleven-digit mobiles, two written with +86's digits: not the file's way.
+    const national = evidence();
+    for (const phone of ['8613812345678', '8613912345678', '13812345670', '13812345671', '13812345672'])
+      national.observe(['u', undefined, phone, undefined]);
+    expect(national.writesCountryCodes()).toBe(false);
+    const one = evidence();
+    one.observe(['u', undefined, '4915112345678', undefined]);
+    expect(one.writesCountryCodes()).toBe(false);
+  });
+
   it('returns the first date-time without a zone, once, only when watching for it', () => {
     const watching = evidence({ watchLocalTimes: true });
     expect(watching.observe(['u1', '2024-03-22', undefined, undefined])).toBeUndefined();

@@ -133,4 +133,23 @@ describe('national numbers', () => {
     for (const text of ['13812345678', '15012345678', '11987654321', '33612345678', '2025550143'])
       expect(placePhone(text), text).toMatchObject({ ok: false, code: 'phone_no_country' });
   });
+
+  it('read eleven digits with their country code where the file writes its numbers so and no candidate alone reads them', () => {
+    // Germany's and India's numbering both allow 14155550123 as a national number.
+    const file = { countries: ['DE', 'GB', 'IN'], from: 'file' as const };
+    expect(placePhone('14155550123', file)).toMatchObject({ ok: false, code: 'phone_ambiguous' });
+    expect(placePhone('14155550123', { ...file, withCodes: true })).toEqual({
+      ok: true,
+      e164: '+14155550123',
+      country: 'US',
+      withCode: true,
+    });
+    // A number one candidate reads as its own stays so; ten digits are no such number.
+    expect(
+      placePhone('13812345678', { countries: ['CN', 'DE'], from: 'file', withCodes: true }),
+    ).toMatchObject({ ok: true, e164: '+8613812345678' });
+    expect(placePhone('2025550143', { ...file, withCodes: true })).not.toMatchObject({
+      e164: '+12025550143',
+    });
+  });
 });

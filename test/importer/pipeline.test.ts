@@ -1085,4 +1085,28 @@ describe('national numbers of a file with time zones and no address', () => {
     expect(await runImport({ client, agentId: AGENT, input: mixed })).toMatchObject({ created: 2, fixed: 0 });
     expect(byKey(mock).get('ed@example.com')?.phonenumber).toBe('+442079460133');
   });
+
+  it('reads every number of a file that writes them with their country code and no +', async () => {
+    const { mock, client, dir } = await setup();
+    const file = join(dir, 'brevo.csv');
+    await writeFile(
+      file,
+      [
+        'EMAIL,FIRSTNAME,SMS',
+        'a@example.com,Ann,14155550123',
+        'b@example.com,Bob,447911123456',
+        'c@example.com,Cy,33612345678',
+        'd@example.com,Di,4915112345678',
+        'e@example.com,Ed,919876543210',
+      ].join('\n'),
+    );
+    expect(await runImport({ client, agentId: AGENT, input: file })).toMatchObject({ created: 5, fixed: 0 });
+    expect([...'abcde'].map((k) => byKey(mock).get(`${k}@example.com`)?.phonenumber)).toEqual([
+      '+14155550123',
+      '+447911123456',
+      '+33612345678',
+      '+4915112345678',
+      '+919876543210',
+    ]);
+  });
 });
