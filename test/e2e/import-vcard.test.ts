@@ -88,6 +88,33 @@ describe('importing vCard files', () => {
     });
   });
 
+  it("tries a card's next number where the one to import cannot be read, not of a card keyed by its number", async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'ian.vcf');
+    await writeFile(
+      file,
+      [
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ian-1\r\nFN:Ian Fletcher\r\nTEL;type=CELL;type=pref:555-01',
+        'TEL;type=HOME:+44 20 7946 0321\r\nEND:VCARD',
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jo Fletcher\r\nTEL;type=CELL;type=pref:+44 7700 90',
+        'TEL;type=HOME:+44 20 7946 0322\r\nEND:VCARD\r\n',
+      ].join('\r\n'),
+    );
+    const r = await runBin(['import', file, '--agent', AGENT, '-o', 'json'], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(r.code, r.stderr).toBe(ExitCode.PARTIAL);
+    expect(r.stderr).toMatch(/phonenumber: 555-01 not used \(.*\); \+44 20 7946 0321 used instead/);
+    // Keyed by its number, a card is its first number's: no other becomes its key.
+    expect(r.stderr).toMatch(
+      /line 8: rejected: external_id: the card has no UID or EMAIL, and its number \+44 7700 90 cannot key it/,
+    );
+    expect(fields(mock)).toEqual({
+      'ian-1': { name: 'Ian Fletcher', email: null, phonenumber: '+442079460321' },
+    });
+  });
+
   it('is known by its content, and a broken file is refused naming the file and line', async () => {
     const mock = await startTestMock();
     const r = await importFixture(mock, 'apple-3.0.vcf', 'contacts.txt');
@@ -196,6 +223,7 @@ describe('importing vCard files', () => {
         birthday: '',
         note: '',
         title: '',
+        other_phonenumber: '',
         _line: '26',
         _error: reason,
       },

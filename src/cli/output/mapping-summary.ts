@@ -12,7 +12,7 @@ export function planSummary(plan: ImportPlan): string | undefined {
   if (plan.reading === 'vcard') {
     return (
       'Reading vCards: UID -> external_id (else the preferred EMAIL, else the TEL); FN, else N -> name; ' +
-      'EMAIL (preferred) -> email; TEL (preferred, else mobile, else first) -> phonenumber; ' +
+      'EMAIL (preferred) -> email; TEL (preferred, else mobile, else first; the next where it cannot be read) -> phonenumber; ' +
       'ADR country -> phone country'
     );
   }

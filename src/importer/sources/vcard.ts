@@ -23,6 +23,8 @@ export const VCARD_COLUMNS = [
   'birthday',
   'note',
   'title',
+  // The card's next number, read where `phonenumber` cannot be (not of a card keyed by its number).
+  'other_phonenumber',
 ] as const;
 
 /** The properties that fill a custom attribute of the column's name where the agent defines one. */
@@ -257,6 +259,7 @@ function toRecord(card: Card, row: number): SourceRecord {
     card.bday,
     card.note,
     card.title,
+    byPhone ? undefined : nextPhone(card.tels),
   ];
   const record: Record<string, unknown> = Object.create(null);
   VCARD_COLUMNS.forEach((column, i) => {
@@ -293,6 +296,13 @@ function pick<T extends { pref: number }>(values: T[]): T | undefined {
   let best: T | undefined;
   for (const v of values) if (!best || v.pref < best.pref) best = v;
   return best;
+}
+
+/** The number after the one `pickPhone` picks: a mobile one, else the first of the rest. */
+function nextPhone(tels: Card['tels']): string | undefined {
+  const first = pickPhone(tels);
+  const rest = tels.filter((t) => t.value !== first);
+  return (rest.find((t) => t.cell) ?? rest[0])?.value;
 }
 
 /** A preferred number first, else a mobile one, else the first. */

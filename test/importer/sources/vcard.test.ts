@@ -52,6 +52,7 @@ describe('vCard source', () => {
       'birthday',
       'note',
       'title',
+      'other_phonenumber',
     ]);
     expect(rows).toEqual([
       {
@@ -62,6 +63,8 @@ describe('vCard source', () => {
           'jane@example.com',
           '+44-7700-900123',
           ...Array(5).fill(undefined),
+          // The card's other number, tried where the first cannot be read.
+          '+44-20-7946-0000',
         ],
         error: undefined,
       },
@@ -104,6 +107,7 @@ describe('vCard source', () => {
         'first@example.com',
         '+44 1',
         ...Array(5).fill(undefined),
+        '+44 2',
       ],
       error: undefined,
     });
@@ -112,6 +116,8 @@ describe('vCard source', () => {
       error: 'The card has no UID, EMAIL or TEL: nothing to key the contact by',
     });
     expect(rows[2]?.raw?.slice(0, 4)).toEqual(['+14155550101', 'Mum', undefined, '+1 (415) 555-0101']);
+    // A card keyed by its number tries no other: its key is the one number.
+    expect(rows[2]?.raw?.[9]).toBeUndefined();
     expect(rows[2]?.error).toBeUndefined();
   });
 
@@ -144,7 +150,7 @@ describe('vCard source', () => {
       ].join('\r\n'),
     );
     // A birthday without its year, as 4.0 writes it or as Apple does, is no date of any year.
-    expect(rows.map((r) => r.raw?.slice(6))).toEqual([
+    expect(rows.map((r) => r.raw?.slice(6, 9))).toEqual([
       ['1985-04-12', 'Met at PyCon, 2024', 'CTO'],
       ['--0412', undefined, undefined],
       ['--0412', undefined, undefined],
@@ -178,10 +184,10 @@ describe('vCard source', () => {
     const photo = Array.from({ length: 40_000 }, () => ` ${base64}`).join('\r\n');
     const text = `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p1\r\nPHOTO;ENCODING=b;TYPE=JPEG:${base64}\r\n${photo}\r\nFN:After Photo\r\nEND:VCARD\r\n`;
     const { rows } = await read(text);
-    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', ...Array(7).fill(undefined)]);
+    expect(rows[0]?.raw).toEqual(['p1', 'After Photo', ...Array(8).fill(undefined)]);
     // One line of 4 MB (a 4.0 data: URI, unfolded) is dropped as it streams.
     const long = `BEGIN:VCARD\nVERSION:4.0\nUID:p2\nPHOTO:data:image/jpeg;base64,${'B'.repeat(4 * 1024 * 1024)}\nFN:Long\nEND:VCARD\n`;
-    expect((await read(long)).rows[0]?.raw).toEqual(['p2', 'Long', ...Array(7).fill(undefined)]);
+    expect((await read(long)).rows[0]?.raw).toEqual(['p2', 'Long', ...Array(8).fill(undefined)]);
   });
 
   it("reads ORG's first component as company, escapes and quoted-printable undone", async () => {
