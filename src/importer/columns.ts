@@ -378,6 +378,8 @@ const REGISTRATION_WORDS = new Set([
   'appointment',
   'booking',
   'reservation',
+  'purchase',
+  'sale',
 ]);
 /**
  * Another thing's id, name or email (an account's, an owner's, an order's): never the contact's,
@@ -556,7 +558,16 @@ const QUESTION_WORDS = new Set([
   'est',
   'votre',
 ]);
-const NAME_QUALIFIERS = new Set(['full', 'display', 'complete', 'your', ...PERSON_WORDS]);
+const NAME_QUALIFIERS = new Set([
+  'full',
+  'display',
+  'complete',
+  'your',
+  // Who paid: the person, in a sales export (`Buyer Name`).
+  'buyer',
+  'purchaser',
+  ...PERSON_WORDS,
+]);
 /**
  * A name column with one of these words names a person the row is about (`Contact Name`,
  * `primary_contact_name`), ahead of one that does not (`Name`, `display_name`: a lead's company

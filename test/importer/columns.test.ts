@@ -103,6 +103,15 @@ describe('inferColumns: header words', () => {
     });
   });
 
+  it("reads a sales export's buyer as the person: `Buyer Name` is the name, `Item Name` is not", () => {
+    expect(
+      roles(
+        ['Purchase ID', 'Item Name', 'Buyer Name', 'Purchase Email', 'Buyer Email'],
+        [['kXr2Qw9a==', 'Budget Template', 'Alex Rivera', 'alex@example.com', 'alex@example.com']],
+      ),
+    ).toMatchObject({ 'Purchase ID': undefined, 'Item Name': undefined, 'Buyer Name': 'name' });
+  });
+
   it("keys an event's attendees by their email, not by the id of one registration", () => {
     const rows: Cell[][] = [
       ['18441755061', 'Ana Reyes', 'ana@example.com'],
@@ -116,6 +125,9 @@ describe('inferColumns: header words', () => {
       'Teilnehmer-ID',
       'Appointment ID',
       'Booking ID',
+      // A sale's (Gumroad's `Purchase ID`): a buyer's second purchase has another.
+      'Purchase ID',
+      'Sale ID',
     ]) {
       const inferred = inferColumns([header, 'Name', 'Email'], rows);
       expect(inferred.id, header).toBeUndefined();
