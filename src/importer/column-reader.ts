@@ -20,6 +20,7 @@ import {
   emailIn,
   isLocalDateTime,
   joinName,
+  phonesIn,
   readBoolean,
   readDate,
   slashDateOrder,
@@ -201,7 +202,7 @@ export class ColumnReader {
     }
     // Every value of every phone cell, in order: the first usable one is placed, in the country
     // of its own address where the file pairs them, else the row's first country.
-    const phones = this.#first(mapping.phoneColumns, cells);
+    const phones = this.#first(mapping.phoneColumns, cells, phonesIn);
     if (mapping.countryColumns.length > 0) {
       const codes = new Map<number, { code: string; column: string } | undefined>();
       const countryOf = (i: number) => {
@@ -268,11 +269,17 @@ export class ColumnReader {
   }
 
   /** The values of the non-empty cells of ordered columns (email, phone), in order. */
-  #first(columns: readonly number[], cells: Cell[]): OrderedValue[] {
-    return orderedValues(this.#mapping, columns, cells, (i) => {
-      const header = this.#mapping.header[i]!.trim();
-      this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
-    });
+  #first(columns: readonly number[], cells: Cell[], split?: (value: string) => string[]): OrderedValue[] {
+    return orderedValues(
+      this.#mapping,
+      columns,
+      cells,
+      (i) => {
+        const header = this.#mapping.header[i]!.trim();
+        this.#notes.multiValue.set(header, (this.#notes.multiValue.get(header) ?? 0) + 1);
+      },
+      split,
+    );
   }
 
   /** An attribute's value in the form its type takes, or undefined when it cannot be read. */
@@ -345,13 +352,14 @@ type OrderedValue = PhoneCell & { column: number };
 
 /**
  * The values of a row's non-empty cells in ordered columns (email, phone), in order;
- * `onSeveral` is told of each cell that holds several.
+ * `onSeveral` is told of each cell that holds several; `split` reads several in one value.
  */
 function orderedValues(
   mapping: ColumnMapping,
   columns: readonly number[],
   cells: readonly Cell[],
   onSeveral?: (column: number) => void,
+  split?: (value: string) => string[],
 ): OrderedValue[] {
   const found: OrderedValue[] = [];
   for (const i of columns) {
@@ -359,7 +367,7 @@ function orderedValues(
     if (cell === undefined) continue;
     const cleaned = cleanCell(cell);
     if (cleaned === '') continue;
-    const values = cellValues(cleaned, mapping.multiValue);
+    const values = cellValues(cleaned, mapping.multiValue).flatMap((v) => (split ? split(v) : [v]));
     if (values.length > 1) onSeveral?.(i);
     for (const value of values) found.push({ text: value, raw: cell, column: i, country: undefined });
   }

@@ -15,6 +15,7 @@ import {
   decimalMarkOf,
   firstValue,
   isLocalDateTime,
+  phonesIn,
   readDate,
   slashDateOrder,
 } from './values.js';
@@ -141,7 +142,7 @@ export class FileEvidence {
     for (const i of this.#phoneColumns) {
       const cell = raw[i];
       if (!cell) continue;
-      const text = firstValue(cleanCell(cell), this.#multiValue).value;
+      const text = phonesIn(firstValue(cleanCell(cell), this.#multiValue).value)[0]!;
       const number = internationalNumber(text);
       const found = number?.country;
       if (found) {

@@ -120,6 +120,26 @@ export function cellValues(value: string, separators: readonly string[]): string
   return [value];
 }
 
+/** A number's label as a report writes it before the number: `Mobile:`, `Tel.:`, `Phone 2:`. */
+const PHONE_LABEL_RE = /^\p{L}[\p{L}\d .]{0,20}:\s*/u;
+
+/**
+ * The numbers in a phone cell that holds several, as CRMs and reports write them: `+44 20 7946
+ * 0018, +44 7911 123456` (Attio), `Phone:(415) 555-0161 Mobile:(415) 555-0199` (QuickBooks); each
+ * part holds seven digits or more, else the cell is one number as written (`555-0101, ext 12`).
+ * Labels are taken off.
+ */
+export function phonesIn(text: string): string[] {
+  const labelled = text.split(/\s+(?=\p{L}[\p{L}\d .]{0,20}:)/u);
+  const parts = labelled
+    .flatMap((part) => part.split(/\s*[,;\n]\s*/))
+    .map((p) => p.replace(PHONE_LABEL_RE, '').trim());
+  const numbers = parts.filter(Boolean);
+  if (numbers.length > 1 && numbers.every((p) => (p.match(/\d/g)?.length ?? 0) >= 7))
+    return [...new Set(numbers)];
+  return [text.replace(PHONE_LABEL_RE, '')];
+}
+
 /** The first of several values in a cell, and how many there were (1 when it holds one). */
 export function firstValue(value: string, separators: readonly string[]): { value: string; count: number } {
   for (const sep of separators) {

@@ -12,6 +12,7 @@ import {
   isLocalDateTime,
   joinName,
   LOST_CHARACTERS_RE,
+  phonesIn,
   readBoolean,
   readDate,
   slashDateOrder,
@@ -277,5 +278,24 @@ describe('joinName', () => {
     expect(joinName('Grace', '', '')).toBe('Grace');
     expect(joinName('太郎', '', '山田')).toBe('山田 太郎');
     expect(joinName('민준', '', '김')).toBe('김 민준');
+  });
+});
+
+describe('phonesIn', () => {
+  it('reads the numbers of a cell that holds several, as CRMs and reports write them, labels off', () => {
+    expect(phonesIn('+44 20 7946 0018, +44 7911 123456')).toEqual(['+44 20 7946 0018', '+44 7911 123456']);
+    expect(phonesIn('Phone:(415) 555-0161 Mobile:(415) 555-0199')).toEqual([
+      '(415) 555-0161',
+      '(415) 555-0199',
+    ]);
+    expect(phonesIn('Phone:(415) 555-0161 Mobile:(415) 555-0161')).toEqual(['(415) 555-0161']);
+    expect(phonesIn('Home: 020 7946 0018\nWork: 020 7946 0019')).toEqual(['020 7946 0018', '020 7946 0019']);
+    expect(phonesIn('Tel.: 030 1234567')).toEqual(['030 1234567']);
+  });
+
+  it('keeps one number as written where a part is too short to be one', () => {
+    expect(phonesIn('555-0101, ext 12')).toEqual(['555-0101, ext 12']);
+    expect(phonesIn('030/1234567')).toEqual(['030/1234567']);
+    expect(phonesIn('(415) 555-0101')).toEqual(['(415) 555-0101']);
   });
 });

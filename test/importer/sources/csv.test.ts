@@ -279,6 +279,19 @@ describe('lines that are no contacts around the table', () => {
     expect(notes.join('\n')).toMatch(/lines 4-6 are a footer after the last row \("Total", …\)/);
   });
 
+  it("reads a report's time stamp alone on its last line as no contact, and as a row where rows follow", async () => {
+    // QuickBooks' Customer Contact List ends with when it was run, right after the last row.
+    const stamp = '" Sunday, August 09, 2026 04:04 PM GMT-05:00",,';
+    const text = `Customer full name,Phone numbers,Email\nAnn,Phone:(415) 555-0161,ann@example.com\n${stamp}\n`;
+    const { rows, notes } = await open('report.csv', text);
+    expect(rows.map((r) => r.raw?.[0])).toEqual(['Ann']);
+    expect(notes.join('\n')).toMatch(
+      /line 3 is a footer after the last row \("Sunday, August 09, 2026 04:04 PM/,
+    );
+    const more = await open('report.csv', `${text}Bo,,bo@example.com\n`);
+    expect(more.rows).toHaveLength(3);
+  });
+
   it('reads on past many blank rows (a sheet saved with its empty rows)', async () => {
     const text = `Name,Email\nAnn,ann@example.com\n${',\n'.repeat(20_000)}Bo,bo@example.com\n`;
     const { rows } = await open('blank-rows.csv', text);
