@@ -265,8 +265,11 @@ const MONTHS: Record<string, number> = {
   dec: 12,
 };
 // Spreadsheet text dates: `22-Mar-2024`, `22 Mar 2024`, `22 March 2024`, `Mar 22, 2024`, `March 22 2024`.
-const DAY_MONTH_RE = /^(\d{1,2})[-\s]([A-Za-z]{3,9})\.?[-\s,]+(\d{4}|\d{2})$/;
-const MONTH_DAY_RE = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/;
+/** A time after a date: `9:00 AM`, `17:59`, `17:59:30` (groups: hour, minute, second, AM/PM). */
+const TIME = '(?:,?\\s+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?\\s*([AaPp][Mm])?)?';
+const DAY_MONTH_RE = new RegExp(`^(\\d{1,2})[-\\s]([A-Za-z]{3,9})\\.?[-\\s,]+(\\d{4}|\\d{2})${TIME}$`);
+/** `March 22, 2024`, and with a time as Notion writes it (`April 10, 2026 9:00 AM`). */
+const MONTH_DAY_RE = new RegExp(`^([A-Za-z]{3,9})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})${TIME}$`);
 
 /**
  * Which order a slash date column is in, from one value: `mdy` or `dmy` when a part above 12
@@ -334,7 +337,8 @@ export function isLocalDateTime(text: string): boolean {
   const iso = ISO_TIME_RE.exec(text);
   if (iso) return iso[8] === undefined;
   const slash = SLASH_RE.exec(text);
-  return slash?.[5] !== undefined;
+  if (slash) return slash[5] !== undefined;
+  return (DAY_MONTH_RE.exec(text)?.[4] ?? MONTH_DAY_RE.exec(text)?.[4]) !== undefined;
 }
 
 /**
@@ -372,30 +376,40 @@ export function readDate(
     if (!order) return undefined;
     const month = Number(order === 'mdy' ? m[1] : m[3]);
     const day = Number(order === 'mdy' ? m[3] : m[1]);
-    const year = fullYear(m[4]!);
-    if (m[5] === undefined) return ymd(year, month, day);
-    let hour = Number(m[5]);
-    const half = m[8]?.toLowerCase();
-    if (half) {
-      if (hour < 1 || hour > 12) return undefined;
-      hour = (hour % 12) + (half === 'pm' ? 12 : 0);
-    }
-    const iso = `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${m[6]}:${m[7] ?? '00'}Z`;
-    return dateTime(iso, year, month, day, timeZone);
+    return atTime(fullYear(m[4]!), month, day, m.slice(5, 9), timeZone);
   }
   m = YMD_SLASH_RE.exec(text);
   if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
   m = DAY_MONTH_RE.exec(text);
   if (m) {
     const month = monthNumber(m[2]!);
-    return month ? ymd(fullYear(m[3]!), month, Number(m[1])) : undefined;
+    return month ? atTime(fullYear(m[3]!), month, Number(m[1]), m.slice(4, 8), timeZone) : undefined;
   }
   m = MONTH_DAY_RE.exec(text);
   if (m) {
     const month = monthNumber(m[1]!);
-    return month ? ymd(Number(m[3]), month, Number(m[2])) : undefined;
+    return month ? atTime(Number(m[3]), month, Number(m[2]), m.slice(4, 8), timeZone) : undefined;
   }
   return undefined;
+}
+
+/** The date, or the date-time of its time (`[hour, minute, second, AM/PM]`, each maybe absent). */
+function atTime(
+  year: number,
+  month: number,
+  day: number,
+  [hours, minutes, seconds, ampm]: (string | undefined)[],
+  timeZone: string | undefined,
+): string | undefined {
+  if (hours === undefined) return ymd(year, month, day);
+  let hour = Number(hours);
+  const half = ampm?.toLowerCase();
+  if (half) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (half === 'pm' ? 12 : 0);
+  }
+  const iso = `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${minutes}:${seconds ?? '00'}Z`;
+  return dateTime(iso, year, month, day, timeZone);
 }
 
 function monthNumber(word: string): number | undefined {

@@ -113,6 +113,13 @@ describe('dates', () => {
     expect(readDate('2024-02-29', undefined)).toBe('2024-02-29');
     expect(readDate('22 Marchx 2024', undefined)).toBeUndefined();
     expect(readDate('soon', undefined)).toBeUndefined();
+    // With a time, as Notion writes its created times: a wall clock, in the given zone.
+    expect(readDate('April 10, 2026 9:00 AM', undefined)).toBe('2026-04-10T09:00:00.000Z');
+    expect(readDate('April 10, 2026 9:00 AM', undefined, 'Europe/Berlin')).toBe('2026-04-10T07:00:00.000Z');
+    expect(readDate('22-Mar-2024 17:59', undefined)).toBe('2024-03-22T17:59:00.000Z');
+    expect(readDate('April 10, 2026 13:00 PM', undefined)).toBeUndefined();
+    expect(isLocalDateTime('April 10, 2026 9:00 AM')).toBe(true);
+    expect(isLocalDateTime('March 22, 2024')).toBe(false);
   });
 
   it('slashDateOrder decides from a part above 12; isLocalDateTime finds times without a zone', () => {

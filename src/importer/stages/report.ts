@@ -386,6 +386,27 @@ const LINES_KEPT = 5;
 const PROBLEM_SEPARATOR = /; (?=[a-z_][\w.]*: )/;
 const REASONS_KEPT = 100;
 
+/** A row's own details in a reason: a quoted value, an email, a number (or its blank, `N`). */
+const DETAIL_RE = /"(?:[^"\\]|\\.)*"|[^\s@]+@[^\s@;,)]+|\d+|\bN\b/g;
+const blank = (detail: string) => (detail.startsWith('"') ? '"…"' : detail.includes('@') ? '…@…' : 'N');
+
+/**
+ * `said` with the details that `other` writes otherwise blanked, those both write kept (a hint's
+ * example dates); undefined where the two differ in more than details.
+ */
+function blankDiffering(said: string, other: string): string | undefined {
+  const a = said.split(new RegExp(`(${DETAIL_RE.source})`));
+  const b = other.split(new RegExp(`(${DETAIL_RE.source})`));
+  if (a.length !== b.length) return undefined;
+  let merged = '';
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i] ?? '', b[i] ?? ''];
+    if (i % 2 === 0 && x !== y) return undefined;
+    merged += i % 2 === 0 || x === y ? x : blank(x);
+  }
+  return merged;
+}
+
 /**
  * Problems grouped by reason: each `; `-separated problem of a reason counts once, keyed by its
  * text with the row's own details (quoted values, emails, numbers) blanked, so `phonenumber: not
@@ -397,10 +418,7 @@ class ReasonTally {
   add(reason: string, line: number): void {
     // Problems are `field: message`, joined by `; ` (a message may hold a `; ` of its own).
     for (const problem of reason.split(PROBLEM_SEPARATOR)) {
-      let key = problem
-        .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
-        .replace(/[^\s@]+@[^\s@;,)]+/g, '…@…')
-        .replace(/\d+/g, 'N');
+      let key = problem.replace(DETAIL_RE, blank);
       if (!this.#groups.has(key) && this.#groups.size >= REASONS_KEPT) key = 'other reasons';
       let group = this.#groups.get(key);
       if (!group) {
@@ -409,7 +427,7 @@ class ReasonTally {
         group = { reason, example: problem, count: 0, lines: [] };
         this.#groups.set(key, group);
       } else if (group.reason !== key && problem !== group.example) {
-        group.reason = key;
+        group.reason = blankDiffering(group.reason, problem) ?? key;
       }
       group.count++;
       if (group.lines.length < LINES_KEPT && group.lines.at(-1) !== line) group.lines.push(line);

@@ -110,6 +110,22 @@ describe('ImportTally', () => {
     ]);
   });
 
+  it("blanks only the details the rows give otherwise, keeping a hint's examples", async () => {
+    const { t } = tally();
+    const hint = '(2024-05-31, 2024-05-31 17:59, 5/31/2024, 31-May-2024)';
+    t.reject(source(2), `custom_attributes.created: "April 10, 2026 9:00 AM" is not a date ${hint}`);
+    t.reject(source(3), `custom_attributes.created: "April 12, 2026 10:30 AM" is not a date ${hint}`);
+    t.reject(source(4), `custom_attributes.created: "May 1, 2026 8:00 AM" is not a date ${hint}`);
+    t.reject(source(5), 'phonenumber: too short for GB (line 12 of 40)');
+    t.reject(source(6), 'phonenumber: too short for GB (line 13 of 40)');
+    t.reject(source(7), 'phonenumber: too short for GB (line 14 of 40)');
+    const { rejectReasons } = await t.close(false, false);
+    expect(rejectReasons.map((r) => r.reason)).toEqual([
+      `custom_attributes.created: "…" is not a date ${hint}`,
+      'phonenumber: too short for GB (line N of 40)',
+    ]);
+  });
+
   it('tells progress at most once an interval, and always when forced', () => {
     const { t, events } = tally();
     t.progress();
