@@ -130,6 +130,7 @@ const PHONE_LABEL_RE = /^\p{L}[\p{L}\d .]{0,20}:\s*/u;
  * Labels are taken off.
  */
 export function phonesIn(text: string): string[] {
+  if (!/[,;:\n]/.test(text)) return [text];
   const labelled = text.split(/\s+(?=\p{L}[\p{L}\d .]{0,20}:)/u);
   const parts = labelled
     .flatMap((part) => part.split(/\s*[,;\n]\s*/))
