@@ -304,7 +304,11 @@ const NOT_COUNTRY_WORDS = new Set([
   'origin',
 ]);
 const STATE_WORDS = new Set(['state', 'province', 'county', 'prefecture', 'canton']);
-const POSTAL_WORDS = new Set(['postal', 'zip', 'zipcode', 'postcode', 'plz']);
+const POSTAL_WORDS = new Set(['postal', 'zip', 'zipcode', 'postcode', 'postalcode', 'plz']);
+
+/** A postal code's header: `Zip`, `Postal Code`, `PLZ`, and Thunderbird's `Home Post Code`. */
+export const namesPostcode = (words: readonly string[]) =>
+  has(words, POSTAL_WORDS) || (words.includes('post') && words.includes('code'));
 /** Words that name a person's id only beside the person's word (`Client Code`, `Codice cliente`). */
 const CODE_WORDS = new Set(['code', 'codice', 'codigo', 'ref', 'reference', 'referencia']);
 const ID_WORDS = new Set([
@@ -990,7 +994,7 @@ export function inferColumns(
         if (
           byValues &&
           !(byValues === 'country' && has(w, STATE_WORDS)) &&
-          !(byValues === 'phone' && has(w, POSTAL_WORDS))
+          !(byValues === 'phone' && namesPostcode(w))
         )
           lookAlikes.push({ index: i, looksLike: byValues });
         return;

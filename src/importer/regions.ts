@@ -7,7 +7,7 @@
 // time zone (`Europe/London` is a British invitee's, `Asia/Kolkata` an Indian one's), are weaker
 // words, read where nothing else in the file places a number. A column is read so only when
 // nearly all of the rows that fill it agree.
-import { headerWords } from './columns.js';
+import { headerWords, namesPostcode } from './columns.js';
 import type { Cell } from './sources/types.js';
 import { ZONES_BY_COUNTRY } from './time-zones.js';
 import { cleanCell } from './values.js';
@@ -214,7 +214,6 @@ const zoneKey = (value: string) =>
     .replace(/[\s_]+/g, '_');
 
 const STATE_WORDS = new Set(['state', 'province', 'region', 'territory']);
-const POSTAL_WORDS = new Set(['zip', 'zipcode', 'postcode', 'postal', 'postalcode', 'plz']);
 /** An address that is not the contact's: a venue's, an event's, a company's or an employer's. */
 const NOT_OWN_WORDS = new Set(['venue', 'event', 'company', 'organization', 'organisation', 'employer']);
 /** A time zone that is not the contact's: a host's, an owner's, an agent's. */
@@ -240,14 +239,14 @@ export function regionSources(
   const role = (w: readonly string[]) =>
     w.some((x) => NOT_OWN_WORDS.has(x)) || w.includes('country')
       ? undefined
-      : w.some((x) => POSTAL_WORDS.has(x))
+      : namesPostcode(w)
         ? 'postal'
         : w.some((x) => STATE_WORDS.has(x))
           ? 'state'
           : undefined;
   // What a state column and its postal code column share (`billing` of `Billing State` and `Billing Zip`).
   const rest = (w: readonly string[]) =>
-    w.filter((x) => !STATE_WORDS.has(x) && !POSTAL_WORDS.has(x) && x !== 'code').join(' ');
+    w.filter((x) => !STATE_WORDS.has(x) && !namesPostcode([x]) && x !== 'code' && x !== 'post').join(' ');
   const label = (...columns: number[]) => columns.map((i) => header[i]!.trim()).join(' + ');
   const states = words.flatMap((w, i) => (role(w) === 'state' ? [i] : []));
   const postals = words.flatMap((w, i) => (role(w) === 'postal' ? [i] : []));

@@ -111,6 +111,10 @@ describe('regionSources', () => {
       { state: undefined, postal: 0, countries: ['GB'], label: 'Postcode' },
     ]);
     expect(sources(['Zip'], [['78701'], ['10001']])).toEqual([]);
+    // Thunderbird's British build writes `Post Code`.
+    expect(sources(['Work Post Code'], [['SW1A 1AA'], ['M1 1AE']])).toEqual([
+      { state: undefined, postal: 0, countries: ['GB'], label: 'Work Post Code' },
+    ]);
   });
 
   it('reads a state column with no postcode column as a weak word, of the countries some state names alone', () => {
