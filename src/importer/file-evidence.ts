@@ -6,7 +6,7 @@ import type { AttributeDefinition } from '../api/attribute.js';
 import { rowCountry } from './countries.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
-import { internationalNumber, isBareDigits, validWithCode } from './phones.js';
+import { internationalCountry, isBareDigits, validWithCode } from './phones.js';
 import { type RegionSource, rowRegion } from './regions.js';
 import type { Cell } from './sources/types.js';
 import {
@@ -19,9 +19,6 @@ import {
   readDate,
   slashDateOrder,
 } from './values.js';
-
-/** A country fewer rows than this name is the file's thin evidence (see `thinCountries`). */
-const THIN = 3;
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
 export interface LocalTime {
@@ -67,10 +64,6 @@ export class FileEvidence {
   /** Whether the first date-time without a zone is still to be told of (no time zone was given). */
   #watchLocalTimes: boolean;
   readonly #countries = new Set<string>();
-  /** How many times the rows read ahead name each country, and its numbers' first digits. */
-  readonly #named = new Map<string, number>();
-  readonly #leads = new Map<string, Set<string>>();
-  #thin: Map<string, ReadonlySet<string>> | undefined;
   /**
    * Numbers written as digits alone, those of them too long to be national, and those valid read
    * with the country code they start with.
@@ -143,13 +136,8 @@ export class FileEvidence {
       const cell = raw[i];
       if (!cell) continue;
       const text = phonesIn(firstValue(cleanCell(cell), this.#multiValue).value)[0]!;
-      const number = internationalNumber(text);
-      const found = number?.country;
-      if (found) {
-        this.#name(found);
-        const leads = this.#leads.get(found) ?? new Set<string>();
-        this.#leads.set(found, leads.add(number.lead));
-      }
+      const found = internationalCountry(text);
+      if (found) this.addCountry(found);
       if (isBareDigits(text)) {
         this.#bare++;
         // Too long to be national, so written with its country code.
@@ -161,11 +149,11 @@ export class FileEvidence {
     for (const i of this.#countryColumns) {
       const cell = raw[i];
       const code = cell ? rowCountry(cleanCell(cell)) : undefined;
-      if (code) this.#name(code);
+      if (code) this.addCountry(code);
       named ||= code !== undefined;
     }
     const region = named ? undefined : rowRegion(this.#regionColumns, raw, true);
-    if (region) this.#name(region.code);
+    if (region) this.addCountry(region.code);
     return local;
   }
 
@@ -254,44 +242,22 @@ export class FileEvidence {
     else if (mark !== this.#decimalMark.mark) this.#otherMark ??= { mark, column, example: value };
   }
 
-  /** A country a row read ahead names. */
-  #name(code: string): void {
-    this.#named.set(code, (this.#named.get(code) ?? 0) + 1);
-    this.#thin = undefined;
-    this.addCountry(code);
-  }
-
   addCountry(code: string): void {
     if (this.#countries.has(code)) return;
     this.#countries.add(code);
     this.#sorted = undefined;
-    this.#thin = undefined;
   }
 
+  /** The countries of the file's international numbers so far, sorted. */
   /**
    * Whether the file writes its numbers with their country code and no `+` (an SMS tool's
-   * `4915112345678`): at least two too long to be national, and three in four of those written as digits
-   * alone valid so (a Chinese list's `13812345678` is seldom a valid `+1 381` number).
+   * `4915112345678`): at least two too long to be national, and three in four of those written
+   * as digits alone valid so (a Chinese list's `13812345678` is seldom a valid `+1 381` number).
    */
   writesCountryCodes(): boolean {
     return this.#withCodes >= 2 && this.#readWithCodes >= this.#bare * 0.75;
   }
 
-  /**
-   * The countries fewer than `THIN` of the rows read ahead name (by an international number or a
-   * country cell), with the first digits of their international numbers after the country code:
-   * one `+91 98765 43210` in a list says little of whose its national numbers are.
-   */
-  thinCountries(): ReadonlyMap<string, ReadonlySet<string>> {
-    this.#thin ??= new Map(
-      this.phoneCountries()
-        .filter((code) => (this.#named.get(code) ?? 0) < THIN)
-        .map((code) => [code, this.#leads.get(code) ?? new Set()]),
-    );
-    return this.#thin;
-  }
-
-  /** The countries of the file's international numbers and country columns so far, sorted. */
   phoneCountries(): string[] {
     this.#sorted ??= [...this.#countries].sort();
     return this.#sorted;

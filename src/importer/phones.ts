@@ -23,16 +23,9 @@ export interface PhoneCandidates {
   from: CandidateSource;
   /**
    * The file writes its numbers with their country code and no `+` (Brevo's `33612345678`):
-   * eleven digits or more are read so, before a national reading in a `thin` country.
+   * eleven digits or more are read so, before any national reading.
    */
   withCodes?: boolean | undefined;
-  /**
-   * Of `countries`, those the file names too seldom to say whose its national numbers are, with
-   * the first digits of their international numbers after the country code: a number written with
-   * a trunk `0` is read in one only where it starts alike (`020 7946 0321` beside `+44 20 7946
-   * 0018`) or no other common country writes it so (`020 7946 0018` is London's as much as Pune's).
-   */
-  thin?: ReadonlyMap<string, ReadonlySet<string>> | undefined;
   /** The row's country column, for the reason (`Mailing Country`). */
   column?: string | undefined;
 }
@@ -44,15 +37,10 @@ const NO_CANDIDATES: PhoneCandidates = { countries: [], from: 'file' };
  * or twelve digits or more with the country code but no `+` (an SMS tool's `4915112345678`).
  */
 export function internationalCountry(text: string): string | undefined {
-  return internationalNumber(text)?.country;
-}
-
-/** As `internationalCountry`, with the first digit of the number after its country code (`+44 20 ...`: 2). */
-export function internationalNumber(text: string): { country: string | undefined; lead: string } | undefined {
-  if (!isInternational(text)) return withCountryCode(tooLongForNational(text) ?? '');
+  if (!isInternational(text)) return withCountryCode(tooLongForNational(text) ?? '')?.country;
   try {
     const parsed = parsePhoneNumberWithError(text);
-    return parsed.isValid() ? { country: parsed.country, lead: parsed.nationalNumber.charAt(0) } : undefined;
+    return parsed.isValid() ? parsed.country : undefined;
   } catch {
     return undefined;
   }
@@ -115,7 +103,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       code: 'phone_no_country',
     };
   }
-  const fits: { e164: string; country: string; written: boolean; lead: string }[] = [];
+  const fits: { e164: string; country: string; written: boolean }[] = [];
   let parseProblem: string | undefined;
   // A file whose numbers are of several calling codes is of people from several countries: a
   // national number written in groups is read in one of them only where they are its groups
@@ -132,7 +120,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
         const written =
           (grouped ? digitGroups(national) === digitGroups(text) : digits(national) === digits(text)) &&
           areaAsWritten(text, national);
-        fits.push({ e164: parsed.number, country, written, lead: parsed.nationalNumber.charAt(0) });
+        fits.push({ e164: parsed.number, country, written });
       }
     } catch (error) {
       parseProblem ??= describe((error as Error).message);
@@ -152,8 +140,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   // `4915112345678`, `33612345678`. Read so when the country it names is a candidate; else, when
   // no candidate reads it as its own national number (`8 (495) 123-45-67` is Russian, written
   // as Russians do), when it is too long for a national number or no candidate reads it at all;
-  // and of eleven digits or more in a file that writes its numbers so, where no country the file
-  // names often reads it (a Chinese list's `13012345678` is no `+1 301` number).
+  // and of eleven digits or more in a file that writes its numbers so, before a national reading.
   const bare = text.replace(/[\s().-]/g, '');
   if (isBareDigits(bare)) {
     const international = withCountryCode(bare);
@@ -161,25 +148,12 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       international &&
       (countries.includes(international.country ?? '') ||
         (asWritten.length === 0 && (bare.length >= 11 || fits.length === 0)) ||
-        (candidates.withCodes === true &&
-          bare.length >= 11 &&
-          (fit === undefined || candidates.thin?.has(fit.country) === true)))
+        (candidates.withCodes === true && bare.length >= 11))
     ) {
       return { ok: true, e164: international.e164, country: international.country, withCode: true };
     }
   }
-  if (fit) {
-    const leads = candidates.thin?.get(fit.country);
-    const also = leads && !leads.has(fit.lead) ? alsoWrittenIn(text, fit, countries) : [];
-    if (also.length === 0) return { ok: true, e164: fit.e164, country: fit.country };
-    return {
-      ok: false,
-      reason:
-        `a national number of ${fit.country} as much as of ${also.join(' or ')}, and the file names ${fit.country} ` +
-        'too seldom to tell which: write it with + and the country code, or give a default country',
-      code: 'phone_ambiguous',
-    };
-  }
+  if (fit) return { ok: true, e164: fit.e164, country: fit.country };
   if (parseProblem && fits.length === 0 && countries.length === 1) return { ok: false, reason: parseProblem };
   const tried = countries.join(', ');
   const where =
@@ -213,44 +187,11 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   };
 }
 
-/**
- * Countries whose numbers are common in exports and written with a trunk `0`, national numbers
- * of one of which a file's few international numbers do not place.
- */
-const TRUNK_ZERO_COUNTRIES = ['GB', 'DE', 'FR', 'IN', 'AU', 'NL', 'IE', 'BR', 'JP', 'ZA'];
-
-/**
- * The common countries, of none of `countries`, whose own national number `text` (written with a
- * trunk `0`) is too, as they write it: `020 7946 0018`, Pune's in India, is London's.
- */
-function alsoWrittenIn(text: string, fit: { e164: string }, countries: readonly string[]): string[] {
-  if (!/^\(?0[1-9]/.test(text)) return [];
-  const grouped = /\d\D+\d/.test(text);
-  return TRUNK_ZERO_COUNTRIES.filter((country) => {
-    if (countries.includes(country)) return false;
-    try {
-      const parsed = parsePhoneNumberWithError(text, { defaultCountry: country as CountryCode });
-      if (!parsed.isValid() || parsed.number === fit.e164) return false;
-      const national = parsed.formatNational();
-      return (
-        (grouped ? digitGroups(national) === digitGroups(text) : digits(national) === digits(text)) &&
-        areaAsWritten(text, national)
-      );
-    } catch {
-      return false;
-    }
-  });
-}
-
-function withCountryCode(
-  digits: string,
-): { e164: string; country: string | undefined; lead: string } | undefined {
+function withCountryCode(digits: string): { e164: string; country: string | undefined } | undefined {
   if (digits === '') return undefined;
   try {
     const parsed = parsePhoneNumberWithError(`+${digits}`);
-    return parsed.isValid()
-      ? { e164: parsed.number, country: parsed.country, lead: parsed.nationalNumber.charAt(0) }
-      : undefined;
+    return parsed.isValid() ? { e164: parsed.number, country: parsed.country } : undefined;
   } catch {
     return undefined;
   }

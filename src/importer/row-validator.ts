@@ -210,7 +210,6 @@ export function createRowValidator({
           countries: evidence.phoneCountries(),
           from: 'file',
           withCodes: evidence.writesCountryCodes(),
-          thin: evidence.thinCountries(),
         };
         // A country the address implies gives way to one the user gave.
         if (!phone.country || (phone.country.byAddress && country))

@@ -144,13 +144,6 @@ describe('national numbers', () => {
       country: 'US',
       withCode: true,
     });
-    // Before a national reading in a country the file names seldom, not one it names often.
-    const thin = { countries: ['DE', 'IT'], from: 'file' as const, withCodes: true };
-    expect(placePhone('33612345678', { ...thin, thin: new Map([['IT', new Set(['3'])]]) })).toMatchObject({
-      ok: true,
-      e164: '+33612345678',
-    });
-    expect(placePhone('33612345678', { ...thin, thin: new Map() })).toMatchObject({ e164: '+3933612345678' });
     // A number one candidate reads as its own stays so; ten digits are no such number.
     expect(
       placePhone('13812345678', { countries: ['CN', 'DE'], from: 'file', withCodes: true }),
