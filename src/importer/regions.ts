@@ -267,18 +267,6 @@ export function regionSources(
     const countries = all.filter((code) => fits.includes(code));
     sources.push({ state: s, postal: p, countries, label: label(s, p) });
   }
-  // A state column with no postal code column of its own (`State` of a list of US cities): read,
-  // as a weak word, when nearly all its values are states of the countries some value names alone
-  // (`TX` the US, `ON` Canada; `WA` alone is Washington or Western Australia). One whose postcodes
-  // are none of its states' is not (Milan's `MI` and `20121`).
-  for (const s of alone) {
-    const keys = sample.map((row) => squash(text(row[s]))).filter((v) => v !== '');
-    const tables = (key: string) => COUNTRIES.filter((c) => c.regions.has(key));
-    const countries = COUNTRIES.filter((c) => keys.some((k) => tables(k).length === 1 && c.regions.has(k)));
-    const known = keys.filter((k) => countries.some((c) => c.regions.has(k)));
-    if (countries.length > 0 && known.length >= keys.length * SHARE)
-      sources.push({ state: s, postal: undefined, countries: countries.map((c) => c.code), label: label(s) });
-  }
   for (const p of postals) {
     if (paired.has(p)) continue;
     const values = sample.map((row) => text(row[p])).filter((v) => v !== '');
@@ -287,6 +275,20 @@ export function regionSources(
     ).map((c) => c.code);
     if (values.length > 0 && countries.length > 0)
       sources.push({ state: undefined, postal: p, countries, label: label(p) });
+  }
+  // A state column with no postal code column of its own (`State` of a list of US cities): read,
+  // as a weak word, when nearly all its values are states of the countries some value names alone
+  // (`Texas` the US, `Ontario` Canada; `WA` alone is Washington or Western Australia), written
+  // as names or codes of three letters (`NSW`): two letters alone are as often another country's
+  // (Italy's provinces `MI`, `CO`, `VA`, Brazil's states `PA`, `MA`). One whose postcodes are none
+  // of its states' is not read alone either (Milan's `MI` and `20121`).
+  for (const s of alone) {
+    const keys = sample.map((row) => squash(text(row[s]))).filter((v) => v !== '');
+    const tables = (key: string) => (key.length < 3 ? [] : COUNTRIES.filter((c) => c.regions.has(key)));
+    const countries = COUNTRIES.filter((c) => keys.some((k) => tables(k).length === 1 && c.regions.has(k)));
+    const known = keys.filter((k) => tables(k).some((c) => countries.includes(c)));
+    if (countries.length > 0 && known.length >= keys.length * SHARE)
+      sources.push({ state: s, postal: undefined, countries: countries.map((c) => c.code), label: label(s) });
   }
   // A time zone column, by its values: an address is the surer word, so it comes after.
   words.forEach((w, i) => {
@@ -345,6 +347,7 @@ function addressCountry({ state, postal, countries }: AddressSource, cells: read
  */
 function stateCountry(state: string, countries: readonly string[]): string | undefined {
   const key = squash(state);
+  if (key.length < 3) return undefined;
   const found = COUNTRIES.filter((c) => countries.includes(c.code) && c.regions.has(key));
   return found.length === 1 ? found[0]!.regions.get(key)!.country : undefined;
 }

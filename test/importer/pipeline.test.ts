@@ -1061,9 +1061,9 @@ describe('national numbers of a file with time zones and no address', () => {
       states,
       [
         'Email,Name,Phone,City,State',
-        'al@example.com,Al P,(415) 555-0101,San Francisco,CA',
+        'al@example.com,Al P,(415) 555-0101,San Francisco,California',
         'bo@example.com,Bo P,416-555-0134,Toronto,Ontario',
-        'cy@example.com,Cy P,0412 345 678,Perth,WA',
+        'cy@example.com,Cy P,0412 345 678,Seattle,Washington',
       ].join('\n'),
     );
     const report = await runImport({ client, agentId: AGENT, input: states });
@@ -1074,13 +1074,15 @@ describe('national numbers of a file with time zones and no address', () => {
       '+14165550134',
       null,
     ]);
-    // A British number beside one: the file's evidence reads it, not Michigan's `MI`.
+    // A British number beside one: the file's evidence reads it, not the state's.
     const mixed = join(dir, 'mixed.csv');
     await writeFile(
       mixed,
-      ['Email,Phone,State', 'di@example.com,+44 20 7946 0132,MI', 'ed@example.com,020 7946 0133,MI'].join(
-        '\n',
-      ),
+      [
+        'Email,Phone,State',
+        'di@example.com,+44 20 7946 0132,Michigan',
+        'ed@example.com,020 7946 0133,Michigan',
+      ].join('\n'),
     );
     expect(await runImport({ client, agentId: AGENT, input: mixed })).toMatchObject({ created: 2, fixed: 0 });
     expect(byKey(mock).get('ed@example.com')?.phonenumber).toBe('+442079460133');

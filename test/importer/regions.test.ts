@@ -118,7 +118,7 @@ describe('regionSources', () => {
   });
 
   it('reads a state column with no postcode column as a weak word, of the countries some state names alone', () => {
-    const rows = [['TX'], ['Colorado'], ['ny'], ['ON'], ['WA'], ['Puerto Rico']];
+    const rows = [['Texas'], ['Colorado'], ['new york'], ['Ontario'], ['Washington'], ['Puerto Rico']];
     const found = sources(['State'], rows);
     expect(found).toEqual([{ state: 0, postal: undefined, countries: ['US', 'CA'], label: 'State' }]);
     expect(rows.map((row) => rowRegion(found, row))).toEqual([
@@ -129,25 +129,28 @@ describe('regionSources', () => {
       { code: 'US', column: 'State', weak: true },
       { code: 'PR', column: 'State', weak: true },
     ]);
+    // Two letters alone are as often another country's: Italy's provinces, Brazil's states.
+    expect(sources(['Province'], [['MI'], ['CO'], ['VA'], ['MI']])).toEqual([]);
+    expect(sources(['State'], [['TX'], ['NY'], ['CA']])).toEqual([]);
+    expect(rowRegion(found, ['TX'])).toBeUndefined();
     // Not what a fixes file writes, nor the file's evidence.
     expect(rows.map((row) => rowRegion(found, row, true))).toEqual(rows.map(() => undefined));
     expect(sources(['Province'], [['Ontario'], ['Quebec']])).toEqual([
       { state: 0, postal: undefined, countries: ['CA'], label: 'Province' },
     ]);
-    // Australians' states, WA among them, are Australia's where no state names the US alone.
-    const au = sources(['State'], [['NSW'], ['WA'], ['Victoria']]);
+    // Australia's codes of three letters, its names.
+    const au = sources(['State'], [['NSW'], ['QLD'], ['Victoria']]);
     expect(au.map((s) => s.countries)).toEqual([['AU']]);
-    expect(rowRegion(au, ['WA'])?.code).toBe('AU');
+    expect(rowRegion(au, ['Western Australia'])?.code).toBe('AU');
   });
 
   it('reads no state column alone whose values are seldom states, or none names one country alone', () => {
-    expect(sources(['State'], [['WA'], ['WA'], ['NT']])).toEqual([]);
-    expect(sources(['Region'], [['EMEA'], ['West'], ['TX']])).toEqual([]);
+    expect(sources(['Region'], [['EMEA'], ['West'], ['Texas']])).toEqual([]);
     expect(sources(['State'], [['Bavaria'], ['Berlin'], ['Hessen']])).toEqual([]);
     // Where both countries have the row's state, neither is said.
-    const both = sources(['State'], [['TX'], ['QLD'], ['WA']]);
+    const both = sources(['State'], [['Texas'], ['QLD'], ['Northern Territory'], ['Washington']]);
     expect(both.map((s) => s.countries)).toEqual([['US', 'AU']]);
-    expect(rowRegion(both, ['WA'])).toBeUndefined();
+    expect(rowRegion(both, ['Washington'])?.code).toBe('US');
   });
 
   it("reads no company's or venue's address, no country column, and no column left out", () => {
