@@ -106,22 +106,13 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const record = await chooseRecord(ctx, dir, target, { agentId, service, findUndoRecord, listUndoRecords });
   const dryRun = opts.dryRun ?? false;
   const what = `the import of ${inputName(ctx, record)} (${record.id}, ${localTime(record.startedAt)})`;
-  // Undo with nothing named takes the most recent import back, once: run again, it does not go on
-  // to the import before (a retried script would take back more than it meant to), but names it.
-  if (target === undefined && record.undoneAt !== null) {
-    const before = (await listUndoRecords(dir, agentId)).find(
-      (r) => r.service === record.service && r.undoneAt === null && r.startedAt < record.startedAt,
-    );
-    ctx.io.note(
-      `Nothing to undo: the most recent import, ${what}, was taken back at ${localTime(record.undoneAt)}.`,
-    );
-    if (before)
-      ctx.io.note(
-        `The import before it, of ${inputName(ctx, before)} (${localTime(before.startedAt)}): ${ctx.commandLine(['undo', before.id], { '--agent': ctx.options.agent })}`,
-      );
-    return;
-  }
-  if (!dryRun && !opts.yes) {
+  // Undo with nothing named takes the most recent import back, once: run again, it finds that
+  // import done without asking, and does not go on to the one before (a retried script would take
+  // back more than it meant to), but names it.
+  const undoneAt = target === undefined ? record.undoneAt : null;
+  if (undoneAt !== null)
+    ctx.io.note(`The most recent import, ${what}, was taken back at ${localTime(undoneAt)}.`);
+  if (!dryRun && !opts.yes && undoneAt === null) {
     ctx.mayPrompt(`Undo ${what}?`, {
       flag: '--yes',
       hint: `${ctx.commandLine(['undo', ...(target ? [target] : []), '--yes'], { '--agent': ctx.options.agent })} (or --dry-run to see the plan first)`,
@@ -169,6 +160,7 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
         sayKept();
         const go =
           opts.yes ||
+          undoneAt !== null ||
           (await confirm(
             `Undo ${what}? It deletes ${plural(plan.toDelete, 'contact')} and restores ${plan.toRestore}` +
               (plan.kept ? `; the ${plan.kept} listed are kept as they are` : '') +
@@ -216,6 +208,15 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   spinner?.stop();
   sayKept();
   ctx.io.note(summary(report, what, keptBy));
+  if (undoneAt !== null) {
+    const before = (await listUndoRecords(dir, agentId)).find(
+      (r) => r.service === record.service && r.undoneAt === null && r.startedAt < record.startedAt,
+    );
+    if (before)
+      ctx.io.note(
+        `The import before it, of ${inputName(ctx, before)} (${localTime(before.startedAt)}): ${ctx.commandLine(['undo', before.id], { '--agent': ctx.options.agent })}`,
+      );
+  }
   if (scripted && !dryRun) {
     await writeRecord(ctx.io.stdout, format, {
       import: record.id,

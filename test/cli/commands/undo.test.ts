@@ -134,14 +134,15 @@ describe('contacts undo', () => {
     expect(undone.code, undone.stderr).toBe(0);
     expect(snapshot(mock)).toEqual(afterFirst);
 
-    // Again: the same import, already taken back; the one before is named, not taken.
-    const again = await cli(mock, ['undo', '--yes']);
+    // Again: the same import, already taken back, its record on stdout for scripts as ever; the
+    // one before is named, not taken.
+    const again = await cli(mock, ['undo', '--yes', '-o', 'json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(
-      /Nothing to undo: the most recent import, the import of second\.csv .* was taken back at/,
-    );
+    expect(again.stderr).toMatch(/The most recent import, the import of second\.csv .* was taken back at/);
+    expect(again.stderr).toMatch(/Nothing to undo/);
     expect(again.stderr).toContain(`The import before it, of hundred.ndjson`);
     expect(again.stderr).toMatch(/contacts undo \d{8}T\d{9}-[0-9a-f]+/);
+    expect(JSON.parse(again.stdout)).toMatchObject({ deleted: 0, restored: 0, failed: 0 });
     expect(snapshot(mock)).toEqual(afterFirst);
   });
 
