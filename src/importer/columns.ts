@@ -1101,7 +1101,7 @@ export function inferColumns(
           if (!registration(w)) return true;
           notKeys.push({
             index,
-            why: 'it numbers one registration or response (a ticket, a booking, a survey answered), not the person, who has another the next time: the email keys the contact',
+            why: 'it numbers one registration, purchase or response (a ticket, a booking, a sale, a survey answered), not the person, who has another the next time: the email keys the contact',
           });
           return false;
         })

@@ -178,7 +178,7 @@ describe("Qualtrics' three header rows", () => {
       /line 3 describes the columns \(\{"ImportId":"startDate",.*\), not a contact: skipped/,
     );
     expect(r.stderr).toMatch(
-      /Column "ResponseId" is not used as the contacts' key: it numbers one registration or response/,
+      /Column "ResponseId" is not used as the contacts' key: it numbers one registration, purchase or response/,
     );
     expect(r.stderr).toContain('What is your phone number? -> phonenumber');
     // The anonymous response and the survey's preview have no email to key them: rejected.

@@ -134,7 +134,7 @@ describe('inferColumns: header words', () => {
       expect(inferred.notKeys, header).toEqual([
         {
           index: 0,
-          why: 'it numbers one registration or response (a ticket, a booking, a survey answered), not the person, who has another the next time: the email keys the contact',
+          why: 'it numbers one registration, purchase or response (a ticket, a booking, a sale, a survey answered), not the person, who has another the next time: the email keys the contact',
         },
       ]);
     }
