@@ -119,8 +119,8 @@ export class FixesWriter {
   /**
    * The row's country as its reading placed it, so a corrected national number is placed the same
    * way: its first country cell that names one, as written, else the country its address names
-   * (`TX`, `78701`: US), or its time zone or state alone (the fixes file keeps no column that
-   * says them): the corrected number is read where the import looked for it.
+   * (`TX`, `78701`: US); not its time zone's or its state's alone, weaker words the corrected
+   * row's own columns give again.
    */
   #country(raw: Cell[] | undefined): Cell {
     const mapping = this.#mapping;
@@ -129,7 +129,8 @@ export class FixesWriter {
       const cell = raw[i]?.trim();
       if (cell && rowCountry(cell)) return cell;
     }
-    return rowRegion(mapping.regionColumns ?? [], raw)?.code;
+    // A weak word is no country to write: a default country reads the corrected number then.
+    return rowRegion(mapping.regionColumns ?? [], raw, true)?.code;
   }
 
   flush(): Promise<void> {
