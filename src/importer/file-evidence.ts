@@ -248,7 +248,6 @@ export class FileEvidence {
     this.#sorted = undefined;
   }
 
-  /** The countries of the file's international numbers so far, sorted. */
   /**
    * Whether the file writes its numbers with their country code and no `+` (an SMS tool's
    * `4915112345678`): at least two too long to be national, and three in four of those written
@@ -258,6 +257,7 @@ export class FileEvidence {
     return this.#withCodes >= 2 && this.#readWithCodes >= this.#bare * 0.75;
   }
 
+  /** The countries of the file's international numbers and country columns so far, sorted. */
   phoneCountries(): string[] {
     this.#sorted ??= [...this.#countries].sort();
     return this.#sorted;

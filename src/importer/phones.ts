@@ -22,8 +22,8 @@ export interface PhoneCandidates {
   countries: readonly string[];
   from: CandidateSource;
   /**
-   * The file writes its numbers with their country code and no `+` (Brevo's `33612345678`):
-   * eleven digits or more are read so, before any national reading.
+   * The file writes its numbers with their country code and no `+` (Brevo's `33612345678`): a
+   * number of eleven digits or more that no candidate alone reads is read so.
    */
   withCodes?: boolean | undefined;
   /** The row's country column, for the reason (`Mailing Country`). */
@@ -140,7 +140,8 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   // `4915112345678`, `33612345678`. Read so when the country it names is a candidate; else, when
   // no candidate reads it as its own national number (`8 (495) 123-45-67` is Russian, written
   // as Russians do), when it is too long for a national number or no candidate reads it at all;
-  // and of eleven digits or more in a file that writes its numbers so, before a national reading.
+  // and of eleven digits or more in a file that writes its numbers so, where no candidate alone
+  // reads it (a Chinese list's `13012345678` is China's, though `+1 301` is a number too).
   const bare = text.replace(/[\s().-]/g, '');
   if (isBareDigits(bare)) {
     const international = withCountryCode(bare);
@@ -148,7 +149,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       international &&
       (countries.includes(international.country ?? '') ||
         (asWritten.length === 0 && (bare.length >= 11 || fits.length === 0)) ||
-        (candidates.withCodes === true && bare.length >= 11))
+        (candidates.withCodes === true && bare.length >= 11 && fit === undefined))
     ) {
       return { ok: true, e164: international.e164, country: international.country, withCode: true };
     }

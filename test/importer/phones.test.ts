@@ -148,6 +148,10 @@ describe('national numbers', () => {
     expect(
       placePhone('13812345678', { countries: ['CN', 'DE'], from: 'file', withCodes: true }),
     ).toMatchObject({ ok: true, e164: '+8613812345678' });
+    // Though `+1 301 234 5678` is a valid number too.
+    expect(
+      placePhone('13012345678', { countries: ['CN', 'DE'], from: 'file', withCodes: true }),
+    ).toMatchObject({ ok: true, e164: '+8613012345678' });
     expect(placePhone('2025550143', { ...file, withCodes: true })).not.toMatchObject({
       e164: '+12025550143',
     });

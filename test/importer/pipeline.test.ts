@@ -1100,20 +1100,15 @@ describe('national numbers of a file with time zones and no address', () => {
         'c@example.com,Cy,33612345678',
         'd@example.com,Di,4915112345678',
         'e@example.com,Ed,919876543210',
-        // An Italian number with its +: Italy's numbering reads 33612345678 too, as +39 336...
-        'f@example.com,Flo,+39 347 123 4567',
-        'g@example.com,Gil,33698765432',
       ].join('\n'),
     );
-    expect(await runImport({ client, agentId: AGENT, input: file })).toMatchObject({ created: 7, fixed: 0 });
-    expect([...'abcdefg'].map((k) => byKey(mock).get(`${k}@example.com`)?.phonenumber)).toEqual([
+    expect(await runImport({ client, agentId: AGENT, input: file })).toMatchObject({ created: 5, fixed: 0 });
+    expect([...'abcde'].map((k) => byKey(mock).get(`${k}@example.com`)?.phonenumber)).toEqual([
       '+14155550123',
       '+447911123456',
       '+33612345678',
       '+4915112345678',
       '+919876543210',
-      '+393471234567',
-      '+33698765432',
     ]);
   });
 });

@@ -106,13 +106,13 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
   const record = await chooseRecord(ctx, dir, target, { agentId, service, findUndoRecord, listUndoRecords });
   const dryRun = opts.dryRun ?? false;
   const what = `the import of ${inputName(ctx, record)} (${record.id}, ${localTime(record.startedAt)})`;
-  // Undo with nothing named takes the most recent import back, once: run again, it finds that
-  // import done without asking, and does not go on to the one before (a retried script would take
-  // back more than it meant to), but names it.
+  // Undo with nothing named takes the most recent import back, once: run again, it reads that
+  // import again, and does not go on to the one before (a retried script would take back more
+  // than it meant to), but names it.
   const undoneAt = target === undefined ? record.undoneAt : null;
   if (undoneAt !== null)
     ctx.io.note(`The most recent import, ${what}, was taken back at ${localTime(undoneAt)}.`);
-  if (!dryRun && !opts.yes && undoneAt === null) {
+  if (!dryRun && !opts.yes) {
     ctx.mayPrompt(`Undo ${what}?`, {
       flag: '--yes',
       hint: `${ctx.commandLine(['undo', ...(target ? [target] : []), '--yes'], { '--agent': ctx.options.agent })} (or --dry-run to see the plan first)`,
@@ -160,7 +160,6 @@ export async function undo(ctx: CommandContext, target: string | undefined, opts
         sayKept();
         const go =
           opts.yes ||
-          undoneAt !== null ||
           (await confirm(
             `Undo ${what}? It deletes ${plural(plan.toDelete, 'contact')} and restores ${plan.toRestore}` +
               (plan.kept ? `; the ${plan.kept} listed are kept as they are` : '') +
