@@ -118,20 +118,6 @@ export class ColumnClaims {
     );
   }
 
-  /** First and last names only stand in for a missing full name: dropped once a column fills it. */
-  dropNamePartsUnderName(): void {
-    if (!this.#taken.has('name')) return;
-    for (const column of this.#columns) {
-      column.targets = column.targets.filter(
-        (t) =>
-          t.kind !== 'first_name' &&
-          t.kind !== 'middle_name' &&
-          t.kind !== 'last_name' &&
-          t.kind !== 'name_suffix',
-      );
-    }
-  }
-
   /** What each column fills, by index. */
   get columns(): ColumnTarget[][] {
     return this.#columns.map((c) => c.targets);

@@ -60,6 +60,9 @@ function jsonCell(text: string): unknown {
   }
 }
 
+/** An email address where a name was to be: no spaces, one `@`, a dot after it. */
+const ADDRESS_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 /** What `read` returns for a row with nothing to import, not even its key. */
 export const BLANK_ROW = Symbol('blank row');
 
@@ -88,6 +91,8 @@ export class ColumnReader {
   readonly #reorderNames: boolean;
   #nameNote: EvidenceNote | undefined;
   #nameSaid = false;
+  /** This tool's own export, read back as written. */
+  readonly #exact: boolean;
   /** The header of the column the key is read from, where one is (not an email's). */
   readonly #keyColumn: string | undefined;
 
@@ -100,6 +105,7 @@ export class ColumnReader {
     timeZone: string | undefined,
   ) {
     this.#clean = exact ? (cell) => cell : cleanCell;
+    this.#exact = exact;
     this.#reorderNames = !exact && !mapping.namesAsWritten;
     this.#timeZone = timeZone;
     this.#mapping = mapping;
@@ -139,6 +145,7 @@ export class ColumnReader {
     let middle = '';
     let last = '';
     let suffix = '';
+    let emailAsName: string | undefined;
     for (const [i, targets] of this.#plain) {
       const cell = cells[i];
       if (cell === undefined) continue;
@@ -151,7 +158,10 @@ export class ColumnReader {
             if (target.field === 'stripe_accounts') {
               if (value !== '') candidate.stripe_accounts = jsonCell(value);
             } else if (target.field === 'name') {
-              candidate.name = this.#reorderNames ? this.#spoken(value, i) : value;
+              // An address book writes the email where it has no name (Thunderbird's Display
+              // Name): the first and last names, where the row has them, are the name.
+              if (!this.#exact && ADDRESS_RE.test(value)) emailAsName = value;
+              else candidate.name = this.#reorderNames ? this.#spoken(value, i) : value;
             } else if (value !== '') candidate[target.field] = value;
             break;
           case 'attribute': {
@@ -185,6 +195,7 @@ export class ColumnReader {
     // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
     if (candidate.name === undefined && (first || middle || last))
       candidate.name = [joinName(first, middle, last), suffix].filter(Boolean).join(' ');
+    if (candidate.name === undefined && emailAsName !== undefined) candidate.name = emailAsName;
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;
 
     const email = rowEmail(this.#first(mapping.emailColumns, cells));

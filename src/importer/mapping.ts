@@ -371,8 +371,6 @@ export function resolveMapping({
     phoneCountryColumns.set(p, [...same, ...ordered.country.filter((c) => !same.includes(c))]);
   }
 
-  claims.dropNamePartsUnderName();
-
   let keyFromEmail: string | undefined;
   if (claims.keyColumn() === -1) {
     const emailColumn = ordered.email[0];

@@ -40,14 +40,6 @@ describe('ColumnClaims', () => {
     expect(() => claims.override(0, [name])).toThrow(MappingError);
   });
 
-  it('drops the parts of a name once a column fills the name itself', () => {
-    const claims = new ColumnClaims(2, []);
-    claims.claim(0, { kind: 'first_name' });
-    claims.claim(1, name);
-    claims.dropNamePartsUnderName();
-    expect(claims.columns).toEqual([[], [name]]);
-  });
-
   it('finds the column that fills external_id', () => {
     const claims = new ColumnClaims(2, []);
     expect(claims.keyColumn()).toBe(-1);

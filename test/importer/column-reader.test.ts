@@ -51,6 +51,24 @@ describe('ColumnReader', () => {
     expect(reader.takeLocalTime()).toBeUndefined();
   });
 
+  it("reads the first and last names where an address book's display name is the email", () => {
+    const mapping = resolveMapping({
+      header: ['First Name', 'Last Name', 'Display Name', 'Primary Email'],
+      definitions: DEFINITIONS,
+    });
+    const reader = new ColumnReader(mapping, new Map(), undefined, notes(), false, undefined);
+    const evidence = new FileEvidence(mapping, DEFINITIONS);
+    const name = (cells: string[]) => {
+      const read = reader.read(cells, evidence, []);
+      return typeof read === 'object' ? read.candidate.name : read;
+    };
+    expect(name(['Ada', 'Lovelace', 'ada@example.com', 'ada@example.com'])).toBe('Ada Lovelace');
+    expect(name(['Ada', 'Lovelace', 'Countess Ada', 'ada@example.com'])).toBe('Countess Ada');
+    expect(name(['Tom', 'Walker', '', 'tom@example.com'])).toBe('Tom Walker');
+    // With no other name the address stays what the row calls its name.
+    expect(name(['', '', 'grace@example.com', 'grace@example.com'])).toBe('grace@example.com');
+  });
+
   it('reads amounts of money, localized yes/no words and the zero dates exports write for none', () => {
     const mapping = resolveMapping({
       header: ['User ID', 'Seats', 'VIP', 'Signup Date'],

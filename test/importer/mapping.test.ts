@@ -170,12 +170,16 @@ describe('resolveMapping', () => {
     );
   });
 
-  it('joins first and last name only when there is no full-name column', () => {
+  it('joins first and last name, beside a full-name column where its cell is blank', () => {
     const joined = map(['First Name', 'Last Name', 'User ID']);
     expect(joined.columns.slice(0, 2)).toEqual([[{ kind: 'first_name' }], [{ kind: 'last_name' }]]);
     const full = map(['First Name', 'Name', 'Surname', 'User ID']);
-    expect(full.columns[1]).toEqual([{ kind: 'field', field: 'name' }]);
-    expect(full.unmapped).toEqual(['First Name', 'Surname']);
+    expect(full.columns.slice(0, 3)).toEqual([
+      [{ kind: 'first_name' }],
+      [{ kind: 'field', field: 'name' }],
+      [{ kind: 'last_name' }],
+    ]);
+    expect(full.unmapped).toEqual([]);
   });
 
   it('lets --map overrides win over synonyms, ignore columns, and fill attributes', () => {

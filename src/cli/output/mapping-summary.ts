@@ -39,16 +39,18 @@ export function summarizeMapping(mapping: ColumnMapping): string {
   const list = (cols: number[], joiner = ', ') => cols.map(name).join(joiner);
   if (mapping.keyFromEmail) parts.push(`no id column: external_id = ${mapping.keyFromEmail}, in lower case`);
   else if (byTarget.has('external_id')) parts.push(`${list(byTarget.get('external_id')!)} -> external_id`);
-  if (byTarget.has('name')) parts.push(`${list(byTarget.get('name')!)} -> name`);
-  else {
-    const partsOfName = [
-      ...(byTarget.get('first_name') ?? []),
-      ...(byTarget.get('middle_name') ?? []),
-      ...(byTarget.get('last_name') ?? []),
-      ...(byTarget.get('name_suffix') ?? []),
-    ];
-    if (partsOfName.length > 0) parts.push(`${list(partsOfName, ' + ')} -> name`);
-  }
+  const partsOfName = [
+    ...(byTarget.get('first_name') ?? []),
+    ...(byTarget.get('middle_name') ?? []),
+    ...(byTarget.get('last_name') ?? []),
+    ...(byTarget.get('name_suffix') ?? []),
+  ];
+  // The parts of a name stand in where the full name is blank (or is an email address).
+  if (byTarget.has('name'))
+    parts.push(
+      `${list(byTarget.get('name')!)}${partsOfName.length > 0 ? `, else ${list(partsOfName, ' + ')}` : ''} -> name`,
+    );
+  else if (partsOfName.length > 0) parts.push(`${list(partsOfName, ' + ')} -> name`);
   if (mapping.emailColumns.length > 0) parts.push(`${list(mapping.emailColumns)} -> email`);
   if (mapping.phoneColumns.length > 0) {
     parts.push(
