@@ -766,6 +766,8 @@ interface ValueStats {
   addressCountry: number;
   /** Two to four words of letters (`Ann Lee`, `José de la Cruz`): what a person's name looks like. */
   personName: number;
+  /** Countries written as a two-letter code (`DE`, and `Al`, `Bo`, `Cy` too). */
+  countryCodes: number;
 }
 
 function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueStats {
@@ -784,6 +786,7 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     distinct: 0,
     addressCountry: 0,
     personName: 0,
+    countryCodes: 0,
   };
   const seen = new Set<string>();
   for (const row of sample) {
@@ -806,8 +809,10 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     else if (URL_RE.test(text)) stats.url++;
     // Three capitals are a country's code only where the header says country: a column of
     // them may as well be nicknames (`BEN`, `KEN`) or departments (`FIN`, `MAR`).
-    else if (/^\p{L}/u.test(text) && countryCode(text, { threeLetterCodes: false }) !== undefined)
+    else if (/^\p{L}/u.test(text) && countryCode(text, { threeLetterCodes: false }) !== undefined) {
       stats.country++;
+      if (text.length === 2) stats.countryCodes++;
+    }
     if (addressCountry(text) !== undefined) stats.addressCountry++;
     if (PERSON_NAME_RE.test(text)) stats.personName++;
   }
@@ -982,12 +987,15 @@ export function inferColumns(
       case 'middle':
       case 'last':
       case 'suffix':
-      case 'name':
-        // A name column of addresses or numbers is what its values are.
-        role = byValues ?? byWords;
-        if (byValues) overruled.push({ index: i, header: byWords, values: byValues });
-        if (byValues) by = 'values';
+      case 'name': {
+        // A name column of addresses or numbers is what its values are; of countries only where
+        // they are named: two letters are as likely short names (`Al`, `Bo`, `Cy`) as codes.
+        const values = byValues === 'country' && s.countryCodes > s.filled * 0.05 ? undefined : byValues;
+        role = values ?? byWords;
+        if (values) overruled.push({ index: i, header: byWords, values });
+        if (values) by = 'values';
         break;
+      }
       case 'none':
         // A state's two-letter codes read as countries (CA, DE, IN), a postcode's digits as a
         // phone number (Japan's `100-0001`): no hint for those.

@@ -267,6 +267,22 @@ describe('inferColumns: values', () => {
     expect(inference.overruled).toEqual([{ index: 0, header: 'name', values: 'email' }]);
   });
 
+  it('keeps a name column of short names that are also country codes, and reads one of countries named', () => {
+    const short = inferColumns(
+      ['Name', 'First Name'],
+      [
+        ['Al', 'Bo'],
+        ['Bo', 'Cy'],
+        ['Cy', 'Al'],
+      ],
+    );
+    expect(short.columns.map((c) => c?.role)).toEqual(['name', 'first']);
+    expect(short.overruled).toEqual([]);
+    const named = inferColumns(['Name'], [['Germany'], ['France'], ['Japan']]);
+    expect(named.columns[0]?.role).toBe('country');
+    expect(named.overruled).toEqual([{ index: 0, header: 'name', values: 'country' }]);
+  });
+
   it('keeps a header word over a few values that are wrong (a typo is the row’s problem)', () => {
     const inference = inferColumns(['email'], [['nope'], ['']]);
     expect(inference.columns[0]?.role).toBe('email');
