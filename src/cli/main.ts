@@ -11,7 +11,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const { buildProgram } = await import('./program.js');
-  const program = buildProgram(io);
+  const program = await buildProgram(io, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode ?? 0;

@@ -1,7 +1,8 @@
 // The `contacts` program: its global options and help, the `help` command, and every command,
 // each declared beside its run in commands/ (the declaration in <name>-command.ts, the run,
 // loaded only when the command runs, in <name>.ts), so `contacts --help` and `contacts get` stay
-// fast.
+// fast. A command named on the command line is the only one declared; help, completion and
+// anything else see them all.
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { SettingsFlags } from '../config/resolve.js';
 import { type Camel, GLOBAL_SETTING_NAMES, type GlobalSettingKey, PROFILE_ENV } from '../config/settings.js';
@@ -9,17 +10,6 @@ import { redactSecrets } from '../core/redact.js';
 import { VERSION } from '../core/version.js';
 import { didYouMean } from '../util/suggest.js';
 import { settingOption, switchOption } from './command.js';
-import { apiCommand } from './commands/api-command.js';
-import { attrsCommand } from './commands/attrs-command.js';
-import { authCommand } from './commands/auth-command.js';
-import { completionCommand } from './commands/completion-command.js';
-import { configCommand } from './commands/config-command.js';
-import { contactCommands } from './commands/contacts-command.js';
-import { exportCommand } from './commands/export-command.js';
-import { importCommand } from './commands/import-command.js';
-import { serveCommand } from './commands/serve-command.js';
-import { templateCommand } from './commands/template-command.js';
-import { undoCommand } from './commands/undo-command.js';
 import { EMBEDDED_MOCK_AGENT } from './defaults.js';
 import type { CliIo } from './io.js';
 import { visible } from './output/visible.js';
@@ -46,7 +36,65 @@ export type GlobalOptions = ReturnType<ReturnType<typeof globalOptions>['opts']>
 /** What a command's context reads: the global options and the per-command setting flags. */
 export type ContextOptions = GlobalOptions & SettingsFlags;
 
-export function buildProgram(io: CliIo): Command {
+/**
+ * The declaration module of each group of top-level commands (and aliases), for a command line
+ * that names one. Every command at once is `ALL_COMMANDS`, one module graph (a dynamic import
+ * apiece costs more).
+ */
+export const DECLARATIONS: readonly {
+  names: readonly string[];
+  load: () => Promise<(program: Command, io: CliIo) => void>;
+}[] = [
+  {
+    names: ['list', 'ls', 'get', 'upsert', 'update', 'delete', 'rm'],
+    load: async () => (await import('./commands/contacts-command.js')).contactCommands,
+  },
+  { names: ['import'], load: async () => (await import('./commands/import-command.js')).importCommand },
+  { names: ['undo'], load: async () => (await import('./commands/undo-command.js')).undoCommand },
+  { names: ['template'], load: async () => (await import('./commands/template-command.js')).templateCommand },
+  { names: ['export'], load: async () => (await import('./commands/export-command.js')).exportCommand },
+  { names: ['attrs'], load: async () => (await import('./commands/attrs-command.js')).attrsCommand },
+  { names: ['auth'], load: async () => (await import('./commands/auth-command.js')).authCommand },
+  { names: ['config'], load: async () => (await import('./commands/config-command.js')).configCommand },
+  { names: ['serve'], load: async () => (await import('./commands/serve-command.js')).serveCommand },
+  { names: ['api'], load: async () => (await import('./commands/api-command.js')).apiCommand },
+];
+
+/**
+ * The command the arguments name: the first word that is no global option nor an option's value
+ * (`contacts --profile ci -o json get u1`: `get`). Undefined where an option is not the program's
+ * own (whether it takes a value is unknown) or after `--`: then every command is declared.
+ */
+export function commandWord(program: Command, argv: readonly string[]): string | undefined {
+  const takesValue = (flag: string) => {
+    const option = program.options.find((o) => o.short === flag || o.long === flag);
+    return option && (option.required || option.optional);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (!word.startsWith('-') || word === '-') return word;
+    if (word.startsWith('--')) {
+      const flag = word.split('=', 1)[0]!;
+      const value = takesValue(flag);
+      if (value === undefined) return undefined;
+      if (value && !word.includes('=')) i++;
+      continue;
+    }
+    // A cluster of short options (`-qo json`, `-ojson`): a value option takes the rest, else the next word.
+    for (let j = 1; j < word.length; j++) {
+      const value = takesValue(`-${word[j]}`);
+      if (value === undefined) return undefined;
+      if (value) {
+        if (j === word.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
+export async function buildProgram(io: CliIo, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('contacts');
   program
     .description('Work with the Contacts API from a terminal, a script or a CI job.')
@@ -80,17 +128,12 @@ Examples:
 Learn more: contacts <command> --help`,
     );
 
-  contactCommands(program, io);
-  importCommand(program, io);
-  undoCommand(program, io);
-  templateCommand(program, io);
-  exportCommand(program, io);
-  attrsCommand(program, io);
-  authCommand(program, io);
-  configCommand(program, io);
-  serveCommand(program, io);
-  apiCommand(program, io);
-  completionCommand(program, io);
+  // `completion` writes every command's name: it is declared with all of them.
+  const named = DECLARATIONS.find((d) => d.names.includes(commandWord(program, argv) ?? ''));
+  const declarations = named
+    ? [await named.load()]
+    : (await import('./commands/all-commands.js')).ALL_COMMANDS;
+  for (const declare of declarations) declare(program, io);
 
   // `help <command>` with a command that does not exist says so, with a suggestion, instead of
   // printing the whole help and exiting as if asked for it.

@@ -25,7 +25,7 @@ describe('agentCommand', () => {
     expect(cmd.options[0]!.description).toBe(settingHelp('agent'));
   });
 
-  it('is how every command of the program that takes --agent gets it', () => {
+  it('is how every command of the program that takes --agent gets it', async () => {
     const takers: string[] = [];
     const walk = (
       cmd: { name(): string; options: readonly { long?: string }[]; commands: readonly unknown[] },
@@ -38,7 +38,7 @@ describe('agentCommand', () => {
       }
       for (const sub of cmd.commands as (typeof cmd)[]) walk(sub, [...path, sub.name()]);
     };
-    walk(buildProgram(io), []);
+    walk(await buildProgram(io), []);
     expect(takers).toEqual([
       'list',
       'get',

@@ -121,6 +121,60 @@ describe('program parsing', () => {
   });
 });
 
+describe('declaring only the command named', () => {
+  const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: '.' };
+  const names = (program: { commands: readonly { name(): string; aliases(): string[] }[] }) =>
+    program.commands.flatMap((c) => [c.name(), ...c.aliases()]).filter((n) => n !== 'help');
+
+  it('lists under each declaration module the commands it declares, all of them once', async () => {
+    const { buildProgram, DECLARATIONS } = await import('../../src/cli/program.js');
+    const { ALL_COMMANDS } = await import('../../src/cli/commands/all-commands.js');
+    const { Command } = await import('@commander-js/extra-typings');
+    for (const d of DECLARATIONS) {
+      const program = new Command('contacts');
+      (await d.load())(program, io);
+      expect(names(program)).toEqual(d.names);
+    }
+    // All of them: the same, in the same order, and completion.
+    const all = [...DECLARATIONS.flatMap((d) => d.names), 'completion'];
+    expect(names(await buildProgram(io))).toEqual(all);
+    const program = new Command('contacts');
+    for (const declare of ALL_COMMANDS) declare(program, io);
+    expect(names(program)).toEqual(all);
+  });
+
+  it('finds the command word past the global options and their values', async () => {
+    const { buildProgram, commandWord } = await import('../../src/cli/program.js');
+    const program = await buildProgram(io, ['get']);
+    // The contact commands are declared together, in one module.
+    expect(names(program)).toEqual(['list', 'ls', 'get', 'upsert', 'update', 'delete', 'rm']);
+    const word = (...argv: string[]) => commandWord(program, argv);
+    expect(word('get', 'u1')).toBe('get');
+    expect(word('--profile', 'get', 'list')).toBe('list');
+    expect(word('--profile=ci', '-o', 'json', '--mock', 'rm', 'u1')).toBe('rm');
+    expect(word('-qo', 'json', 'ls')).toBe('ls');
+    expect(word('-ojson', 'ls')).toBe('ls');
+    expect(word('--base-url', 'http://x', '--debug', 'import', 'f.csv')).toBe('import');
+    // An option that is not the program's, `--`, help: every command is declared.
+    expect(word('--agent', 'a', 'get')).toBeUndefined();
+    expect(word('-x', 'get')).toBeUndefined();
+    expect(word('--', 'get')).toBeUndefined();
+    expect(word('--help')).toBeUndefined();
+    expect(word()).toBeUndefined();
+    expect(names(await buildProgram(io, ['--agent', 'a', 'get']))).toContain('import');
+    expect(names(await buildProgram(io, ['help', 'get']))).toContain('import');
+  });
+
+  it('runs a command declared alone as with every command declared, and suggests among all for a typo', async () => {
+    const alone = await runInProcess(['--profile', 'get', 'get', '--help']);
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toMatch(/^Usage: contacts get/m);
+    const typo = await runInProcess(['improt', 'f.csv']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(Did you mean import?)');
+  });
+});
+
 describe('completion', () => {
   it.each(['bash', 'zsh', 'fish'] as const)(
     'prints a %s script naming every command and option',
@@ -177,7 +231,7 @@ describe('the settings table', () => {
   it('declares every setting once: global ones on the program, the others on the commands using them', async () => {
     const { buildProgram } = await import('../../src/cli/program.js');
     const { SETTINGS, SETTING_NAMES } = await import('../../src/config/settings.js');
-    const program = buildProgram({
+    const program = await buildProgram({
       stdout: process.stdout,
       stderr: process.stderr,
       stdin: process.stdin,
