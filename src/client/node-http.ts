@@ -3,7 +3,7 @@
 // (an Agent, a ProxyAgent, a MockAgent) is used the same way. Node's HTTP parser is native: a
 // command that sends one request loads no more than that (bench/README.md has the figures).
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 
 /** One request as the transport asks for it (a subset of undici's `Dispatcher.RequestOptions`). */
@@ -54,7 +54,9 @@ export function failedConnecting(err: unknown): boolean {
  */
 export class NodeHttpDispatcher implements HttpDispatcher {
   readonly #http: HttpAgent;
-  readonly #https: HttpsAgent;
+  /** node:https and its agent, loaded with the first https request (TLS is no mock's). */
+  #https: Promise<{ agent: HttpsAgent; request: typeof httpsRequest }> | undefined;
+  readonly #agentOptions: ConstructorParameters<typeof HttpAgent>[0];
   readonly #connectTimeoutMs: number;
   readonly #inFlight = new Set<Promise<unknown>>();
 
@@ -69,7 +71,7 @@ export class NodeHttpDispatcher implements HttpDispatcher {
       scheduling: 'lifo' as const,
     };
     this.#http = new HttpAgent(agent);
-    this.#https = new HttpsAgent(agent);
+    this.#agentOptions = agent;
     this.#connectTimeoutMs = options.connectTimeoutMs;
   }
 
@@ -84,17 +86,25 @@ export class NodeHttpDispatcher implements HttpDispatcher {
     return pending.then((res) => res.response);
   }
 
-  #send(options: HttpRequestOptions): Promise<{ response: HttpResponse; done: Promise<unknown> }> {
+  #secure() {
+    this.#https ??= import('node:https').then(({ Agent, request }) => ({
+      agent: new Agent(this.#agentOptions),
+      request,
+    }));
+    return this.#https;
+  }
+
+  async #send(options: HttpRequestOptions): Promise<{ response: HttpResponse; done: Promise<unknown> }> {
     const url = new URL(options.path, options.origin);
-    const secure = url.protocol === 'https:';
+    const secure = url.protocol === 'https:' ? await this.#secure() : undefined;
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
     return new Promise((resolve, reject) => {
       let connected = false;
-      const req = (secure ? httpsRequest : httpRequest)(url, {
+      const req = (secure?.request ?? httpRequest)(url, {
         method: options.method,
         headers,
-        agent: secure ? this.#https : this.#http,
+        agent: secure?.agent ?? this.#http,
         signal: options.signal,
       });
       const fail = (err: unknown) => {
@@ -160,12 +170,11 @@ export class NodeHttpDispatcher implements HttpDispatcher {
 
   async close(): Promise<void> {
     await Promise.all(this.#inFlight);
-    this.#http.destroy();
-    this.#https.destroy();
+    await this.destroy();
   }
 
   async destroy(): Promise<void> {
     this.#http.destroy();
-    this.#https.destroy();
+    (await this.#https)?.agent.destroy();
   }
 }

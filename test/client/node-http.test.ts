@@ -1,6 +1,8 @@
 // The client's own HTTP over node:http: requests and answers as the transport reads them, kept-alive
 // connections, connecting's own timer, and what a failure says about the connection.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failedConnecting, NodeHttpDispatcher } from '../../src/client/node-http.js';
@@ -72,6 +74,21 @@ describe('NodeHttpDispatcher', () => {
       expect(await res.body.text()).toBe('{}');
     }
     expect(connections).toBe(1);
+  });
+
+  it('speaks TLS to an https origin, and trusts no certificate the system does not', async () => {
+    const tls = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url));
+    const server = createTlsServer({ key: tls('localhost.key'), cert: tls('localhost.crt') }, (_req, res) =>
+      res.end('{}'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const err = await dispatcher()
+      .request({ origin, path: '/', method: 'GET', headers: {} })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    expect(failedConnecting(err)).toBe(true);
   });
 
   it('gives up connecting after its own timer, saying the connection was never made', async () => {
