@@ -193,7 +193,17 @@ export class ColumnReader {
       }
     }
     // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
-    if (candidate.name === undefined && (first || middle || last))
+    // One word where the row has both a first and a last name is a login or a nickname
+    // (WordPress's display_name is the login, `marie_l`), unless it is the two run together
+    // (`山田太郎`): the name is the parts.
+    const oneWord =
+      !this.#exact &&
+      typeof candidate.name === 'string' &&
+      !/\s/.test(candidate.name) &&
+      first !== '' &&
+      last !== '' &&
+      !(candidate.name.includes(first) && candidate.name.includes(last));
+    if ((candidate.name === undefined || oneWord) && (first || middle || last))
       candidate.name = [joinName(first, middle, last), suffix].filter(Boolean).join(' ');
     if (candidate.name === undefined && emailAsName !== undefined) candidate.name = emailAsName;
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;

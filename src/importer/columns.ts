@@ -73,10 +73,17 @@ export function headerWords(header: string): string[] {
       i++;
       continue;
     }
-    words.push(...splitCompound(word));
+    words.push(...(ABBREVIATED.get(word) ?? splitCompound(word)));
   }
   return words;
 }
+
+/** A name's parts as databases abbreviate them (`fname`, `lname`, `legal_fname`). */
+const ABBREVIATED: ReadonlyMap<string, string[]> = new Map([
+  ['fname', ['first', 'name']],
+  ['lname', ['last', 'name']],
+  ['mname', ['middle', 'name']],
+]);
 
 /**
  * Japanese, Chinese and Korean headers' words, as the English words the rules read: `姓` and `名`
@@ -378,6 +385,8 @@ const REGISTRATION_WORDS = new Set([
   'respondent',
   'response',
   'submission',
+  // A form's (Wufoo's and Gravity Forms' `Entry Id`).
+  'entry',
   'teilnehmer',
   'appointment',
   'booking',
@@ -391,6 +400,8 @@ const REGISTRATION_WORDS = new Set([
  */
 const OTHER_WORDS = new Set([
   'account',
+  // A church or school's family: its id, name and position are the household's (`Household ID`).
+  'household',
   'tracking',
   'waybill',
   'shipment',
@@ -679,7 +690,8 @@ const OTHER_PLACE_WORDS = new Set([
 /** What a header's words propose; `none` when they name something no contact field takes. */
 export function roleByWords(words: readonly string[]): ColumnRole | 'none' | undefined {
   if (words.length === 0) return undefined;
-  const other = has(words, OTHER_WORDS);
+  // `family` without a name word is a household (`family_id`, `family`, `family_position`).
+  const other = has(words, OTHER_WORDS) || (words.includes('family') && !has(words, NAME_WORDS));
   if (has(words, NOT_PHONE_WORDS)) return 'none';
   if (has(words, KIND_WORDS) && (has(words, EMAIL_WORDS) || has(words, PHONE_WORDS))) return 'none';
   if (has(words, EMAIL_WORDS)) return other ? 'none' : 'email';
@@ -1045,7 +1057,13 @@ export function inferColumns(
           ? phoneRank(w, i) + (s.filled === 0 ? EMPTY_LAST : 0)
           : role === 'email'
             ? emailRank(w, i) + (s.filled === 0 ? EMPTY_LAST : 0)
-            : i + (by === 'values' ? 10_000 : 0) + (role === 'name' && !has(w, WHOSE_NAME_WORDS) ? 1_000 : 0),
+            : i +
+              (by === 'values' ? 10_000 : 0) +
+              (role === 'name' && !has(w, WHOSE_NAME_WORDS) ? 1_000 : 0) +
+              // The name a person goes by (`First Name`: Bob) before their legal one (`Given
+              // Name`, `legal_fname`: Robert), where a file has both.
+              (role === 'first' && w.includes('first') === false ? 1_000 : 0) +
+              (role === 'first' && w.includes('legal') ? 1_000 : 0),
     };
   });
 
@@ -1109,7 +1127,7 @@ export function inferColumns(
           if (!registration(w)) return true;
           notKeys.push({
             index,
-            why: 'it numbers one registration, purchase or response (a ticket, a booking, a sale, a survey answered), not the person, who has another the next time: the email keys the contact',
+            why: 'it numbers one registration, purchase or response (a ticket, a booking, a sale, a form or survey answered), not the person, who has another the next time: the email keys the contact',
           });
           return false;
         })

@@ -119,7 +119,7 @@ describe("SurveyMonkey's two header rows", () => {
     const r = await importFixture('surveymonkey-responses.csv');
     expect(r.stderr).toMatch(/line 2 goes on with the header \("Email", .*\): read as part of it/);
     expect(r.stderr.split('\n')[0]).toBe(
-      'Columns: no id column: external_id = Email, in lower case; Name -> name; Email, Email Address -> email',
+      'Columns: no id column: external_id = Email, in lower case; Name, else First Name + Last Name -> name; Email, Email Address -> email',
     );
     // The response that left its contact fields empty has nothing to import: counted, not refused.
     expect(r.code).toBe(0);
@@ -155,7 +155,7 @@ describe("SurveyMonkey's questions asked one by one", () => {
     expect(r.stderr).toContain(
       'line 2 labels the answers under the header ("Response", "Open-Ended Response"), not a contact: read as part of the header',
     );
-    expect(r.stderr.split('\n')[0]).toContain('What is your full name? -> name');
+    expect(r.stderr.split('\n')[0]).toContain('What is your full name?, else First Name + Last Name -> name');
     expect(
       mock.store
         .contacts(AGENT)

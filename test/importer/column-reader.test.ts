@@ -67,6 +67,18 @@ describe('ColumnReader', () => {
     expect(name(['Tom', 'Walker', '', 'tom@example.com'])).toBe('Tom Walker');
     // With no other name the address stays what the row calls its name.
     expect(name(['', '', 'grace@example.com', 'grace@example.com'])).toBe('grace@example.com');
+    // One word beside a first and a last name is a login or a nickname (WordPress's display_name).
+    expect(name(['Marie', 'Laurent', 'marie_l', 'marie@example.com'])).toBe('Marie Laurent');
+    expect(name(['Ada', 'Lovelace', 'Ada', 'ada@example.com'])).toBe('Ada Lovelace');
+    expect(name(['', 'Lovelace', 'Ada', 'ada@example.com'])).toBe('Ada');
+    expect(name(['Cher', '', 'Cher', 'cher@example.com'])).toBe('Cher');
+  });
+
+  it('keeps a full name that is its first and last names run together (山田太郎)', () => {
+    const mapping = resolveMapping({ header: ['姓', '名', '氏名', 'メール'], definitions: DEFINITIONS });
+    const reader = new ColumnReader(mapping, new Map(), undefined, notes(), false, undefined);
+    const read = reader.read(['山田', '太郎', '山田太郎', 'taro@example.jp'], new FileEvidence(mapping), []);
+    expect(typeof read === 'object' && read.candidate.name).toBe('山田太郎');
   });
 
   it('reads amounts of money, localized yes/no words and the zero dates exports write for none', () => {

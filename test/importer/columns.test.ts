@@ -128,13 +128,15 @@ describe('inferColumns: header words', () => {
       // A sale's (Gumroad's `Purchase ID`): a buyer's second purchase has another.
       'Purchase ID',
       'Sale ID',
+      // A form's (Wufoo's): a second form numbers its entries 1, 2, 3 again.
+      'Entry Id',
     ]) {
       const inferred = inferColumns([header, 'Name', 'Email'], rows);
       expect(inferred.id, header).toBeUndefined();
       expect(inferred.notKeys, header).toEqual([
         {
           index: 0,
-          why: 'it numbers one registration, purchase or response (a ticket, a booking, a sale, a survey answered), not the person, who has another the next time: the email keys the contact',
+          why: 'it numbers one registration, purchase or response (a ticket, a booking, a sale, a form or survey answered), not the person, who has another the next time: the email keys the contact',
         },
       ]);
     }

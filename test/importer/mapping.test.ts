@@ -182,6 +182,30 @@ describe('resolveMapping', () => {
     expect(full.unmapped).toEqual([]);
   });
 
+  it('reads abbreviated name parts, and takes a family or household as no name nor key', () => {
+    // Church Community Builder's individuals: a person's `ccb_id`, their household's `family_id`.
+    const ccb = map(['fname', 'lname', 'mname', 'legal_fname', 'family', 'family_id', 'ccb_id', 'email']);
+    expect(ccb.columns).toEqual([
+      [{ kind: 'first_name' }],
+      [{ kind: 'last_name' }],
+      [{ kind: 'middle_name' }],
+      [],
+      [],
+      [],
+      [{ kind: 'field', field: 'external_id' }],
+      [{ kind: 'field', field: 'email' }],
+    ]);
+    // Planning Center: the name a person goes by (`First Name`) before their legal one.
+    const pco = map(['Given Name', 'First Name', 'Last Name', 'Home Email', 'Household ID']);
+    expect(pco.columns.slice(0, 3)).toEqual([[], [{ kind: 'first_name' }], [{ kind: 'last_name' }]]);
+    expect(pco.keyFromEmail).toBe('Home Email');
+    // Google's `Given Name` alone is the first name.
+    expect(map(['Given Name', 'Family Name', 'E-mail 1 - Value']).columns.slice(0, 2)).toEqual([
+      [{ kind: 'first_name' }],
+      [{ kind: 'last_name' }],
+    ]);
+  });
+
   it('lets --map overrides win over synonyms, ignore columns, and fill attributes', () => {
     const mapping = map(
       ['Email', 'Work Email', 'Kundennummer', 'Tarif', 'Phone', 'Memo'],

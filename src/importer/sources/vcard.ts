@@ -248,7 +248,9 @@ function toRecord(card: Card, row: number): SourceRecord {
   const email = pick(card.emails)?.value;
   const byPhone = card.uid === undefined && email === undefined;
   const id = card.uid ?? email?.toLowerCase() ?? phoneKey(pickPhone(card.tels));
-  const name = card.fn ?? nameFromN(card.n);
+  // FN written family name first (`Smith, John`) as N's parts say: N gives the spoken order.
+  const name =
+    card.fn !== undefined && !familyFirst(card.fn, card.n) ? card.fn : (nameFromN(card.n) ?? card.fn);
   const raw: Cell[] = [
     id,
     name,
@@ -323,6 +325,19 @@ function nameFromN(n: string | undefined): string | undefined {
   );
   const name = [p, joinName(g!, a!, f!), s].filter(Boolean).join(' ');
   return name || undefined;
+}
+
+/** Whether FN is N's family name, a comma, then its given name (`Smith, John` of `N:Smith;John`). */
+function familyFirst(fn: string, n: string | undefined): boolean {
+  const comma = fn.indexOf(',');
+  if (n === undefined || comma <= 0) return false;
+  const [family = '', given = ''] = splitUnescaped(n, ';').map((part) => part.replaceAll(',', ' ').trim());
+  return (
+    family !== '' &&
+    given !== '' &&
+    fn.slice(0, comma).includes(family) &&
+    fn.slice(comma + 1).includes(given)
+  );
 }
 
 const NOT_PREFERRED = 101;

@@ -121,6 +121,21 @@ describe('vCard source', () => {
     expect(rows[2]?.error).toBeUndefined();
   });
 
+  it("reads FN written family name first (an iPhone's `Smith, John`) in the order N gives", async () => {
+    const card = (fn: string, n: string) =>
+      ['BEGIN:VCARD', 'VERSION:3.0', `N:${n}`, `FN:${fn}`, 'EMAIL:a@example.com', 'END:VCARD'].join('\r\n');
+    const names = async (...cards: string[]) => (await read(cards.join('\r\n'))).rows.map((r) => r.raw?.[1]);
+    expect(
+      await names(
+        card('Smith\\, John', 'Smith;John;;;'),
+        card('Lovelace\\, Ada', 'Lovelace;Ada;;Countess;'),
+        // A comma of its own (a company, a title) with N saying otherwise stays as written.
+        card('Walker\\, Sons & Co', 'Walker;Tom;;;'),
+        card('Grace Hopper', 'Hopper;Grace;;;'),
+      ),
+    ).toEqual(['John Smith', 'Countess Ada Lovelace', 'Walker, Sons & Co', 'Grace Hopper']);
+  });
+
   it('reads BDAY, NOTE and TITLE for attributes of those names, and counts what no field reads', async () => {
     const { rows, notes } = await read(
       [
