@@ -80,15 +80,26 @@ export function sniffFormat(sample: string): ImportFormat {
 
 /**
  * The delimiter of a CSV sample: the candidate that occurs most often outside quotes in the
- * first record (the header). Ties and a single-column header fall back in the order `,` `;` tab.
+ * first record (the header). A first line with none (a report's title, `1. Summary`) says
+ * nothing: then the lines after it up to the 30th, counted together, decide (a Teams attendance
+ * report's `Start time<tab>3/4/25, 9:58:12 AM` has one comma but every line a tab). Ties and a
+ * single column fall back in the order `,` `;` tab.
  */
 export function sniffDelimiter(sample: string): CsvDelimiter {
   const counts = new Map<string, number>(CSV_DELIMITERS.map((d) => [d, 0]));
   let quoted = false;
+  let lines = 0;
+  let any = 0;
   for (const ch of sample.replace(/^\uFEFF/, '')) {
     if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+    else if (!quoted && ch === '\n') {
+      lines++;
+      if (any > 0 || lines >= 30) break;
+    } else if (!quoted && counts.has(ch)) {
+      counts.set(ch, counts.get(ch)! + 1);
+      // Once a line has shown one, the lines after it add nothing: the header is that line.
+      if (lines === 0) any++;
+    }
   }
   let best: CsvDelimiter = ',';
   for (const d of CSV_DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;

@@ -114,6 +114,30 @@ async function importFixture(file: string) {
   return runInProcess(['import', input, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
 }
 
+describe('a Teams attendance report (UTF-16, tabs, sections)', () => {
+  it('reads the participants section, with no flags, and not the sessions after it', async () => {
+    const r = await importFixture('meeting-attendance-report.csv');
+    expect(r.stderr).toContain(
+      '9 lines before the header (line 10) are not contacts ("1. Summary", …): skipped',
+    );
+    expect(r.stderr).toContain(
+      'lines 19-28 are another section ("3. In-Meeting Activities", with a header of its own at line 20), not read',
+    );
+    // The participants with an address each, once; the guest and the caller without one, and the
+    // address with no domain, are rejected with their lines.
+    const contacts = mock.store.contacts(AGENT);
+    expect(contacts.map((c) => [c.external_id, c.name]).sort()).toEqual([
+      ['joerg.mueller@fabrikam.de', 'Jörg Müller (Extern)'],
+      ['priya.sharma@contoso.com', 'Priya Sharma'],
+      ['sarah.johnson@contoso.com', 'Sarah Johnson'],
+      ['zoe.martin@contoso.com', 'Zoë Martin'],
+    ]);
+    expect(r.stderr).toMatch(/line 14: rejected: external_id: no email/);
+    expect(r.stderr).toMatch(/line 17: rejected: email: Invalid email/);
+    expect(r.code).toBe(8);
+  });
+});
+
 describe("SurveyMonkey's two header rows", () => {
   it('reads the contact fields named in the second row, and keys each respondent by email', async () => {
     const r = await importFixture('surveymonkey-responses.csv');

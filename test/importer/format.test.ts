@@ -65,6 +65,20 @@ describe('format', () => {
     expect(sniffDelimiter('\uFEFFexternal_id\tname\t"x;y"\r\n')).toBe('\t');
     expect(sniffDelimiter('"multi\nline; header";b;c\n')).toBe(';');
     expect(sniffDelimiter('external_id\n')).toBe(',');
+    // A report's title line says nothing: the lines after it decide (a Teams attendance report).
+    const teams = [
+      '1. Summary',
+      'Meeting title\tQuarterly Partner Sync',
+      'Start time\t3/4/25, 9:58:12 AM',
+      '',
+      '2. Participants',
+      'Name\tFirst Join\tLast Leave\tEmail',
+      'Ann Lee\t3/4/25, 9:58:12 AM\t3/4/25, 11:02:40 AM\tann@example.com',
+    ].join('\r\n');
+    expect(sniffDelimiter(teams)).toBe('\t');
+    expect(sniffDelimiter('Attendee Report\nTopic,Webinar ID\nA,1\n')).toBe(',');
+    // A title line with a delimiter of its own is the header, as ever.
+    expect(sniffDelimiter('Report, 2024\na\tb\tc\n')).toBe(',');
   });
 
   it('knows that .tsv means tab', () => {

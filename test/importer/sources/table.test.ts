@@ -49,6 +49,53 @@ describe('readTable', () => {
     expect(notes.join('\n')).toMatch(/line/);
   });
 
+  it("reads a report's section of people, and ends the table where another section begins", async () => {
+    // A Teams attendance report (test/fixtures/unseen/EVIDENCE.md): participants, then each
+    // session of theirs under a header of its own.
+    const teams = await table([
+      ['1. Summary'],
+      ['Meeting title', 'Partner Sync'],
+      ['Start time', '3/4/25, 9:58:12 AM'],
+      [undefined],
+      ['2. Participants'],
+      ['Name', 'First Join', 'Email', 'Role'],
+      ['Ann Lee', '3/4/25, 9:58:12 AM', 'ann@example.com', 'Organizer'],
+      ['Bo Ng', '3/4/25, 10:00:03 AM', 'bo@example.com', 'Attendee'],
+      [undefined],
+      ['3. In-Meeting Activities'],
+      ['Name', 'Join Time', 'Email', 'Role'],
+      ['Ann Lee', '3/4/25, 9:58:12 AM', 'ann@example.com', 'Organizer'],
+      ['Bo Ng', '3/4/25, 10:00:03 AM', 'bo@example.com', 'Attendee'],
+      ['Bo Ng', '3/4/25, 10:21:00 AM', 'bo@example.com', 'Attendee'],
+    ]);
+    expect(teams.header).toEqual(['Name', 'First Join', 'Email', 'Role']);
+    expect(teams.records.map((r) => r.line)).toEqual([7, 8]);
+    expect(teams.notes).toEqual([
+      '5 lines before the header (line 6) are not contacts ("1. Summary", …): skipped',
+      'lines 10-14 are another section ("3. In-Meeting Activities", with a header of its own at line 11), not read: to import it, save it as a file of its own',
+    ]);
+    // Zoom's: the attendees, who name the most fields, over the host; then a section of others
+    // with no blank line before its title, under the attendees' own labels.
+    const zoom = await table([
+      ['Host Details', undefined, undefined, undefined],
+      ['User Name (Original Name)', 'Email', 'Join Time', undefined],
+      ['Host', 'host@example.com', '16:58', undefined],
+      ['Attendee Details', undefined, undefined, undefined],
+      ['User Name (Original Name)', 'First Name', 'Email', 'Join Time'],
+      ['Ann Lee', 'Ann', 'ann@example.com', '17:01'],
+      ['bo@example.com', undefined, undefined, undefined],
+      ['Other Attended', undefined, undefined, undefined],
+      ['User Name (Original Name)', 'Join Time', 'Is Guest', undefined],
+      ['Guest Caller', '17:30', 'Yes', undefined],
+    ]);
+    expect(zoom.header).toEqual(['User Name (Original Name)', 'First Name', 'Email', 'Join Time']);
+    // A one-cell row of an address is a row, not a title.
+    expect(zoom.records.map((r) => r.line)).toEqual([6, 7]);
+    expect(zoom.notes.at(-1)).toBe(
+      'lines 8-10 are another section ("Other Attended", with a header of its own at line 9), not read: to import it, save it as a file of its own',
+    );
+  });
+
   it('skips blank rows, a repeated header and a totals row, saying so', async () => {
     const { records, notes } = await table([
       ['name', 'seats'],
