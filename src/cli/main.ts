@@ -20,7 +20,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // Commander has printed its own message: only the code is left to decide.
     if (isCommanderError(error)) return commanderExitCode(error);
     const [{ toExit }, { visible }, { colorAllowed }] = await Promise.all([
-      import('./errors.js'),
+      import('./exit.js'),
       import('./output/visible.js'),
       import('./output/terminal.js'),
     ]);

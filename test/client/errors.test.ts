@@ -2,7 +2,7 @@
 // every error keeps the service's request id, and a record is read as tolerantly as the
 // contract allows.
 import { describe, expect, it } from 'vitest';
-import { toExit } from '../../src/cli/errors.js';
+import { toExit } from '../../src/cli/exit.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { ContactsClient } from '../../src/client/client.js';
 import {

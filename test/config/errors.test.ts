@@ -1,6 +1,6 @@
 // The config layer's one error: its kind (which the CLI maps to an exit code) and its hint.
 import { describe, expect, it } from 'vitest';
-import { toExit } from '../../src/cli/errors.js';
+import { toExit } from '../../src/cli/exit.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { ContactsError } from '../../src/core/error.js';

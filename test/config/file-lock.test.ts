@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExitCode, toExit } from '../../src/cli/errors.js';
+import { ExitCode } from '../../src/cli/errors.js';
+import { toExit } from '../../src/cli/exit.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { type FileLockOptions, withFileLock } from '../../src/config/file-lock.js';
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExitCode, toExit } from '../../src/cli/errors.js';
+import { ExitCode } from '../../src/cli/errors.js';
+import { toExit } from '../../src/cli/exit.js';
 import { ConfigError } from '../../src/config/errors.js';
 import {
   type ResolvedSettings,

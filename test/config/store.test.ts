@@ -10,7 +10,8 @@ import {
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ExitCode, toExit } from '../../src/cli/errors.js';
+import { ExitCode } from '../../src/cli/errors.js';
+import { toExit } from '../../src/cli/exit.js';
 import { ConfigError } from '../../src/config/errors.js';
 import {
   type ConfigStore,

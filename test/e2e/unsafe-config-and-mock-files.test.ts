@@ -5,7 +5,8 @@ import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, toExit } from '../../src/cli/errors.js';
+import { ExitCode } from '../../src/cli/errors.js';
+import { toExit } from '../../src/cli/exit.js';
 import { runInProcess, useTempHome } from '../helpers/cli.js';
 
 const home = useTempHome();

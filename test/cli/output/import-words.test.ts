@@ -1,7 +1,7 @@
 // The importer's codes in the CLI's words: each note, error and row problem said with the flag
 // that changes it, as `contacts import` said them when the importer worded them itself.
 import { describe, expect, it } from 'vitest';
-import { toExit } from '../../../src/cli/errors.js';
+import { toExit } from '../../../src/cli/exit.js';
 import { ExitCode } from '../../../src/cli/exit-codes.js';
 import {
   checkpointRefusal,

@@ -7,9 +7,9 @@ import {
   ExitCode,
   InterruptedError,
   KeyRefusedError,
-  toExit,
   UsageError,
 } from '../../src/cli/errors.js';
+import { toExit } from '../../src/cli/exit.js';
 import {
   APIConnectionError,
   APIError,
