@@ -60,6 +60,9 @@ function jsonCell(text: string): unknown {
   }
 }
 
+/** A login: Latin letters, digits, `.`, `_` and `-`, no space (`marie_l`, `hans.weber`, `gbianchi`). */
+const LOGIN_RE = /^[\p{Script=Latin}\d._-]+$/u;
+
 /** An email address where a name was to be: no spaces, one `@`, a dot after it. */
 const ADDRESS_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -93,6 +96,8 @@ export class ColumnReader {
   #nameSaid = false;
   /** This tool's own export, read back as written. */
   readonly #exact: boolean;
+  /** Whether a login in the name column gives way to the first and last names (see namesAsWritten). */
+  readonly #loginsGiveWay: boolean;
   /** The header of the column the key is read from, where one is (not an email's). */
   readonly #keyColumn: string | undefined;
 
@@ -106,6 +111,7 @@ export class ColumnReader {
   ) {
     this.#clean = exact ? (cell) => cell : cleanCell;
     this.#exact = exact;
+    this.#loginsGiveWay = !exact && !mapping.namesAsWritten;
     this.#reorderNames = !exact && !mapping.namesAsWritten;
     this.#timeZone = timeZone;
     this.#mapping = mapping;
@@ -193,17 +199,16 @@ export class ColumnReader {
       }
     }
     // Google and Outlook keep the middle name apart: "John Ronald Reuel Tolkien" stays whole.
-    // One word where the row has both a first and a last name is a login or a nickname
-    // (WordPress's display_name is the login, `marie_l`), unless it is the two run together
-    // (`山田太郎`): the name is the parts.
-    const oneWord =
-      !this.#exact &&
+    // A login where the row has both a first and a last name (WordPress's display_name is the
+    // login, `marie_l`): the name is the parts. Not in a column the user mapped to the name.
+    const login =
+      this.#loginsGiveWay &&
       typeof candidate.name === 'string' &&
-      !/\s/.test(candidate.name) &&
       first !== '' &&
       last !== '' &&
-      !(candidate.name.includes(first) && candidate.name.includes(last));
-    if ((candidate.name === undefined || oneWord) && (first || middle || last))
+      LOGIN_RE.test(candidate.name) &&
+      (/[._\d-]/.test(candidate.name) || candidate.name === candidate.name.toLowerCase());
+    if ((candidate.name === undefined || login) && (first || middle || last))
       candidate.name = [joinName(first, middle, last), suffix].filter(Boolean).join(' ');
     if (candidate.name === undefined && emailAsName !== undefined) candidate.name = emailAsName;
     if (attributes && Object.keys(attributes).length > 0) candidate.custom_attributes = attributes;

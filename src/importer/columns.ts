@@ -400,8 +400,6 @@ const REGISTRATION_WORDS = new Set([
  */
 const OTHER_WORDS = new Set([
   'account',
-  // A church or school's family: its id, name and position are the household's (`Household ID`).
-  'household',
   'tracking',
   'waybill',
   'shipment',
@@ -690,8 +688,7 @@ const OTHER_PLACE_WORDS = new Set([
 /** What a header's words propose; `none` when they name something no contact field takes. */
 export function roleByWords(words: readonly string[]): ColumnRole | 'none' | undefined {
   if (words.length === 0) return undefined;
-  // `family` without a name word is a household (`family_id`, `family`, `family_position`).
-  const other = has(words, OTHER_WORDS) || (words.includes('family') && !has(words, NAME_WORDS));
+  const other = has(words, OTHER_WORDS);
   if (has(words, NOT_PHONE_WORDS)) return 'none';
   if (has(words, KIND_WORDS) && (has(words, EMAIL_WORDS) || has(words, PHONE_WORDS))) return 'none';
   if (has(words, EMAIL_WORDS)) return other ? 'none' : 'email';
@@ -702,8 +699,9 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
     return has(words, STATE_WORDS) || has(words, NOT_COUNTRY_WORDS) ? 'none' : 'country';
   if (other) return 'none';
   if (has(words, STATE_WORDS)) return 'none';
+  // A household's id (`family_id`, `Household ID`) is no person's.
   if ((has(words, ID_WORDS) && !isCount(words)) || doNotModify(words))
-    return has(words, HELD_WORDS) ? 'none' : 'id';
+    return has(words, HELD_WORDS) || words.includes('family') || words.includes('household') ? 'none' : 'id';
   if (has(words, CODE_WORDS) && has(words, PERSON_WORDS)) return 'id';
   if (has(words, NOT_NAME_WORDS)) return undefined;
   const named = has(words, NAME_WORDS);

@@ -1,5 +1,6 @@
 // A table's row as a contact candidate, and the key an import gives a row of a file keyed by email.
 import { describe, expect, it } from 'vitest';
+import { parseMapOption } from '../../src/cli/map-options.js';
 import { ColumnReader, emailKey } from '../../src/importer/column-reader.js';
 import { FileEvidence } from '../../src/importer/file-evidence.js';
 import { resolveMapping } from '../../src/importer/mapping.js';
@@ -67,18 +68,40 @@ describe('ColumnReader', () => {
     expect(name(['Tom', 'Walker', '', 'tom@example.com'])).toBe('Tom Walker');
     // With no other name the address stays what the row calls its name.
     expect(name(['', '', 'grace@example.com', 'grace@example.com'])).toBe('grace@example.com');
-    // One word beside a first and a last name is a login or a nickname (WordPress's display_name).
+    // A login beside a first and a last name gives way to them (WordPress's display_name).
     expect(name(['Marie', 'Laurent', 'marie_l', 'marie@example.com'])).toBe('Marie Laurent');
-    expect(name(['Ada', 'Lovelace', 'Ada', 'ada@example.com'])).toBe('Ada Lovelace');
-    expect(name(['', 'Lovelace', 'Ada', 'ada@example.com'])).toBe('Ada');
-    expect(name(['Cher', '', 'Cher', 'cher@example.com'])).toBe('Cher');
+    expect(name(['Hans', 'Weber', 'hans.weber', 'hans@example.com'])).toBe('Hans Weber');
+    expect(name(['Giulia', 'Bianchi', 'gbianchi', 'giulia@example.com'])).toBe('Giulia Bianchi');
+    // A nickname, a mononym or a company is a name the row gives: kept.
+    expect(name(['Robert', 'Smith', 'Bob', 'bob@example.com'])).toBe('Bob');
+    expect(name(['Cher', 'Sarkisian', 'Cher', 'cher@example.com'])).toBe('Cher');
+    expect(name(['John', 'Smith', 'Acme', 'john@acme.example'])).toBe('Acme');
   });
 
-  it('keeps a full name that is its first and last names run together (山田太郎)', () => {
-    const mapping = resolveMapping({ header: ['姓', '名', '氏名', 'メール'], definitions: DEFINITIONS });
-    const reader = new ColumnReader(mapping, new Map(), undefined, notes(), false, undefined);
-    const read = reader.read(['山田', '太郎', '山田太郎', 'taro@example.jp'], new FileEvidence(mapping), []);
-    expect(typeof read === 'object' && read.candidate.name).toBe('山田太郎');
+  it('keeps a name in another script than its parts, and a name column the user mapped', () => {
+    const read = (header: string[], cells: string[], overrides: string[] = []) => {
+      const mapping = resolveMapping({
+        header,
+        definitions: DEFINITIONS,
+        overrides: overrides.map(parseMapOption),
+      });
+      const reader = new ColumnReader(mapping, new Map(), undefined, notes(), false, undefined);
+      const row = reader.read(cells, new FileEvidence(mapping), []);
+      return typeof row === 'object' && row.candidate.name;
+    };
+    expect(read(['姓', '名', '氏名', 'メール'], ['山田', '太郎', '山田太郎', 'taro@example.jp'])).toBe(
+      '山田太郎',
+    );
+    expect(
+      read(['姓名', 'First Name', 'Last Name', 'Email'], ['王小明', 'Xiaoming', 'Wang', 'w@example.cn']),
+    ).toBe('王小明');
+    expect(
+      read(
+        ['Company', 'First Name', 'Last Name', 'Email'],
+        ['acme', 'John', 'Smith', 'j@acme.example'],
+        ['Company=name'],
+      ),
+    ).toBe('acme');
   });
 
   it('reads amounts of money, localized yes/no words and the zero dates exports write for none', () => {

@@ -182,8 +182,9 @@ describe('resolveMapping', () => {
     expect(full.unmapped).toEqual([]);
   });
 
-  it('reads abbreviated name parts, and takes a family or household as no name nor key', () => {
-    // Church Community Builder's individuals: a person's `ccb_id`, their household's `family_id`.
+  it("reads abbreviated name parts, and takes a family's or household's id as no key", () => {
+    // Church Community Builder's individuals: a person's `ccb_id`, their household's `family_id`
+    // (its `family`, `Miller Family`, ranks after the last name).
     const ccb = map(['fname', 'lname', 'mname', 'legal_fname', 'family', 'family_id', 'ccb_id', 'email']);
     expect(ccb.columns).toEqual([
       [{ kind: 'first_name' }],
@@ -195,6 +196,13 @@ describe('resolveMapping', () => {
       [{ kind: 'field', field: 'external_id' }],
       [{ kind: 'field', field: 'email' }],
     ]);
+    // vCard N's parts as a converted CSV names them; a family's email is an email.
+    expect(map(['Given', 'Family', 'Email']).columns.slice(0, 2)).toEqual([
+      [{ kind: 'first_name' }],
+      [{ kind: 'last_name' }],
+    ]);
+    const school = map(['Student First Name', 'Student Last Name', 'Family Email', 'Grade']);
+    expect(school.keyFromEmail).toBe('Family Email');
     // Planning Center: the name a person goes by (`First Name`) before their legal one.
     const pco = map(['Given Name', 'First Name', 'Last Name', 'Home Email', 'Household ID']);
     expect(pco.columns.slice(0, 3)).toEqual([[], [{ kind: 'first_name' }], [{ kind: 'last_name' }]]);

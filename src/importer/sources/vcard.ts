@@ -327,16 +327,19 @@ function nameFromN(n: string | undefined): string | undefined {
   return name || undefined;
 }
 
-/** Whether FN is N's family name, a comma, then its given name (`Smith, John` of `N:Smith;John`). */
+/** Whether FN is exactly N's family name, a comma, then its given (and middle) name (`Smith, John` of `N:Smith;John`). */
 function familyFirst(fn: string, n: string | undefined): boolean {
   const comma = fn.indexOf(',');
   if (n === undefined || comma <= 0) return false;
-  const [family = '', given = ''] = splitUnescaped(n, ';').map((part) => part.replaceAll(',', ' ').trim());
+  const [family = '', given = '', additional = ''] = splitUnescaped(n, ';').map((part) =>
+    part.replaceAll(',', ' ').trim(),
+  );
+  const after = fn.slice(comma + 1).trim();
   return (
     family !== '' &&
     given !== '' &&
-    fn.slice(0, comma).includes(family) &&
-    fn.slice(comma + 1).includes(given)
+    fn.slice(0, comma).trim() === family &&
+    (after === given || after === `${given} ${additional}`)
   );
 }
 

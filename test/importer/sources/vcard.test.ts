@@ -132,8 +132,20 @@ describe('vCard source', () => {
         // A comma of its own (a company, a title) with N saying otherwise stays as written.
         card('Walker\\, Sons & Co', 'Walker;Tom;;;'),
         card('Grace Hopper', 'Hopper;Grace;;;'),
+        // More or other than N's parts: as written.
+        card('Smith\\, John and Mary', 'Smith;John;;;'),
+        card('Smith\\, Johnny', 'Smith;John;;;'),
+        card('Turing\\, Alan Mathison', 'Turing;Alan;Mathison;;'),
       ),
-    ).toEqual(['John Smith', 'Countess Ada Lovelace', 'Walker, Sons & Co', 'Grace Hopper']);
+    ).toEqual([
+      'John Smith',
+      'Countess Ada Lovelace',
+      'Walker, Sons & Co',
+      'Grace Hopper',
+      'Smith, John and Mary',
+      'Smith, Johnny',
+      'Alan Mathison Turing',
+    ]);
   });
 
   it('reads BDAY, NOTE and TITLE for attributes of those names, and counts what no field reads', async () => {
