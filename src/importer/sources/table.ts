@@ -219,7 +219,9 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           );
           return;
         }
-        if (pending) {
+        const repeated = row.cells.length === fullHeader.length && sameAsHeader(row.cells);
+        // A one-cell row of a word right over the header repeated is a group's title (below).
+        if (pending && !(repeated && isGroupTitle(pending.cells))) {
           yield record(pending.cells, pending.line);
           pending = undefined;
         }
@@ -231,13 +233,14 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           continue;
         }
         afterBlank = false;
-        if (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) {
+        if (repeated) {
           // Exports pasted one after another repeat their header: it is no contact, nor is the
           // one-cell row right over it that holds a word, not an address or a number: a group's
           // title (a board's `Leads`). The rows before that are rows.
-          const last = held.at(-1);
+          const last = pending ?? held.at(-1);
           const text = last ? firstFilled(last.cells) : '';
-          const title = last && !/[@\d]/.test(text) ? held.pop() : undefined;
+          const title = pending ?? (last && isGroupTitle(last.cells) ? held.pop() : undefined);
+          pending = undefined;
           for (const row of held.splice(0)) yield record(row.cells, row.line);
           if (title)
             skipped(
@@ -466,6 +469,9 @@ function sectionBreaks(window: readonly TableRow[], filled: readonly number[], h
   return (j: number, i: number) =>
     filled[j]! <= 1 && next[j] !== -1 && header[next[j]!]! && !same(next[j]!, i);
 }
+
+/** A group's title over the header repeated: a word, not an address or a number (`Leads`). */
+const isGroupTitle = (cells: Cell[]) => !/[@\d]/.test(firstFilled(cells));
 
 /** A section's title: words in the row's first cell alone (`Other Attended`, `3. In-Meeting Activities`). */
 const isTitle = (cells: Cell[]) => {

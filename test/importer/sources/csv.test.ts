@@ -254,6 +254,20 @@ describe('lines that are no contacts around the table', () => {
     ]);
   });
 
+  it("skips a group's title right over the header repeated, with no blank line before it", async () => {
+    const text = 'Name,Email\nAnn Lee,ann@example.com\nLeads,\nName,Email\nBo Ng,bo@example.com\nc@example.com,\n';
+    const { rows, notes } = await open('groups.csv', text);
+    expect(rows.map((r) => [r.line, r.raw?.[0]])).toEqual([
+      [2, 'Ann Lee'],
+      [5, 'Bo Ng'],
+      [6, 'c@example.com'],
+    ]);
+    expect(notes).toEqual([
+      'line 3 is a group\'s title ("Leads") over the header repeated: skipped',
+      'line 4 repeats the header row: skipped',
+    ]);
+  });
+
   it('keeps the one-cell rows over a repeated header that are contacts (email-only subscribers)', async () => {
     const text =
       'Email,First Name,Last Name\na@x.com,A,L\n\nb@x.com,,\nc@x.com,,\nEmail,First Name,Last Name\nd@x.com,D,L\n';
