@@ -26,6 +26,7 @@ import {
   slashDateOrder,
   spokenName,
   withoutCurrency,
+  withoutGuestTag,
 } from './values.js';
 
 /** A slash date whose day is above 12 reads one way only, whatever its column says. */
@@ -167,7 +168,7 @@ export class ColumnReader {
               // An address book writes the email where it has no name (Thunderbird's Display
               // Name): the first and last names, where the row has them, are the name.
               if (!this.#exact && ADDRESS_RE.test(value)) emailAsName = value;
-              else candidate.name = this.#reorderNames ? this.#spoken(value, i) : value;
+              else candidate.name = this.#reorderNames ? this.#spoken(withoutGuestTag(value), i) : value;
             } else if (value !== '') candidate[target.field] = value;
             break;
           case 'attribute': {

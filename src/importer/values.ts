@@ -69,6 +69,15 @@ const FAMILY_FIRST_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
 
 const bare = (word: string) => word.replace(/\./g, '').toLowerCase();
 
+/** A meeting's tag after a guest's or an outside user's name: `Ann Lee (Guest)`, `Jörg Müller (Extern)`. */
+const GUEST_TAG_RE =
+  /\s*\((?:guest|gast|gäst|invité|invitée|invitado|invitada|ospite|external|extern|externe|externo|externa|esterno)\)$/iu;
+
+/** A name without the tag a meeting puts after a guest's or an outside user's (Teams' `(Extern)`). */
+export function withoutGuestTag(name: string): string {
+  return name.includes('(') ? name.replace(GUEST_TAG_RE, '') : name;
+}
+
 /**
  * A person's name written "Last, First", as a directory sorts it (Outlook's File As, Airtable's
  * and many CRMs' exports), in the order it is said: `Hopper, Grace` is `Grace Hopper`, `Dr.

@@ -123,11 +123,11 @@ describe('a Teams attendance report (UTF-16, tabs, sections)', () => {
     expect(r.stderr).toContain(
       'lines 19-28 are another section ("3. In-Meeting Activities", with a header of its own at line 20), not read',
     );
-    // The participants with an address each, once; the guest and the caller without one, and the
-    // address with no domain, are rejected with their lines.
+    // The participants with an address each, once, without Teams' tag of an outside user; the
+    // guest and the caller without one, and the address with no domain, are rejected.
     const contacts = mock.store.contacts(AGENT);
     expect(contacts.map((c) => [c.external_id, c.name]).sort()).toEqual([
-      ['joerg.mueller@fabrikam.de', 'Jörg Müller (Extern)'],
+      ['joerg.mueller@fabrikam.de', 'Jörg Müller'],
       ['priya.sharma@contoso.com', 'Priya Sharma'],
       ['sarah.johnson@contoso.com', 'Sarah Johnson'],
       ['zoe.martin@contoso.com', 'Zoë Martin'],

@@ -18,6 +18,7 @@ import {
   slashDateOrder,
   spokenName,
   withoutCurrency,
+  withoutGuestTag,
 } from '../../src/importer/values.js';
 
 describe('cells', () => {
@@ -210,6 +211,19 @@ describe('attributeTypeOf', () => {
     expect(attributeTypeOf(['2024-05-31', 'soon'])).toBe('text');
     expect(attributeTypeOf(['Engineer'])).toBe('text');
     expect(attributeTypeOf([])).toBe('text');
+  });
+});
+
+describe('withoutGuestTag', () => {
+  it("drops the tag a meeting puts after a guest's or an outside user's name, and nothing else", () => {
+    expect(
+      ['Ann Lee (Guest)', 'Jörg Müller (Extern)', 'Ángel García (invitado)', 'Bo Ng (External)'].map(
+        withoutGuestTag,
+      ),
+    ).toEqual(['Ann Lee', 'Jörg Müller', 'Ángel García', 'Bo Ng']);
+    expect(
+      ['Robert (Bob) Smith', 'Priya S (Priya Sharma)', 'Guest', 'Acme (Guest House)'].map(withoutGuestTag),
+    ).toEqual(['Robert (Bob) Smith', 'Priya S (Priya Sharma)', 'Guest', 'Acme (Guest House)']);
   });
 });
 

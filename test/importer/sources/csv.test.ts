@@ -255,7 +255,8 @@ describe('lines that are no contacts around the table', () => {
   });
 
   it("skips a group's title right over the header repeated, with no blank line before it", async () => {
-    const text = 'Name,Email\nAnn Lee,ann@example.com\nLeads,\nName,Email\nBo Ng,bo@example.com\nc@example.com,\n';
+    const text =
+      'Name,Email\nAnn Lee,ann@example.com\nLeads,\nName,Email\nBo Ng,bo@example.com\nc@example.com,\n';
     const { rows, notes } = await open('groups.csv', text);
     expect(rows.map((r) => [r.line, r.raw?.[0]])).toEqual([
       [2, 'Ann Lee'],
