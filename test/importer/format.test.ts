@@ -79,6 +79,16 @@ describe('format', () => {
     expect(sniffDelimiter('Attendee Report\nTopic,Webinar ID\nA,1\n')).toBe(',');
     // A title line with a delimiter of its own is the header, as ever.
     expect(sniffDelimiter('Report, 2024\na\tb\tc\n')).toBe(',');
+    // The delimiter in most lines, not the most often: tags split by `;` in a comma file.
+    expect(
+      sniffDelimiter(
+        'Members 2026\nName,Email,Interests\nAnn,a@x.co,golf;chess;wine\nBo,b@x.co,golf;jazz;art\n',
+      ),
+    ).toBe(',');
+    // Lines ending in CR alone (Excel's CSV for Macintosh): the header line decides.
+    expect(sniffDelimiter('Name;Email;Notes\rAnn;a@x.co;a, b, c, d\rBo;b@x.co;x, y, z\r')).toBe(';');
+    // One column: a cell's `a; b` is no delimiter.
+    expect(sniffDelimiter('Email\na@x.co\nb@x.co; b@work.co\nc@x.co\nd@x.co\n')).toBe(',');
   });
 
   it('knows that .tsv means tab', () => {

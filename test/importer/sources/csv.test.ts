@@ -269,6 +269,32 @@ describe('lines that are no contacts around the table', () => {
     ]);
   });
 
+  it('reads every row of an ordinary list whatever its values, a one-cell row among them', async () => {
+    // Field words as values (a preferred channel, a job title) after a row of a name alone.
+    const list = await open(
+      'list.csv',
+      'Name,Email,Company,Preferred Contact,Lead Source\nAnn Lee,ann@example.com,Acme,Email,Web\n' +
+        'Cara Diaz,,,,\nDan Roe,,Globex,Phone,Email\nEve Park,eve@example.com,Initech,Email,Referral\n',
+    );
+    expect(list.rows.map((r) => r.raw?.[0])).toEqual(['Ann Lee', 'Cara Diaz', 'Dan Roe', 'Eve Park']);
+    expect(list.notes).toEqual([]);
+    // A group's title over the header in capitals is the header repeated, not another table.
+    const groups = await open(
+      'groups.csv',
+      'Name,Email,Phone\nAnn Lee,ann@example.com,+1 202 555 0100\nCustomers,,\nNAME,E-MAIL,PHONE\n' +
+        'Bo Ng,bo@example.com,+1 202 555 0101\nCy Li,cy@example.com,+1 202 555 0102\n',
+    );
+    expect(groups.rows.map((r) => r.raw?.[0])).toEqual(['Ann Lee', 'Bo Ng', 'Cy Li']);
+    // A company called Total, and addresses alone after a blank line at the end, are contacts.
+    const tail = await open(
+      'tail.csv',
+      'Company,Contact,Email\nAcme,Ann Lee,ann@example.com\nTotal Wine & More,Cy Diaz,cy@example.com\n\n' +
+        'late@example.com,,\nTotal,2,\n',
+    );
+    expect(tail.rows.map((r) => r.raw?.[0])).toEqual(['Acme', 'Total Wine & More', 'late@example.com']);
+    expect(tail.notes).toEqual(['line 6 is a footer after the last row ("Total"): not contacts, skipped']);
+  });
+
   it('keeps the one-cell rows over a repeated header that are contacts (email-only subscribers)', async () => {
     const text =
       'Email,First Name,Last Name\na@x.com,A,L\n\nb@x.com,,\nc@x.com,,\nEmail,First Name,Last Name\nd@x.com,D,L\n';

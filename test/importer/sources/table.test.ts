@@ -96,6 +96,23 @@ describe('readTable', () => {
     );
   });
 
+  it("reads the section of the most people, not a host's that names more fields", async () => {
+    const { header, records, notes } = await table([
+      ['Webinar Report'],
+      ['Host Details'],
+      ['Name', 'Email', 'Phone', 'Company'],
+      ['Jane Host', 'jane@host.example', '+1 202 555 0100', 'HostCo'],
+      [undefined],
+      ['Attendee Details'],
+      ['Name', 'Email', 'Join Time', 'Duration'],
+      ['Ann Lee', 'ann@example.com', '17:01', '50'],
+      ['Bo Ng', 'bo@example.com', '17:02', '40'],
+    ]);
+    expect(header).toEqual(['Name', 'Email', 'Join Time', 'Duration']);
+    expect(records.map((r) => r.line)).toEqual([8, 9]);
+    expect(notes).toHaveLength(1);
+  });
+
   it('skips blank rows, a repeated header and a totals row, saying so', async () => {
     const { records, notes } = await table([
       ['name', 'seats'],
