@@ -346,7 +346,12 @@ function formatCode(numFmt: WorkbookCell['numFmt']): string | undefined {
 export function cellText(value: unknown, numFmt?: string): Cell {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'string') return value === '' ? undefined : value;
-  if (typeof value === 'number') return isDateFormat(numFmt) ? isoDate(excelDate(value)) : numberText(value);
+  // A formula with no saved result (openpyxl writes `<v/>`, as it does not calculate) reads as
+  // NaN: no value, not the text `NaN`.
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    return isDateFormat(numFmt) ? isoDate(excelDate(value)) : numberText(value);
+  }
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return isoDate(value);
   if (typeof value === 'object') {

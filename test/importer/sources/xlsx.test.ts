@@ -52,6 +52,14 @@ describe('workbooks written by other programs', () => {
     expect(await countRows(fixture(name), 'xlsx', undefined, { sheet })).toBe(PEOPLE.length);
   });
 
+  it('reads a formula saved without its result (openpyxl does not calculate) as no value, not NaN', async () => {
+    const { records } = await readWorkbook(fixture('openpyxl-formulas.xlsx'));
+    expect(records.map((r) => r.raw)).toEqual([
+      ['Ada', 'Lovelace', undefined, 'ada@example.com'],
+      ['Alan', 'Turing', undefined, 'alan@example.com'],
+    ]);
+  });
+
   it('takes the first sheet by default, even when the table is on another', async () => {
     const { source, records } = await readWorkbook(fixture('openpyxl-two-sheets.xlsx'));
     expect(source.sheet).toBe('Summary');
