@@ -95,7 +95,8 @@ export function sniffDelimiter(sample: string): CsvDelimiter {
   let filledLines = 0;
   let filled = false;
   const endLine = () => {
-    if (line > 0 && filled) {
+    // Lines before the first with a delimiter are a preamble (`Exportiert von: ...`): not counted.
+    if (line > 0 && filled && (filledLines > 0 || seen.size > 0)) {
       filledLines++;
       for (const d of seen) lines.set(d, lines.get(d)! + 1);
     }

@@ -87,6 +87,12 @@ describe('format', () => {
     ).toBe(',');
     // Lines ending in CR alone (Excel's CSV for Macintosh): the header line decides.
     expect(sniffDelimiter('Name;Email;Notes\rAnn;a@x.co;a, b, c, d\rBo;b@x.co;x, y, z\r')).toBe(';');
+    // A preamble of lines without any before the table.
+    expect(
+      sniffDelimiter(
+        'Kontaktliste\nExportiert von: Max Muster\nDatum: 29.11.2026\nFilter: alle\n\nName;E-Mail;Firma\nAlice;a@x.co;Acme\nBob;b@x.co;Beta\n',
+      ),
+    ).toBe(';');
     // One column: a cell's `a; b` is no delimiter.
     expect(sniffDelimiter('Email\na@x.co\nb@x.co; b@work.co\nc@x.co\nd@x.co\n')).toBe(',');
   });

@@ -228,8 +228,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         const repeated =
           (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) ||
           (last !== undefined && sameWordsAsHeader(row.cells));
-        // A one-cell row of a word right over the header repeated is a group's title (below).
-        if (pending && !(repeated && isGroupTitle(pending.cells))) {
+        if (pending) {
           yield record(pending.cells, pending.line);
           pending = undefined;
         }
@@ -239,7 +238,9 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         const text = firstFilled(row.cells);
         const lone =
           filled === 1 && !ADDRESS_RE.test(text) && (afterBlank || held.length > 0 || STAMP_RE.test(text));
-        const total = TOTAL_RE.test(text) && !row.cells.some((c) => c?.includes('@'));
+        // A totals row: the word, then numbers only (`Total,,,350`), never a name or an address.
+        const total =
+          TOTAL_RE.test(text) && row.cells.every((c) => !c?.trim() || c.trim() === text || TOTALS_RE.test(c));
         if (fullHeader.length > 1 && (lone || total)) {
           held.push({ cells: row.cells, line: row.line });
           continue;
@@ -249,10 +250,9 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           // Exports pasted one after another repeat their header: it is no contact, nor is the
           // one-cell row right over it that holds a word, not an address or a number: a group's
           // title (a board's `Leads`). The rows before that are rows.
-          const last = pending ?? held.at(-1);
+          const last = held.at(-1);
           const text = last ? firstFilled(last.cells) : '';
-          const title = pending ?? (last && isGroupTitle(last.cells) ? held.pop() : undefined);
-          pending = undefined;
+          const title = last && isGroupTitle(last.cells) ? held.pop() : undefined;
           for (const row of held.splice(0)) yield record(row.cells, row.line);
           if (title)
             skipped(
@@ -435,7 +435,8 @@ function headerRow(window: readonly TableRow[]): number {
   const filled = window.map((row) => filledCells(row.cells));
   const widest = Math.max(...filled);
   const header = window.map((row, i) => looksLikeHeader(row.cells, filled[i]!, widest));
-  if (header[0] && filled[0]! >= widest) return 0;
+  // The first row naming two of a contact's fields is the header, whatever rows come after it.
+  if (header[0] && (filled[0]! >= widest || contactFields(window[0]!.cells) >= 2)) return 0;
   const breaks = sectionBreaks(window, filled, header);
   let best = -1;
   let bestRun = -1;
@@ -492,13 +493,13 @@ const isTitle = (cells: Cell[]) => {
 };
 
 /**
- * A row that heads another table: labels, at least two and half of them the header's own, in
+ * A row that heads another table: four labels or more, at least two and half of them the header's own, in
  * another order or beside others (Teams' sessions: `Name`, `Join Time`, `Email`, `Role`; Zoom's
  * `Other Attended`: `User Name (Original Name)`, `Join Time`, `Is Guest`). A row of values that
  * happen to be field words (`Mobile`, `Email` as a preferred channel) is none.
  */
 function startsSection(cells: Cell[], filled: number, labels: ReadonlySet<string>): boolean {
-  if (filled < 2 || !looksLikeHeader(cells, filled, filled)) return false;
+  if (filled < 4 || !looksLikeHeader(cells, filled, filled)) return false;
   let own = 0;
   for (const cell of cells) if (cell && labels.has(cell.trim())) own++;
   return own >= 2 && own * 2 >= filled;
@@ -532,6 +533,8 @@ const STAMP_RE = /^(?=.*\b\d{1,2}:\d{2}\b)(?=.*\b(?:19|20)\d{2}\b)[^@]*$/;
 /** A totals row at the end of a sheet (`Total,,,,350`): no contact. */
 /** A cell that is an email address, and nothing else. */
 const ADDRESS_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** What a totals row holds beside its word: amounts and counts. */
+const TOTALS_RE = /^[\d\s.,%$€£¥()+-]+$/;
 const TOTAL_RE = /^(?:grand\s+)?(?:totals?|sum|summe|gesamt|total général)\s*(?::.*|\(.*\))?$/i;
 
 const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);

@@ -254,19 +254,16 @@ describe('lines that are no contacts around the table', () => {
     ]);
   });
 
-  it("skips a group's title right over the header repeated, with no blank line before it", async () => {
+  it('keeps a row of a name alone right over the header repeated: only after a blank line is it a title', async () => {
     const text =
-      'Name,Email\nAnn Lee,ann@example.com\nLeads,\nName,Email\nBo Ng,bo@example.com\nc@example.com,\n';
-    const { rows, notes } = await open('groups.csv', text);
+      'Name,Phone,Company\nAlice,+14155550101,Acme\nBob Jones,,\nName,Phone,Company\nCarol,+14155550103,Beta\n';
+    const { rows, notes } = await open('pasted.csv', text);
     expect(rows.map((r) => [r.line, r.raw?.[0]])).toEqual([
-      [2, 'Ann Lee'],
-      [5, 'Bo Ng'],
-      [6, 'c@example.com'],
+      [2, 'Alice'],
+      [3, 'Bob Jones'],
+      [5, 'Carol'],
     ]);
-    expect(notes).toEqual([
-      'line 3 is a group\'s title ("Leads") over the header repeated: skipped',
-      'line 4 repeats the header row: skipped',
-    ]);
+    expect(notes).toEqual(['line 4 repeats the header row: skipped']);
   });
 
   it('reads every row of an ordinary list whatever its values, a one-cell row among them', async () => {
@@ -278,13 +275,14 @@ describe('lines that are no contacts around the table', () => {
     );
     expect(list.rows.map((r) => r.raw?.[0])).toEqual(['Ann Lee', 'Cara Diaz', 'Dan Roe', 'Eve Park']);
     expect(list.notes).toEqual([]);
-    // A group's title over the header in capitals is the header repeated, not another table.
+    // The header in capitals under a one-cell row is the header repeated, not another table; the
+    // one-cell row with no blank line before it is a row (it may be a contact's name alone).
     const groups = await open(
       'groups.csv',
       'Name,Email,Phone\nAnn Lee,ann@example.com,+1 202 555 0100\nCustomers,,\nNAME,E-MAIL,PHONE\n' +
         'Bo Ng,bo@example.com,+1 202 555 0101\nCy Li,cy@example.com,+1 202 555 0102\n',
     );
-    expect(groups.rows.map((r) => r.raw?.[0])).toEqual(['Ann Lee', 'Bo Ng', 'Cy Li']);
+    expect(groups.rows.map((r) => r.raw?.[0])).toEqual(['Ann Lee', 'Customers', 'Bo Ng', 'Cy Li']);
     // A company called Total, and addresses alone after a blank line at the end, are contacts.
     const tail = await open(
       'tail.csv',
@@ -293,6 +291,36 @@ describe('lines that are no contacts around the table', () => {
     );
     expect(tail.rows.map((r) => r.raw?.[0])).toEqual(['Acme', 'Total Wine & More', 'late@example.com']);
     expect(tail.notes).toEqual(['line 6 is a footer after the last row ("Total"): not contacts, skipped']);
+  });
+
+  it('keeps every row where a row of field words follows a name alone, and a header narrower than its rows', async () => {
+    // The header is not the widest row (an unlabelled column of notes), and a row's values are
+    // field words: still the first row heads the whole file.
+    const wide = await open(
+      'wide.csv',
+      'Name,Email,Phone,Company,\nAlice,alice@x.com,+14155550101,Acme,vip\nBob Jones,,,,\n' +
+        'Carl Meyer,,,Globex,Mobile\nP1 Person,p1@x.com,+14155550201,Co1,\nP2 Person,p2@x.com,+14155550202,Co2,\n',
+    );
+    expect(wide.source.header).toEqual(['Name', 'Email', 'Phone', 'Company', '']);
+    expect(wide.rows.map((r) => r.raw?.[0])).toEqual([
+      'Alice',
+      'Bob Jones',
+      'Carl Meyer',
+      'P1 Person',
+      'P2 Person',
+    ]);
+    const sparse = await open(
+      'sparse.csv',
+      'Name,Email,Phone,Preferred,Backup\nAlice,alice@x.com,+14155550101,Email,Phone\nBob Jones,,,,\n' +
+        'Carl Diaz,,,Phone,Email\nDan,dan@x.com,+14155550104,Phone,Email\n',
+    );
+    expect(sparse.rows.map((r) => r.raw?.[0])).toEqual(['Alice', 'Bob Jones', 'Carl Diaz', 'Dan']);
+    // A surname Sum is no totals row: a totals row holds amounts beside its word.
+    const sum = await open(
+      'sum.csv',
+      'Last Name,First Name,Phone\nLee,Ann,+14155550101\nSum,Alice,+14155550102\n',
+    );
+    expect(sum.rows.map((r) => r.raw?.[0])).toEqual(['Lee', 'Sum']);
   });
 
   it('keeps the one-cell rows over a repeated header that are contacts (email-only subscribers)', async () => {

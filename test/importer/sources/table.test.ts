@@ -85,8 +85,8 @@ describe('readTable', () => {
       ['Ann Lee', 'Ann', 'ann@example.com', '17:01'],
       ['bo@example.com', undefined, undefined, undefined],
       ['Other Attended', undefined, undefined, undefined],
-      ['User Name (Original Name)', 'Join Time', 'Is Guest', undefined],
-      ['Guest Caller', '17:30', 'Yes', undefined],
+      ['User Name (Original Name)', 'Join Time', 'Is Guest', 'Country/Region Name'],
+      ['Guest Caller', '17:30', 'Yes', 'Canada'],
     ]);
     expect(zoom.header).toEqual(['User Name (Original Name)', 'First Name', 'Email', 'Join Time']);
     // A one-cell row of an address is a row, not a title.
