@@ -82,7 +82,8 @@ export function sniffFormat(sample: string): ImportFormat {
  * The delimiter of a CSV sample: the candidate that occurs most often outside quotes in the
  * first record (the header). A first line with none (a report's title, `1. Summary`, or a file
  * of one column) says nothing by itself: then a candidate found in three lines in five of the
- * next ones, up to the 30th, is the table's (a Teams attendance report's tab; its dates'
+ * next ones, from the first that has any (a preamble's `Datum: 29.11.2026` has none) up to the
+ * 30th, is the table's (a Teams attendance report's tab; its dates'
  * commas are fewer), the one in the most lines first; else a comma (one column: a cell's
  * `a@x.com; b@x.com` is no delimiter). Ties fall back in the order `,` `;` tab.
  */

@@ -427,9 +427,9 @@ function describesColumns(cells: Cell[]): boolean {
  * title, then another header: the next section). Of those naming a contact's field (`Name`,
  * `Email`, `Phone`), the header over the most people (distinct emails, else first cells), then
  * the one naming the most fields, then the first: a Zoom report's attendees over its host, a
- * Teams report's participants over their sessions. Where no header names a field, the first row heading
- * every row after it, else the one heading the longest run; the first row when none looks like a
- * header.
+ * Teams report's participants over their sessions. Where no header names a field, the first row
+ * heading every row after it, else the one heading the longest run; the first row when none
+ * looks like a header.
  */
 function headerRow(window: readonly TableRow[]): number {
   const filled = window.map((row) => filledCells(row.cells));
@@ -493,10 +493,10 @@ const isTitle = (cells: Cell[]) => {
 };
 
 /**
- * A row that heads another table: four labels or more, at least two and half of them the header's own, in
- * another order or beside others (Teams' sessions: `Name`, `Join Time`, `Email`, `Role`; Zoom's
- * `Other Attended`: `User Name (Original Name)`, `Join Time`, `Is Guest`). A row of values that
- * happen to be field words (`Mobile`, `Email` as a preferred channel) is none.
+ * A row that heads another table: four labels or more, at least two and half of them the
+ * header's own, in another order or beside others (Teams' sessions: `Name`, `Join Time`, `Email`,
+ * `Role`; Zoom's `Other Attended`: `User Name (Original Name)`, `Join Time`, `Is Guest`). A row
+ * of values that happen to be field words (`Mobile`, `Email` as a preferred channel) is none.
  */
 function startsSection(cells: Cell[], filled: number, labels: ReadonlySet<string>): boolean {
   if (filled < 4 || !looksLikeHeader(cells, filled, filled)) return false;
@@ -530,11 +530,11 @@ function peopleUnder(window: readonly TableRow[], i: number, j: number): number 
 
 /** A time of day and a year: when a report was made, as its last line says. */
 const STAMP_RE = /^(?=.*\b\d{1,2}:\d{2}\b)(?=.*\b(?:19|20)\d{2}\b)[^@]*$/;
-/** A totals row at the end of a sheet (`Total,,,,350`): no contact. */
 /** A cell that is an email address, and nothing else. */
 const ADDRESS_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** What a totals row holds beside its word: amounts and counts. */
 const TOTALS_RE = /^[\d\s.,%$€£¥()+-]+$/;
+/** A totals row at the end of a sheet (`Total,,,,350`): no contact. */
 const TOTAL_RE = /^(?:grand\s+)?(?:totals?|sum|summe|gesamt|total général)\s*(?::.*|\(.*\))?$/i;
 
 const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
