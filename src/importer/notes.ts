@@ -17,6 +17,11 @@ export type SourceNote =
   | { code: 'text_misnamed'; message: string; file: string }
   /** Rows that are no contacts, skipped: lines before the header, a repeated header, a footer. */
   | { code: 'rows_skipped'; message: string }
+  /**
+   * The rest of a report from a title and a header of its own on (Teams' `3. In-Meeting
+   * Activities`): another table, not read. `lines`: its first and last line.
+   */
+  | { code: 'section_not_read'; message: string; lines: [number, number]; title: string }
   /** How a vCard without UID is keyed (by its email, or its number). */
   | { code: 'vcard_key'; message: string; by: 'email' | 'phone' }
   /**

@@ -21,7 +21,7 @@ import { ImportError } from './errors.js';
 import { FileEvidence } from './file-evidence.js';
 import type { CsvDelimiter, ImportFormat } from './format.js';
 import { describeMapping } from './mapping-description.js';
-import { NoteChannel, type ResumeNote } from './notes.js';
+import { type ImportNote, NoteChannel, type ResumeNote } from './notes.js';
 import { checkImportOptions } from './options.js';
 import type { OpenOutput } from './output-file.js';
 import { type ImportPlan, planImport } from './plan.js';
@@ -151,6 +151,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const definitions = await client.attributes.list({ agentId, maxRetries });
   // What the import says of the file and of itself: held until it starts, then told as it comes.
   const notes = new NoteChannel((note) => emit({ type: 'note', ...note }));
+  // Said as they come, and counted in the report: a script reads what was not imported there.
+  const sectionsNotRead: ImportReport['sectionsNotRead'] = [];
+  const say = (note: ImportNote) => {
+    if (note.code === 'section_not_read') sectionsNotRead.push({ lines: note.lines, title: note.title });
+    notes.say(note);
+  };
   const source = await openInputSource(
     input,
     {
@@ -159,7 +165,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       sheet: options.sheet,
       encoding: options.encoding,
       stdin: options.stdin,
-      onNote: notes.say,
+      onNote: say,
     },
     options.signal,
   );
@@ -178,7 +184,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       defaultCountry: options.defaultCountry,
       strict: options.strict,
       emptyStrings: options.emptyStrings,
-      onNote: notes.say,
+      onNote: say,
     });
     // A count is a pass of its own over the input: only a regular file can be read twice.
     // Counted for progress, and for the undo record: whether reading what the rows change costs
@@ -195,7 +201,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     });
     outputs = dryRun
       ? undefined
-      : await openOutputs(outputsOptions(options, kind, source, plan, notes.say, evidence));
+      : await openOutputs(outputsOptions(options, kind, source, plan, say, evidence));
   } catch (error) {
     source.close();
     throw error;
@@ -211,7 +217,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const checkpoint = outputs?.checkpoint;
   if (options.resume && checkpoint && !checkpoint.resumed) {
     // Said, so a finished import or a mistyped path is not sent again in full without a word.
-    notes.say({
+    say({
       code: 'resume_nothing',
       message: `No unfinished import of ${source.name} to resume (no ${checkpoint.path}): importing every row`,
       input: source.name,
@@ -220,7 +226,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   }
   if (checkpoint?.serviceUnrecorded) {
     const service = serviceName(options.service ?? client.baseUrl);
-    notes.say({
+    say({
       code: 'resume_service_unrecorded',
       message:
         `The checkpoint ${checkpoint.path} does not say which service the run resumed imported into ` +
@@ -289,11 +295,11 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     source,
     signal: options.signal,
     validate,
-    lookAhead: mapping ? new LookAhead(evidence, source.name, notes.say) : undefined,
+    lookAhead: mapping ? new LookAhead(evidence, source.name, say) : undefined,
     landed: checkpoint && ((row) => checkpoint.hasLanded(row)),
     sink,
     tally,
-    say: notes.say,
+    say,
     dryRun,
   });
   await sink.finish();
@@ -302,6 +308,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   const fatal = sink.failure ?? tally.writeFailure ?? readFailure;
   const report = await tally.close(Boolean(fatal) || interrupted, interrupted, validate.notes);
+  report.sectionsNotRead = sectionsNotRead;
   // A file that could not be written as the import closed stops it too: its checkpoint is kept.
   const failure = fatal ?? tally.writeFailure;
   if (failure) throw new ImportStoppedError(failure.error, report);

@@ -108,10 +108,13 @@ describe('exports of systems named nowhere in the importer, with no flags but th
 });
 
 /** Imports a fixture as a new user would: no flags but the agent. */
-async function importFixture(file: string) {
+async function importFixture(file: string, ...flags: string[]) {
   const input = join(home.dir, file);
   await copyFile(new URL(file, FIXTURES), input);
-  return runInProcess(['import', input, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
+  return runInProcess(['import', input, '--agent', AGENT, ...flags], {
+    env: envFor(home, mock),
+    cwd: home.dir,
+  });
 }
 
 describe('a Teams attendance report (UTF-16, tabs, sections)', () => {
@@ -134,6 +137,15 @@ describe('a Teams attendance report (UTF-16, tabs, sections)', () => {
     ]);
     expect(r.stderr).toMatch(/line 14: rejected: external_id: no email/);
     expect(r.stderr).toMatch(/line 17: rejected: email: Invalid email/);
+    expect(r.code).toBe(8);
+  });
+
+  it('gives a script the section not read in the summary record, quiet or not', async () => {
+    const r = await importFixture('meeting-attendance-report.csv', '-q', '-o', 'json');
+    expect(r.stderr).not.toContain('another section');
+    expect(JSON.parse(r.stdout).sections_not_read).toEqual([
+      { lines: [19, 28], title: '3. In-Meeting Activities' },
+    ]);
     expect(r.code).toBe(8);
   });
 });

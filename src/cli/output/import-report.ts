@@ -38,6 +38,8 @@ export function summaryRecord(r: ImportReport) {
     requests: r.requests,
     rate_limited: r.throttled,
     multi_value_cells: r.multiValue.reduce((n, m) => n + m.cells, 0),
+    // A report's other sections, not read: what a script must know was left in the file.
+    sections_not_read: r.sectionsNotRead,
     rejects_file: r.rejectsFile,
     fixes_file: r.fixesFile,
     results_file: r.resultsFile,

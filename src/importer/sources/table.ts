@@ -218,11 +218,15 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         ) {
           let end = row.last;
           for (let rest = await read(); rest; rest = await read()) end = rest.last;
-          const text = JSON.stringify(truncate(firstFilled(last.cells)));
-          skipped(
-            `lines ${title!.line}-${end} are another section (${text}, with a header of its own at line ${row.line}), ` +
+          const name = truncate(firstFilled(last.cells));
+          options.note({
+            code: 'section_not_read',
+            message:
+              `lines ${title!.line}-${end} are another section (${JSON.stringify(name)}, with a header of its own at line ${row.line}), ` +
               'not read: to import it, save it as a file of its own',
-          );
+            lines: [title!.line, end],
+            title: name,
+          });
           return;
         }
         const repeated =

@@ -143,6 +143,11 @@ export interface ImportReport {
    * numbers and country columns; no country in the row, no default country), by country.
    */
   placedByFile: { country: string; count: number }[];
+  /**
+   * Parts of the input not read as rows though they may hold people: a report's other sections,
+   * each with its first and last line and its title.
+   */
+  sectionsNotRead: { lines: [number, number]; title: string }[];
   /** The results file, when one was asked for. */
   resultsFile: string | null;
   /** Where progress is kept while the import is unfinished (null once it completed). */
@@ -372,6 +377,7 @@ export class ImportTally {
       placedByFile: [...(notes?.placedByFile ?? [])]
         .map(([country, count]) => ({ country, count }))
         .sort((a, b) => b.count - a.count || a.country.localeCompare(b.country)),
+      sectionsNotRead: [],
       resultsFile: outputs?.results?.path ?? null,
       checkpointFile: stopped ? (outputs?.checkpoint?.path ?? null) : null,
       undo,

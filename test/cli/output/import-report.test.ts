@@ -80,6 +80,7 @@ describe('the closing sentence', () => {
     rows: 70553,
     repeatedKeys: 0,
     placedByFile: [],
+    sectionsNotRead: [],
     undo: null,
     created: 70000,
     updated: 500,
