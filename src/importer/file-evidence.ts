@@ -6,14 +6,7 @@ import type { AttributeDefinition } from '../api/attribute.js';
 import { rowCountry } from './countries.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
-import {
-  internationalCountry,
-  isBareDigits,
-  isGroupedNational,
-  validWithCode,
-  type WrittenElsewhere,
-  writtenElsewhere,
-} from './phones.js';
+import { internationalCountry, isBareDigits, validWithCode } from './phones.js';
 import { type RegionSource, rowRegion } from './regions.js';
 import type { Cell } from './sources/types.js';
 import {
@@ -26,9 +19,6 @@ import {
   readDate,
   slashDateOrder,
 } from './values.js';
-
-/** The national numbers of the rows read ahead that say how the file writes its own. */
-const NATIONAL_SAMPLE = 50;
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
 export interface LocalTime {
@@ -81,10 +71,6 @@ export class FileEvidence {
   #bare = 0;
   #withCodes = 0;
   #readWithCodes = 0;
-  /** National numbers written in groups, of the rows read ahead: how the file writes its own. */
-  readonly #nationals: string[] = [];
-  /** What they say of the countries so far, once asked (see `nationalsWrittenElsewhere`). */
-  #elsewhere: { verdict: WrittenElsewhere | undefined } | undefined;
   /** The export's own order, for a column whose values leave it open. */
   readonly #fallbackOrder: DateOrder | undefined;
   #sorted: string[] | undefined = [];
@@ -152,8 +138,6 @@ export class FileEvidence {
       const text = phonesIn(firstValue(cleanCell(cell), this.#multiValue).value)[0]!;
       const found = internationalCountry(text);
       if (found) this.addCountry(found);
-      else if (this.#nationals.length < NATIONAL_SAMPLE && isGroupedNational(text))
-        this.#nationals.push(text);
       if (isBareDigits(text)) {
         this.#bare++;
         // Too long to be national, so written with its country code.
@@ -262,7 +246,6 @@ export class FileEvidence {
     if (this.#countries.has(code)) return;
     this.#countries.add(code);
     this.#sorted = undefined;
-    this.#elsewhere = undefined;
   }
 
   /**
@@ -272,16 +255,6 @@ export class FileEvidence {
    */
   writesCountryCodes(): boolean {
     return this.#withCodes >= 2 && this.#readWithCodes >= this.#bare * 0.75;
-  }
-
-  /**
-   * The country the file's national numbers are written as, when it is none of those of its
-   * international numbers and country columns so far: then none of its national numbers is read
-   * in those (see `writtenElsewhere`).
-   */
-  nationalsWrittenElsewhere(): WrittenElsewhere | undefined {
-    this.#elsewhere ??= { verdict: writtenElsewhere(this.#nationals, this.phoneCountries()) };
-    return this.#elsewhere.verdict;
   }
 
   /** The countries of the file's international numbers and country columns so far, sorted. */

@@ -4,7 +4,6 @@
 // (libphonenumber's isValid), not just length-checked, and stored in E.164.
 import {
   type CountryCode,
-  getCountries,
   getCountryCallingCode,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
@@ -29,17 +28,6 @@ export interface PhoneCandidates {
   withCodes?: boolean | undefined;
   /** The row's country column, for the reason (`Mailing Country`). */
   column?: string | undefined;
-  /**
-   * The file's national numbers are written as another country writes its own, not as any of
-   * `countries` does (see `FileEvidence.nationalsWrittenElsewhere`): none is read in them.
-   */
-  writtenElsewhere?: WrittenElsewhere | undefined;
-}
-
-/** A country the file's national numbers are written as, and one of them that shows it. */
-export interface WrittenElsewhere {
-  country: string;
-  example: string;
 }
 
 const NO_CANDIDATES: PhoneCandidates = { countries: [], from: 'file' };
@@ -112,17 +100,6 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       reason:
         'a national number and no country to read it in (no country in the row, no default country, ' +
         'no international number or country in the file): write it with + and the country code, or give a default country',
-      code: 'phone_no_country',
-    };
-  }
-  const elsewhere = candidates.from === 'file' ? candidates.writtenElsewhere : undefined;
-  if (elsewhere && !isBareDigits(text)) {
-    return {
-      ok: false,
-      reason:
-        `a national number, and the file's are written as ${elsewhere.country} writes its own (${elsewhere.example}), ` +
-        `not as ${countries.join(' or ')} (the countries of the file's international numbers and country columns): ` +
-        'write it with + and the country code, or give a default country',
       code: 'phone_no_country',
     };
   }
@@ -209,75 +186,6 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     reason: `valid in more than one of ${tried} (${where}): write it with + and the country code, or give a default country`,
     code: 'phone_ambiguous',
   };
-}
-
-/** A national number written in groups (`07700 900123`, `(415) 555-0132`), not digits alone. */
-export const isGroupedNational = (text: string) => !isInternational(text) && /\d\D+\d/.test(text);
-
-/**
- * How the country writes the number, if it reads it: `exact`, in the same groups with the same
- * area code in brackets if any (`07911 123456` as GB writes its mobiles); `start`, the same
- * digits and first group (Spain's `655 123 456`, which libphonenumber groups `655 12 34 56`,
- * as Spaniards also write); `other` (IN reads `07911 123456` as `079111 23456`).
- */
-function writing(text: string, country: string): 'exact' | 'start' | 'other' | undefined {
-  try {
-    const parsed = parsePhoneNumberWithError(text, { defaultCountry: country as CountryCode });
-    if (!parsed.isValid()) return undefined;
-    const national = parsed.formatNational();
-    if (digits(national) !== digits(text) || !areaAsWritten(text, national)) return 'other';
-    if (digitGroups(national) === digitGroups(text)) return 'exact';
-    return /\d+/.exec(national)?.[0] === /\d+/.exec(text)?.[0] ? 'start' : 'other';
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every country that reads the national number and writes it exactly so, but those passed. */
-export function countriesWritingAs(text: string, except: readonly string[]): string[] {
-  return getCountries().filter((country) => !except.includes(country) && writing(text, country) === 'exact');
-}
-
-/**
- * The country a file's national numbers are written as, when it is none of the countries its
- * international numbers and country columns name: a UK list with one `+91` number writes
- * `07911 123456` as GB does, not as IN (`079111 23456`), though IN reads the digits (and reads
- * `020 7946 0018` as written too). `sample`: national numbers of the file's first rows, written
- * in groups. Another country must write three in four of them exactly as its own, and
- * `countries` fewer than half even by their first group: people group numbers otherwise than
- * libphonenumber does, and another country's numbers may be grouped so (Spain's `655 123 456`
- * are Portugal's groups, a German `0151 23456789` Indonesia's), so a file its own country
- * mostly explains stays its own.
- */
-export function writtenElsewhere(
-  sample: readonly string[],
-  countries: readonly string[],
-): WrittenElsewhere | undefined {
-  if (countries.length === 0) return undefined;
-  const own = (text: string) =>
-    countries.some((country) => {
-      const how = writing(text, country);
-      return how === 'exact' || how === 'start';
-    });
-  const foreign = sample.filter((text) => !own(text));
-  if (foreign.length < 2 || (sample.length - foreign.length) * 2 >= sample.length) return undefined;
-  const exactly = (country: string) => sample.filter((text) => writing(text, country) === 'exact');
-  // Who writes the first of them so: the others can only be among those.
-  const others = new Set(foreign.slice(0, 3).flatMap((text) => countriesWritingAs(text, countries)));
-  let found: { country: string; count: number } | undefined;
-  for (const country of others) {
-    const count = exactly(country).length;
-    if (count * 4 >= sample.length * 3 && count > (found?.count ?? 0)) found = { country, count };
-  }
-  if (!found) return undefined;
-  const example = foreign.find((text) => writing(text, found.country) === 'exact')!;
-  // Countries that share a calling code write alike (GB, GG, IM, JE): the one libphonenumber
-  // gives the number to is named, if it writes as many.
-  const owner = withCountryCode(
-    parsePhoneNumberWithError(example, { defaultCountry: found.country as CountryCode }).number.slice(1),
-  )?.country;
-  const named = owner && others.has(owner) && exactly(owner).length === found.count ? owner : found.country;
-  return { country: named, example };
 }
 
 function withCountryCode(digits: string): { e164: string; country: string | undefined } | undefined {

@@ -210,7 +210,6 @@ export function createRowValidator({
           countries: evidence.phoneCountries(),
           from: 'file',
           withCodes: evidence.writesCountryCodes(),
-          writtenElsewhere: isInternational(phone.text) ? undefined : evidence.nationalsWrittenElsewhere(),
         };
         // A country the address implies gives way to one the user gave.
         if (!phone.country || (phone.country.byAddress && country))

@@ -311,47 +311,6 @@ describe('countries written as ISO three-letter codes', () => {
   });
 });
 
-describe("national numbers written as a country the file's international numbers do not name", () => {
-  it('are not read in that country: each lands without its phone and says why, and a default country reads them', async () => {
-    const input = join(home.dir, 'newsletter.csv');
-    await writeFile(
-      input,
-      [
-        'Name,Email,Phone',
-        'Alice Smith,alice@example.co.uk,020 7946 0018',
-        'Bob Jones,bob@example.co.uk,07400 123456',
-        'Dev Patel,dev@example.in,+91 98765 43210',
-        'Eve Black,eve@example.co.uk,07800 123456',
-        'Fay Green,fay@example.co.uk,07900 123456',
-      ].join('\n'),
-    );
-    const r = await runInProcess(['import', input, '--agent', AGENT], {
-      env: envFor(home, mock),
-      cwd: home.dir,
-    });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(
-      "line 2: lands without phonenumber: a national number, and the file's are written as GB writes its own (07400 123456), not as IN",
-    );
-    expect(r.stderr).toContain('pass --default-country');
-    const phones = () => new Map(mock.store.contacts(AGENT).map((c) => [c.external_id, c.phonenumber]));
-    // Not one of them became an Indian number (IN reads every one of these digits).
-    expect([...phones().values()]).toEqual([null, null, '+919876543210', null, null]);
-    const again = await runInProcess(['import', input, '--agent', AGENT, '--default-country', 'GB'], {
-      env: envFor(home, mock),
-      cwd: home.dir,
-    });
-    expect(again.code, again.stderr).toBe(0);
-    expect([...phones().values()]).toEqual([
-      '+442079460018',
-      '+447400123456',
-      '+919876543210',
-      '+447800123456',
-      '+447900123456',
-    ]);
-  });
-});
-
 describe("another system's JSON records", () => {
   it('reads them as a table: nested fields by their path, mapped by their words and values', async () => {
     const input = join(home.dir, 'people.ndjson');

@@ -68,22 +68,6 @@ describe('FileEvidence', () => {
     expect(e.phoneCountries()).toEqual(['DE', 'GB']);
   });
 
-  it('tells how its first rows write their national numbers, against the countries so far', () => {
-    const e = evidence();
-    e.observe(['u1', undefined, '+91 98765 43210', undefined]);
-    for (const phone of ['07400 123456', '07800 123456', '020 7946 0018', '07900 123456'])
-      e.observe(['u', undefined, phone, undefined]);
-    expect(e.nationalsWrittenElsewhere()).toEqual({ country: 'GB', example: '07400 123456' });
-    // A country the rest of the file names that writes them so: nothing is said against it.
-    e.addCountry('GB');
-    expect(e.nationalsWrittenElsewhere()).toBeUndefined();
-    // International numbers and digits alone are no national writing.
-    const plain = evidence();
-    for (const phone of ['+91 98765 43210', '+91 98765 43211', '447400123456', '447800123456'])
-      plain.observe(['u', undefined, phone, undefined]);
-    expect(plain.nationalsWrittenElsewhere()).toBeUndefined();
-  });
-
   it('tells a file that writes its numbers with their country code and no + (an SMS tool’s)', () => {
     const sms = evidence();
     for (const phone of ['447911123456', '33612345678', '4915112345678'])

@@ -1,11 +1,6 @@
 // Placing an export's phone number in its country, and storing it in E.164.
 import { describe, expect, it } from 'vitest';
-import {
-  internationalCountry,
-  isInternational,
-  placePhone,
-  writtenElsewhere,
-} from '../../src/importer/phones.js';
+import { internationalCountry, isInternational, placePhone } from '../../src/importer/phones.js';
 
 describe('international numbers', () => {
   it('are written with + or 00, and belong to the country they name', () => {
@@ -159,82 +154,6 @@ describe('national numbers', () => {
     ).toMatchObject({ ok: true, e164: '+8613012345678' });
     expect(placePhone('2025550143', { ...file, withCodes: true })).not.toMatchObject({
       e164: '+12025550143',
-    });
-  });
-});
-
-describe("a file's national numbers written as another country writes its own", () => {
-  const uk = [
-    '020 7946 0018',
-    '07400 123456',
-    '0161 496 0754',
-    '07800 123456',
-    '07900 123456',
-    '0113 496 0123',
-  ];
-
-  it('name that country where it writes three in four exactly so and the file’s countries fewer than half', () => {
-    // IN reads every one of these digits, and writes the two London and Manchester landlines so.
-    expect(writtenElsewhere(uk, ['IN'])).toEqual({ country: 'GB', example: '07400 123456' });
-    expect(writtenElsewhere(['(415) 555-0132', '212.555.0143', '(646) 555-0100'], ['GB'])).toEqual({
-      country: 'US',
-      example: '(415) 555-0132',
-    });
-    // The file's own country, or one that writes them alike, says nothing.
-    expect(writtenElsewhere(uk, ['GB'])).toBeUndefined();
-    expect(writtenElsewhere(uk, ['IN', 'GB'])).toBeUndefined();
-    expect(writtenElsewhere(uk, [])).toBeUndefined();
-  });
-
-  it('leave a file its own country explains by the numbers’ first groups, though another writes them exactly so', () => {
-    // Spaniards write 655 123 456 (libphonenumber: 655 12 34 56), as Portugal groups its own.
-    const spanish = ['655 123 456', '612 345 678', '699 876 543', '91 123 45 67', '622 111 222'];
-    expect(writtenElsewhere(spanish, ['ES'])).toBeUndefined();
-    // German mobiles written 0151 23456789 (libphonenumber: 01512 3456789), as some Indonesian
-    // numbers are, beside those written as Germany writes them.
-    const german = [
-      '0151 23456789',
-      '0152 34567890',
-      '0157 12345678',
-      '0160 98765432',
-      '0170 1234567',
-      '030 12345678',
-    ];
-    expect(writtenElsewhere(german, ['DE'])).toBeUndefined();
-    // One number written otherwise is no evidence; nor is half the file.
-    expect(writtenElsewhere(['07400 123456', '020 7946 0018', '0161 496 0754'], ['IN'])).toBeUndefined();
-    expect(
-      writtenElsewhere(['07400 123456', '07800 123456', '020 7946 0018', '0161 496 0754'], ['IN']),
-    ).toBeUndefined();
-  });
-
-  it('leave no national number to the countries the file suggests, digits alone with a country code aside', () => {
-    const file = {
-      countries: ['IN'],
-      from: 'file' as const,
-      writtenElsewhere: { country: 'GB', example: '07400 123456' },
-    };
-    const refused = {
-      ok: false,
-      reason:
-        "a national number, and the file's are written as GB writes its own (07400 123456), not as IN " +
-        "(the countries of the file's international numbers and country columns): write it with + and the country code, or give a default country",
-      code: 'phone_no_country',
-    };
-    // Written as IN writes its own, and still not read so.
-    expect(placePhone('020 7946 0018', { countries: ['IN'], from: 'file' })).toMatchObject({
-      e164: '+912079460018',
-    });
-    expect(placePhone('020 7946 0018', file)).toEqual(refused);
-    expect(placePhone('02079460018', file)).toEqual(refused);
-    expect(placePhone('917400123456', file)).toMatchObject({
-      ok: true,
-      e164: '+917400123456',
-      withCode: true,
-    });
-    // The row's country or the default country reads it as ever.
-    expect(placePhone('020 7946 0018', { countries: ['GB'], from: 'default' })).toMatchObject({
-      e164: '+442079460018',
     });
   });
 });
