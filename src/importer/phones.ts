@@ -143,7 +143,8 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   // and of eleven digits or more in a file that writes its numbers so, where no candidate alone
   // reads it (a Chinese list's `13012345678` is China's, though `+1 301` is a number too).
   const bare = text.replace(/[\s().-]/g, '');
-  if (isBareDigits(bare)) {
+  // An area code in brackets is a national number's (`(646) 555-0199` is no `+64` number).
+  if (isBareDigits(bare) && !text.includes('(')) {
     const international = withCountryCode(bare);
     if (
       international &&

@@ -114,6 +114,11 @@ describe('national numbers', () => {
       ok: false,
       code: 'phone_no_country',
     });
+    // Nor is it read with a country code it would start with: brackets hold an area code.
+    expect(placePhone('(646) 555-0199', { countries: ['GB'], from: 'file' })).toMatchObject({
+      ok: false,
+      code: 'phone_no_country',
+    });
   });
 
   it('read a number with its country code but no + as international', () => {
