@@ -153,8 +153,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const notes = new NoteChannel((note) => emit({ type: 'note', ...note }));
   // Said as they come, and counted in the report: a script reads what was not imported there.
   const sectionsNotRead: ImportReport['sectionsNotRead'] = [];
+  let sheetsNotRead: string[] = [];
   const say = (note: ImportNote) => {
     if (note.code === 'section_not_read') sectionsNotRead.push({ lines: note.lines, title: note.title });
+    if (note.code === 'sheets_not_read') sheetsNotRead = note.others;
     notes.say(note);
   };
   const source = await openInputSource(
@@ -204,6 +206,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       : await openOutputs(outputsOptions(options, kind, source, plan, say, evidence));
   } catch (error) {
     source.close();
+    // What was said of the input may be why it failed (the workbook's other sheets, an encoding).
+    for (const note of notes.start()) emit({ type: 'note', ...note });
     throw error;
   }
   const { mapping } = plan;
@@ -309,6 +313,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const fatal = sink.failure ?? tally.writeFailure ?? readFailure;
   const report = await tally.close(Boolean(fatal) || interrupted, interrupted, validate.notes);
   report.sectionsNotRead = sectionsNotRead;
+  report.sheetsNotRead = sheetsNotRead;
   // A file that could not be written as the import closed stops it too: its checkpoint is kept.
   const failure = fatal ?? tally.writeFailure;
   if (failure) throw new ImportStoppedError(failure.error, report);

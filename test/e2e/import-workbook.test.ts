@@ -301,6 +301,31 @@ describe('importing an .xlsx workbook', () => {
     expect(got['104']).toMatchObject({ name: 'Zoë Ñandú', phonenumber: '+442079460104' });
   });
 
+  it('says which other sheets hold cells when none is named, before an error too, and in the summary record', async () => {
+    const mock = await startTestMock();
+    const file = join(home.dir, 'fair.xlsx');
+    await copyFile(new URL('../fixtures/workbooks/openpyxl-two-sheets.xlsx', import.meta.url), file);
+    const r = await runBin(['import', file, '--agent', AGENT], { env: envFor(home, mock), cwd: home.dir });
+    expect(r.code).toBe(ExitCode.USAGE);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe(
+      `${file}: the first sheet, "Summary", is read; the other sheets with cells in them are not: "Leads" (--sheet NAME reads another)`,
+    );
+    expect(lines[1]).toMatch(/^error: No column maps to external_id/);
+    const extra = join(home.dir, 'extra.xlsx');
+    await copyFile(new URL('../fixtures/workbooks/openpyxl-extra-sheets.xlsx', import.meta.url), extra);
+    const ok = await runBin(['import', extra, '--agent', AGENT, '-q', '-o', 'json'], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(ok.code, ok.stderr).toBe(ExitCode.OK);
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      created: 4,
+      sheets_not_read: ['Lookups'],
+      sections_not_read: [],
+    });
+  });
+
   it('says what is wrong with a workbook it cannot read', async () => {
     const mock = await startTestMock();
     const csv = join(home.dir, 'really.xlsx');

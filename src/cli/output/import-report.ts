@@ -40,6 +40,7 @@ export function summaryRecord(r: ImportReport) {
     multi_value_cells: r.multiValue.reduce((n, m) => n + m.cells, 0),
     // A report's other sections, not read: what a script must know was left in the file.
     sections_not_read: r.sectionsNotRead,
+    sheets_not_read: r.sheetsNotRead,
     rejects_file: r.rejectsFile,
     fixes_file: r.fixesFile,
     results_file: r.resultsFile,

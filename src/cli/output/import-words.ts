@@ -29,6 +29,8 @@ export function noteText(note: ImportNote): string {
       return `--time-zone ${note.timeZone} is not applied: ${note.reason}`;
     case 'local_times':
       return `${note.message} If the export wrote them in another zone, pass it, e.g. --time-zone America/New_York.`;
+    case 'sheets_not_read':
+      return `${note.message} (--sheet NAME reads another)`;
     case 'date_order_decided':
       return `${note.message} (--date-order chooses otherwise)`;
     case 'names_reordered':

@@ -23,6 +23,8 @@ export interface WorkbookPackage {
   sharedStrings: (() => AsyncIterable<Buffer>) | undefined;
   /** The relationship ids of the worksheets (chart sheets have none): the sheets that hold rows. */
   worksheetIds: Set<string>;
+  /** Whether a worksheet, by its relationship id, holds any cell (its XML read to the first). */
+  holdsCells(id: string): Promise<boolean>;
   /** Says a sheet's row was read: the sheet's XML from here on counts towards the next row. */
   rowRead(): void;
   /**
@@ -99,6 +101,7 @@ export async function openWorkbookPackage(
   let parts: Part[];
   let strings: Part | undefined;
   let worksheetIds: Set<string>;
+  let sheetsById: Map<string, Part>;
   try {
     const entries = await zipDirectory(handle);
     const byName = new Map(entries.map((e) => [e.name.toLowerCase(), e]));
@@ -151,11 +154,13 @@ export async function openWorkbookPackage(
         )
         .join('') +
       '</Relationships>';
+    const sheetParts = sheets.map((s, i) => ({ name: FED.sheet(i + 1), entry: s.entry, sheet: true }));
+    sheetsById = new Map(sheets.map((s, i) => [s.id, sheetParts[i]!]));
     parts = [
       { name: FED.rels, data: Buffer.from(rewritten) },
       { name: FED.workbook, entry: workbook },
       ...(styles ? [{ name: FED.styles, entry: styles }] : []),
-      ...sheets.map((s, i) => ({ name: FED.sheet(i + 1), entry: s.entry, sheet: true })),
+      ...sheetParts,
     ];
     // Where each entry's data starts (after its local header's name and extra field).
     for (const part of parts) if (part.entry) part.dataStart = await dataStart(handle, part.entry);
@@ -181,6 +186,18 @@ export async function openWorkbookPackage(
     stream: Readable.from(stream()),
     sharedStrings: stringsPart && (() => inflated(path, stringsPart)),
     worksheetIds,
+    holdsCells: async (id) => {
+      const part = sheetsById.get(id);
+      if (!part) return false;
+      let tail = '';
+      for await (const chunk of inflated(path, part)) {
+        const text = tail + chunk.toString('latin1');
+        // A cell element, with or without a namespace prefix (`<c r="A1">`, `<x:c>`); not `<cols>`.
+        if (/<(?:\w+:)?c[\s/>]/.test(text)) return true;
+        tail = text.slice(-16);
+      }
+      return false;
+    },
     rowRead: () => rows.rowRead(),
     failure,
   };

@@ -142,6 +142,20 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
       if (isWanted(sheet, workbookSheets(reader, whole.worksheetIds), options.sheet)) {
         sheetName = sheet.name;
         rows = sheet[Symbol.asyncIterator]();
+        if (options.sheet === undefined) {
+          const others = await otherSheetsWithCells(reader, whole, sheetName);
+          if (others.length > 0) {
+            input.note({
+              code: 'sheets_not_read',
+              message:
+                `${input.name}: the first sheet, ${JSON.stringify(sheetName)}, is read; the other sheets with cells ` +
+                `in them are not: ${others.map((name) => JSON.stringify(name)).join(', ')}`,
+              file: input.name,
+              sheet: sheetName,
+              others,
+            });
+          }
+        }
         break;
       }
       // Another sheet: read past it (its rows are parsed and dropped, one at a time).
@@ -283,10 +297,29 @@ function whyUnreadable(error: unknown): string {
  * its workbook part has been read.
  */
 function workbookSheets(reader: WorkbookReader, worksheetIds: Set<string>): string[] {
+  return sheetEntries(reader, worksheetIds).map((s) => s.name);
+}
+
+function sheetEntries(reader: WorkbookReader, worksheetIds: Set<string>): { name: string; rId?: string }[] {
   const model = (reader as unknown as { model?: { sheets?: { name: string; rId?: string }[] } }).model;
-  return (model?.sheets ?? [])
-    .filter((s) => s.rId === undefined || worksheetIds.has(s.rId))
-    .map((s) => s.name);
+  return (model?.sheets ?? []).filter((s) => s.rId === undefined || worksheetIds.has(s.rId));
+}
+
+/**
+ * The workbook's other sheets that hold cells, when none was named: read past, said so a person
+ * knows what the import left (Excel's empty `Sheet2` is not named).
+ */
+async function otherSheetsWithCells(
+  reader: WorkbookReader,
+  whole: WorkbookPackage,
+  read: string,
+): Promise<string[]> {
+  const others: string[] = [];
+  for (const sheet of sheetEntries(reader, whole.worksheetIds)) {
+    if (sheet.name !== read && sheet.rId !== undefined && (await whole.holdsCells(sheet.rId)))
+      others.push(sheet.name);
+  }
+  return others;
 }
 
 function isWanted(sheet: SheetReader, names: string[], wanted: string | undefined): boolean {

@@ -148,6 +148,8 @@ export interface ImportReport {
    * each with its first and last line and its title.
    */
   sectionsNotRead: { lines: [number, number]; title: string }[];
+  /** A workbook's other sheets that hold cells, when none was named (the first is read). */
+  sheetsNotRead: string[];
   /** The results file, when one was asked for. */
   resultsFile: string | null;
   /** Where progress is kept while the import is unfinished (null once it completed). */
@@ -378,6 +380,7 @@ export class ImportTally {
         .map(([country, count]) => ({ country, count }))
         .sort((a, b) => b.count - a.count || a.country.localeCompare(b.country)),
       sectionsNotRead: [],
+      sheetsNotRead: [],
       resultsFile: outputs?.results?.path ?? null,
       checkpointFile: stopped ? (outputs?.checkpoint?.path ?? null) : null,
       undo,

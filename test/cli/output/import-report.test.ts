@@ -81,6 +81,7 @@ describe('the closing sentence', () => {
     repeatedKeys: 0,
     placedByFile: [],
     sectionsNotRead: [],
+    sheetsNotRead: [],
     undo: null,
     created: 70000,
     updated: 500,
