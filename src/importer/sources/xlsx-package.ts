@@ -23,7 +23,7 @@ export interface WorkbookPackage {
   sharedStrings: (() => AsyncIterable<Buffer>) | undefined;
   /** The relationship ids of the worksheets (chart sheets have none): the sheets that hold rows. */
   worksheetIds: Set<string>;
-  /** Whether a worksheet, by its relationship id, holds any cell (its XML read to the first). */
+  /** Whether a worksheet, by its relationship id, holds a value (its XML read to the first). */
   holdsCells(id: string): Promise<boolean>;
   /** Says a sheet's row was read: the sheet's XML from here on counts towards the next row. */
   rowRead(): void;
@@ -192,8 +192,9 @@ export async function openWorkbookPackage(
       let tail = '';
       for await (const chunk of inflated(path, part)) {
         const text = tail + chunk.toString('latin1');
-        // A cell element, with or without a namespace prefix (`<c r="A1">`, `<x:c>`); not `<cols>`.
-        if (/<(?:\w+:)?c[\s/>]/.test(text)) return true;
+        // A cell's value, inline text or formula, with or without a namespace prefix (`<v>`,
+        // `<x:is>`); a cell with a style alone (`<c r="A1" s="1"/>`) holds nothing.
+        if (/<(?:\w+:)?(?:v|is|f)[\s>]/.test(text)) return true;
         tail = text.slice(-16);
       }
       return false;

@@ -388,8 +388,19 @@ export function cellText(value: unknown, numFmt?: string): Cell {
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return isoDate(value);
   if (typeof value === 'object') {
-    const v = value as { result?: unknown; richText?: { text?: string }[]; error?: string; text?: unknown };
-    if ('formula' in v || 'sharedFormula' in v) return cellText(v.result, numFmt);
+    const v = value as {
+      formula?: unknown;
+      result?: unknown;
+      richText?: { text?: string }[];
+      error?: string;
+      text?: unknown;
+    };
+    if ('formula' in v || 'sharedFormula' in v) {
+      // LibreOffice saves a TRUE or FALSE cell as the formula TRUE() or FALSE(), whose result the
+      // reader gives as the number 1 or 0.
+      const constant = typeof v.formula === 'string' ? /^(TRUE|FALSE)\(\)$/i.exec(v.formula)?.[1] : undefined;
+      return constant ? constant.toUpperCase() : cellText(v.result, numFmt);
+    }
     if (Array.isArray(v.richText)) return cellText(v.richText.map((r) => r.text ?? '').join(''));
     if (typeof v.error === 'string') return v.error;
     if ('text' in v) return cellText(v.text, numFmt);

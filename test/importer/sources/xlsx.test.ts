@@ -67,13 +67,19 @@ describe('workbooks written by other programs', () => {
     expect(records.map((r) => r.raw)).toEqual([['Exported for the CRM import; see the Leads sheet.']]);
   });
 
-  it('names the other sheets that hold cells when none was asked for, not an empty one', async () => {
-    const { source, records, notes } = await readWorkbook(fixture('openpyxl-extra-sheets.xlsx'));
-    expect(source.sheet).toBe('Contacts');
-    expect(records.map((r) => r.record)).toEqual(RECORDS);
-    expect(notes).toEqual([
-      `${fixture('openpyxl-extra-sheets.xlsx')}: the first sheet, "Contacts", is read; the other sheets with cells in them are not: "Lookups"`,
-    ]);
+  it.each(['openpyxl-extra-sheets.xlsx', 'libreoffice-extra-sheets.xlsx'])(
+    '%s: names the other sheets that hold values when none was asked for, not one of a styled cell alone',
+    async (name) => {
+      const { source, records, notes } = await readWorkbook(fixture(name));
+      expect(source.sheet).toBe('Contacts');
+      expect(records.map((r) => r.record)).toEqual(RECORDS);
+      expect(notes).toEqual([
+        `${fixture(name)}: the first sheet, "Contacts", is read; the other sheets with cells in them are not: "Lookups"`,
+      ]);
+    },
+  );
+
+  it('names no other sheet when one was asked for', async () => {
     expect((await readWorkbook(fixture('openpyxl-extra-sheets.xlsx'), 'Contacts')).notes).toEqual([]);
     expect((await readWorkbook(fixture('openpyxl-two-sheets.xlsx'))).notes).toEqual([
       `${fixture('openpyxl-two-sheets.xlsx')}: the first sheet, "Summary", is read; the other sheets with cells in them are not: "Leads"`,
