@@ -497,13 +497,15 @@ const isTitle = (cells: Cell[]) => {
 };
 
 /**
- * A row that heads another table: four labels or more, at least two and half of them the
- * header's own, in another order or beside others (Teams' sessions: `Name`, `Join Time`, `Email`,
- * `Role`; Zoom's `Other Attended`: `User Name (Original Name)`, `Join Time`, `Is Guest`). A row
- * of values that happen to be field words (`Mobile`, `Email` as a preferred channel) is none.
+ * A row that heads another table: four labels or more from the first cell on, with no empty cell
+ * among them, at least two and half of them the header's own, in another order or beside others
+ * (Teams' sessions: `Name`, `Join Time`, `Email`, `Role`; Zoom's `Other Attended`: `User Name
+ * (Original Name)`, `Join Time`, `Is Guest`). A row of values that happen to be field words
+ * (`Harry,,,Email,Phone,Post`: a contact's preferred channels) is none.
  */
 function startsSection(cells: Cell[], filled: number, labels: ReadonlySet<string>): boolean {
   if (filled < 4 || !looksLikeHeader(cells, filled, filled)) return false;
+  for (let i = 0; i < filled; i++) if (!cells[i]?.trim()) return false;
   let own = 0;
   for (const cell of cells) if (cell && labels.has(cell.trim())) own++;
   return own >= 2 && own * 2 >= filled;

@@ -291,6 +291,28 @@ describe('lines that are no contacts around the table', () => {
     );
     expect(tail.rows.map((r) => r.raw?.[0])).toEqual(['Acme', 'Total Wine & More', 'late@example.com']);
     expect(tail.notes).toEqual(['line 6 is a footer after the last row ("Total"): not contacts, skipped']);
+
+    // A name alone after a blank line, then a row whose channels are the header's words: rows,
+    // not another section (its cells leave gaps where a header names every column).
+    const channels = await open(
+      'channels.csv',
+      'Name,Email,Phone,Preferred,Backup,Last resort\nAlice Smith,alice@example.com,+44 20 7946 0958,Email,Phone,Post\n\n' +
+        'Dan Only,,,,,\nHarry Nomail,,,Email,Phone,Post\nGina Words,gina@example.com,+44 7911 123456,Phone,Email,Post\n' +
+        'Ian Words,ian@example.com,,Email,Phone,Post\n',
+    );
+    expect(channels.rows.map((r) => r.raw?.[0])).toEqual([
+      'Alice Smith',
+      'Dan Only',
+      'Harry Nomail',
+      'Gina Words',
+      'Ian Words',
+    ]);
+    const owners = await open(
+      'owners.csv',
+      'ID,Name,Email,Phone,Preferred,Backup\nC1,Ann Lee,ann@example.com,+1 202 555 0100,Email,Phone\n\nC2,,,,,\n' +
+        'C3,Owner,,,Email,Phone\nC4,Bo Ng,bo@example.com,,Phone,Email\n',
+    );
+    expect(owners.rows.map((r) => r.raw?.[0])).toEqual(['C1', 'C2', 'C3', 'C4']);
   });
 
   it('keeps every row where a row of field words follows a name alone, and a header narrower than its rows', async () => {
