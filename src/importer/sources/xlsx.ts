@@ -121,9 +121,10 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
     });
   };
 
-  // The sheet wanted: by name, else the first in the workbook's own order (the tab order, which
-  // need not be the order the sheets are stored in).
+  // The sheet wanted: by name, else the first visible one that holds a value, in the workbook's
+  // own order (the tab order, which need not be the order the sheets are stored in).
   let sheetName = '';
+  let wanted: string | undefined;
   try {
     for (;;) {
       const sheet = await nextSheet();
@@ -139,23 +140,22 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
             : `${input.name}: the workbook has no sheet "${options.sheet}" (sheets: ${names.join(', ') || 'none'})`,
         );
       }
-      if (isWanted(sheet, workbookSheets(reader, whole.worksheetIds), options.sheet)) {
+      if (wanted === undefined) {
+        // The workbook part is read by now: the sheets' names and states are known.
+        if (options.sheet === undefined) {
+          const choice = await defaultSheet(reader, whole);
+          wanted = choice.name ?? sheet.name;
+          if (choice.note)
+            input.note({
+              ...choice.note,
+              message: `${input.name}: ${choice.note.message}`,
+              file: input.name,
+            });
+        } else wanted = wantedName(workbookSheets(reader, whole.worksheetIds), options.sheet);
+      }
+      if (sheet.name === wanted) {
         sheetName = sheet.name;
         rows = sheet[Symbol.asyncIterator]();
-        if (options.sheet === undefined) {
-          const others = await otherSheetsWithCells(reader, whole, sheetName);
-          if (others.length > 0) {
-            input.note({
-              code: 'sheets_not_read',
-              message:
-                `${input.name}: the first sheet, ${JSON.stringify(sheetName)}, is read; the other sheets with cells ` +
-                `in them are not: ${others.map((name) => JSON.stringify(name)).join(', ')}`,
-              file: input.name,
-              sheet: sheetName,
-              others,
-            });
-          }
-        }
         break;
       }
       // Another sheet: read past it (its rows are parsed and dropped, one at a time).
@@ -300,35 +300,62 @@ function workbookSheets(reader: WorkbookReader, worksheetIds: Set<string>): stri
   return sheetEntries(reader, worksheetIds).map((s) => s.name);
 }
 
-function sheetEntries(reader: WorkbookReader, worksheetIds: Set<string>): { name: string; rId?: string }[] {
-  const model = (reader as unknown as { model?: { sheets?: { name: string; rId?: string }[] } }).model;
+interface SheetEntry {
+  name: string;
+  rId?: string;
+  /** `hidden` or `veryHidden`; none for a visible sheet. */
+  state?: string;
+}
+
+function sheetEntries(reader: WorkbookReader, worksheetIds: Set<string>): SheetEntry[] {
+  const model = (reader as unknown as { model?: { sheets?: SheetEntry[] } }).model;
   return (model?.sheets ?? []).filter((s) => s.rId === undefined || worksheetIds.has(s.rId));
 }
 
 /**
- * The workbook's other sheets that hold cells, when none was named: read past, said so a person
- * knows what the import left (Excel's empty `Sheet2` is not named).
+ * The sheet read when none is named: the first visible sheet that holds a value (a workbook
+ * whose first tab is an empty `Sheet1`, or a hidden sheet of settings, has its table further
+ * on), else the first visible one; and what to say of it: the other visible sheets that hold
+ * values, which are not read (Excel's empty `Sheet2` is not named).
  */
-async function otherSheetsWithCells(
+async function defaultSheet(
   reader: WorkbookReader,
   whole: WorkbookPackage,
-  read: string,
-): Promise<string[]> {
-  const others: string[] = [];
-  for (const sheet of sheetEntries(reader, whole.worksheetIds)) {
-    if (sheet.name !== read && sheet.rId !== undefined && (await whole.holdsCells(sheet.rId)))
-      others.push(sheet.name);
+): Promise<{
+  name: string | undefined;
+  note?: { code: 'sheets_not_read'; message: string; sheet: string; others: string[] };
+}> {
+  const entries = sheetEntries(reader, whole.worksheetIds);
+  const visible = entries.filter((s) => s.state === undefined || s.state === 'visible');
+  const shown = visible.length > 0 ? visible : entries;
+  const withValues: string[] = [];
+  for (const sheet of shown) {
+    if (sheet.rId === undefined || (await whole.holdsCells(sheet.rId))) withValues.push(sheet.name);
   }
-  return others;
+  const name = withValues[0] ?? shown[0]?.name;
+  const others = withValues.slice(1);
+  if (name === undefined || (others.length === 0 && name === shown[0]?.name)) return { name };
+  const which = name === shown[0]?.name ? 'the first sheet' : 'the first sheet with values';
+  return {
+    name,
+    note: {
+      code: 'sheets_not_read',
+      message:
+        `${which}, ${JSON.stringify(name)}, is read` +
+        (others.length > 0
+          ? `; the other sheets with cells in them are not: ${others.map((n) => JSON.stringify(n)).join(', ')}`
+          : ''),
+      sheet: name,
+      others,
+    },
+  };
 }
 
-function isWanted(sheet: SheetReader, names: string[], wanted: string | undefined): boolean {
-  if (wanted !== undefined) {
-    if (sheet.name === wanted) return true;
-    // A name typed in another case finds the sheet when no sheet has exactly that name.
-    return !names.includes(wanted) && sheet.name.toLowerCase() === wanted.toLowerCase();
-  }
-  return names.length === 0 || sheet.name === names[0];
+/** The sheet `--sheet` names: exactly, else in another case when no sheet has exactly that name. */
+function wantedName(names: string[], wanted: string): string {
+  return names.includes(wanted)
+    ? wanted
+    : (names.find((n) => n.toLowerCase() === wanted.toLowerCase()) ?? wanted);
 }
 
 /**

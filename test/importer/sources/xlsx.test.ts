@@ -79,6 +79,21 @@ describe('workbooks written by other programs', () => {
     },
   );
 
+  it('reads the first visible sheet that holds a value: past a hidden sheet of settings and an empty Sheet1', async () => {
+    const file = fixture('openpyxl-hidden-first.xlsx');
+    const { source, records, notes } = await readWorkbook(file);
+    expect(source.sheet).toBe('Contacts');
+    expect(records.map((r) => r.record)).toEqual(RECORDS);
+    expect(notes).toEqual([
+      `${file}: the first sheet with values, "Contacts", is read; the other sheets with cells in them are not: "Notes"`,
+    ]);
+    // Named, a hidden sheet is read as any other.
+    const hidden = await readWorkbook(file, 'config');
+    expect(hidden.source.sheet).toBe('Config');
+    expect(hidden.records.map((r) => r.record)).toEqual([{ key: 'version', value: '2' }]);
+    expect(hidden.notes).toEqual([]);
+  });
+
   it('names no other sheet when one was asked for', async () => {
     expect((await readWorkbook(fixture('openpyxl-extra-sheets.xlsx'), 'Contacts')).notes).toEqual([]);
     expect((await readWorkbook(fixture('openpyxl-two-sheets.xlsx'))).notes).toEqual([
