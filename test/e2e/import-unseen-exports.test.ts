@@ -150,6 +150,19 @@ describe('a Teams attendance report (UTF-16, tabs, sections)', () => {
   });
 });
 
+describe('a Zoom webinar report', () => {
+  it('reads the attendees, and gives the host and panelists above them as a section not read', async () => {
+    const r = await importFixture('85218486288_AttendeeReport.csv', '-q', '-o', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.sections_not_read).toEqual([{ lines: [5, 10], title: 'Host Details' }]);
+    const emails = mock.store.contacts(AGENT).map((c) => c.email);
+    expect(emails).toContain('ana.reyes@example.com');
+    expect(emails).not.toContain('host@example.com');
+    expect(emails).not.toContain('helen.marsh@example.org');
+  });
+});
+
 describe("SurveyMonkey's two header rows", () => {
   it('reads the contact fields named in the second row, and keys each respondent by email', async () => {
     const r = await importFixture('surveymonkey-responses.csv');

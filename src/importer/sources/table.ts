@@ -79,15 +79,32 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     for (const cell of row.cells) chars += cell?.length ?? 0;
   }
   if (nonBlank === 0) return null;
-  const at = headerRow(window);
+  const { at, people } = headerRow(window);
   const first = window[at]!;
   if (at > 0) {
     const shown = truncate(window[0]!.cells.find((c) => c?.trim())?.trim() ?? '');
     const lines = first.line - 1;
     skipped(
       `${lines === 1 ? '1 line' : `${lines} lines`} before the header (line ${first.line}) ` +
-        `${lines === 1 ? 'is' : 'are'} not contacts (${JSON.stringify(shown)}${lines > 1 ? ', …' : ''}): skipped`,
+        `${lines === 1 ? 'is' : 'are'} ${people.length > 0 ? 'not read' : 'not contacts'} ` +
+        `(${JSON.stringify(shown)}${lines > 1 ? ', …' : ''})${people.length > 0 ? '' : ': skipped'}`,
     );
+  }
+  // Sections of people above the one read (a webinar's host and panelists over its attendees).
+  for (const section of people) {
+    const titled = section.header > 0 && filledCells(window[section.header - 1]!.cells) === 1;
+    const from = window[titled ? section.header - 1 : section.header]!;
+    let last = section.end - 1;
+    while (last > section.header && isBlank(window[last]!.cells)) last--;
+    const name = truncate(firstFilled(from.cells));
+    options.note({
+      code: 'section_not_read',
+      message:
+        `lines ${from.line}-${window[last]!.last} are another section (${JSON.stringify(name)}, with a header of its own at line ` +
+        `${window[section.header]!.line}), not read: to import it, save it as a file of its own`,
+      lines: [from.line, window[last]!.last],
+      title: name,
+    });
   }
   // A survey's header goes on in its second row (the answers' labels under their question, or
   // the questions in words under their codes), and may be followed by the columns' metadata.
@@ -435,17 +452,19 @@ function describesColumns(cells: Cell[]): boolean {
  * heading every row after it, else the one heading the longest run; the first row when none
  * looks like a header.
  */
-function headerRow(window: readonly TableRow[]): number {
+function headerRow(window: readonly TableRow[]): { at: number; people: Section[] } {
   const filled = window.map((row) => filledCells(row.cells));
   const widest = Math.max(...filled);
   const header = window.map((row, i) => looksLikeHeader(row.cells, filled[i]!, widest));
   // The first row naming two of a contact's fields is the header, whatever rows come after it.
-  if (header[0] && (filled[0]! >= widest || contactFields(window[0]!.cells) >= 2)) return 0;
+  if (header[0] && (filled[0]! >= widest || contactFields(window[0]!.cells) >= 2))
+    return { at: 0, people: [] };
   const breaks = sectionBreaks(window, filled, header);
   let best = -1;
   let bestRun = -1;
   let reachesEnd = -1;
   let named = { at: -1, fields: 0, people: 0 };
+  const people: Section[] = [];
   // A header that goes on in the row after it (a survey's) is one header: its second row is none.
   const goesOn = window.map(
     (row, i) =>
@@ -461,13 +480,22 @@ function headerRow(window: readonly TableRow[]): number {
       bestRun = j - i;
     }
     const fields = contactFields(window[i]!.cells) + (goesOn[i] ? contactFields(window[i + 1]!.cells) : 0);
-    const people = fields > 0 ? peopleUnder(window, i, j) : 0;
-    if (fields > 0 && (people > named.people || (people === named.people && fields > named.fields)))
-      named = { at: i, fields, people };
+    const count = fields > 0 ? peopleUnder(window, i, j) : 0;
+    // A group under the same header again is part of the section before it (Zoom's panelists
+    // under its host's header).
+    if (fields > 0 && count > 0 && !(people.length > 0 && i < people.at(-1)!.end))
+      people.push({ header: i, end: j });
+    if (fields > 0 && (count > named.people || (count === named.people && fields > named.fields)))
+      named = { at: i, fields, people: count };
   }
-  if (named.at !== -1) return named.at;
-  if (reachesEnd !== -1) return reachesEnd;
-  return best !== -1 ? best : 0;
+  const at = named.at !== -1 ? named.at : reachesEnd !== -1 ? reachesEnd : best !== -1 ? best : 0;
+  return { at, people: people.filter((section) => section.header < at) };
+}
+
+/** A section of the window: its header's row, and the row after its last. */
+interface Section {
+  header: number;
+  end: number;
 }
 
 /**
