@@ -143,8 +143,9 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   // and of eleven digits or more in a file that writes its numbers so, where no candidate alone
   // reads it (a Chinese list's `13012345678` is China's, though `+1 301` is a number too).
   const bare = text.replace(/[\s().-]/g, '');
-  // An area code in brackets is a national number's (`(646) 555-0199` is no `+64` number).
-  if (isBareDigits(bare) && !text.includes('(')) {
+  // A number that opens with an area code in brackets is national (`(646) 555-0199` is no `+64`
+  // number); one with its country code before the brackets is not (`7 (495) 123-45-67`).
+  if (isBareDigits(bare) && !/^\s*\(/.test(text)) {
     const international = withCountryCode(bare);
     if (
       international &&

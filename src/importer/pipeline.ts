@@ -159,18 +159,29 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     if (note.code === 'sheets_not_read') sheetsNotRead = note.others;
     notes.say(note);
   };
-  const source = await openInputSource(
-    input,
-    {
-      format: options.format,
-      delimiter: options.delimiter,
-      sheet: options.sheet,
-      encoding: options.encoding,
-      stdin: options.stdin,
-      onNote: say,
-    },
-    options.signal,
-  );
+  // What was said of the input may be why it failed (the workbook's other sheets, an encoding):
+  // said before the error.
+  const sayHeld = () => {
+    for (const note of notes.start()) emit({ type: 'note', ...note });
+  };
+  let source: Awaited<ReturnType<typeof openInputSource>>;
+  try {
+    source = await openInputSource(
+      input,
+      {
+        format: options.format,
+        delimiter: options.delimiter,
+        sheet: options.sheet,
+        encoding: options.encoding,
+        stdin: options.stdin,
+        onNote: say,
+      },
+      options.signal,
+    );
+  } catch (error) {
+    sayHeld();
+    throw error;
+  }
   // Everything that can refuse the import (the plan, the output paths) before a row is sent: the
   // input is closed when it does.
   let plan: ImportPlan;
@@ -206,8 +217,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       : await openOutputs(outputsOptions(options, kind, source, plan, say, evidence));
   } catch (error) {
     source.close();
-    // What was said of the input may be why it failed (the workbook's other sheets, an encoding).
-    for (const note of notes.start()) emit({ type: 'note', ...note });
+    sayHeld();
     throw error;
   }
   const { mapping } = plan;

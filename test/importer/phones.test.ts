@@ -119,6 +119,16 @@ describe('national numbers', () => {
       ok: false,
       code: 'phone_no_country',
     });
+    // Brackets after the country code are the area code of an international number, as written
+    // in Russia and Ukraine.
+    expect(placePhone('7 (495) 123-45-67', { countries: ['GB'], from: 'file' })).toMatchObject({
+      ok: true,
+      e164: '+74951234567',
+    });
+    expect(placePhone('380 (44) 123-45-67', { countries: ['RU'], from: 'default' })).toMatchObject({
+      ok: true,
+      e164: '+380441234567',
+    });
   });
 
   it('read a number with its country code but no + as international', () => {

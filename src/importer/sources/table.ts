@@ -91,10 +91,12 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     );
   }
   // Sections of people above the one read (a webinar's host and panelists over its attendees).
+  // The header read, with its title: where a section above ends at the latest.
+  const readFrom = at > 0 && filledCells(window[at - 1]!.cells) === 1 ? at - 1 : at;
   for (const section of people) {
     const titled = section.header > 0 && filledCells(window[section.header - 1]!.cells) === 1;
     const from = window[titled ? section.header - 1 : section.header]!;
-    let last = section.end - 1;
+    let last = Math.min(section.end, readFrom) - 1;
     while (last > section.header && isBlank(window[last]!.cells)) last--;
     const name = truncate(firstFilled(from.cells));
     options.note({
@@ -525,15 +527,16 @@ const isTitle = (cells: Cell[]) => {
 };
 
 /**
- * A row that heads another table: four labels or more from the first cell on, with no empty cell
- * among them, at least two and half of them the header's own, in another order or beside others
+ * A row that heads another table: four labels or more with no empty cell among them (a column
+ * of row numbers before them may have none, as pandas writes it), at least two and half of them the header's own, in another order or beside others
  * (Teams' sessions: `Name`, `Join Time`, `Email`, `Role`; Zoom's `Other Attended`: `User Name
  * (Original Name)`, `Join Time`, `Is Guest`). A row of values that happen to be field words
  * (`Harry,,,Email,Phone,Post`: a contact's preferred channels) is none.
  */
 function startsSection(cells: Cell[], filled: number, labels: ReadonlySet<string>): boolean {
   if (filled < 4 || !looksLikeHeader(cells, filled, filled)) return false;
-  for (let i = 0; i < filled; i++) if (!cells[i]?.trim()) return false;
+  const start = cells.findIndex((cell) => cell?.trim());
+  for (let i = start; i < start + filled; i++) if (!cells[i]?.trim()) return false;
   let own = 0;
   for (const cell of cells) if (cell && labels.has(cell.trim())) own++;
   return own >= 2 && own * 2 >= filled;
@@ -557,7 +560,8 @@ function peopleUnder(window: readonly TableRow[], i: number, j: number): number 
   const seen = new Set<string>();
   for (let k = i + 1; k < j; k++) {
     const value = window[k]!.cells[column]?.trim();
-    if (value) seen.add(value.toLowerCase());
+    // The header repeated over a group (Zoom's panelists under its host's header) is no one.
+    if (value && value !== cells[column]?.trim()) seen.add(value.toLowerCase());
   }
   return seen.size;
 }

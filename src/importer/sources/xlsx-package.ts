@@ -188,16 +188,7 @@ export async function openWorkbookPackage(
     worksheetIds,
     holdsCells: async (id) => {
       const part = sheetsById.get(id);
-      if (!part) return false;
-      let tail = '';
-      for await (const chunk of inflated(path, part)) {
-        const text = tail + chunk.toString('latin1');
-        // A cell's value, inline text or formula, with or without a namespace prefix (`<v>`,
-        // `<x:is>`); a cell with a style alone (`<c r="A1" s="1"/>`) holds nothing.
-        if (/<(?:\w+:)?(?:v|is|f)[\s>]/.test(text)) return true;
-        tail = text.slice(-16);
-      }
-      return false;
+      return part ? sheetHoldsValue(path, part) : false;
     },
     rowRead: () => rows.rowRead(),
     failure,
@@ -213,6 +204,45 @@ interface Part {
   dataStart?: number;
   /** A worksheet: its rows are measured as its XML streams. */
   sheet?: boolean;
+}
+
+/** Sheet XML read at most to tell whether a sheet holds a value; past it, it is taken to. */
+const MAX_VALUE_SCAN_BYTES = 16 * 1024 * 1024;
+const SHEET_DATA_RE = /<(?:\w+:)?sheetData\s*(\/)?>/;
+const SHEET_DATA_END_RE = /<\/(?:\w+:)?sheetData>/;
+/** A cell's value or inline text that is not blank (`<v>12</v>`, `<is><t>Ann</t></is>`). */
+const VALUE_RE = /<(?:\w+:)?(?:v|t)(?:\s[^>]*)?>\s*[^<\s]/;
+
+/**
+ * Whether a sheet's cells hold a value: its rows' XML read to the first value that is not blank.
+ * A cell with a style alone (`<c r="A1" s="1"/>`), an empty formula result, and what follows the
+ * rows (Excel's data validations, `<xm:f>Contacts!$A$2:$A$9</xm:f>`) are none.
+ */
+async function sheetHoldsValue(path: string, part: Part): Promise<boolean> {
+  let inData = false;
+  let tail = '';
+  let scanned = 0;
+  for await (const chunk of inflated(path, part)) {
+    scanned += chunk.length;
+    let text = tail + chunk.toString('latin1');
+    if (!inData) {
+      const start = SHEET_DATA_RE.exec(text);
+      if (start?.[1]) return false;
+      if (start) {
+        inData = true;
+        text = text.slice(start.index + start[0].length);
+      }
+    }
+    if (inData) {
+      const value = text.search(VALUE_RE);
+      const end = text.search(SHEET_DATA_END_RE);
+      if (value !== -1 && (end === -1 || value < end)) return true;
+      if (end !== -1) return false;
+    }
+    if (scanned > MAX_VALUE_SCAN_BYTES) return true;
+    tail = text.slice(-64);
+  }
+  return false;
 }
 
 /** Refuses, from the zip's directory, a part held whole that would expand past `max` bytes. */

@@ -117,6 +117,53 @@ describe('readTable', () => {
     ]);
   });
 
+  it('ends a section before the table where the table begins, and counts no repeated header as a person', async () => {
+    // No blank or title row between the host's section and the attendees' header.
+    const joined = await table([
+      ['Webinar report'],
+      ['Name', 'Email', 'Minutes'],
+      ['Jane Host', 'jane@host.example', '90'],
+      ['Attendee', 'Company', 'Email', 'Phone'],
+      ['Ann Lee', 'Acme', 'ann@example.com', '0161 496 0000'],
+      ['Bo Ng', 'Acme', 'bo@example.com', '0161 496 0001'],
+      ['Cy Li', 'Acme', 'cy@example.com', '0161 496 0002'],
+      ['Di Wu', 'Acme', 'di@example.com', '0161 496 0003'],
+    ]);
+    expect(joined.header).toEqual(['Attendee', 'Company', 'Email', 'Phone']);
+    expect(joined.notes[1]).toMatch(/^lines 1-3 are another section \("Webinar report"/);
+    // Host and panelists under one header repeated: two people, not three, against three attendees.
+    const zoom = await table([
+      ['Host'],
+      ['Name', 'Email'],
+      ['Jane Host', 'jane@host.example'],
+      ['Panelists'],
+      ['Name', 'Email'],
+      ['Pat Panel', 'pat@example.com'],
+      [undefined],
+      ['Attendees'],
+      ['Name', 'Email', 'Join Time'],
+      ['Ann Lee', 'ann@example.com', '17:01'],
+      ['Bo Ng', 'bo@example.com', '17:02'],
+      ['Cy Li', 'cy@example.com', '17:03'],
+    ]);
+    expect(zoom.records.map((r) => r.record.Name)).toEqual(['Ann Lee', 'Bo Ng', 'Cy Li']);
+  });
+
+  it("ends the table at a section whose header follows a column of row numbers (pandas' index)", async () => {
+    const { records, notes } = await table([
+      ['Name', 'Email', 'Phone', 'Company'],
+      ['Ann Lee', 'ann@example.com', '+1 202 555 0100', 'Acme'],
+      [undefined],
+      ['Sessions'],
+      [undefined, 'Name', 'Email', 'Join Time', 'Duration'],
+      ['0', 'Ann Lee', 'ann@example.com', '17:01', '50'],
+    ]);
+    expect(records.map((r) => r.record.Name)).toEqual(['Ann Lee']);
+    expect(notes).toEqual([
+      'lines 4-6 are another section ("Sessions", with a header of its own at line 5), not read: to import it, save it as a file of its own',
+    ]);
+  });
+
   it('skips blank rows, a repeated header and a totals row, saying so', async () => {
     const { records, notes } = await table([
       ['name', 'seats'],

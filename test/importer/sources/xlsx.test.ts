@@ -217,6 +217,46 @@ function dotNetWorkbook(): Buffer {
   ]);
 }
 
+/**
+ * A workbook whose first tab holds no value, whatever its XML holds: a cell of a space, an empty
+ * formula result, a style alone, and after its rows a data validation naming the next sheet
+ * (`<xm:f>`, as Excel writes one that refers to another sheet); the table is on the second tab.
+ */
+function blankFirstWorkbook(): Buffer {
+  const blank =
+    `<?xml version="1.0" encoding="utf-8"?><worksheet xmlns="${MAIN}" xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">` +
+    '<sheetData><row r="1"><c r="A1"' +
+    inline(' ') +
+    '</c><c r="B1"><f>""</f><v></v></c><c r="C1" s="1"/></row></sheetData>' +
+    '<extLst><ext><x14:dataValidations xmlns:x14="x"><x14:dataValidation><x14:formula1><xm:f>People!$A$2:$A$9</xm:f>' +
+    '</x14:formula1></x14:dataValidation></x14:dataValidations></ext></extLst></worksheet>';
+  const people = sheetXml([
+    [str('name'), str('email')],
+    [str('Ann Lee'), inline('ann@example.com')],
+  ]);
+  return zip([
+    ['[Content_Types].xml', '<Types/>'],
+    [
+      '_rels/.rels',
+      `<Relationships xmlns="${PKG}"><Relationship Id="R1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets>` +
+        '<sheet name="Sheet1" sheetId="1" r:id="Rb"/><sheet name="People" sheetId="2" r:id="Rp"/></sheets></workbook>',
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `<Relationships xmlns="${PKG}">` +
+        `<Relationship Target="worksheets/sheet1.xml" Type="${R}/worksheet" Id="Rb"/>` +
+        `<Relationship Target="worksheets/sheet2.xml" Type="${R}/worksheet" Id="Rp"/>` +
+        '</Relationships>',
+    ],
+    ['xl/worksheets/sheet1.xml', blank],
+    ['xl/worksheets/sheet2.xml', people],
+  ]);
+}
+
 describe('workbooks laid out by other writers', () => {
   it('finds the parts through absolute targets, whatever their names and order', async () => {
     const file = join(await tempDir(), 'dotnet.xlsx');
@@ -231,6 +271,15 @@ describe('workbooks laid out by other writers', () => {
       { external_id: 'not-this-one' },
     ]);
     await expect(openSource(file, { sheet: 'Chart' })).rejects.toThrow('(sheets: Export, Other)');
+  });
+
+  it('passes over a first tab that holds no value, however its XML is filled, to the table on the next', async () => {
+    const file = join(await tempDir(), 'blank-first.xlsx');
+    await writeFile(file, blankFirstWorkbook());
+    const { source, records, notes } = await readWorkbook(file);
+    expect(source.sheet).toBe('People');
+    expect(records.map((r) => r.record)).toEqual([{ name: 'Ann Lee', email: 'ann@example.com' }]);
+    expect(notes).toEqual([`${file}: the first sheet with values, "People", is read`]);
   });
 
   it('refuses a zip that holds no workbook: as not a workbook when named .xlsx, as not text otherwise', async () => {
