@@ -143,12 +143,15 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   // and of eleven digits or more in a file that writes its numbers so, where no candidate alone
   // reads it (a Chinese list's `13012345678` is China's, though `+1 301` is a number too).
   const bare = text.replace(/[\s().-]/g, '');
-  // A number that opens with an area code in brackets is national (`(646) 555-0199` is no `+64`
-  // number); one with its country code before the brackets is not (`7 (495) 123-45-67`).
-  if (isBareDigits(bare) && !/^\s*\(/.test(text)) {
+  // Brackets hold an area code: what comes before them is the country code, all of it (`7 (495)
+  // 123-45-67`), or the number is national (`(646) 555-0199` is no `+64` number, a Russian trunk
+  // `8 (495) ...` no `+84` one).
+  if (isBareDigits(bare)) {
     const international = withCountryCode(bare);
+    const beforeBrackets = text.includes('(') ? (/^\s*(\d+)\s*\(/.exec(text)?.[1] ?? '') : undefined;
     if (
       international &&
+      (beforeBrackets === undefined || beforeBrackets === international.callingCode) &&
       (countries.includes(international.country ?? '') ||
         (asWritten.length === 0 && (bare.length >= 11 || fits.length === 0)) ||
         (candidates.withCodes === true && bare.length >= 11 && fit === undefined))
@@ -190,11 +193,15 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   };
 }
 
-function withCountryCode(digits: string): { e164: string; country: string | undefined } | undefined {
+function withCountryCode(
+  digits: string,
+): { e164: string; country: string | undefined; callingCode: string } | undefined {
   if (digits === '') return undefined;
   try {
     const parsed = parsePhoneNumberWithError(`+${digits}`);
-    return parsed.isValid() ? { e164: parsed.number, country: parsed.country } : undefined;
+    return parsed.isValid()
+      ? { e164: parsed.number, country: parsed.country, callingCode: parsed.countryCallingCode }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -129,6 +129,13 @@ describe('national numbers', () => {
       ok: true,
       e164: '+380441234567',
     });
+    // A trunk prefix before them is no country code: 8 (495) is Moscow's, not Vietnam's +84.
+    for (const text of ['8 (495) 123-45-67', '8 (800) 555-35-35', '646 (555) 0199'])
+      expect(placePhone(text, { countries: ['GB'], from: 'file' }), text).toMatchObject({ ok: false });
+    expect(placePhone('8 (495) 123-45-67', { countries: ['RU'], from: 'default' })).toMatchObject({
+      ok: true,
+      e164: '+74951234567',
+    });
   });
 
   it('read a number with its country code but no + as international', () => {

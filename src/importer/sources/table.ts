@@ -527,7 +527,7 @@ const isTitle = (cells: Cell[]) => {
 };
 
 /**
- * A row that heads another table: four labels or more with no empty cell among them (a column
+ * A row that heads another table: four labels or more with no empty cell among them (one column
  * of row numbers before them may have none, as pandas writes it), at least two and half of them the header's own, in another order or beside others
  * (Teams' sessions: `Name`, `Join Time`, `Email`, `Role`; Zoom's `Other Attended`: `User Name
  * (Original Name)`, `Join Time`, `Is Guest`). A row of values that happen to be field words
@@ -535,7 +535,9 @@ const isTitle = (cells: Cell[]) => {
  */
 function startsSection(cells: Cell[], filled: number, labels: ReadonlySet<string>): boolean {
   if (filled < 4 || !looksLikeHeader(cells, filled, filled)) return false;
+  // One column of row numbers before it at most.
   const start = cells.findIndex((cell) => cell?.trim());
+  if (start > 1) return false;
   for (let i = start; i < start + filled; i++) if (!cells[i]?.trim()) return false;
   let own = 0;
   for (const cell of cells) if (cell && labels.has(cell.trim())) own++;
@@ -561,7 +563,7 @@ function peopleUnder(window: readonly TableRow[], i: number, j: number): number 
   for (let k = i + 1; k < j; k++) {
     const value = window[k]!.cells[column]?.trim();
     // The header repeated over a group (Zoom's panelists under its host's header) is no one.
-    if (value && value !== cells[column]?.trim()) seen.add(value.toLowerCase());
+    if (value && value.toLowerCase() !== cells[column]?.trim().toLowerCase()) seen.add(value.toLowerCase());
   }
   return seen.size;
 }

@@ -23,8 +23,11 @@ export interface WorkbookPackage {
   sharedStrings: (() => AsyncIterable<Buffer>) | undefined;
   /** The relationship ids of the worksheets (chart sheets have none): the sheets that hold rows. */
   worksheetIds: Set<string>;
-  /** Whether a worksheet, by its relationship id, holds a value (its XML read to the first). */
-  holdsCells(id: string): Promise<boolean>;
+  /**
+   * Whether a worksheet, by its relationship id, holds a value (its XML read to the first);
+   * `sharedString` gives a shared string's text, to tell one of spaces.
+   */
+  holdsCells(id: string, sharedString?: (index: number) => string | undefined): Promise<boolean>;
   /** Says a sheet's row was read: the sheet's XML from here on counts towards the next row. */
   rowRead(): void;
   /**
@@ -186,9 +189,9 @@ export async function openWorkbookPackage(
     stream: Readable.from(stream()),
     sharedStrings: stringsPart && (() => inflated(path, stringsPart)),
     worksheetIds,
-    holdsCells: async (id) => {
+    holdsCells: async (id, sharedString) => {
       const part = sheetsById.get(id);
-      return part ? sheetHoldsValue(path, part) : false;
+      return part ? sheetHoldsValue(path, part, sharedString) : false;
     },
     rowRead: () => rows.rowRead(),
     failure,
@@ -208,39 +211,63 @@ interface Part {
 
 /** Sheet XML read at most to tell whether a sheet holds a value; past it, it is taken to. */
 const MAX_VALUE_SCAN_BYTES = 16 * 1024 * 1024;
+/** Text carried from one piece of a sheet's XML to the next, for an element cut between them. */
+const SCAN_CARRY = 4096;
 const SHEET_DATA_RE = /<(?:\w+:)?sheetData\s*(\/)?>/;
-const SHEET_DATA_END_RE = /<\/(?:\w+:)?sheetData>/;
-/** A cell's value or inline text that is not blank (`<v>12</v>`, `<is><t>Ann</t></is>`). */
-const VALUE_RE = /<(?:\w+:)?(?:v|t)(?:\s[^>]*)?>\s*[^<\s]/;
+/**
+ * A cell's opening tag (its attributes: `t="s"` names a shared string), a value or text with its
+ * content (`<v>12</v>`, `<t xml:space="preserve">Ann</t>`), or the end of the rows.
+ */
+const TOKEN_RE = /<(?:\w+:)?c\b([^>]*)>|<(?:\w+:)?(v|t)(?:\s[^>]*)?>([^<]*)<|<\/(?:\w+:)?sheetData>/g;
 
 /**
- * Whether a sheet's cells hold a value: its rows' XML read to the first value that is not blank.
- * A cell with a style alone (`<c r="A1" s="1"/>`), an empty formula result, and what follows the
- * rows (Excel's data validations, `<xm:f>Contacts!$A$2:$A$9</xm:f>`) are none.
+ * Whether a sheet's cells hold a value: its rows' XML read to the first value that is not blank
+ * (a shared string's looked up with `sharedString`). A cell with a style alone (`<c r="A1"
+ * s="1"/>`), a cell of spaces, an empty formula result, and what follows the rows (Excel's data
+ * validations, `<xm:f>Contacts!$A$2:$A$9</xm:f>`) are none.
  */
-async function sheetHoldsValue(path: string, part: Part): Promise<boolean> {
+async function sheetHoldsValue(
+  path: string,
+  part: Part,
+  sharedString: ((index: number) => string | undefined) | undefined,
+): Promise<boolean> {
   let inData = false;
-  let tail = '';
+  let carry = '';
   let scanned = 0;
+  let shared = false;
   for await (const chunk of inflated(path, part)) {
     scanned += chunk.length;
-    let text = tail + chunk.toString('latin1');
+    let text = carry + chunk.toString('latin1');
     if (!inData) {
       const start = SHEET_DATA_RE.exec(text);
       if (start?.[1]) return false;
-      if (start) {
-        inData = true;
-        text = text.slice(start.index + start[0].length);
+      if (!start) {
+        carry = text.slice(-SCAN_CARRY);
+        continue;
       }
+      inData = true;
+      text = text.slice(start.index + start[0].length);
     }
-    if (inData) {
-      const value = text.search(VALUE_RE);
-      const end = text.search(SHEET_DATA_END_RE);
-      if (value !== -1 && (end === -1 || value < end)) return true;
-      if (end !== -1) return false;
+    TOKEN_RE.lastIndex = 0;
+    let done = 0;
+    for (let token = TOKEN_RE.exec(text); token; token = TOKEN_RE.exec(text)) {
+      done = TOKEN_RE.lastIndex;
+      if (token[0].startsWith('</')) return false;
+      if (token[1] !== undefined) {
+        shared = /\bt="s"/.test(token[1]) && !token[1].endsWith('/');
+        continue;
+      }
+      const content = token[3]!;
+      if (!content.trim()) continue;
+      if (token[2] === 'v' && shared && sharedString) {
+        if (sharedString(Number(content))?.trim()) return true;
+        continue;
+      }
+      return true;
     }
     if (scanned > MAX_VALUE_SCAN_BYTES) return true;
-    tail = text.slice(-64);
+    // A value's closing `<` held back by the regular expression comes again with the next piece.
+    carry = text.slice(Math.max(done, text.length - SCAN_CARRY));
   }
   return false;
 }

@@ -173,6 +173,8 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   const where = () => `${input.name} (sheet "${sheetName}")`;
   // Every row, blank ones too: a footer is told by the blank row before it (rows the sheet does
   // not store at all show as a gap in the row numbers).
+  /** A formula with no saved result was said of (once a file). */
+  let uncomputedSaid = false;
   const readRow = async (): Promise<TableRow | null> => {
     let next: IteratorResult<WorkbookRow>;
     try {
@@ -189,6 +191,18 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
       throw new ImportError(
         `${where()}: row ${row.number} holds more than ${sizeText(maxChars)} of text, far more than a contact`,
       );
+    }
+    if (!uncomputedSaid && holdsUncomputedFormula(row)) {
+      uncomputedSaid = true;
+      input.note({
+        code: 'formulas_uncomputed',
+        message:
+          `${where()}: row ${row.number} holds formulas whose results the workbook does not hold (a program that ` +
+          'does not calculate wrote it), read as empty cells: to import their values, open the workbook in a ' +
+          'spreadsheet program, save it, and import it again',
+        sheet: sheetName,
+        row: row.number,
+      });
     }
     return { cells, line: row.number, last: row.number };
   };
@@ -320,7 +334,7 @@ function sheetEntries(reader: WorkbookReader, worksheetIds: Set<string>): SheetE
  */
 async function defaultSheet(
   reader: WorkbookReader,
-  whole: WorkbookPackage,
+  whole: WorkbookPackage & { strings: SharedStrings | undefined },
 ): Promise<{
   name: string | undefined;
   note?: { code: 'sheets_not_read'; message: string; sheet: string; others: string[] };
@@ -330,7 +344,8 @@ async function defaultSheet(
   const shown = visible.length > 0 ? visible : entries;
   const withValues: string[] = [];
   for (const sheet of shown) {
-    if (sheet.rId === undefined || (await whole.holdsCells(sheet.rId))) withValues.push(sheet.name);
+    if (sheet.rId === undefined || (await whole.holdsCells(sheet.rId, (i) => whole.strings?.get(i))))
+      withValues.push(sheet.name);
   }
   const name = withValues[0] ?? shown[0]?.name;
   const others = withValues.slice(1);
@@ -382,6 +397,26 @@ function rowCells(
   if (chars > maxChars) return undefined;
   for (let i = 0; i < cells.length; i++) if (!(i in cells)) cells[i] = undefined;
   return cells;
+}
+
+/**
+ * Whether a row holds a formula saved without its result (openpyxl writes `<v/>`: it does not
+ * calculate), which reads as an empty cell. (The reader gives an error result, `#N/A`, alike.)
+ */
+function holdsUncomputedFormula(row: WorkbookRow): boolean {
+  let found = false;
+  row.eachCell((cell) => {
+    const value = cell.value as { formula?: unknown; sharedFormula?: unknown; result?: unknown } | null;
+    if (
+      !found &&
+      typeof value === 'object' &&
+      value !== null &&
+      ('formula' in value || 'sharedFormula' in value) &&
+      (value.result === undefined || (typeof value.result === 'number' && Number.isNaN(value.result)))
+    )
+      found = true;
+  });
+  return found;
 }
 
 /** A text cell as the reader gives it without a shared-strings table of its own. */

@@ -313,6 +313,13 @@ describe('lines that are no contacts around the table', () => {
         'C3,Owner,,,Email,Phone\nC4,Bo Ng,bo@example.com,,Phone,Email\n',
     );
     expect(owners.rows.map((r) => r.raw?.[0])).toEqual(['C1', 'C2', 'C3', 'C4']);
+    // Channels alone in their columns after a name alone: rows, though no cell is empty among them.
+    const late = await open(
+      'late.csv',
+      'Name,Email,Phone,Company,Preferred,Backup,Last resort,Other\nAnn Lee,ann@example.com,,Acme,Email,Phone,Post,SMS\n\n' +
+        'Dan Moe,,,,,,,\n,,,,Email,Phone,Post,SMS\nCat Diaz,cat@example.com,,Beta,Phone,Email,Post,SMS\n',
+    );
+    expect(late.rows.map((r) => r.raw?.[0])).toEqual(['Ann Lee', 'Dan Moe', undefined, 'Cat Diaz']);
   });
 
   it('keeps every row where a row of field words follows a name alone, and a header narrower than its rows', async () => {

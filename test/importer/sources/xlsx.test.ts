@@ -53,10 +53,16 @@ describe('workbooks written by other programs', () => {
   });
 
   it('reads a formula saved without its result (openpyxl does not calculate) as no value, not NaN', async () => {
-    const { records } = await readWorkbook(fixture('openpyxl-formulas.xlsx'));
+    const { records, notes } = await readWorkbook(fixture('openpyxl-formulas.xlsx'));
     expect(records.map((r) => r.raw)).toEqual([
       ['Ada', 'Lovelace', undefined, 'ada@example.com'],
       ['Alan', 'Turing', undefined, 'alan@example.com'],
+    ]);
+    // Said once, with the way to the values.
+    expect(notes).toEqual([
+      `${fixture('openpyxl-formulas.xlsx')} (sheet "Formulas"): row 2 holds formulas whose results the workbook does not hold ` +
+        '(a program that does not calculate wrote it), read as empty cells: to import their values, open the workbook ' +
+        'in a spreadsheet program, save it, and import it again',
     ]);
   });
 
@@ -218,7 +224,8 @@ function dotNetWorkbook(): Buffer {
 }
 
 /**
- * A workbook whose first tab holds no value, whatever its XML holds: a cell of a space, an empty
+ * A workbook whose first tab holds no value, whatever its XML holds: a cell of spaces (inline and
+ * shared), an empty
  * formula result, a style alone, and after its rows a data validation naming the next sheet
  * (`<xm:f>`, as Excel writes one that refers to another sheet); the table is on the second tab.
  */
@@ -227,7 +234,7 @@ function blankFirstWorkbook(): Buffer {
     `<?xml version="1.0" encoding="utf-8"?><worksheet xmlns="${MAIN}" xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">` +
     '<sheetData><row r="1"><c r="A1"' +
     inline(' ') +
-    '</c><c r="B1"><f>""</f><v></v></c><c r="C1" s="1"/></row></sheetData>' +
+    '</c><c r="B1"><f>""</f><v></v></c><c r="C1" s="1"/><c r="D1" t="s"><v>0</v></c></row></sheetData>' +
     '<extLst><ext><x14:dataValidations xmlns:x14="x"><x14:dataValidation><x14:formula1><xm:f>People!$A$2:$A$9</xm:f>' +
     '</x14:formula1></x14:dataValidation></x14:dataValidations></ext></extLst></worksheet>';
   const people = sheetXml([
@@ -250,7 +257,13 @@ function blankFirstWorkbook(): Buffer {
       `<Relationships xmlns="${PKG}">` +
         `<Relationship Target="worksheets/sheet1.xml" Type="${R}/worksheet" Id="Rb"/>` +
         `<Relationship Target="worksheets/sheet2.xml" Type="${R}/worksheet" Id="Rp"/>` +
+        `<Relationship Target="sharedStrings.xml" Type="${R}/sharedStrings" Id="Rs"/>` +
         '</Relationships>',
+    ],
+    // A shared string of spaces, as Excel and LibreOffice store a cell typed so.
+    [
+      'xl/sharedStrings.xml',
+      `<sst xmlns="${MAIN}" count="1" uniqueCount="1"><si><t xml:space="preserve">  </t></si></sst>`,
     ],
     ['xl/worksheets/sheet1.xml', blank],
     ['xl/worksheets/sheet2.xml', people],
