@@ -148,7 +148,7 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
   // `8 (495) ...` no `+84` one).
   if (isBareDigits(bare)) {
     const international = withCountryCode(bare);
-    const beforeBrackets = text.includes('(') ? (/^\s*(\d+)\s*\(/.exec(text)?.[1] ?? '') : undefined;
+    const beforeBrackets = text.includes('(') ? (/^\s*(\d+)[\s.-]*\(/.exec(text)?.[1] ?? '') : undefined;
     if (
       international &&
       (beforeBrackets === undefined || beforeBrackets === international.callingCode) &&

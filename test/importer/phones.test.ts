@@ -129,6 +129,14 @@ describe('national numbers', () => {
       ok: true,
       e164: '+380441234567',
     });
+    for (const [text, e164] of [
+      ['1-(646)-555-0199', '+16465550199'],
+      ['7.(495).123-45-67', '+74951234567'],
+    ])
+      expect(placePhone(text, { countries: ['DE'], from: 'default' }), text).toMatchObject({
+        ok: true,
+        e164,
+      });
     // A trunk prefix before them is no country code: 8 (495) is Moscow's, not Vietnam's +84.
     for (const text of ['8 (495) 123-45-67', '8 (800) 555-35-35', '646 (555) 0199'])
       expect(placePhone(text, { countries: ['GB'], from: 'file' }), text).toMatchObject({ ok: false });

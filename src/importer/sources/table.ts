@@ -161,6 +161,11 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     cells.map((cell) => (cell ?? '').trim()).join('\u0000') === headerText;
   const headerEnd = end.last;
   const labels = new Set(fullHeader.map((cell) => cell.trim()).filter(Boolean));
+  /** Where the header's labels start: a table may begin in a column further right. */
+  const headerStart = Math.max(
+    0,
+    fullHeader.findIndex((cell) => cell.trim()),
+  );
   // The header said again in another case or spelling (`NAME,E-MAIL,PHONE`): the same header.
   const headerWordsAt = fullHeader.map((cell) => headerWords(cell).join(' '));
   const sameWordsAsHeader = (cells: Cell[]) =>
@@ -233,7 +238,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           isTitle(last.cells) &&
           !sameAsHeader(row.cells) &&
           !sameWordsAsHeader(row.cells) &&
-          startsSection(row.cells, filled, labels)
+          startsSection(row.cells, filled, labels, headerStart)
         ) {
           let end = row.last;
           for (let rest = await read(); rest; rest = await read()) end = rest.last;
@@ -249,8 +254,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           return;
         }
         const repeated =
-          (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) ||
-          (last !== undefined && sameWordsAsHeader(row.cells));
+          (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) || sameWordsAsHeader(row.cells);
         if (pending) {
           yield record(pending.cells, pending.line);
           pending = undefined;
@@ -533,11 +537,16 @@ const isTitle = (cells: Cell[]) => {
  * (Original Name)`, `Join Time`, `Is Guest`). A row of values that happen to be field words
  * (`Harry,,,Email,Phone,Post`: a contact's preferred channels) is none.
  */
-function startsSection(cells: Cell[], filled: number, labels: ReadonlySet<string>): boolean {
+function startsSection(
+  cells: Cell[],
+  filled: number,
+  labels: ReadonlySet<string>,
+  headerStart: number,
+): boolean {
   if (filled < 4 || !looksLikeHeader(cells, filled, filled)) return false;
-  // One column of row numbers before it at most.
+  // Where the table's header starts, or one column of row numbers before that at most.
   const start = cells.findIndex((cell) => cell?.trim());
-  if (start > 1) return false;
+  if (start > headerStart + 1) return false;
   for (let i = start; i < start + filled; i++) if (!cells[i]?.trim()) return false;
   let own = 0;
   for (const cell of cells) if (cell && labels.has(cell.trim())) own++;

@@ -235,9 +235,11 @@ async function sheetHoldsValue(
   let carry = '';
   let scanned = 0;
   let shared = false;
+  // UTF-8, a character cut between two pieces joined again: a no-break space is blank too.
+  const decoder = new TextDecoder();
   for await (const chunk of inflated(path, part)) {
     scanned += chunk.length;
-    let text = carry + chunk.toString('latin1');
+    let text = carry + decoder.decode(chunk, { stream: true });
     if (!inData) {
       const start = SHEET_DATA_RE.exec(text);
       if (start?.[1]) return false;
@@ -254,7 +256,7 @@ async function sheetHoldsValue(
       done = TOKEN_RE.lastIndex;
       if (token[0].startsWith('</')) return false;
       if (token[1] !== undefined) {
-        shared = /\bt="s"/.test(token[1]) && !token[1].endsWith('/');
+        shared = /\bt=["']s["']/.test(token[1]) && !token[1].endsWith('/');
         continue;
       }
       const content = token[3]!;

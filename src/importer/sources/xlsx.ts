@@ -197,9 +197,9 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
       input.note({
         code: 'formulas_uncomputed',
         message:
-          `${where()}: row ${row.number} holds formulas whose results the workbook does not hold (a program that ` +
-          'does not calculate wrote it), read as empty cells: to import their values, open the workbook in a ' +
-          'spreadsheet program, save it, and import it again',
+          `${where()}: row ${row.number} holds formulas with no value saved (a program that does not calculate ` +
+          'wrote the workbook, or the formula gives an error such as #N/A), read as empty cells: where they were ' +
+          'not calculated, open the workbook in a spreadsheet program, save it, and import it again',
         sheet: sheetName,
         row: row.number,
       });

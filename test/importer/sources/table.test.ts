@@ -149,6 +149,31 @@ describe('readTable', () => {
     expect(zoom.records.map((r) => r.record.Name)).toEqual(['Ann Lee', 'Bo Ng', 'Cy Li']);
   });
 
+  it('ends a table that starts further right at a section headed in its columns', async () => {
+    const { records, notes } = await table([
+      [undefined, undefined, 'Name', 'Email', 'Role', 'Minutes'],
+      [undefined, undefined, 'Ann Lee', 'ann@example.com', 'Host', '60'],
+      [undefined],
+      ['Panelists'],
+      [undefined, undefined, 'Email', 'Name', 'Role', 'Duration'],
+      [undefined, undefined, 'pat@example.com', 'Pat Panel', 'Panelist', '50'],
+    ]);
+    expect(records.map((r) => r.record.Name)).toEqual(['Ann Lee']);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^lines 4-6 are another section \("Panelists"/);
+  });
+
+  it('skips the header said again in capitals, with or without a title over it', async () => {
+    const { records, notes } = await table([
+      ['Name', 'Email', 'Phone'],
+      ['Ann Lee', 'ann@example.com', '+1 202 555 0100'],
+      ['NAME', 'EMAIL', 'PHONE'],
+      ['Bo Ng', 'bo@example.com', '+1 202 555 0101'],
+    ]);
+    expect(records.map((r) => r.record.Name)).toEqual(['Ann Lee', 'Bo Ng']);
+    expect(notes).toEqual(['line 3 repeats the header row: skipped']);
+  });
+
   it("ends the table at a section whose header follows a column of row numbers (pandas' index)", async () => {
     const { records, notes } = await table([
       ['Name', 'Email', 'Phone', 'Company'],

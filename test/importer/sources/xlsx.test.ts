@@ -60,9 +60,9 @@ describe('workbooks written by other programs', () => {
     ]);
     // Said once, with the way to the values.
     expect(notes).toEqual([
-      `${fixture('openpyxl-formulas.xlsx')} (sheet "Formulas"): row 2 holds formulas whose results the workbook does not hold ` +
-        '(a program that does not calculate wrote it), read as empty cells: to import their values, open the workbook ' +
-        'in a spreadsheet program, save it, and import it again',
+      `${fixture('openpyxl-formulas.xlsx')} (sheet "Formulas"): row 2 holds formulas with no value saved (a program ` +
+        'that does not calculate wrote the workbook, or the formula gives an error such as #N/A), read as empty cells: ' +
+        'where they were not calculated, open the workbook in a spreadsheet program, save it, and import it again',
     ]);
   });
 
