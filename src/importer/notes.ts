@@ -24,7 +24,7 @@ export type SourceNote =
   | { code: 'section_not_read'; message: string; lines: [number, number]; title: string }
   /** A workbook's row of formulas saved without their results (read as empty cells), once. */
   | { code: 'formulas_uncomputed'; message: string; sheet: string; row: number }
-  /** No sheet named: the first is read, and these others hold cells too. */
+  /** No sheet named: the first visible one holding a value is read; these others hold values too. */
   | { code: 'sheets_not_read'; message: string; file: string; sheet: string; others: string[] }
   /** How a vCard without UID is keyed (by its email, or its number). */
   | { code: 'vcard_key'; message: string; by: 'email' | 'phone' }

@@ -309,7 +309,7 @@ describe('importing an .xlsx workbook', () => {
     expect(r.code).toBe(ExitCode.USAGE);
     const lines = r.stderr.split('\n');
     expect(lines[0]).toBe(
-      `${file}: the first sheet, "Summary", is read; the other sheets with cells in them are not: "Leads" (--sheet NAME reads another)`,
+      `${file}: the first sheet, "Summary", is read; the other sheets with values in them are not: "Leads" (--sheet NAME reads another)`,
     );
     expect(lines[1]).toMatch(/^error: No column maps to external_id/);
     const extra = join(home.dir, 'extra.xlsx');

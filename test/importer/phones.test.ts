@@ -132,7 +132,7 @@ describe('national numbers', () => {
     for (const [text, e164] of [
       ['1-(646)-555-0199', '+16465550199'],
       ['7.(495).123-45-67', '+74951234567'],
-    ])
+    ] as const)
       expect(placePhone(text, { countries: ['DE'], from: 'default' }), text).toMatchObject({
         ok: true,
         e164,

@@ -27,7 +27,7 @@ export interface WorkbookPackage {
    * Whether a worksheet, by its relationship id, holds a value (its XML read to the first);
    * `sharedString` gives a shared string's text, to tell one of spaces.
    */
-  holdsCells(id: string, sharedString?: (index: number) => string | undefined): Promise<boolean>;
+  holdsValue(id: string, sharedString?: (index: number) => string | undefined): Promise<boolean>;
   /** Says a sheet's row was read: the sheet's XML from here on counts towards the next row. */
   rowRead(): void;
   /**
@@ -189,7 +189,7 @@ export async function openWorkbookPackage(
     stream: Readable.from(stream()),
     sharedStrings: stringsPart && (() => inflated(path, stringsPart)),
     worksheetIds,
-    holdsCells: async (id, sharedString) => {
+    holdsValue: async (id, sharedString) => {
       const part = sheetsById.get(id);
       return part ? sheetHoldsValue(path, part, sharedString) : false;
     },

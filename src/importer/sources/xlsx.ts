@@ -171,10 +171,10 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   }
 
   const where = () => `${input.name} (sheet "${sheetName}")`;
-  // Every row, blank ones too: a footer is told by the blank row before it (rows the sheet does
-  // not store at all show as a gap in the row numbers).
   /** A formula with no saved result was said of (once a file). */
   let uncomputedSaid = false;
+  // Every row, blank ones too: a footer is told by the blank row before it (rows the sheet does
+  // not store at all show as a gap in the row numbers).
   const readRow = async (): Promise<TableRow | null> => {
     let next: IteratorResult<WorkbookRow>;
     try {
@@ -344,7 +344,7 @@ async function defaultSheet(
   const shown = visible.length > 0 ? visible : entries;
   const withValues: string[] = [];
   for (const sheet of shown) {
-    if (sheet.rId === undefined || (await whole.holdsCells(sheet.rId, (i) => whole.strings?.get(i))))
+    if (sheet.rId === undefined || (await whole.holdsValue(sheet.rId, (i) => whole.strings?.get(i))))
       withValues.push(sheet.name);
   }
   const name = withValues[0] ?? shown[0]?.name;
@@ -358,7 +358,7 @@ async function defaultSheet(
       message:
         `${which}, ${JSON.stringify(name)}, is read` +
         (others.length > 0
-          ? `; the other sheets with cells in them are not: ${others.map((n) => JSON.stringify(n)).join(', ')}`
+          ? `; the other sheets with values in them are not: ${others.map((n) => JSON.stringify(n)).join(', ')}`
           : ''),
       sheet: name,
       others,

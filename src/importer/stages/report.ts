@@ -148,7 +148,7 @@ export interface ImportReport {
    * each with its first and last line and its title.
    */
   sectionsNotRead: { lines: [number, number]; title: string }[];
-  /** A workbook's other sheets that hold cells, when none was named (the first is read). */
+  /** A workbook's other visible sheets holding values, when none was named. */
   sheetsNotRead: string[];
   /** The results file, when one was asked for. */
   resultsFile: string | null;

@@ -80,7 +80,7 @@ describe('workbooks written by other programs', () => {
       expect(source.sheet).toBe('Contacts');
       expect(records.map((r) => r.record)).toEqual(RECORDS);
       expect(notes).toEqual([
-        `${fixture(name)}: the first sheet, "Contacts", is read; the other sheets with cells in them are not: "Lookups"`,
+        `${fixture(name)}: the first sheet, "Contacts", is read; the other sheets with values in them are not: "Lookups"`,
       ]);
     },
   );
@@ -91,7 +91,7 @@ describe('workbooks written by other programs', () => {
     expect(source.sheet).toBe('Contacts');
     expect(records.map((r) => r.record)).toEqual(RECORDS);
     expect(notes).toEqual([
-      `${file}: the first sheet with values, "Contacts", is read; the other sheets with cells in them are not: "Notes"`,
+      `${file}: the first sheet with values, "Contacts", is read; the other sheets with values in them are not: "Notes"`,
     ]);
     // Named, a hidden sheet is read as any other.
     const hidden = await readWorkbook(file, 'config');
@@ -103,7 +103,7 @@ describe('workbooks written by other programs', () => {
   it('names no other sheet when one was asked for', async () => {
     expect((await readWorkbook(fixture('openpyxl-extra-sheets.xlsx'), 'Contacts')).notes).toEqual([]);
     expect((await readWorkbook(fixture('openpyxl-two-sheets.xlsx'))).notes).toEqual([
-      `${fixture('openpyxl-two-sheets.xlsx')}: the first sheet, "Summary", is read; the other sheets with cells in them are not: "Leads"`,
+      `${fixture('openpyxl-two-sheets.xlsx')}: the first sheet, "Summary", is read; the other sheets with values in them are not: "Leads"`,
     ]);
   });
 
