@@ -22,7 +22,10 @@ function declareImport(parent: Parent) {
       ),
     )
     .option('--delimiter <char>', 'CSV delimiter: "," ";" or tab (default: detected)')
-    .option('--sheet <name>', 'the sheet of an .xlsx workbook to import (default: the first)')
+    .option(
+      '--sheet <name>',
+      'the sheet of an .xlsx workbook to import (default: the first visible one with values)',
+    )
     .addOption(settingOption('default-country'))
     .option(
       '--encoding <name>',
@@ -115,8 +118,8 @@ nested) are sent as written. Other systems' records are read as columns, like a 
 fields of the first 100 records, nested ones by their path (properties.email, phones.0.value);
 --map applies. Zendesk's users export (one user object a line) is recognised by its keys.
 
-An .xlsx workbook is read like CSV: the first sheet (or --sheet), from the row that looks like a
-header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
+An .xlsx workbook is read like CSV: the first visible sheet with values (or --sheet), from the
+row that looks like a header; cells as the sheet shows them (whole numbers without .0, dates as ISO dates, formulas as
 their last computed values). A vCard file (.vcf; 2.1, 3.0, 4.0) gives one row per card: UID to
 external_id (else the email), FN (else N) to name, the preferred EMAIL, the preferred or
 mobile TEL, and ORG, BDAY, NOTE and TITLE to custom attributes company, birthday, note and
