@@ -6,7 +6,13 @@ import type { AttributeDefinition } from '../api/attribute.js';
 import { rowCountry } from './countries.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
-import { internationalCountry, isBareDigits, validWithCode } from './phones.js';
+import {
+  internationalCountry,
+  isBareDigits,
+  isInternational,
+  validWithCode,
+  writtenAsOwn,
+} from './phones.js';
 import { type RegionSource, rowRegion } from './regions.js';
 import type { Cell } from './sources/types.js';
 import {
@@ -19,6 +25,9 @@ import {
   readDate,
   slashDateOrder,
 } from './values.js';
+
+/** National numbers kept to see which of the file's countries write them as their own. */
+const NATIONALS_SAMPLED = 100;
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
 export interface LocalTime {
@@ -71,6 +80,21 @@ export class FileEvidence {
   #bare = 0;
   #withCodes = 0;
   #readWithCodes = 0;
+  /**
+   * Rows with a phone number: those that tell its country (written with its country code, or the
+   * row names a country), those of digits alone that read with the code they start with, and the
+   * rest, national numbers with no country of their own. Counted as rows are observed, then as
+   * later rows are placed (`countPlaced`).
+   */
+  #told = 0;
+  #coded = 0;
+  #untold = 0;
+  /** The last row observed ahead: the validator counts the rows after it. */
+  #observedThrough = 0;
+  /** The first national numbers with no country of their own (`NATIONALS_SAMPLED`). */
+  readonly #nationals: string[] = [];
+  /** Of those, how many each of the file's countries reads as it writes its own numbers. */
+  readonly #readsNationals = new Map<string, { tried: number; read: number }>();
   /** The export's own order, for a column whose values leave it open. */
   readonly #fallbackOrder: DateOrder | undefined;
   #sorted: string[] | undefined = [];
@@ -111,7 +135,8 @@ export class FileEvidence {
    * Looks at one row's date and phone cells (the rows read ahead, before the first is validated).
    * Returns the first date-time without a zone of the file when this row holds it.
    */
-  observe(raw: readonly Cell[]): LocalTime | undefined {
+  observe(raw: readonly Cell[], row = 0): LocalTime | undefined {
+    this.#observedThrough = Math.max(this.#observedThrough, row);
     let local: LocalTime | undefined;
     for (const column of this.#dateColumns) {
       const cell = raw[column.index];
@@ -132,17 +157,28 @@ export class FileEvidence {
       const cell = raw[column.index];
       if (cell) this.#learnDecimalMark(column.header, cleanCell(cell));
     }
+    /** What the row's first number tells of its country: nothing, by its code, or read with one. */
+    let phone: 'untold' | 'coded' | 'told' | undefined;
+    let nationalText = '';
     for (const i of this.#phoneColumns) {
       const cell = raw[i];
       if (!cell) continue;
       const text = phonesIn(firstValue(cleanCell(cell), this.#multiValue).value)[0]!;
+      // Words in a phone column (a misplaced cell) are no number of any country.
+      if (!/\d/.test(text)) continue;
       const found = internationalCountry(text);
       if (found) this.addCountry(found);
+      let readWithCode = false;
       if (isBareDigits(text)) {
         this.#bare++;
         // Too long to be national, so written with its country code.
         if (found) this.#withCodes++;
-        if (found || validWithCode(text)) this.#readWithCodes++;
+        readWithCode = found !== undefined || validWithCode(text);
+        if (readWithCode) this.#readWithCodes++;
+      }
+      if (phone === undefined) {
+        phone = isInternational(text) || found ? 'told' : readWithCode ? 'coded' : 'untold';
+        nationalText = text;
       }
     }
     let named = false;
@@ -154,7 +190,58 @@ export class FileEvidence {
     }
     const region = named ? undefined : rowRegion(this.#regionColumns, raw, true);
     if (region) this.addCountry(region.code);
+    if (phone) this.#count(named || region ? 'told' : phone, nationalText);
     return local;
+  }
+
+  #count(phone: 'untold' | 'coded' | 'told', text: string): void {
+    if (phone === 'told') this.#told++;
+    else if (phone === 'coded') this.#coded++;
+    else {
+      this.#untold++;
+      if (this.#nationals.length < NATIONALS_SAMPLED) this.#nationals.push(text);
+    }
+  }
+
+  /**
+   * Counts a row the validator placed after those observed ahead: whether its number told its
+   * country (its code, or its row's country) or was national with none.
+   */
+  countPlaced(row: number, told: boolean, text: string): void {
+    if (row > this.#observedThrough) this.#count(told ? 'told' : 'untold', text);
+  }
+
+  /**
+   * Whether the file's countries, together, write at least half of its national numbers with no
+   * country (the first hundred) as their own (`writtenAsOwn`). Where most of its numbers are
+   * national, the countries of its few international ones read them only then: those may be its
+   * exceptions (a UK list's foreign contacts). A US survey's `(303) 555-0101` and `303-555-0102`
+   * are written as the US writes them; a UK list's `07400 123 456` is no Indian `074001 23456`.
+   */
+  writesNationalsAsOwn(): boolean {
+    const tried = this.#nationals.length;
+    let read = 0;
+    for (const country of this.phoneCountries()) {
+      const counts = this.#readsNationals.get(country) ?? { tried: 0, read: 0 };
+      this.#readsNationals.set(country, counts);
+      for (; counts.tried < tried; counts.tried++) {
+        if (writtenAsOwn(this.#nationals[counts.tried]!, country)) counts.read++;
+      }
+      read += counts.read;
+    }
+    return read * 2 >= tried;
+  }
+
+  /**
+   * Whether most of the file's numbers are national with no country of their own. Then its
+   * international numbers are its exceptions (a UK list's few foreign contacts), and tell
+   * nothing of the country the rest are written in: `07400 123456` beside one `+91` number is
+   * no Indian number. Digits alone that read with their code count as told in a file that
+   * writes its numbers so.
+   */
+  mostlyNational(): boolean {
+    const coded = this.writesCountryCodes();
+    return this.#untold + (coded ? 0 : this.#coded) > this.#told + (coded ? this.#coded : 0);
   }
 
   /**

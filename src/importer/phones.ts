@@ -28,6 +28,11 @@ export interface PhoneCandidates {
   withCodes?: boolean | undefined;
   /** The row's country column, for the reason (`Mailing Country`). */
   column?: string | undefined;
+  /**
+   * The file's countries, not tried: most of its numbers are national with no country, and they
+   * write too few of those as their own (`writtenAsOwn`), so they may be its exceptions' alone.
+   */
+  outnumbered?: readonly string[] | undefined;
 }
 
 const NO_CANDIDATES: PhoneCandidates = { countries: [], from: 'file' };
@@ -97,9 +102,12 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
       return { ok: true, e164: international.e164, country: international.country, withCode: true };
     return {
       ok: false,
-      reason:
-        'a national number and no country to read it in (no country in the row, no default country, ' +
-        'no international number or country in the file): write it with + and the country code, or give a default country',
+      reason: candidates.outnumbered
+        ? "a national number, as most of the file's numbers are, and the countries of its few international numbers " +
+          `and country cells (${candidates.outnumbered.join(', ')}) write too few of those as their own, so they may be ` +
+          "only the exceptions': write it with + and the country code, or give the row a country or a default country"
+        : 'a national number and no country to read it in (no country in the row, no default country, ' +
+          'no international number or country in the file): write it with + and the country code, or give a default country',
       code: 'phone_no_country',
     };
   }
@@ -191,6 +199,24 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     reason: `valid in more than one of ${tried} (${where}): write it with + and the country code, or give a default country`,
     code: 'phone_ambiguous',
   };
+}
+
+/**
+ * Whether a national number is written as `country` writes its own: valid there, and its first
+ * group (the area code, or a mobile's prefix) that country's (`(303) 555-0101` and `303-555-0102`
+ * as the US writes them; `07400 123 456` as Britain does, `07400 123456`, and as no Indian number
+ * is, `074001 23456`). How the rest is grouped varies with the writer; digits alone say nothing.
+ */
+export function writtenAsOwn(text: string, country: string): boolean {
+  if (!/\d\D+\d/.test(text) || isInternational(text)) return false;
+  try {
+    const parsed = parsePhoneNumberWithError(text, { defaultCountry: country as CountryCode });
+    if (!parsed.isValid()) return false;
+    const national = parsed.formatNational();
+    return /\d+/.exec(national)?.[0] === /\d+/.exec(text)?.[0] && areaAsWritten(text, national);
+  } catch {
+    return false;
+  }
 }
 
 function withCountryCode(

@@ -206,10 +206,17 @@ export function createRowValidator({
       // Each number in the country of its own row (its address's, where the file pairs them),
       // else the default country, else the countries the file itself gives.
       const candidatesFor = (phone: PhoneCell): PhoneCandidates[] => {
+        const countries = evidence.phoneCountries();
+        // Most of the file's numbers national with no country: its international ones may be
+        // its exceptions (a UK list's few foreign contacts), so their countries read a number
+        // only if they write most of the file's national numbers as their own.
+        const outnumbered =
+          countries.length > 0 && evidence.mostlyNational() && !evidence.writesNationalsAsOwn();
         const file: PhoneCandidates = {
-          countries: evidence.phoneCountries(),
+          countries: outnumbered ? [] : countries,
           from: 'file',
           withCodes: evidence.writesCountryCodes(),
+          ...(outnumbered ? { outnumbered: countries } : {}),
         };
         // A country the address implies gives way to one the user gave.
         if (!phone.country || (phone.country.byAddress && country))
@@ -246,6 +253,14 @@ export function createRowValidator({
         }
         placed ??= result;
       }
+      const first = phones[0]!;
+      evidence.countPlaced(
+        source.row,
+        isInternational(first.text) ||
+          first.country !== undefined ||
+          (placed?.ok === true && placed.withCode === true),
+        first.text,
+      );
       body = { ...candidate };
       if (placed?.ok) {
         body.phonenumber = placed.e164;

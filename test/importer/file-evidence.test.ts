@@ -93,4 +93,59 @@ describe('FileEvidence', () => {
     expect(watching.dateValue(1, '2024-03-23 09:00')).toBeUndefined();
     expect(evidence().dateValue(1, '2024-03-22 17:59')).toBeUndefined();
   });
+
+  it("reads a few international numbers' countries as its national ones' only where they write those as their own", () => {
+    const row = (phone: string, country?: string) => ['u', undefined, phone, country];
+    // A UK list with one Indian contact: most numbers national, none written as India writes its own.
+    const uk = evidence();
+    for (const phone of [
+      '07400 123 456',
+      '07400 123457',
+      '0113 496 0000',
+      '07911 123 456',
+      '+91 98765 43210',
+    ])
+      uk.observe(row(phone));
+    expect(uk.phoneCountries()).toEqual(['IN']);
+    expect(uk.mostlyNational()).toBe(true);
+    expect(uk.writesNationalsAsOwn()).toBe(false);
+    // A US survey's: one +1, the rest written as the US writes them.
+    const us = evidence();
+    for (const phone of ['(303) 555-0101', '303-555-0102', '+1 303 555 0104', '514 555 0106'])
+      us.observe(row(phone));
+    expect(us.mostlyNational()).toBe(true);
+    expect(us.writesNationalsAsOwn()).toBe(true);
+    // As many told as not: the file's own evidence reads them, as before.
+    const half = evidence();
+    for (const phone of ['07400 123 456', '+91 98765 43210']) half.observe(row(phone));
+    expect(half.mostlyNational()).toBe(false);
+    // A row that names its country tells it; words in the phone column are no number.
+    const named = evidence();
+    named.observe(row('030 901820', 'Germany'));
+    named.observe(row('Cells'));
+    named.observe(row('07400 123 456'));
+    expect(named.mostlyNational()).toBe(false);
+    // Digits that read with their country code tell it, in a file that writes its numbers so.
+    const sms = evidence();
+    for (const phone of ['447911123456', '33612345678', '4915112345678', '33612345679'])
+      sms.observe(row(phone));
+    expect(sms.mostlyNational()).toBe(false);
+  });
+
+  it('counts the rows placed after those observed ahead, and keeps to the first hundred national numbers', () => {
+    const e = evidence();
+    e.observe(['u1', undefined, '+91 98765 43210', undefined], 1);
+    e.countPlaced(1, true, '+91 98765 43210'); // observed ahead: not counted again
+    expect(e.mostlyNational()).toBe(false);
+    e.countPlaced(2, false, '07400 123 456');
+    e.countPlaced(3, false, '07400 123 457');
+    expect(e.mostlyNational()).toBe(true);
+    expect(e.writesNationalsAsOwn()).toBe(false);
+    // India writes London's 020 numbers as Pune's: 98 of the first hundred, a coincidence the
+    // sample cannot tell; the numbers after the hundredth change nothing.
+    for (let i = 4; i < 102; i++) e.countPlaced(i, false, `020 7946 ${1000 + i}`);
+    expect(e.writesNationalsAsOwn()).toBe(true);
+    for (let i = 102; i < 1000; i++) e.countPlaced(i, false, '07400 123 456');
+    expect(e.writesNationalsAsOwn()).toBe(true);
+  });
 });

@@ -1,6 +1,11 @@
 // Placing an export's phone number in its country, and storing it in E.164.
 import { describe, expect, it } from 'vitest';
-import { internationalCountry, isInternational, placePhone } from '../../src/importer/phones.js';
+import {
+  internationalCountry,
+  isInternational,
+  placePhone,
+  writtenAsOwn,
+} from '../../src/importer/phones.js';
 
 describe('international numbers', () => {
   it('are written with + or 00, and belong to the country they name', () => {
@@ -184,6 +189,31 @@ describe('national numbers', () => {
     ).toMatchObject({ ok: true, e164: '+8613012345678' });
     expect(placePhone('2025550143', { ...file, withCodes: true })).not.toMatchObject({
       e164: '+12025550143',
+    });
+  });
+});
+
+describe('writtenAsOwn', () => {
+  it('tells a national number written as a country writes its own, group by group, from a coincidence', () => {
+    expect(writtenAsOwn('(303) 555-0101', 'US')).toBe(true);
+    expect(writtenAsOwn('303-555-0102', 'US')).toBe(true);
+    expect(writtenAsOwn('07400 123 456', 'GB')).toBe(true);
+    // Valid in India, but India writes it 074001 23456.
+    expect(writtenAsOwn('07400 123 456', 'IN')).toBe(false);
+    expect(placePhone('07400 123 456', { countries: ['IN'], from: 'default' })).toMatchObject({ ok: true });
+    // Digits alone say nothing; an international number is no national one; nor is an invalid one.
+    expect(writtenAsOwn('3035550101', 'US')).toBe(false);
+    expect(writtenAsOwn('+1 303 555 0101', 'US')).toBe(false);
+    expect(writtenAsOwn('(303) 555-010', 'US')).toBe(false);
+  });
+
+  it("gives the reason a national number is not read in countries that may be the file's exceptions", () => {
+    expect(placePhone('07400 123 456', { countries: [], from: 'file', outnumbered: ['IN'] })).toEqual({
+      ok: false,
+      reason: expect.stringMatching(
+        /^a national number, as most of the file's numbers are, .*\(IN\) write too few/,
+      ),
+      code: 'phone_no_country',
     });
   });
 });

@@ -47,7 +47,7 @@ export class LookAhead {
   /** Holds one record read ahead, and looks at what it says; true while more should be read. */
   hold(record: SourceRecord): boolean {
     if (record.raw) {
-      const local = this.#evidence.observe(record.raw);
+      const local = this.#evidence.observe(record.raw, record.row);
       if (local) this.#say(localTimesNote(local.column, local.example));
     }
     this.#held.push(record);
