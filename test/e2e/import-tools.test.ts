@@ -44,6 +44,7 @@ describe('phone numbers in E.164', () => {
     expect(r.stderr).toMatch(
       /line 1: lands without phonenumber: a national number and no country.*\nTo read national phone numbers in one country, pass --default-country/,
     );
+    expect(r.stderr.split('To read national phone numbers').length - 1).toBe(1);
     const strict = await cli(['import', 'n.ndjson', '--dry-run', '--strict']);
     expect(strict.code).toBe(ExitCode.PARTIAL);
   });

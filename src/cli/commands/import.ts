@@ -205,7 +205,7 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   progress.stop();
 
   ctx.io.note(summaryLine(report));
-  for (const line of closingLines(report)) ctx.io.note(line);
+  for (const line of closingLines(report, progress.hinted)) ctx.io.note(line);
   if (report.rejectsFile) {
     ctx.io.note(
       `Rejected rows: ${pathFromCwd(ctx, report.rejectsFile)} (fix them and import that file again).`,

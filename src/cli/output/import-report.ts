@@ -56,7 +56,7 @@ const PROBLEMS_SHOWN = 5;
  * After the summary line: the rejects and the fields left out, counted by reason with the first
  * lines of each; cells that held several values; names that lost characters before the import.
  */
-export function closingLines(r: ImportReport): string[] {
+export function closingLines(r: ImportReport, hinted: ReadonlySet<string> = new Set()): string[] {
   const lines: string[] = [];
   const where = (l: number[], count: number) =>
     `line${l.length > 1 ? 's' : ''} ${l.join(', ')}${count > l.length ? ', …' : ''}`;
@@ -78,7 +78,8 @@ export function closingLines(r: ImportReport): string[] {
     `${r.dryRun ? 'Would leave out' : 'Left out'} (the contact lands without the field), by reason:`,
     r.fixReasons,
   );
-  lines.push(...problemHints(r.problemCodes));
+  // A hint given with the problems as they were shown is not said again.
+  lines.push(...problemHints(r.problemCodes).filter((h) => !hinted.has(h)));
   if (r.multiValue.length > 0) {
     lines.push(
       `Cells with several values: ${r.multiValue.map((m) => `${m.column}: ${plural(m.cells, 'cell')}`).join(', ')}.`,
@@ -301,6 +302,8 @@ export async function createProgress(
     return progressLine(e, dryRun, meter.rate(s.created + s.updated + s.rejected));
   };
   return {
+    /** The hints said with the problems shown. */
+    hinted: hinted as ReadonlySet<string>,
     event(e: ImportEvent) {
       switch (e.type) {
         case 'start': {
