@@ -312,6 +312,13 @@ describe('importing an .xlsx workbook', () => {
       `${file}: the first sheet, "Summary", is read; the other sheets with values in them are not: "Leads" (--sheet NAME reads another)`,
     );
     expect(lines[1]).toMatch(/^error: No column maps to external_id/);
+    // Under --quiet the sheets are said with the error alone.
+    const quiet = await runBin(['import', file, '--agent', AGENT, '-q'], {
+      env: envFor(home, mock),
+      cwd: home.dir,
+    });
+    expect(quiet.code).toBe(ExitCode.USAGE);
+    expect(quiet.stderr.split('\n').slice(0, 2)).toEqual([`warning: ${lines[0]}`, lines[1]]);
     const extra = join(home.dir, 'extra.xlsx');
     await copyFile(new URL('../fixtures/workbooks/openpyxl-extra-sheets.xlsx', import.meta.url), extra);
     const ok = await runBin(['import', extra, '--agent', AGENT, '-q', '-o', 'json'], {

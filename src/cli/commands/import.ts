@@ -197,7 +197,10 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
     if (err instanceof importer.CheckpointMismatchError) throw checkpointRefusal(err);
     // These are worded with their flags where every error is (../errors.ts).
     if (err instanceof importer.UnfinishedImportError || err instanceof importer.OutputWriteError) throw err;
-    if (err instanceof importer.ImportError) throw importUsageError(err);
+    if (err instanceof importer.ImportError) {
+      progress.sayContextOfError();
+      throw importUsageError(err);
+    }
     throw err;
   } finally {
     stopListening();

@@ -287,7 +287,10 @@ export async function createProgress(
   };
   /** The attributes a vCard's ORG, BDAY, NOTE or TITLE would fill that the agent lacks (said when a card has one). */
   let unmappedAttributes: readonly string[] = [];
+  /** The workbook's other sheets with values, as said: under --quiet, said with an error that stops the import. */
+  let sheetsNote: string | undefined;
   const say = (note: ImportNote) => {
+    if (note.code === 'sheets_not_read') sheetsNote = noteText(note);
     if (note.code !== 'vcard_attribute') ctx.io.note(noteText(note));
     else if (unmappedAttributes.includes(note.attribute)) {
       const { what, type } = VCARD_ATTRIBUTES.find((a) => a.attribute === note.attribute)!;
@@ -304,6 +307,13 @@ export async function createProgress(
   return {
     /** The hints said with the problems shown. */
     hinted: hinted as ReadonlySet<string>,
+    /**
+     * Before an error that stops the import: what was said of the input that may be why (the
+     * workbook's other sheets), if --quiet kept it unsaid.
+     */
+    sayContextOfError() {
+      if (ctx.io.quiet && sheetsNote) ctx.io.failure(sheetsNote);
+    },
     event(e: ImportEvent) {
       switch (e.type) {
         case 'start': {
