@@ -4,9 +4,11 @@
 // returned to the reader that asked.
 import type { AttributeDefinition } from '../api/attribute.js';
 import { rowCountry } from './countries.js';
+import { SAMPLE_ROWS } from './defaults.js';
 import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
 import {
+  callingCode,
   internationalCountry,
   isBareDigits,
   isInternational,
@@ -28,6 +30,8 @@ import {
 
 /** National numbers kept to see which of the file's countries write them as their own. */
 const NATIONALS_SAMPLED = 100;
+/** Rows whose numbers are counted to tell whether most are national: the look-ahead's. */
+const COUNTED_ROWS = SAMPLE_ROWS;
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
 export interface LocalTime {
@@ -81,20 +85,24 @@ export class FileEvidence {
   #withCodes = 0;
   #readWithCodes = 0;
   /**
-   * Rows with a phone number: those that tell its country (written with its country code, or the
-   * row names a country), those of digits alone that read with the code they start with, and the
-   * rest, national numbers with no country of their own. Counted as rows are observed, then as
-   * later rows are placed (`countPlaced`).
+   * Rows with a phone number, of the first `COUNTED_ROWS` (the look-ahead's, so a long file's
+   * later rows change nothing): those that tell its country (written with its country code, or
+   * the row names a country), by calling code; those of digits alone that read with the code they
+   * start with; and the rest, national numbers with no country of their own. Counted as rows are
+   * observed, then as rows after those are placed (`countPlaced`).
    */
   #told = 0;
+  readonly #toldBy = new Map<string, number>();
   #coded = 0;
   #untold = 0;
   /** The last row observed ahead: the validator counts the rows after it. */
   #observedThrough = 0;
-  /** The first national numbers with no country of their own (`NATIONALS_SAMPLED`). */
+  /** The first national numbers with no country of their own written in groups (`NATIONALS_SAMPLED`). */
   readonly #nationals: string[] = [];
-  /** Of those, how many each of the file's countries reads as it writes its own numbers. */
-  readonly #readsNationals = new Map<string, { tried: number; read: number }>();
+  /** Whether one of the file's countries writes each of those as its own. */
+  readonly #nationalWritten: boolean[] = [];
+  /** How many of them each country has been tried on. */
+  readonly #triedBy = new Map<string, number>();
   /** The export's own order, for a column whose values leave it open. */
   readonly #fallbackOrder: DateOrder | undefined;
   #sorted: string[] | undefined = [];
@@ -160,6 +168,7 @@ export class FileEvidence {
     /** What the row's first number tells of its country: nothing, by its code, or read with one. */
     let phone: 'untold' | 'coded' | 'told' | undefined;
     let nationalText = '';
+    let toldCode: string | undefined;
     for (const i of this.#phoneColumns) {
       const cell = raw[i];
       if (!cell) continue;
@@ -179,65 +188,85 @@ export class FileEvidence {
       if (phone === undefined) {
         phone = isInternational(text) || found ? 'told' : readWithCode ? 'coded' : 'untold';
         nationalText = text;
+        toldCode = found;
       }
     }
     let named = false;
+    let namedCode: string | undefined;
     for (const i of this.#countryColumns) {
       const cell = raw[i];
       const code = cell ? rowCountry(cleanCell(cell)) : undefined;
       if (code) this.addCountry(code);
       named ||= code !== undefined;
+      namedCode ??= code;
     }
     const region = named ? undefined : rowRegion(this.#regionColumns, raw, true);
     if (region) this.addCountry(region.code);
-    if (phone) this.#count(named || region ? 'told' : phone, nationalText);
+    if (phone)
+      this.#count(
+        named || region ? 'told' : phone,
+        nationalText,
+        named ? namedCode : (region?.code ?? toldCode),
+      );
     return local;
   }
 
-  #count(phone: 'untold' | 'coded' | 'told', text: string): void {
-    if (phone === 'told') this.#told++;
-    else if (phone === 'coded') this.#coded++;
+  #count(phone: 'untold' | 'coded' | 'told', text: string, country: string | undefined): void {
+    if (this.#told + this.#coded + this.#untold >= COUNTED_ROWS) return;
+    if (phone === 'told') {
+      this.#told++;
+      // By calling code: a British list's +44 numbers are GB's and Guernsey's alike.
+      const code = country && callingCode(country);
+      if (code) this.#toldBy.set(code, (this.#toldBy.get(code) ?? 0) + 1);
+    } else if (phone === 'coded') this.#coded++;
     else {
       this.#untold++;
-      if (this.#nationals.length < NATIONALS_SAMPLED) this.#nationals.push(text);
-    }
-  }
-
-  /**
-   * Counts a row the validator placed after those observed ahead: whether its number told its
-   * country (its code, or its row's country) or was national with none.
-   */
-  countPlaced(row: number, told: boolean, text: string): void {
-    if (row > this.#observedThrough) this.#count(told ? 'told' : 'untold', text);
-  }
-
-  /**
-   * Whether the file's countries, together, write at least half of its national numbers with no
-   * country (the first hundred) as their own (`writtenAsOwn`). Where most of its numbers are
-   * national, the countries of its few international ones read them only then: those may be its
-   * exceptions (a UK list's foreign contacts). A US survey's `(303) 555-0101` and `303-555-0102`
-   * are written as the US writes them; a UK list's `07400 123 456` is no Indian `074001 23456`.
-   */
-  writesNationalsAsOwn(): boolean {
-    const tried = this.#nationals.length;
-    let read = 0;
-    for (const country of this.phoneCountries()) {
-      const counts = this.#readsNationals.get(country) ?? { tried: 0, read: 0 };
-      this.#readsNationals.set(country, counts);
-      for (; counts.tried < tried; counts.tried++) {
-        if (writtenAsOwn(this.#nationals[counts.tried]!, country)) counts.read++;
+      if (/\d\D+\d/.test(text) && this.#nationals.length < NATIONALS_SAMPLED) {
+        this.#nationals.push(text);
+        this.#nationalWritten.push(false);
       }
-      read += counts.read;
     }
-    return read * 2 >= tried;
   }
 
   /**
-   * Whether most of the file's numbers are national with no country of their own. Then its
-   * international numbers are its exceptions (a UK list's few foreign contacts), and tell
-   * nothing of the country the rest are written in: `07400 123456` beside one `+91` number is
-   * no Indian number. Digits alone that read with their code count as told in a file that
-   * writes its numbers so.
+   * Counts a row the validator placed after those observed ahead: the country its number told
+   * (by its code, or its row's country), or none, a national number's.
+   */
+  countPlaced(row: number, text: string, told: { country: string | undefined } | undefined): void {
+    if (row > this.#observedThrough && /\d/.test(text))
+      this.#count(told ? 'told' : 'untold', text, told?.country);
+  }
+
+  /**
+   * The countries a national number with no country of its own may be read in. Where most of the
+   * file's numbers are such (`mostlyNational`), the countries its other numbers and country cells
+   * name may be only a few contacts' (a UK list's one Indian contact's `+91` number, which would
+   * make an Indian number of every `07400 123 456`), and read them only where the file shows
+   * them its own: a country named by three numbers or more, and at least a third as many as are
+   * national (a list's home country written both ways), or, all of them, where together they write at least half of
+   * the national numbers written in groups as their own (`writtenAsOwn`: a US survey's `(303)
+   * 555-0101` beside one `+1` number; India writes `074001 23456`).
+   */
+  nationalCountries(): string[] {
+    const countries = this.phoneCountries();
+    if (countries.length === 0 || !this.mostlyNational()) return countries;
+    const sampled = this.#nationals.length;
+    for (const country of countries) {
+      for (let k = this.#triedBy.get(country) ?? 0; k < sampled; k++)
+        this.#nationalWritten[k] ||= writtenAsOwn(this.#nationals[k]!, country);
+      this.#triedBy.set(country, sampled);
+    }
+    const written = this.#nationalWritten.filter(Boolean).length;
+    if (sampled > 0 && written * 2 >= sampled) return countries;
+    return countries.filter((country) => {
+      const told = this.#toldBy.get(callingCode(country) ?? '') ?? 0;
+      return told >= 3 && told * 3 >= this.#untold;
+    });
+  }
+
+  /**
+   * Whether most of the file's numbers are national with no country of their own. Digits alone
+   * that read with their code count as told in a file that writes its numbers so.
    */
   mostlyNational(): boolean {
     const coded = this.writesCountryCodes();

@@ -29,8 +29,8 @@ export interface PhoneCandidates {
   /** The row's country column, for the reason (`Mailing Country`). */
   column?: string | undefined;
   /**
-   * The file's countries, not tried: most of its numbers are national with no country, and they
-   * write too few of those as their own (`writtenAsOwn`), so they may be its exceptions' alone.
+   * The countries the file's numbers and country cells name, none tried: most of its numbers are
+   * national with no country, and those may be only a few contacts' (`nationalCountries`).
    */
   outnumbered?: readonly string[] | undefined;
 }
@@ -103,9 +103,9 @@ export function placePhone(text: string, candidates: PhoneCandidates = NO_CANDID
     return {
       ok: false,
       reason: candidates.outnumbered
-        ? "a national number, as most of the file's numbers are, and the countries of its few international numbers " +
-          `and country cells (${candidates.outnumbered.join(', ')}) write too few of those as their own, so they may be ` +
-          "only the exceptions': write it with + and the country code, or give the row a country or a default country"
+        ? "a national number, as most of the file's numbers are; the countries its other numbers and country cells " +
+          `name (${candidates.outnumbered.join(', ')}) may be only a few contacts', so they do not place it: ` +
+          'write it with + and the country code, or give the row a country or a default country'
         : 'a national number and no country to read it in (no country in the row, no default country, ' +
           'no international number or country in the file): write it with + and the country code, or give a default country',
       code: 'phone_no_country',
@@ -263,14 +263,21 @@ function areaAsWritten(text: string, national: string): boolean {
 }
 const digitGroups = (text: string) => text.match(/\d+/g)?.join(' ') ?? '';
 
+/** The calling code of a country libphonenumber numbers (`GB`, `GG`: `44`). */
+export function callingCode(country: string): string | undefined {
+  try {
+    return getCountryCallingCode(country as CountryCode);
+  } catch {
+    // Not a country libphonenumber numbers: it reads no number either.
+    return undefined;
+  }
+}
+
 function severalCallingCodes(countries: readonly string[]): boolean {
   const codes = new Set<string>();
   for (const country of countries) {
-    try {
-      codes.add(getCountryCallingCode(country as CountryCode));
-    } catch {
-      // Not a country libphonenumber numbers: it reads no number either.
-    }
+    const code = callingCode(country);
+    if (code) codes.add(code);
   }
   return codes.size > 1;
 }

@@ -206,17 +206,14 @@ export function createRowValidator({
       // Each number in the country of its own row (its address's, where the file pairs them),
       // else the default country, else the countries the file itself gives.
       const candidatesFor = (phone: PhoneCell): PhoneCandidates[] => {
-        const countries = evidence.phoneCountries();
-        // Most of the file's numbers national with no country: its international ones may be
-        // its exceptions (a UK list's few foreign contacts), so their countries read a number
-        // only if they write most of the file's national numbers as their own.
-        const outnumbered =
-          countries.length > 0 && evidence.mostlyNational() && !evidence.writesNationalsAsOwn();
+        // Where most of the file's numbers are national, only the countries it shows its own.
+        const countries = evidence.nationalCountries();
+        const named = countries.length === 0 ? evidence.phoneCountries() : countries;
         const file: PhoneCandidates = {
-          countries: outnumbered ? [] : countries,
+          countries,
           from: 'file',
           withCodes: evidence.writesCountryCodes(),
-          ...(outnumbered ? { outnumbered: countries } : {}),
+          ...(named.length > countries.length ? { outnumbered: named } : {}),
         };
         // A country the address implies gives way to one the user gave.
         if (!phone.country || (phone.country.byAddress && country))
@@ -256,10 +253,12 @@ export function createRowValidator({
       const first = phones[0]!;
       evidence.countPlaced(
         source.row,
-        isInternational(first.text) ||
-          first.country !== undefined ||
-          (placed?.ok === true && placed.withCode === true),
         first.text,
+        first.country
+          ? { country: first.country.code }
+          : isInternational(first.text) || (placed?.ok === true && placed.withCode === true)
+            ? { country: placed?.ok ? placed.country : undefined }
+            : undefined,
       );
       body = { ...candidate };
       if (placed?.ok) {

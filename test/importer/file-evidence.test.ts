@@ -94,31 +94,44 @@ describe('FileEvidence', () => {
     expect(evidence().dateValue(1, '2024-03-22 17:59')).toBeUndefined();
   });
 
-  it("reads a few international numbers' countries as its national ones' only where they write those as their own", () => {
+  it("reads the countries a few numbers name as its national numbers' only where the file shows them its own", () => {
     const row = (phone: string, country?: string) => ['u', undefined, phone, country];
+    const observed = (phones: string[]) => {
+      const e = evidence();
+      for (const phone of phones) e.observe(row(phone));
+      return e;
+    };
     // A UK list with one Indian contact: most numbers national, none written as India writes its own.
-    const uk = evidence();
-    for (const phone of [
+    const uk = observed([
       '07400 123 456',
       '07400 123457',
       '0113 496 0000',
       '07911 123 456',
       '+91 98765 43210',
-    ])
-      uk.observe(row(phone));
+    ]);
     expect(uk.phoneCountries()).toEqual(['IN']);
     expect(uk.mostlyNational()).toBe(true);
-    expect(uk.writesNationalsAsOwn()).toBe(false);
+    expect(uk.nationalCountries()).toEqual([]);
     // A US survey's: one +1, the rest written as the US writes them.
-    const us = evidence();
-    for (const phone of ['(303) 555-0101', '303-555-0102', '+1 303 555 0104', '514 555 0106'])
-      us.observe(row(phone));
+    const us = observed(['(303) 555-0101', '303-555-0102', '+1 303 555 0104', '514 555 0106']);
     expect(us.mostlyNational()).toBe(true);
-    expect(us.writesNationalsAsOwn()).toBe(true);
+    expect(us.nationalCountries()).toEqual(['US']);
+    // Digits alone say nothing of the writing: three numbers of a country, a third of the
+    // national ones, make it the list's own written both ways; one Indian contact does not.
+    const digits = ['07400123456', '07400123457', '07400123458', '07400123459', '07400123450', '07400123451'];
+    expect(observed([...digits, '+44 20 7946 0001', '+44 20 7946 0002']).nationalCountries()).toEqual([]);
+    const home = observed([
+      ...digits,
+      '+44 20 7946 0006',
+      '+44 20 7946 0007',
+      '+44 20 7946 0008',
+      '+91 98765 43210',
+    ]);
+    expect(home.nationalCountries()).toEqual(['GB']);
     // As many told as not: the file's own evidence reads them, as before.
-    const half = evidence();
-    for (const phone of ['07400 123 456', '+91 98765 43210']) half.observe(row(phone));
+    const half = observed(['07400 123 456', '+91 98765 43210']);
     expect(half.mostlyNational()).toBe(false);
+    expect(half.nationalCountries()).toEqual(['IN']);
     // A row that names its country tells it; words in the phone column are no number.
     const named = evidence();
     named.observe(row('030 901820', 'Germany'));
@@ -126,26 +139,39 @@ describe('FileEvidence', () => {
     named.observe(row('07400 123 456'));
     expect(named.mostlyNational()).toBe(false);
     // Digits that read with their country code tell it, in a file that writes its numbers so.
-    const sms = evidence();
-    for (const phone of ['447911123456', '33612345678', '4915112345678', '33612345679'])
-      sms.observe(row(phone));
-    expect(sms.mostlyNational()).toBe(false);
+    expect(observed(['447911123456', '33612345678', '4915112345678', '33612345679']).mostlyNational()).toBe(
+      false,
+    );
   });
 
-  it('counts the rows placed after those observed ahead, and keeps to the first hundred national numbers', () => {
+  it('counts the rows placed after those observed ahead, up to the look-ahead’s thousand, each number once', () => {
     const e = evidence();
     e.observe(['u1', undefined, '+91 98765 43210', undefined], 1);
-    e.countPlaced(1, true, '+91 98765 43210'); // observed ahead: not counted again
+    e.countPlaced(1, '+91 98765 43210', { country: 'IN' }); // observed ahead: not counted again
     expect(e.mostlyNational()).toBe(false);
-    e.countPlaced(2, false, '07400 123 456');
-    e.countPlaced(3, false, '07400 123 457');
+    e.countPlaced(2, '07400 123 456', undefined);
+    e.countPlaced(3, '07400 123 457', undefined);
     expect(e.mostlyNational()).toBe(true);
-    expect(e.writesNationalsAsOwn()).toBe(false);
-    // India writes London's 020 numbers as Pune's: 98 of the first hundred, a coincidence the
-    // sample cannot tell; the numbers after the hundredth change nothing.
-    for (let i = 4; i < 102; i++) e.countPlaced(i, false, `020 7946 ${1000 + i}`);
-    expect(e.writesNationalsAsOwn()).toBe(true);
-    for (let i = 102; i < 1000; i++) e.countPlaced(i, false, '07400 123 456');
-    expect(e.writesNationalsAsOwn()).toBe(true);
+    expect(e.nationalCountries()).toEqual([]);
+    // India writes London's 020 numbers as Pune's: a coincidence the writing cannot tell.
+    for (let i = 4; i < 8; i++) e.countPlaced(i, `020 7946 ${1000 + i}`, undefined);
+    expect(e.nationalCountries()).toEqual(['IN']);
+    // Past the thousandth row, nothing changes: the import reads its rows alike.
+    for (let i = 8; i < 1000; i++) e.countPlaced(i, '07400 123 456', undefined);
+    expect(e.nationalCountries()).toEqual([]);
+    for (let i = 1000; i < 3000; i++) e.countPlaced(i, `020 7946 ${1000 + i}`, undefined);
+    expect(e.nationalCountries()).toEqual([]);
+    // A number two countries write alike counts once (+1: the US and Canada).
+    const both = evidence();
+    for (const [i, phone] of [
+      '+1 415 555 0100',
+      '+1 416 555 0101',
+      '(415) 555-0132',
+      '07400 123 456',
+      '07400 123 457',
+    ].entries())
+      both.observe(['u', undefined, phone, undefined], i + 1);
+    expect(both.phoneCountries()).toEqual(['CA', 'US']);
+    expect(both.nationalCountries()).toEqual([]);
   });
 });

@@ -1072,7 +1072,7 @@ describe('national numbers of a file with time zones and no address', () => {
     expect(contacts.get('tz@example.com')?.phonenumber).toBe('+447400123459');
     const fixes = await readFile(report.fixesFile!, 'utf8');
     expect(fixes).toContain(
-      "a national number, as most of the file's numbers are, and the countries of its few",
+      "a national number, as most of the file's numbers are; the countries its other numbers and country cells name (IN) may be only a few contacts'",
     );
     // The user says where they are: every one read there.
     const again = await runImport({ client, agentId: AGENT, input: file, defaultCountry: 'GB' });
