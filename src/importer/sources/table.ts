@@ -506,7 +506,8 @@ interface Section {
 
 /**
  * Where a section ends, for the header of row `i`: at row `j`, a one-cell row (a title or a
- * blank one) with another header after it.
+ * blank one) with another header after it, or another header after blank lines (a CSV's, which
+ * are no rows: an event's `Event,Date,Email` over its attendees' `First Name,Last Name,Email`).
  */
 function sectionBreaks(window: readonly TableRow[], filled: readonly number[], header: readonly boolean[]) {
   // The next row of more than one cell after each row.
@@ -517,8 +518,11 @@ function sectionBreaks(window: readonly TableRow[], filled: readonly number[], h
   const same = (a: number, b: number) =>
     window[a]!.cells.map((c) => c?.trim() ?? '').join('\u0000') ===
     window[b]!.cells.map((c) => c?.trim() ?? '').join('\u0000');
+  const afterGap = (j: number) => j > 0 && window[j]!.line > window[j - 1]!.last + 1;
   return (j: number, i: number) =>
-    filled[j]! <= 1 && next[j] !== -1 && header[next[j]!]! && !same(next[j]!, i);
+    filled[j]! <= 1
+      ? next[j] !== -1 && header[next[j]!]! && !same(next[j]!, i)
+      : afterGap(j) && header[j]! && !same(j, i);
 }
 
 /** A group's title over the header repeated: a word, not an address or a number (`Leads`). */

@@ -49,6 +49,44 @@ describe('readTable', () => {
     expect(notes.join('\n')).toMatch(/line/);
   });
 
+  it('ends a section at blank lines a CSV leaves out, before another header', async () => {
+    // A CSV's blank lines are no rows, only a gap in the line numbers.
+    const gapped = async (rows: [number, Cell[]][]) => {
+      let i = 0;
+      const notes: string[] = [];
+      const read = await readTable({
+        read: async () => {
+          const row = rows[i++];
+          return row ? { cells: row[1], line: row[0], last: row[0] } : null;
+        },
+        note: (note) => notes.push(note.message),
+      });
+      const records: SourceRecord[] = [];
+      for await (const r of read!.records()) records.push(r);
+      return { header: read!.header, records, notes };
+    };
+    // An event's own row over its attendees.
+    const event = await gapped([
+      [1, ['Event', 'Date', 'Email']],
+      [2, ['Spring Fair', '2024-05-01', 'events@example.com']],
+      [4, ['First Name', 'Last Name', 'Email', 'Phone']],
+      [5, ['Ann', 'Lee', 'ann@example.com', '+1 415 555 0101']],
+      [6, ['Bob', 'Ray', 'bob@example.com', '+1 415 555 0102']],
+    ]);
+    expect(event.header).toEqual(['First Name', 'Last Name', 'Email', 'Phone']);
+    expect(event.records.map((r) => r.line)).toEqual([5, 6]);
+    expect(event.notes).toContain(
+      'lines 1-2 are another section ("Event", with a header of its own at line 1), not read: to import it, save it as a file of its own',
+    );
+    // Blank lines between rows of values end nothing: the rows after them are the table's.
+    const plain = await gapped([
+      [1, ['Name', 'Email']],
+      [2, ['Ann', 'ann@example.com']],
+      [4, ['Bob', 'bob@example.com']],
+    ]);
+    expect(plain.records.map((r) => r.record['Email'])).toEqual(['ann@example.com', 'bob@example.com']);
+  });
+
   it("reads a report's section of people, and ends the table where another section begins", async () => {
     // A Teams attendance report (test/fixtures/unseen/EVIDENCE.md): participants, then each
     // session of theirs under a header of its own.
