@@ -9,10 +9,10 @@ import { attributeColumns, type ColumnMapping } from './mapping.js';
 import type { EvidenceNote } from './notes.js';
 import {
   callingCode,
+  countryWithCode,
   internationalCountry,
   isBareDigits,
   isInternational,
-  validWithCode,
   writtenAsOwn,
 } from './phones.js';
 import { type RegionSource, rowRegion } from './regions.js';
@@ -30,6 +30,8 @@ import {
 
 /** National numbers kept to see which of the file's countries write them as their own. */
 const NATIONALS_SAMPLED = 100;
+/** Numbers of a country enough to read a file's national numbers in it, whatever their share. */
+const FEW_NUMBERS = 3;
 /** Rows whose numbers are counted to tell whether most are national: the look-ahead's. */
 const COUNTED_ROWS = SAMPLE_ROWS;
 
@@ -177,18 +179,18 @@ export class FileEvidence {
       if (!/\d/.test(text)) continue;
       const found = internationalCountry(text);
       if (found) this.addCountry(found);
-      let readWithCode = false;
+      let withCode: string | undefined;
       if (isBareDigits(text)) {
         this.#bare++;
         // Too long to be national, so written with its country code.
         if (found) this.#withCodes++;
-        readWithCode = found !== undefined || validWithCode(text);
-        if (readWithCode) this.#readWithCodes++;
+        withCode = found ?? countryWithCode(text);
+        if (withCode !== undefined) this.#readWithCodes++;
       }
       if (phone === undefined) {
-        phone = isInternational(text) || found ? 'told' : readWithCode ? 'coded' : 'untold';
+        phone = isInternational(text) || found ? 'told' : withCode !== undefined ? 'coded' : 'untold';
         nationalText = text;
-        toldCode = found;
+        toldCode = found ?? withCode;
       }
     }
     let named = false;
@@ -218,8 +220,12 @@ export class FileEvidence {
       // By calling code: a British list's +44 numbers are GB's and Guernsey's alike.
       const code = country && callingCode(country);
       if (code) this.#toldBy.set(code, (this.#toldBy.get(code) ?? 0) + 1);
-    } else if (phone === 'coded') this.#coded++;
-    else {
+    } else if (phone === 'coded') {
+      // Digits that may start with their country code name it, as far as they go (`1-415-...`).
+      this.#coded++;
+      const code = country && callingCode(country);
+      if (code) this.#toldBy.set(code, (this.#toldBy.get(code) ?? 0) + 1);
+    } else {
       this.#untold++;
       if (/\d\D+\d/.test(text) && this.#nationals.length < NATIONALS_SAMPLED) {
         this.#nationals.push(text);
@@ -239,13 +245,12 @@ export class FileEvidence {
 
   /**
    * The countries a national number with no country of its own may be read in. Where most of the
-   * file's numbers are such (`mostlyNational`), the countries its other numbers and country cells
-   * name may be only a few contacts' (a UK list's one Indian contact's `+91` number, which would
-   * make an Indian number of every `07400 123 456`), and read them only where the file shows
-   * them its own: a country named by three numbers or more, and at least a third as many as are
-   * national (a list's home country written both ways), or, all of them, where together they write at least half of
-   * the national numbers written in groups as their own (`writtenAsOwn`: a US survey's `(303)
-   * 555-0101` beside one `+1` number; India writes `074001 23456`).
+   * file's numbers are such (`mostlyNational`), a country named by one or two numbers beside ten
+   * times as many national ones is a few contacts' (a UK list's one Indian contact's `+91`
+   * number, which would make an Indian number of every `07400 123 456`), and reads none of them,
+   * unless the file's countries together write at least half of its national numbers written in
+   * groups as their own (`writtenAsOwn`: a US survey's `(303) 555-0101` beside one `+1` number;
+   * India writes `074001 23456`).
    */
   nationalCountries(): string[] {
     const countries = this.phoneCountries();
@@ -260,7 +265,7 @@ export class FileEvidence {
     if (sampled > 0 && written * 2 >= sampled) return countries;
     return countries.filter((country) => {
       const told = this.#toldBy.get(callingCode(country) ?? '') ?? 0;
-      return told >= 3 && told * 3 >= this.#untold;
+      return told >= FEW_NUMBERS || told * 10 > this.#untold;
     });
   }
 

@@ -64,8 +64,14 @@ function tooLongForNational(text: string): string | undefined {
 /** Digits alone, with no trunk prefix, enough of them to start with a country code (`33612345678`). */
 export const isBareDigits = (text: string) => /^[1-9]\d{9,14}$/.test(text.replace(/[\s().-]/g, ''));
 
-/** Whether digits alone are a valid number read with the country code they start with. */
-export const validWithCode = (text: string) => withCountryCode(text.replace(/[\s().-]/g, '')) !== undefined;
+/**
+ * The country of digits alone read with the country code they start with, if that reads a valid
+ * number (`14154978913`: US); undefined else. An empty string where the code's country is not one.
+ */
+export const countryWithCode = (text: string): string | undefined => {
+  const read = withCountryCode(text.replace(/[\s().-]/g, ''));
+  return read && (read.country ?? '');
+};
 
 /** Written with its country code: `+44 ...`, or `0044 ...` as dialled from Europe. */
 export function isInternational(text: string): boolean {

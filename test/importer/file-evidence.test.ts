@@ -94,40 +94,41 @@ describe('FileEvidence', () => {
     expect(evidence().dateValue(1, '2024-03-22 17:59')).toBeUndefined();
   });
 
-  it("reads the countries a few numbers name as its national numbers' only where the file shows them its own", () => {
+  it("reads a country one or two numbers name as its national numbers' only where the file shows it its own", () => {
     const row = (phone: string, country?: string) => ['u', undefined, phone, country];
     const observed = (phones: string[]) => {
       const e = evidence();
       for (const phone of phones) e.observe(row(phone));
       return e;
     };
-    // A UK list with one Indian contact: most numbers national, none written as India writes its own.
-    const uk = observed([
-      '07400 123 456',
-      '07400 123457',
-      '0113 496 0000',
-      '07911 123 456',
-      '+91 98765 43210',
-    ]);
+    const mobiles = (n: number, grouped = true) =>
+      Array.from({ length: n }, (_, i) =>
+        `07400 ${grouped ? '' : ''}${123450 + i}`.replace(grouped ? /^$/ : ' ', ''),
+      );
+    // A UK list with one Indian contact: ten national numbers and more beside one, none written
+    // as India writes its own (074001 23456).
+    const uk = observed([...mobiles(10), '+91 98765 43210']);
     expect(uk.phoneCountries()).toEqual(['IN']);
     expect(uk.mostlyNational()).toBe(true);
     expect(uk.nationalCountries()).toEqual([]);
+    // Digits alone say nothing of the writing: refused alike.
+    expect(observed([...mobiles(10, false), '+91 98765 43210']).nationalCountries()).toEqual([]);
+    // Three numbers of a country, or more than a tenth as many as the national ones, read them:
+    // a list's home country written both ways.
+    const three = ['+44 20 7946 0001', '+44 20 7946 0002', '+44 20 7946 0003'];
+    expect(observed([...mobiles(40, false), ...three, '+91 98765 43210']).nationalCountries()).toEqual([
+      'GB',
+    ]);
+    expect(observed([...mobiles(9, false), '+91 98765 43210']).nationalCountries()).toEqual(['IN']);
     // A US survey's: one +1, the rest written as the US writes them.
-    const us = observed(['(303) 555-0101', '303-555-0102', '+1 303 555 0104', '514 555 0106']);
+    const us = observed([
+      ...Array(12).fill('(303) 555-0101'),
+      '303-555-0102',
+      '+1 303 555 0104',
+      '514 555 0106',
+    ]);
     expect(us.mostlyNational()).toBe(true);
     expect(us.nationalCountries()).toEqual(['US']);
-    // Digits alone say nothing of the writing: three numbers of a country, a third of the
-    // national ones, make it the list's own written both ways; one Indian contact does not.
-    const digits = ['07400123456', '07400123457', '07400123458', '07400123459', '07400123450', '07400123451'];
-    expect(observed([...digits, '+44 20 7946 0001', '+44 20 7946 0002']).nationalCountries()).toEqual([]);
-    const home = observed([
-      ...digits,
-      '+44 20 7946 0006',
-      '+44 20 7946 0007',
-      '+44 20 7946 0008',
-      '+91 98765 43210',
-    ]);
-    expect(home.nationalCountries()).toEqual(['GB']);
     // As many told as not: the file's own evidence reads them, as before.
     const half = observed(['07400 123 456', '+91 98765 43210']);
     expect(half.mostlyNational()).toBe(false);
@@ -149,28 +150,26 @@ describe('FileEvidence', () => {
     e.observe(['u1', undefined, '+91 98765 43210', undefined], 1);
     e.countPlaced(1, '+91 98765 43210', { country: 'IN' }); // observed ahead: not counted again
     expect(e.mostlyNational()).toBe(false);
-    e.countPlaced(2, '07400 123 456', undefined);
-    e.countPlaced(3, '07400 123 457', undefined);
+    for (let i = 2; i < 13; i++) e.countPlaced(i, `07400 123 ${400 + i}`, undefined);
     expect(e.mostlyNational()).toBe(true);
     expect(e.nationalCountries()).toEqual([]);
     // India writes London's 020 numbers as Pune's: a coincidence the writing cannot tell.
-    for (let i = 4; i < 8; i++) e.countPlaced(i, `020 7946 ${1000 + i}`, undefined);
+    for (let i = 13; i < 30; i++) e.countPlaced(i, `020 7946 ${1000 + i}`, undefined);
     expect(e.nationalCountries()).toEqual(['IN']);
     // Past the thousandth row, nothing changes: the import reads its rows alike.
-    for (let i = 8; i < 1000; i++) e.countPlaced(i, '07400 123 456', undefined);
+    for (let i = 30; i < 1000; i++) e.countPlaced(i, '07400 123 456', undefined);
     expect(e.nationalCountries()).toEqual([]);
     for (let i = 1000; i < 3000; i++) e.countPlaced(i, `020 7946 ${1000 + i}`, undefined);
     expect(e.nationalCountries()).toEqual([]);
-    // A number two countries write alike counts once (+1: the US and Canada).
+    // Two numbers of one calling code (the US's and Canada's) beside twenty national ones read none.
     const both = evidence();
-    for (const [i, phone] of [
+    const phones = [
       '+1 415 555 0100',
       '+1 416 555 0101',
       '(415) 555-0132',
-      '07400 123 456',
-      '07400 123 457',
-    ].entries())
-      both.observe(['u', undefined, phone, undefined], i + 1);
+      ...Array(20).fill('07400 123 456'),
+    ];
+    for (const [i, phone] of phones.entries()) both.observe(['u', undefined, phone, undefined], i + 1);
     expect(both.phoneCountries()).toEqual(['CA', 'US']);
     expect(both.nationalCountries()).toEqual([]);
   });
