@@ -239,6 +239,14 @@ describe('the dry-run plan', () => {
       { line: 4, external_id: 'new', action: 'create', changes: { name: [null, 'Cy'] } },
     ]);
     expect(lines[2]).toMatchObject({ unchanged: 1 });
+    // -o json after the rows: one object a line too, the summary last.
+    const json = await cli(['import', 'plan.csv', '--dry-run', '--diff', '-o', 'json']);
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(lines.map((l, i) => (i < 2 ? l : expect.objectContaining({ unchanged: 1, would_create: 1 }))));
     const readable = await runInProcess(['--mock', 'import', 'plan.csv', '--dry-run', '--diff'], {
       env: home.env,
       cwd: home.dir,

@@ -251,7 +251,9 @@ export async function importFile(ctx: CommandContext, file: string, opts: Import
   }
   // A person at a terminal has the sentence above; the record is for scripts (or -o table).
   if (ctx.options.output || !ctx.io.isTTY.stdout) {
-    await writeRecord(ctx.io.stdout, outFormat, summaryRecord(report), ctx.io.table);
+    // After --diff's rows, one object a line: the summary is the stream's last line.
+    const format = diff && outFormat === 'json' ? 'ndjson' : outFormat;
+    await writeRecord(ctx.io.stdout, format, summaryRecord(report), ctx.io.table);
   }
 
   // The summary has said it all; what is left is the code a script acts on, decided in the CLI's

@@ -178,7 +178,8 @@ export function progressLine(
 
 /**
  * `--diff`: each row that would change, as it is planned: one JSON object a line with `-o ndjson`
- * (or `-o json`), otherwise a readable diff, `field: old -> new`.
+ * or `-o json` (whose summary is then the last line, one object too), otherwise a readable diff,
+ * `field: old -> new`.
  */
 export function diffWriter(ctx: CommandContext, format: string) {
   const show = (v: unknown) => (v === null || v === undefined ? '(none)' : JSON.stringify(v));
