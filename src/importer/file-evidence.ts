@@ -30,7 +30,7 @@ import {
 
 /** National numbers kept to see which of the file's countries write them as their own. */
 const NATIONALS_SAMPLED = 100;
-/** Numbers of a country enough to read a file's national numbers in it, whatever their share. */
+/** Numbers of a country enough to read a mostly national file's national numbers in it. */
 const FEW_NUMBERS = 3;
 /** Rows whose numbers are counted to tell whether most are national: the look-ahead's. */
 const COUNTED_ROWS = SAMPLE_ROWS;
@@ -90,21 +90,20 @@ export class FileEvidence {
    * Rows with a phone number, of the first `COUNTED_ROWS` (the look-ahead's, so a long file's
    * later rows change nothing): those that tell its country (written with its country code, or
    * the row names a country), by calling code; those of digits alone that read with the code they
-   * start with; and the rest, national numbers with no country of their own. Counted as rows are
-   * observed, then as rows after those are placed (`countPlaced`).
+   * start with, by calling code too; and the rest, national numbers with no country of their own.
+   * Counted as rows are observed, then as rows after those are placed (`countPlaced`).
    */
   #told = 0;
   readonly #toldBy = new Map<string, number>();
   #coded = 0;
+  readonly #codedBy = new Map<string, number>();
   #untold = 0;
   /** The last row observed ahead: the validator counts the rows after it. */
   #observedThrough = 0;
   /** The first national numbers with no country of their own written in groups (`NATIONALS_SAMPLED`). */
   readonly #nationals: string[] = [];
-  /** Whether one of the file's countries writes each of those as its own. */
-  readonly #nationalWritten: boolean[] = [];
-  /** How many of them each country has been tried on. */
-  readonly #triedBy = new Map<string, number>();
+  /** Of those, which each country writes as its own. */
+  readonly #writes = new Map<string, boolean[]>();
   /** The export's own order, for a column whose values leave it open. */
   readonly #fallbackOrder: DateOrder | undefined;
   #sorted: string[] | undefined = [];
@@ -206,6 +205,7 @@ export class FileEvidence {
     if (region) this.addCountry(region.code);
     if (phone)
       this.#count(
+        row,
         named || region ? 'told' : phone,
         nationalText,
         named ? namedCode : (region?.code ?? toldCode),
@@ -213,24 +213,19 @@ export class FileEvidence {
     return local;
   }
 
-  #count(phone: 'untold' | 'coded' | 'told', text: string, country: string | undefined): void {
-    if (this.#told + this.#coded + this.#untold >= COUNTED_ROWS) return;
+  #count(row: number, phone: 'untold' | 'coded' | 'told', text: string, country: string | undefined): void {
+    if (row > COUNTED_ROWS) return;
+    // By calling code: a British list's +44 numbers are GB's and Guernsey's alike.
+    const code = country && callingCode(country);
     if (phone === 'told') {
       this.#told++;
-      // By calling code: a British list's +44 numbers are GB's and Guernsey's alike.
-      const code = country && callingCode(country);
       if (code) this.#toldBy.set(code, (this.#toldBy.get(code) ?? 0) + 1);
     } else if (phone === 'coded') {
-      // Digits that may start with their country code name it, as far as they go (`1-415-...`).
       this.#coded++;
-      const code = country && callingCode(country);
-      if (code) this.#toldBy.set(code, (this.#toldBy.get(code) ?? 0) + 1);
+      if (code) this.#codedBy.set(code, (this.#codedBy.get(code) ?? 0) + 1);
     } else {
       this.#untold++;
-      if (/\d\D+\d/.test(text) && this.#nationals.length < NATIONALS_SAMPLED) {
-        this.#nationals.push(text);
-        this.#nationalWritten.push(false);
-      }
+      if (/\d\D+\d/.test(text) && this.#nationals.length < NATIONALS_SAMPLED) this.#nationals.push(text);
     }
   }
 
@@ -240,32 +235,37 @@ export class FileEvidence {
    */
   countPlaced(row: number, text: string, told: { country: string | undefined } | undefined): void {
     if (row > this.#observedThrough && /\d/.test(text))
-      this.#count(told ? 'told' : 'untold', text, told?.country);
+      this.#count(row, told ? 'told' : 'untold', text, told?.country);
   }
 
   /**
    * The countries a national number with no country of its own may be read in. Where most of the
-   * file's numbers are such (`mostlyNational`), a country named by one or two numbers beside ten
-   * times as many national ones is a few contacts' (a UK list's one Indian contact's `+91`
-   * number, which would make an Indian number of every `07400 123 456`), and reads none of them,
-   * unless the file's countries together write at least half of its national numbers written in
-   * groups as their own (`writtenAsOwn`: a US survey's `(303) 555-0101` beside one `+1` number;
-   * India writes `074001 23456`).
+   * file's numbers are such (`mostlyNational`), a country named by one or two numbers is a few
+   * contacts' (a UK list's one Indian contact's `+91` number, which would make an Indian number
+   * of every `07400 123 456`), and reads none of them, unless it writes some of the file's
+   * national numbers written in groups as its own (`writtenAsOwn`), and the file's countries
+   * together write at least two in three of them so: a US survey's `(303) 555-0101` beside one
+   * `+1` number, a Google export's `(206) 555-0100` and `020 7946 0654` beside a `+1` and a `+44`
+   * number. India writes `074001 23456`.
    */
   nationalCountries(): string[] {
     const countries = this.phoneCountries();
     if (countries.length === 0 || !this.mostlyNational()) return countries;
+    const coded = this.writesCountryCodes();
     const sampled = this.#nationals.length;
-    for (const country of countries) {
-      for (let k = this.#triedBy.get(country) ?? 0; k < sampled; k++)
-        this.#nationalWritten[k] ||= writtenAsOwn(this.#nationals[k]!, country);
-      this.#triedBy.set(country, sampled);
-    }
-    const written = this.#nationalWritten.filter(Boolean).length;
-    if (sampled > 0 && written * 2 >= sampled) return countries;
+    const writes = (country: string) => {
+      const flags = this.#writes.get(country) ?? [];
+      this.#writes.set(country, flags);
+      for (let k = flags.length; k < sampled; k++) flags.push(writtenAsOwn(this.#nationals[k]!, country));
+      return flags;
+    };
+    let written = 0;
+    for (let k = 0; k < sampled; k++) if (countries.some((country) => writes(country)[k])) written++;
+    const explained = sampled > 0 && written * 3 >= sampled * 2;
     return countries.filter((country) => {
-      const told = this.#toldBy.get(callingCode(country) ?? '') ?? 0;
-      return told >= FEW_NUMBERS || told * 10 > this.#untold;
+      const code = callingCode(country) ?? '';
+      const told = (this.#toldBy.get(code) ?? 0) + (coded ? (this.#codedBy.get(code) ?? 0) : 0);
+      return told >= FEW_NUMBERS || (explained && writes(country).includes(true));
     });
   }
 
