@@ -221,34 +221,39 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     // A footer starts after a blank line.
     let lastEnd = headerEnd;
     let afterBlank = false;
+    /** Blank lines right before this row. */
+    let blankBefore = false;
     try {
       for (let row = await read(); row; row = await read()) {
-        if (row.line > lastEnd + 1) afterBlank = true;
+        if (row.line > lastEnd + 1) afterBlank = blankBefore = true;
         lastEnd = row.last;
         const filled = filledCells(row.cells);
         if (filled === 0) {
-          afterBlank = true;
+          afterBlank = blankBefore = true;
           continue;
         }
-        // A title and another table's header: the table ends, and the rest is another section's.
-        const title = held[0] ?? pending;
+        const gap = blankBefore;
+        blankBefore = false;
+        // A title, or blank lines, and another table's header: the table ends, and the rest is
+        // another section's.
         const last = pending ?? held.at(-1);
+        const titled = last !== undefined && isTitle(last.cells);
         if (
-          last &&
-          isTitle(last.cells) &&
+          (titled || (gap && last === undefined)) &&
           !sameAsHeader(row.cells) &&
           !sameWordsAsHeader(row.cells) &&
           startsSection(row.cells, filled, labels, headerStart)
         ) {
+          const from = titled ? (held[0] ?? pending)!.line : row.line;
           let end = row.last;
           for (let rest = await read(); rest; rest = await read()) end = rest.last;
-          const name = truncate(firstFilled(last.cells));
+          const name = truncate(firstFilled((titled ? last : row).cells));
           options.note({
             code: 'section_not_read',
             message:
-              `lines ${title!.line}-${end} are another section (${JSON.stringify(name)}, with a header of its own at line ${row.line}), ` +
+              `lines ${from}-${end} are another section (${JSON.stringify(name)}, with a header of its own at line ${row.line}), ` +
               'not read: to import it, save it as a file of its own',
-            lines: [title!.line, end],
+            lines: [from, end],
             title: name,
           });
           return;
@@ -462,9 +467,19 @@ function headerRow(window: readonly TableRow[]): { at: number; people: Section[]
   const filled = window.map((row) => filledCells(row.cells));
   const widest = Math.max(...filled);
   const header = window.map((row, i) => looksLikeHeader(row.cells, filled[i]!, widest));
-  // The first row naming two of a contact's fields is the header, whatever rows come after it.
-  if (header[0] && (filled[0]! >= widest || contactFields(window[0]!.cells) >= 2))
-    return { at: 0, people: [] };
+  // The first row naming two of a contact's fields is the header, whatever rows come after it,
+  // but for another header after blank lines naming more of them (an event's own row over its
+  // attendees: `Event,Date,Email,Venue`, then `First Name,Last Name,Email,Phone`).
+  const fields0 = contactFields(window[0]!.cells);
+  const later = window.some(
+    (row, k) =>
+      header[k]! &&
+      afterGap(window, k) &&
+      contactFields(row.cells) >= 2 &&
+      contactFields(row.cells) > fields0 &&
+      !sameHeaderWords(row.cells, window[0]!.cells),
+  );
+  if (header[0] && !later && (filled[0]! >= widest || fields0 >= 2)) return { at: 0, people: [] };
   const breaks = sectionBreaks(window, filled, header);
   let best = -1;
   let bestRun = -1;
@@ -515,14 +530,25 @@ function sectionBreaks(window: readonly TableRow[], filled: readonly number[], h
   for (let j = window.length - 2; j >= 0; j--) next[j] = filled[j + 1]! > 1 ? j + 1 : next[j + 1]!;
   // A title over the same header again is the same table's next group (a board's `Leads` over
   // its columns once more), no break.
-  const same = (a: number, b: number) =>
-    window[a]!.cells.map((c) => c?.trim() ?? '').join('\u0000') ===
-    window[b]!.cells.map((c) => c?.trim() ?? '').join('\u0000');
-  const afterGap = (j: number) => j > 0 && window[j]!.line > window[j - 1]!.last + 1;
+  const same = (a: number, b: number) => sameHeaderWords(window[a]!.cells, window[b]!.cells);
   return (j: number, i: number) =>
     filled[j]! <= 1
       ? next[j] !== -1 && header[next[j]!]! && !same(next[j]!, i)
-      : afterGap(j) && header[j]! && !same(j, i);
+      : afterGap(window, j) && header[j]! && !same(j, i);
+}
+
+/** Whether blank lines come before row `j` of the window: a CSV's gap in line numbers, or a blank row. */
+const afterGap = (window: readonly TableRow[], j: number) =>
+  j > 0 && (window[j]!.line > window[j - 1]!.last + 1 || isBlank(window[j - 1]!.cells));
+
+/** The same header in any case or spelling (`NAME,EMAIL`, `Name,E-mail`): the table's, again. */
+function sameHeaderWords(a: Cell[], b: Cell[]): boolean {
+  const words = (cells: Cell[]) => {
+    const each = cells.map((c) => headerWords(c ?? '').join(' '));
+    while (each.at(-1) === '') each.pop();
+    return each.join('|');
+  };
+  return words(a) === words(b);
 }
 
 /** A group's title over the header repeated: a word, not an address or a number (`Leads`). */

@@ -78,11 +78,46 @@ describe('readTable', () => {
     expect(event.notes).toContain(
       'lines 1-2 are another section ("Event", with a header of its own at line 1), not read: to import it, save it as a file of its own',
     );
+    // As wide as the attendees' header, and naming a field of its own: still the event's.
+    const wide = await gapped([
+      [1, ['Event', 'Date', 'Email', 'Venue']],
+      [2, ['Spring Fair', '2024-05-01', 'events@example.com', 'Hall']],
+      [4, ['First Name', 'Last Name', 'Email', 'Phone']],
+      [5, ['Ann', 'Lee', 'ann@example.com', '+1 415 555 0101']],
+    ]);
+    expect(wide.header).toEqual(['First Name', 'Last Name', 'Email', 'Phone']);
+    expect(wide.records.map((r) => r.line)).toEqual([5]);
+    // The header again after blank lines, in capitals: the same table's next group, all read.
+    const again = await gapped([
+      [1, ['Leads export']],
+      [2, ['Name', 'Email', 'Phone']],
+      [3, ['Ann', 'ann@example.com', '1']],
+      [5, ['NAME', 'E-MAIL', 'PHONE']],
+      [6, ['Bob', 'bob@example.com', '2']],
+      [7, ['Cy', 'cy@example.com', '3']],
+    ]);
+    expect(again.header).toEqual(['Name', 'Email', 'Phone']);
+    expect(again.records.map((r) => r.record['Email'])).toEqual([
+      'ann@example.com',
+      'bob@example.com',
+      'cy@example.com',
+    ]);
+    // Another table after blank lines, with no title: not read, and said.
+    const second = await gapped([
+      [1, ['Name', 'Email', 'Phone', 'City']],
+      [2, ['Alice Wong', 'alice@example.com', '+1 312 555 0199', 'Chicago']],
+      [4, ['Company', 'Contact Email', 'Phone', 'City']],
+      [5, ['Acme Inc', 'info@acme.example.com', '(800) 555-0100', 'Boston']],
+    ]);
+    expect(second.records.map((r) => r.line)).toEqual([2]);
+    expect(second.notes).toContain(
+      'lines 4-5 are another section ("Company", with a header of its own at line 4), not read: to import it, save it as a file of its own',
+    );
     // Blank lines between rows of values end nothing: the rows after them are the table's.
     const plain = await gapped([
-      [1, ['Name', 'Email']],
-      [2, ['Ann', 'ann@example.com']],
-      [4, ['Bob', 'bob@example.com']],
+      [1, ['Event', 'Email', 'Phone']],
+      [2, ['Fair', 'ann@example.com', '1']],
+      [4, ['Gala', 'bob@example.com', '2']],
     ]);
     expect(plain.records.map((r) => r.record['Email'])).toEqual(['ann@example.com', 'bob@example.com']);
   });
