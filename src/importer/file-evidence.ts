@@ -32,8 +32,8 @@ import {
 const NATIONALS_SAMPLED = 100;
 /** Numbers of a country enough to read a mostly national file's national numbers in it. */
 const FEW_NUMBERS = 3;
-/** Rows whose numbers are counted to tell whether most are national: the look-ahead's. */
-const COUNTED_ROWS = SAMPLE_ROWS;
+/** Numbers counted to tell whether most are national: as many as the look-ahead's rows. */
+const COUNTED_NUMBERS = SAMPLE_ROWS;
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
 export interface LocalTime {
@@ -87,7 +87,7 @@ export class FileEvidence {
   #withCodes = 0;
   #readWithCodes = 0;
   /**
-   * Rows with a phone number, of the first `COUNTED_ROWS` (the look-ahead's, so a long file's
+   * Rows with a phone number, the first `COUNTED_NUMBERS` (the look-ahead's, so a long file's
    * later rows change nothing): those that tell its country (written with its country code, or
    * the row names a country), by calling code; those of digits alone that read with the code they
    * start with, by calling code too; and the rest, national numbers with no country of their own.
@@ -205,7 +205,6 @@ export class FileEvidence {
     if (region) this.addCountry(region.code);
     if (phone)
       this.#count(
-        row,
         named || region ? 'told' : phone,
         nationalText,
         named ? namedCode : (region?.code ?? toldCode),
@@ -213,8 +212,8 @@ export class FileEvidence {
     return local;
   }
 
-  #count(row: number, phone: 'untold' | 'coded' | 'told', text: string, country: string | undefined): void {
-    if (row > COUNTED_ROWS) return;
+  #count(phone: 'untold' | 'coded' | 'told', text: string, country: string | undefined): void {
+    if (this.#told + this.#coded + this.#untold >= COUNTED_NUMBERS) return;
     // By calling code: a British list's +44 numbers are GB's and Guernsey's alike.
     const code = country && callingCode(country);
     if (phone === 'told') {
@@ -235,7 +234,7 @@ export class FileEvidence {
    */
   countPlaced(row: number, text: string, told: { country: string | undefined } | undefined): void {
     if (row > this.#observedThrough && /\d/.test(text))
-      this.#count(row, told ? 'told' : 'untold', text, told?.country);
+      this.#count(told ? 'told' : 'untold', text, told?.country);
   }
 
   /**
@@ -262,11 +261,24 @@ export class FileEvidence {
     let written = 0;
     for (let k = 0; k < sampled; k++) if (countries.some((country) => writes(country)[k])) written++;
     const explained = sampled > 0 && written * 3 >= sampled * 2;
-    return countries.filter((country) => {
-      const code = callingCode(country) ?? '';
-      const told = (this.#toldBy.get(code) ?? 0) + (coded ? (this.#codedBy.get(code) ?? 0) : 0);
-      return told >= FEW_NUMBERS || (explained && writes(country).includes(true));
-    });
+    return countries.filter(
+      (country) => !this.#thin(country, coded) || (explained && writes(country).includes(true)),
+    );
+  }
+
+  /**
+   * Whether a national number is read in `country` of the file's only where written as that
+   * country writes its own, group by group: the country is named by one or two numbers of a
+   * mostly national file (`nationalCountries`), so its reading of a number in another form is
+   * no evidence (a UK list's London numbers are written as Pune's, its mobiles as no Indian's).
+   */
+  readsOnlyAsOwn(country: string): boolean {
+    return this.mostlyNational() && this.#thin(country, this.writesCountryCodes());
+  }
+
+  #thin(country: string, coded: boolean): boolean {
+    const code = callingCode(country) ?? '';
+    return (this.#toldBy.get(code) ?? 0) + (coded ? (this.#codedBy.get(code) ?? 0) : 0) < FEW_NUMBERS;
   }
 
   /**

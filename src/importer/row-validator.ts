@@ -10,7 +10,13 @@ import { BLANK_ROW, ColumnReader, type PhoneCell } from './column-reader.js';
 import { FileEvidence } from './file-evidence.js';
 import type { ColumnMapping } from './mapping.js';
 import { type EvidenceNote, localTimesNote } from './notes.js';
-import { isInternational, type PhoneCandidates, type PhonePlace, placePhone } from './phones.js';
+import {
+  isInternational,
+  type PhoneCandidates,
+  type PhonePlace,
+  placePhone,
+  writtenAsOwn,
+} from './phones.js';
 import type { SourceRecord } from './sources/types.js';
 import { LOST_CHARACTERS_RE } from './values.js';
 
@@ -232,7 +238,23 @@ export function createRowValidator({
         let candidates!: PhoneCandidates;
         let result!: PhonePlace;
         for (const tried of candidatesFor(phone)) {
-          const found = placePhone(phone.text, tried);
+          let found = placePhone(phone.text, tried);
+          // A country one or two numbers name reads only what it writes as its own.
+          if (
+            found.ok &&
+            tried.from === 'file' &&
+            found.withCode !== true &&
+            found.country !== undefined &&
+            !isInternational(phone.text) &&
+            evidence.readsOnlyAsOwn(found.country) &&
+            !writtenAsOwn(phone.text, found.country)
+          ) {
+            found = placePhone(phone.text, {
+              ...tried,
+              countries: [],
+              outnumbered: evidence.phoneCountries(),
+            });
+          }
           if (result === undefined || found.ok) [candidates, result] = [tried, found];
           if (found.ok) break;
         }

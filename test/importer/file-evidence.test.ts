@@ -160,6 +160,17 @@ describe('FileEvidence', () => {
     // Rows after the thousandth are not counted: three +91 numbers there change nothing.
     for (let i = 1000; i < 1003; i++) e.countPlaced(i, '+91 98765 43210', { country: 'IN' });
     expect(e.nationalCountries()).toEqual([]);
+    // Rows with no number do not use up the count.
+    const late = evidence();
+    for (let i = 1; i <= 1000; i++) late.observe(['u', undefined, undefined, undefined], i);
+    for (const [i, phone] of ['+91 98765 43210', '07400 123 456', '07400 123 457'].entries())
+      late.countPlaced(1001 + i, phone, i === 0 ? { country: 'IN' } : undefined);
+    expect(late.mostlyNational()).toBe(true);
+    expect(late.nationalCountries()).toEqual([]);
+    // A country named by one or two numbers reads only what it writes as its own; three, anything.
+    expect(late.readsOnlyAsOwn('IN')).toBe(true);
+    for (let i = 0; i < 2; i++) late.countPlaced(1004 + i, '+91 98765 43211', { country: 'IN' });
+    expect(late.readsOnlyAsOwn('IN')).toBe(false);
     // Two numbers of one calling code (the US's and Canada's) beside twenty national ones read none.
     const both = evidence();
     const phones = [

@@ -242,6 +242,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           (titled || (gap && last === undefined)) &&
           !sameAsHeader(row.cells) &&
           !sameWordsAsHeader(row.cells) &&
+          !(gap && mostlySameHeader(row.cells, fullHeader)) &&
           startsSection(row.cells, filled, labels, headerStart)
         ) {
           const from = titled ? (held[0] ?? pending)!.line : row.line;
@@ -549,6 +550,20 @@ function sameHeaderWords(a: Cell[], b: Cell[]): boolean {
     return each.join('|');
   };
   return words(a) === words(b);
+}
+
+/**
+ * The header again with a column renamed (`Name,Email,Mobile,Company,Notes` under
+ * `Name,Email,Phone,Company,Notes`): more than half its labels the same words in the same
+ * columns, so its rows line up with the table's.
+ */
+function mostlySameHeader(row: Cell[], header: readonly string[]): boolean {
+  let same = 0;
+  for (let i = 0; i < row.length; i++) {
+    const words = headerWords(row[i] ?? '').join(' ');
+    if (words && words === headerWords(header[i] ?? '').join(' ')) same++;
+  }
+  return same * 2 > filledCells(row);
 }
 
 /** A group's title over the header repeated: a word, not an address or a number (`Leads`). */

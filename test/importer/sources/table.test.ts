@@ -102,6 +102,18 @@ describe('readTable', () => {
       'bob@example.com',
       'cy@example.com',
     ]);
+    // A column renamed in the header again: its rows line up with the table's, all read.
+    const renamed = await gapped([
+      [1, ['Name', 'Email', 'Phone', 'Company', 'Notes']],
+      [2, ['Ann', 'ann@example.com', '1', 'Acme', '']],
+      [4, ['Name', 'Email', 'Mobile', 'Company', 'Notes']],
+      [5, ['Bob', 'bob@example.com', '2', 'Beta', '']],
+    ]);
+    expect(renamed.records.map((r) => r.record['Email'])).toEqual([
+      'ann@example.com',
+      'Email',
+      'bob@example.com',
+    ]);
     // Another table after blank lines, with no title: not read, and said.
     const second = await gapped([
       [1, ['Name', 'Email', 'Phone', 'City']],
