@@ -90,7 +90,7 @@ function declareImport(parent: Parent) {
     )
     .option(
       '--diff',
-      'with --dry-run: list each row that would change, field: old -> new (-o ndjson: one object a row)',
+      'with --dry-run: list each row that would change, field: old -> new (-o ndjson or json: one object a row, the summary last)',
     )
     .option(
       '--undoable',
