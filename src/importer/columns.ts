@@ -579,6 +579,8 @@ const NAME_QUALIFIERS = new Set([
   // Who paid: the person, in a sales export (`Buyer Name`).
   'buyer',
   'purchaser',
+  // Zoom's participants: `Name (Original Name)`, the name as the person first gave it.
+  'original',
   ...PERSON_WORDS,
 ]);
 /**

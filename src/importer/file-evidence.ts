@@ -32,7 +32,7 @@ import {
 const NATIONALS_SAMPLED = 100;
 /** Numbers of a country enough to read a mostly national file's national numbers in it. */
 const FEW_NUMBERS = 3;
-/** Numbers counted to tell whether most are national: as many as the look-ahead's rows. */
+/** Numbers counted to tell whether most are national: as many as the look-ahead has rows. */
 const COUNTED_NUMBERS = SAMPLE_ROWS;
 
 /** A date-time without a zone, in a column: read as UTC, which the user is told once. */
@@ -87,8 +87,8 @@ export class FileEvidence {
   #withCodes = 0;
   #readWithCodes = 0;
   /**
-   * Rows with a phone number, the first `COUNTED_NUMBERS` (the look-ahead's, so a long file's
-   * later rows change nothing): those that tell its country (written with its country code, or
+   * Rows with a phone number, the first `COUNTED_NUMBERS` (in the look-ahead where a file's
+   * phones start in its first rows; a long file's later rows change nothing): those that tell its country (written with its country code, or
    * the row names a country), by calling code; those of digits alone that read with the code they
    * start with, by calling code too; and the rest, national numbers with no country of their own.
    * Counted as rows are observed, then as rows after those are placed (`countPlaced`).

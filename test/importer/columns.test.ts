@@ -112,6 +112,15 @@ describe('inferColumns: header words', () => {
     ).toMatchObject({ 'Purchase ID': undefined, 'Item Name': undefined, 'Buyer Name': 'name' });
   });
 
+  it("reads a Zoom meeting's participants' `Name (Original Name)` as the name", () => {
+    expect(
+      roles(
+        ['Name (Original Name)', 'User Email', 'Join Time', 'Leave Time', 'Duration (Minutes)', 'Guest'],
+        [['Ann Lee', 'ann@example.com', '11/20/2026 09:00:00 AM', '11/20/2026 10:00:00 AM', '60', 'No']],
+      ),
+    ).toMatchObject({ 'Name (Original Name)': 'name', 'User Email': 'email' });
+  });
+
   it("keys an event's attendees by their email, not by the id of one registration", () => {
     const rows: Cell[][] = [
       ['18441755061', 'Ana Reyes', 'ana@example.com'],

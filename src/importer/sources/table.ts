@@ -166,12 +166,36 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     0,
     fullHeader.findIndex((cell) => cell.trim()),
   );
-  // The header said again in another case or spelling (`NAME,E-MAIL,PHONE`): the same header.
+  // The header said again in another case or spelling (`NAME,E-MAIL,PHONE`): the same header,
+  // and so is one going on with more labels (`Name,Email,Phone` under `Name,Email`), whose
+  // columns past the table's are said not read. A cell with more digits than its label's words
+  // is a value: most rows end there.
   const headerWordsAt = fullHeader.map((cell) => headerWords(cell).join(' '));
-  const sameWordsAsHeader = (cells: Cell[]) =>
-    filledCells(cells) >= 2 &&
-    headerWordsAt.every((words, i) => headerWords(cells[i] ?? '').join(' ') === words);
+  const headerDigitsAt = headerWordsAt.map(asciiDigits);
+  const headerLabels = filledCells(fullHeader);
+  const sameWordsAsHeader = (cells: Cell[]) => {
+    if (filledCells(cells) < 2) return false;
+    for (let i = 0; i < headerDigitsAt.length; i++)
+      if (asciiDigits(cells[i] ?? '') > headerDigitsAt[i]!) return false;
+    return headerWordsAt.every((words, i) => headerWords(cells[i] ?? '').join(' ') === words);
+  };
+  // Another tool's labels for the same columns (`Full Name,Email Address,Mobile,Organisation`
+  // under `Name,Email,Phone,Company`): each column's label of the same field, or of none this
+  // tool reads, and a label it does not know in the same words (`Join Time` is not `First Join`).
+  const rolesAt = fullHeader.map(roleOfLabel);
+  const fieldsAt = rolesAt.filter((role) => role !== undefined && FIELD_ROLES.has(role)).length;
+  const sameRolesAsHeader = (cells: Cell[], filled: number) =>
+    fieldsAt >= 2 &&
+    filled === headerLabels &&
+    looksLikeHeader(cells, filled, filled) &&
+    rolesAt.every((role, i) =>
+      role === undefined
+        ? headerWords(cells[i] ?? '').join(' ') === headerWordsAt[i]
+        : roleOfLabel(cells[i]) === role,
+    );
   let rowNumber = 0;
+  /** The header said again with more columns, where and which: rows as wide are not the table's. */
+  let wider: { line: number; labels: string } | undefined;
 
   // Cells go to the record as read unless the header has a rejects column to leave out.
   const allKept = kept.length === fullHeader.length;
@@ -189,7 +213,11 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           line,
           record: {},
           raw: cells,
-          error: widthError(cells.length, fullHeader.length),
+          error:
+            wider && cells.length > fullHeader.length
+              ? `Row has ${cells.length} fields but the header has ${fullHeader.length}: line ${wider.line} says the ` +
+                `header again with more columns (${wider.labels}); to import the rows under it, save them as a file of their own`
+              : widthError(cells.length, fullHeader.length),
         };
       }
     }
@@ -223,6 +251,8 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     let afterBlank = false;
     /** Blank lines right before this row. */
     let blankBefore = false;
+    /** Labels of the header, or values of a row, the most: a row wider than all heads another table. */
+    let widest = headerLabels;
     try {
       for (let row = await read(); row; row = await read()) {
         if (row.line > lastEnd + 1) afterBlank = blankBefore = true;
@@ -235,15 +265,18 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         const gap = blankBefore;
         blankBefore = false;
         // A title, or blank lines, and another table's header: the table ends, and the rest is
-        // another section's.
+        // another section's. So it does right after a row where the header's labels are said in
+        // another order or another table's follow (`Last Name,First Name,Email,Phone`): its rows
+        // are not in the table's columns.
         const last = pending ?? held.at(-1);
         const titled = last !== undefined && isTitle(last.cells);
         if (
-          (titled || (gap && last === undefined)) &&
+          (titled || last === undefined) &&
           !sameAsHeader(row.cells) &&
           !sameWordsAsHeader(row.cells) &&
           !(gap && mostlySameHeader(row.cells, fullHeader)) &&
-          startsSection(row.cells, filled, labels, headerStart)
+          !sameRolesAsHeader(row.cells, filled) &&
+          startsSection(row.cells, filled, labels, headerStart, widest)
         ) {
           const from = titled ? (held[0] ?? pending)!.line : row.line;
           let end = row.last;
@@ -259,8 +292,11 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           });
           return;
         }
+        widest = Math.max(widest, filled);
         const repeated =
-          (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) || sameWordsAsHeader(row.cells);
+          (row.cells.length === fullHeader.length && sameAsHeader(row.cells)) ||
+          sameWordsAsHeader(row.cells) ||
+          sameRolesAsHeader(row.cells, filled);
         if (pending) {
           yield record(pending.cells, pending.line);
           pending = undefined;
@@ -292,7 +328,13 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
               `line ${title.line} is a group's title (${JSON.stringify(truncate(text))}) over the header repeated: skipped`,
             );
           repeatedHeaders++;
-          if (repeatedHeaders <= 3) skipped(`line ${row.line} repeats the header row: skipped`);
+          const more = row.cells.slice(fullHeader.length).flatMap((c) => (c?.trim() ? [c.trim()] : []));
+          if (more.length > 0) {
+            wider = { line: row.line, labels: more.map((l) => JSON.stringify(truncate(l))).join(', ') };
+            skipped(
+              `line ${row.line} repeats the header row with more columns (${wider.labels}), not read: skipped`,
+            );
+          } else if (repeatedHeaders <= 3) skipped(`line ${row.line} repeats the header row: skipped`);
           continue;
         }
         if (held.length > 0)
@@ -331,6 +373,16 @@ function filledCells(cells: Cell[]): number {
   return n;
 }
 
+/** ASCII digits in a text: a label's words keep every one of them. */
+function asciiDigits(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
 /** The first cell holding a character other than white space, trimmed ('' when none). */
 function firstFilled(cells: Cell[]): string {
   for (const c of cells) {
@@ -358,6 +410,7 @@ function looksLikeHeader(cells: Cell[], filled: number, widest: number): boolean
 const FIELD_ROLES = new Set(['email', 'phone', 'name', 'first', 'last']);
 
 const roleOf = (text: string) => roleByWords(headerWords(text));
+const roleOfLabel = (cell: Cell) => (cell?.trim() ? roleOf(cell) : undefined);
 const sameWords = (a: string, b: string) => headerWords(a).join('') === headerWords(b).join('');
 
 /**
@@ -467,20 +520,26 @@ function describesColumns(cells: Cell[]): boolean {
 function headerRow(window: readonly TableRow[]): { at: number; people: Section[] } {
   const filled = window.map((row) => filledCells(row.cells));
   const widest = Math.max(...filled);
-  const header = window.map((row, i) => looksLikeHeader(row.cells, filled[i]!, widest));
+  const wide = window.map((row, i) => looksLikeHeader(row.cells, filled[i]!, widest));
+  // A narrow list's header is one too, over rows as narrow as it (`Name,Email` over three people,
+  // above a wider table after blank lines), but the count of people decides which is read.
+  const header = wide.map((yes, i) => yes || headsList(window, filled, i));
   // The first row naming two of a contact's fields is the header, whatever rows come after it,
   // but for another header after blank lines naming more of them (an event's own row over its
-  // attendees: `Event,Date,Email,Venue`, then `First Name,Last Name,Email,Phone`).
+  // attendees: `Event,Date,Email,Venue`, then `First Name,Last Name,Email,Phone`) or wider, not
+  // the same header going on: the count of people decides.
   const fields0 = contactFields(window[0]!.cells);
   const later = window.some(
     (row, k) =>
       header[k]! &&
       afterGap(window, k) &&
       contactFields(row.cells) >= 2 &&
-      contactFields(row.cells) > fields0 &&
+      (contactFields(row.cells) > fields0 ||
+        (filled[k]! > filled[0]! &&
+          !sameHeaderWords(row.cells.slice(0, window[0]!.cells.length), window[0]!.cells))) &&
       !sameHeaderWords(row.cells, window[0]!.cells),
   );
-  if (header[0] && !later && (filled[0]! >= widest || fields0 >= 2)) return { at: 0, people: [] };
+  if (wide[0] && !later && (filled[0]! >= widest || fields0 >= 2)) return { at: 0, people: [] };
   const breaks = sectionBreaks(window, filled, header);
   let best = -1;
   let bestRun = -1;
@@ -512,6 +571,27 @@ function headerRow(window: readonly TableRow[]): { at: number; people: Section[]
   }
   const at = named.at !== -1 ? named.at : reachesEnd !== -1 ? reachesEnd : best !== -1 ? best : 0;
   return { at, people: people.filter((section) => section.header < at) };
+}
+
+/** A name's roles: a list of people names them (`Organizer,Email` over role addresses does not). */
+const NAME_ROLES = new Set(['name', 'first', 'last']);
+
+/**
+ * Whether row `i` heads a list of people up to the next blank lines, whatever the width of the
+ * rows after those: labels with a name and an email column, and two addresses at least in that
+ * column of rows no wider than it. A preamble's lines (`Host,host@example.com`) are no list.
+ */
+function headsList(window: readonly TableRow[], filled: readonly number[], i: number): boolean {
+  const cells = window[i]!.cells;
+  if (!looksLikeHeader(cells, filled[i]!, filled[i]!)) return false;
+  const email = cells.findIndex((c) => c?.trim() && roleOf(c) === 'email');
+  if (email === -1 || !cells.some((c) => NAME_ROLES.has(roleOfLabel(c) ?? ''))) return false;
+  let addresses = 0;
+  for (let k = i + 1; k < window.length && !afterGap(window, k); k++) {
+    if (filled[k]! > filled[i]!) return false;
+    if (ADDRESS_RE.test(window[k]!.cells[email]?.trim() ?? '')) addresses++;
+  }
+  return addresses >= 2;
 }
 
 /** A section of the window: its header's row, and the row after its last. */
@@ -577,7 +657,9 @@ const isTitle = (cells: Cell[]) => {
 
 /**
  * A row that heads another table: four labels or more with no empty cell among them (one column
- * of row numbers before them may have none, as pandas writes it), at least two and half of them the header's own, in another order or beside others
+ * of row numbers before them may have none, as pandas writes it), two of them a contact's fields
+ * (`First Name,Last Name,Email Address,Mobile` under `Name,Email`), or at least two and half of
+ * them the header's own, in another order or beside others
  * (Teams' sessions: `Name`, `Join Time`, `Email`, `Role`; Zoom's `Other Attended`: `User Name
  * (Original Name)`, `Join Time`, `Is Guest`). A row of values that happen to be field words
  * (`Harry,,,Email,Phone,Post`: a contact's preferred channels) is none.
@@ -587,6 +669,7 @@ function startsSection(
   filled: number,
   labels: ReadonlySet<string>,
   headerStart: number,
+  widest: number,
 ): boolean {
   if (filled < 4 || !looksLikeHeader(cells, filled, filled)) return false;
   // Where the table's header starts, or one column of row numbers before that at most.
@@ -595,14 +678,19 @@ function startsSection(
   for (let i = start; i < start + filled; i++) if (!cells[i]?.trim()) return false;
   let own = 0;
   for (const cell of cells) if (cell && labels.has(cell.trim())) own++;
-  return own >= 2 && own * 2 >= filled;
+  if (own >= 2 && own * 2 >= filled) return true;
+  // Another table's own labels: more than the table's header and rows have cells, or first
+  // naming a contact's field (a row of values that are field words, `Cy Fox,Gamma,Email,Mobile,Phone`,
+  // starts with a name).
+  const first = roleOfLabel(cells[start]);
+  return contactFields(cells) >= 2 && (filled > widest || (first !== undefined && FIELD_ROLES.has(first)));
 }
 
 /** Cells of a header naming a contact's field (`Name`, `First Name`, `Email`, `Phone`). */
 function contactFields(cells: Cell[]): number {
   let n = 0;
   for (const cell of cells) {
-    const role = cell?.trim() ? roleOf(cell) : undefined;
+    const role = roleOfLabel(cell);
     if (role !== undefined && FIELD_ROLES.has(role)) n++;
   }
   return n;

@@ -21,6 +21,22 @@ async function table(rows: Cell[][], widthError?: (fields: number, expected: num
   return { header: read?.header, records, notes };
 }
 
+/** Rows at the lines given: a CSV's blank lines are a gap in the line numbers. */
+async function gapped(rows: [number, Cell[]][]) {
+  let i = 0;
+  const notes: string[] = [];
+  const read = await readTable({
+    read: async () => {
+      const row = rows[i++];
+      return row ? { cells: row[1], line: row[0], last: row[0] } : null;
+    },
+    note: (note) => notes.push(note.message),
+  });
+  const records: SourceRecord[] = [];
+  for await (const r of read!.records()) records.push(r);
+  return { header: read!.header, records, notes };
+}
+
 describe('readTable', () => {
   it('reads the header and each row as a record by it, with its line', async () => {
     const { header, records } = await table([
@@ -51,20 +67,6 @@ describe('readTable', () => {
 
   it('ends a section at blank lines a CSV leaves out, before another header', async () => {
     // A CSV's blank lines are no rows, only a gap in the line numbers.
-    const gapped = async (rows: [number, Cell[]][]) => {
-      let i = 0;
-      const notes: string[] = [];
-      const read = await readTable({
-        read: async () => {
-          const row = rows[i++];
-          return row ? { cells: row[1], line: row[0], last: row[0] } : null;
-        },
-        note: (note) => notes.push(note.message),
-      });
-      const records: SourceRecord[] = [];
-      for await (const r of read!.records()) records.push(r);
-      return { header: read!.header, records, notes };
-    };
     // An event's own row over its attendees.
     const event = await gapped([
       [1, ['Event', 'Date', 'Email']],
@@ -102,18 +104,33 @@ describe('readTable', () => {
       'bob@example.com',
       'cy@example.com',
     ]);
-    // A column renamed in the header again: its rows line up with the table's, all read.
+    // A column renamed in the header again: its rows line up with the table's, all read, and the
+    // header is said again in other words (another tool's labels of the same fields), no row.
     const renamed = await gapped([
       [1, ['Name', 'Email', 'Phone', 'Company', 'Notes']],
       [2, ['Ann', 'ann@example.com', '1', 'Acme', '']],
       [4, ['Name', 'Email', 'Mobile', 'Company', 'Notes']],
       [5, ['Bob', 'bob@example.com', '2', 'Beta', '']],
     ]);
-    expect(renamed.records.map((r) => r.record['Email'])).toEqual([
-      'ann@example.com',
-      'Email',
-      'bob@example.com',
+    expect(renamed.records.map((r) => r.record['Email'])).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(renamed.notes).toContain('line 4 repeats the header row: skipped');
+    const otherTool = await gapped([
+      [1, ['Name', 'Email', 'Phone', 'Company']],
+      [2, ['Ann Lee', 'ann@example.com', '+1 617 555 0101', 'Acme']],
+      [3, ['Bob Ray', 'bob@example.com', '+1 512 555 0102', 'Beta']],
+      [5, ['Full Name', 'Email Address', 'Mobile', 'Organisation']],
+      [6, ['Cy Fox', 'cy@example.com', '+1 303 555 0103', 'Gamma']],
     ]);
+    expect(otherTool.records.map((r) => r.line)).toEqual([2, 3, 6]);
+    // A row of values that are field words, after blank lines, is a row (`Email,Mobile,Phone`: a
+    // contact's preferred ways, in order).
+    const channels = await gapped([
+      [1, ['Name', 'Company', 'Preferred Contact', 'Second Choice', 'Third Choice']],
+      [2, ['Ann Lee', 'Acme', 'Email', 'Phone', 'Post']],
+      [3, ['Bob Ray', 'Beta', 'Phone', 'Email', 'Post']],
+      [5, ['Cy Fox', 'Gamma', 'Email', 'Mobile', 'Phone']],
+    ]);
+    expect(channels.records.map((r) => r.line)).toEqual([2, 3, 5]);
     // Another table after blank lines, with no title: not read, and said.
     const second = await gapped([
       [1, ['Name', 'Email', 'Phone', 'City']],
@@ -132,6 +149,98 @@ describe('readTable', () => {
       [4, ['Gala', 'bob@example.com', '2']],
     ]);
     expect(plain.records.map((r) => r.record['Email'])).toEqual(['ann@example.com', 'bob@example.com']);
+    // The header again with more labels is the header repeated: its columns past the table's are
+    // said not read.
+    const wider = await gapped([
+      [1, ['Name', 'Email']],
+      [2, ['Ann', 'ann@example.com']],
+      [3, ['Cy', 'cy@example.com']],
+      [5, ['Name', 'Email', 'Phone', 'Company']],
+      [6, ['Bob', 'bob@example.com', '+44 20 7946 0011', 'Acme']],
+    ]);
+    expect(wider.records.map((r) => r.line)).toEqual([2, 3, 6]);
+    expect(wider.notes).toContain(
+      'line 5 repeats the header row with more columns ("Phone", "Company"), not read: skipped',
+    );
+    // The header's labels in another order right after its rows: another list, whose rows are
+    // not in the table's columns (its first and last names would be swapped).
+    const swapped = await gapped([
+      [1, ['First Name', 'Last Name', 'Email', 'Phone']],
+      [2, ['Olivia', 'Smith', 'olivia@example.com', '+1 415 555 0100']],
+      [3, ['Last Name', 'First Name', 'Email', 'Phone']],
+      [4, ['Park', 'Zoe', 'zoe@example.com', '+1 415 555 0125']],
+    ]);
+    expect(swapped.records.map((r) => r.line)).toEqual([2]);
+    expect(swapped.notes).toContain(
+      'lines 3-4 are another section ("Last Name", with a header of its own at line 3), not read: to import it, save it as a file of its own',
+    );
+    // Where the source refuses a row of another width, the rows under it say why.
+    const widthError = (fields: number, expected: number) => `Row has ${fields} fields, not ${expected}`;
+    const csv = await table(
+      [
+        ['Name', 'Email'],
+        ['Ann', 'ann@example.com'],
+        ['Name', 'Email', 'Phone'],
+        ['Bob', 'bob@example.com', '+44 20 7946 0011'],
+      ],
+      widthError,
+    );
+    expect(csv.records.map((r) => r.error)).toEqual([
+      undefined,
+      'Row has 3 fields but the header has 2: line 3 says the header again with more columns ("Phone"); to import the rows under it, save them as a file of their own',
+    ]);
+  });
+
+  it('reads a narrow list of people above a wider table, and says the table is not read', async () => {
+    const list: [number, Cell[]][] = [
+      [1, ['Name', 'Email']],
+      [2, ['Ann Lee', 'ann@example.com']],
+      [3, ['Bob Ray', 'bob@example.com']],
+      [4, ['Cy Fox', 'cy@example.com']],
+    ];
+    const wide = (people: number): [number, Cell[]][] => [
+      [6, ['First Name', 'Last Name', 'Email Address', 'Mobile', 'Company']],
+      ...Array.from({ length: people }, (_, k): [number, Cell[]] => [
+        7 + k,
+        [`P${k}`, 'Quinn', `p${k}@example.com`, `+44 20 7946 001${k}`, 'Acme'],
+      ]),
+    ];
+    const first = await gapped([...list, ...wide(2)]);
+    expect(first.header).toEqual(['Name', 'Email']);
+    expect(first.records.map((r) => r.line)).toEqual([2, 3, 4]);
+    expect(first.notes).toContain(
+      'lines 6-8 are another section ("First Name", with a header of its own at line 6), not read: to import it, save it as a file of its own',
+    );
+    // The table over more people is the one read; the list is said to be a section not read,
+    // not lines that hold no contacts.
+    const second = await gapped([...list, ...wide(5)]);
+    expect(second.header).toEqual(['First Name', 'Last Name', 'Email Address', 'Mobile', 'Company']);
+    expect(second.records.map((r) => r.line)).toEqual([7, 8, 9, 10, 11]);
+    expect(second.notes).toContain(
+      'lines 1-4 are another section ("Name", with a header of its own at line 1), not read: to import it, save it as a file of its own',
+    );
+    expect(second.notes.join('\n')).not.toContain('not contacts');
+    // Role addresses with no name column are no list of people: the table is read.
+    const roles = await gapped([
+      [1, ['Organizer', 'Email']],
+      [2, ['Jane Host', 'jane@host.example.com']],
+      [3, ['Sam Co', 'sam@host.example.com']],
+      ...wide(1).map(([line, cells]): [number, Cell[]] => [line - 1, cells]),
+    ]);
+    expect(roles.records.map((r) => r.line)).toEqual([6]);
+    // The same when the table names no more fields than the list.
+    const samefields = await gapped([
+      ...list,
+      [6, ['Name', 'Email', 'Company', 'Title', 'Ticket Type']],
+      ...Array.from({ length: 4 }, (_, k): [number, Cell[]] => [
+        7 + k,
+        [`P${k} Quinn`, `p${k}@example.com`, 'Acme', 'VP', 'GA'],
+      ]),
+    ]);
+    expect(samefields.records.map((r) => r.line)).toEqual([7, 8, 9, 10]);
+    expect(samefields.notes).toContain(
+      'lines 1-4 are another section ("Name", with a header of its own at line 1), not read: to import it, save it as a file of its own',
+    );
   });
 
   it("reads a report's section of people, and ends the table where another section begins", async () => {
