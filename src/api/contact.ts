@@ -2,6 +2,7 @@
 // custom attributes against the agent's definitions. The record the service returns is in
 // records.ts (re-exported here).
 import * as z from 'zod';
+import { countDigits } from '../core/digits.js';
 import { attributeKeyProblem, attributeTextSchemas, attributeValueSchemas } from './attribute.js';
 import {
   MAX_BATCH_SIZE,
@@ -46,16 +47,6 @@ export const PhoneNumberSchema = z
     const digits = countDigits(s);
     return digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
   }, `Invalid phone number: expected ${PHONE_MIN_DIGITS} to ${PHONE_MAX_DIGITS} digits`);
-
-/** Digits in a string; a loop, as this runs for every contact the mock and importer check. */
-function countDigits(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) n++;
-  }
-  return n;
-}
 
 const RawCustomAttributesSchema = z.record(z.string(), AttributeValueSchema);
 

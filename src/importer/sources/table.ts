@@ -3,6 +3,7 @@
 // repeated where exports were pasted one after another, a report's footer), skipped alike
 // whichever way the rows were read.
 import { MAX_BODY_BYTES } from '../../api/limits.js';
+import { countDigits } from '../../core/digits.js';
 import { headerWords, roleByWords } from '../columns.js';
 import type { SourceNote } from '../notes.js';
 import { readBoolean } from '../values.js';
@@ -171,12 +172,12 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
   // columns past the table's are said not read. A cell with more digits than its label's words
   // is a value: most rows end there.
   const headerWordsAt = fullHeader.map((cell) => headerWords(cell).join(' '));
-  const headerDigitsAt = headerWordsAt.map(asciiDigits);
+  const headerDigitsAt = headerWordsAt.map(countDigits);
   const headerLabels = filledCells(fullHeader);
   const sameWordsAsHeader = (cells: Cell[]) => {
     if (filledCells(cells) < 2) return false;
     for (let i = 0; i < headerDigitsAt.length; i++)
-      if (asciiDigits(cells[i] ?? '') > headerDigitsAt[i]!) return false;
+      if (countDigits(cells[i] ?? '') > headerDigitsAt[i]!) return false;
     return headerWordsAt.every((words, i) => headerWords(cells[i] ?? '').join(' ') === words);
   };
   // Another tool's labels for the same columns (`Full Name,Email Address,Mobile,Organisation`
@@ -195,7 +196,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
     );
   let rowNumber = 0;
   /** The header said again with more columns, where and which: rows as wide are not the table's. */
-  let wider: { line: number; labels: string } | undefined;
+  let wider: { line: number; width: number; labels: string } | undefined;
 
   // Cells go to the record as read unless the header has a rejects column to leave out.
   const allKept = kept.length === fullHeader.length;
@@ -214,7 +215,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           record: {},
           raw: cells,
           error:
-            wider && cells.length > fullHeader.length
+            wider && cells.length > fullHeader.length && cells.length <= wider.width
               ? `Row has ${cells.length} fields but the header has ${fullHeader.length}: line ${wider.line} says the ` +
                 `header again with more columns (${wider.labels}); to import the rows under it, save them as a file of their own`
               : widthError(cells.length, fullHeader.length),
@@ -265,18 +266,18 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
         const gap = blankBefore;
         blankBefore = false;
         // A title, or blank lines, and another table's header: the table ends, and the rest is
-        // another section's. So it does right after a row where the header's labels are said in
-        // another order or another table's follow (`Last Name,First Name,Email,Phone`): its rows
-        // are not in the table's columns.
+        // another section's. So it does right after the header's own labels in another order
+        // (`Last Name,First Name,Email,Phone`): the rows under them are not in the table's columns.
         const last = pending ?? held.at(-1);
         const titled = last !== undefined && isTitle(last.cells);
         if (
-          (titled || last === undefined) &&
+          (titled || (gap && last === undefined)
+            ? startsSection(row.cells, filled, labels, headerStart, widest)
+            : last === undefined && reordersHeader(row.cells, filled, labels)) &&
           !sameAsHeader(row.cells) &&
           !sameWordsAsHeader(row.cells) &&
           !(gap && mostlySameHeader(row.cells, fullHeader)) &&
-          !sameRolesAsHeader(row.cells, filled) &&
-          startsSection(row.cells, filled, labels, headerStart, widest)
+          !sameRolesAsHeader(row.cells, filled)
         ) {
           const from = titled ? (held[0] ?? pending)!.line : row.line;
           let end = row.last;
@@ -330,7 +331,11 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
           repeatedHeaders++;
           const more = row.cells.slice(fullHeader.length).flatMap((c) => (c?.trim() ? [c.trim()] : []));
           if (more.length > 0) {
-            wider = { line: row.line, labels: more.map((l) => JSON.stringify(truncate(l))).join(', ') };
+            wider = {
+              line: row.line,
+              width: row.cells.length,
+              labels: more.map((l) => JSON.stringify(truncate(l))).join(', '),
+            };
             skipped(
               `line ${row.line} repeats the header row with more columns (${wider.labels}), not read: skipped`,
             );
@@ -369,16 +374,6 @@ function filledCells(cells: Cell[]): number {
     // A printable ASCII character first is the common case, and needs no trim.
     const first = c.charCodeAt(0);
     if ((first > 0x20 && first < 0x7f) || c.trim() !== '') n++;
-  }
-  return n;
-}
-
-/** ASCII digits in a text: a label's words keep every one of them. */
-function asciiDigits(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) n++;
   }
   return n;
 }
@@ -684,6 +679,23 @@ function startsSection(
   // starts with a name).
   const first = roleOfLabel(cells[start]);
   return contactFields(cells) >= 2 && (filled > widest || (first !== undefined && FIELD_ROLES.has(first)));
+}
+
+/**
+ * A row right after the table's rows that heads another list: the header's own labels and
+ * nothing else, four or more, each once, in another order (`Last Name,First Name,Email,Phone`).
+ * A row of values is never all labels (`Sarah Land,Mail,Phone,Sales Team`).
+ */
+function reordersHeader(cells: Cell[], filled: number, labels: ReadonlySet<string>): boolean {
+  if (filled < 4) return false;
+  const seen = new Set<string>();
+  for (const cell of cells) {
+    const text = cell?.trim();
+    if (!text) continue;
+    if (!labels.has(text) || seen.has(text)) return false;
+    seen.add(text);
+  }
+  return true;
 }
 
 /** Cells of a header naming a contact's field (`Name`, `First Name`, `Email`, `Phone`). */

@@ -174,6 +174,17 @@ describe('readTable', () => {
     expect(swapped.notes).toContain(
       'lines 3-4 are another section ("Last Name", with a header of its own at line 3), not read: to import it, save it as a file of its own',
     );
+    // Rows of values holding field words end nothing: a directory's `Family`, a surname `Handy`
+    // (a German mobile), a job in `Phone Support`.
+    const directory = await table([
+      ['Type', 'Last Name', 'First Name', 'Preferred', 'City', 'Phone'],
+      ['Family', 'Baker', 'Ann', 'Home', 'Denver', '+1 303-555-0101'],
+      ['Family', 'Smith', 'John', 'Cell', 'Springfield', '+1 417-555-0109'],
+      ['Handy', 'Bill', 'Mobile', 'Cell', 'Tulsa', undefined],
+      ['Mobile Handy', 'Email Marketing Lead', 'Phone Support', 'Cell Co', 'Leeds', undefined],
+      ['Individual', 'Fox', 'Eve', 'Work', 'Seattle', '+1 206-555-0104'],
+    ]);
+    expect(directory.records.map((r) => r.line)).toEqual([2, 3, 4, 5, 6]);
     // Where the source refuses a row of another width, the rows under it say why.
     const widthError = (fields: number, expected: number) => `Row has ${fields} fields, not ${expected}`;
     const csv = await table(
