@@ -653,7 +653,8 @@ const isTitle = (cells: Cell[]) => {
 /**
  * A row that heads another table: four labels or more with no empty cell among them (one column
  * of row numbers before them may have none, as pandas writes it), two of them a contact's fields
- * (`First Name,Last Name,Email Address,Mobile` under `Name,Email`), or at least two and half of
+ * where it is wider than the table (`First Name,Last Name,Email Address,Mobile` under
+ * `Name,Email`), or at least two and half of
  * them the header's own, in another order or beside others
  * (Teams' sessions: `Name`, `Join Time`, `Email`, `Role`; Zoom's `Other Attended`: `User Name
  * (Original Name)`, `Join Time`, `Is Guest`). A row of values that happen to be field words
@@ -674,11 +675,10 @@ function startsSection(
   let own = 0;
   for (const cell of cells) if (cell && labels.has(cell.trim())) own++;
   if (own >= 2 && own * 2 >= filled) return true;
-  // Another table's own labels: more than the table's header and rows have cells, or first
-  // naming a contact's field (a row of values that are field words, `Cy Fox,Gamma,Email,Mobile,Phone`,
-  // starts with a name).
-  const first = roleOfLabel(cells[start]);
-  return contactFields(cells) >= 2 && (filled > widest || (first !== undefined && FIELD_ROLES.has(first)));
+  // Another table's own labels, two of them a contact's fields: more than the table's header and
+  // its rows have cells. A row of values that are field words (`Handy,Bill,Mail Boxes Etc,Tulsa`:
+  // a surname that is German for mobile) is no wider than the rows before it.
+  return filled > widest && contactFields(cells) >= 2;
 }
 
 /**

@@ -185,6 +185,14 @@ describe('readTable', () => {
       ['Individual', 'Fox', 'Eve', 'Work', 'Seattle', '+1 206-555-0104'],
     ]);
     expect(directory.records.map((r) => r.line)).toEqual([2, 3, 4, 5, 6]);
+    // After blank lines too, where the row is no wider than the rows before it.
+    const groups = await gapped([
+      [1, ['Last Name', 'First Name', 'Company', 'City', 'Email', 'Phone']],
+      [2, ['Baker', 'Ann', 'Acme', 'Denver', 'ann@example.com', '+1 303-555-0101']],
+      [4, ['Handy', 'Bill', 'Mail Boxes Etc', 'Mobile', undefined, undefined]],
+      [5, ['Cole', 'Cara', 'Initech', 'Austin', 'cara@example.com', '+1 512-555-0102']],
+    ]);
+    expect(groups.records.map((r) => r.line)).toEqual([2, 4, 5]);
     // Where the source refuses a row of another width, the rows under it say why.
     const widthError = (fields: number, expected: number) => `Row has ${fields} fields, not ${expected}`;
     const csv = await table(
