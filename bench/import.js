@@ -2,7 +2,8 @@
 // `contacts import`, beside the mock's own upsert capacity (autocannon, same concurrency) in
 // the same run; then peak RSS of the importer for a 1,000,000-row file. With --compare DIR, the
 // importer of another built checkout (DIR/bin/contacts.js) and this one's take turns against the
-// same mock, --rounds times each way, importer and mock pinned to separate CPUs where taskset is.
+// same mock, --rounds times each way (rows/s, CPU and peak RSS), importer and mock pinned to
+// separate CPUs where taskset is.
 // Usage: npm run build && node bench/import.js [--rows 100000] [--big 1000000] [--concurrency 8]
 //        node bench/import.js --compare ../other-checkout [--rounds 5] [--rows 100000]
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -201,6 +202,7 @@ async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
   for (const [mode, extra] of modes) {
     const figures = { this: [], other: [] };
     const cpu = { this: [], other: [] };
+    const peak = { this: [], other: [] };
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first, so neither always meets a warmer machine.
       const order = round % 2 ? ['other', 'this'] : ['this', 'other'];
@@ -212,6 +214,7 @@ async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
         if (landed !== rows) throw new Error(`${who} landed ${landed} of ${rows}`);
         figures[who].push(rows / r.seconds);
         cpu[who].push(r.cpuSeconds);
+        peak[who].push(r.peakMb);
       }
     }
     const a = median(figures.this);
@@ -225,6 +228,11 @@ async function compare(worker, url, file, rows, concurrency, otherDir, rounds) {
     console.log(
       `${mode}: importer CPU s, this ${secs(cpu.this)} (median ${median(cpu.this).toFixed(2)}), ` +
         `other ${secs(cpu.other)} (median ${median(cpu.other).toFixed(2)})`,
+    );
+    const mbs = (xs) => xs.map((x) => x.toFixed(0)).join(' ');
+    console.log(
+      `${mode}: peak RSS MB, this ${mbs(peak.this)} (median ${median(peak.this).toFixed(0)}), ` +
+        `other ${mbs(peak.other)} (median ${median(peak.other).toFixed(0)})`,
     );
   }
 }

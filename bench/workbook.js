@@ -1,7 +1,8 @@
 // Workbook import memory: a 100,000-row .xlsx (ids typed as numbers, a date column, shared
 // strings stored after the sheet, as Excel stores them) imported by the real `contacts import`
-// into a mock in its own process; the importer's peak RSS against the issue's 250 MB.
-// Usage: npm run build && node bench/workbook.js [--rows 100000]
+// into a mock in its own process; the importer's peak RSS against issue 31's 200 MB. --bin runs
+// another build's importer (DIR/bin/contacts.js) on the same workbook instead of this one's.
+// Usage: npm run build && node bench/workbook.js [--rows 100000] [--bin ../other-checkout]
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { ask } from './lib/worker.js';
 const KEY = 'bk_bench_key';
 const AGENT = 'bench-workbook';
 const BIN = fileURLToPath(new URL('../bin/contacts.js', import.meta.url));
-const LIMIT_MB = 250;
+const LIMIT_MB = 200;
 
 async function child() {
   const { startMockServer } = await import('../dist/mock/server.js');
@@ -58,8 +59,11 @@ async function writeWorkbook(file, rows) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({
+    options: { rows: { type: 'string', default: '100000' }, bin: { type: 'string' } },
+  });
   const rows = Number(values.rows);
+  const bin = values.bin ? join(values.bin, 'bin', 'contacts.js') : BIN;
   const dir = mkdtempSync(join(tmpdir(), 'contacts-bench-workbook-'));
   const mock = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: 'inherit' });
   try {
@@ -69,7 +73,7 @@ async function main() {
     const size = statSync(file).size;
 
     const started = process.hrtime.bigint();
-    const run = spawn(process.execPath, [BIN, 'import', file, '--agent', AGENT, '-o', 'json', '-q'], {
+    const run = spawn(process.execPath, [bin, 'import', file, '--agent', AGENT, '-o', 'json', '-q'], {
       env: { PATH: process.env.PATH, HOME: dir, CONTACTS_API_KEY: KEY, CONTACTS_BASE_URL: url },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -78,7 +82,8 @@ async function main() {
     const summary = JSON.parse(stdout);
     const { count } = await ask(mock, { type: 'count' }, 'count');
     console.log(
-      `import of a ${rows}-row .xlsx (${(size / 1e6).toFixed(1)} MB) into the local mock, node ${process.version}`,
+      `import of a ${rows}-row .xlsx (${(size / 1e6).toFixed(1)} MB) into the local mock, node ${process.version}` +
+        (values.bin ? `, the importer of ${values.bin}` : ''),
     );
     console.log(
       `${Math.round(rows / seconds)} rows/s, ${seconds.toFixed(1)} s, peak RSS ${Math.round(peakMb)} MB (limit ${LIMIT_MB}), ` +
