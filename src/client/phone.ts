@@ -5,7 +5,7 @@ import {
   isSupportedCountry,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
-} from 'libphonenumber-js';
+} from '../core/libphonenumber.js';
 
 export type PhoneNumberResult =
   | { ok: true; e164: string }

@@ -3,7 +3,7 @@
 // the country's name in English or another common export language (Salesforce's `Mailing
 // Country`, Google's `Address 1 - Country`, Outlook's `Business Country/Region`), or ISO's
 // three-letter code as lists of codes and some exports write it (`DEU`, `AUS`).
-import { getCountries } from 'libphonenumber-js';
+import { getCountries } from '../core/libphonenumber.js';
 import { ALPHA3_ALPHA2 } from './country-alpha3.js';
 
 /** Names people write that no locale's display name gives. */

@@ -7,7 +7,7 @@ import {
   getCountryCallingCode,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
-} from 'libphonenumber-js';
+} from '../core/libphonenumber.js';
 
 export type PhonePlace =
   /** `withCode`: read with the country code it starts with, written without `+` (`4915112345678`). */
