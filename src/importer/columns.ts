@@ -393,6 +393,7 @@ const REGISTRATION_WORDS = new Set([
   'reservation',
   'purchase',
   'sale',
+  'sales',
 ]);
 /**
  * Another thing's id, name or email (an account's, an owner's, an order's): never the contact's,
@@ -723,12 +724,14 @@ export function roleByWords(words: readonly string[]): ColumnRole | 'none' | und
     const qualified = has(words, NAME_QUALIFIERS);
     // `Primary Contact Name`: the main one of the row's people.
     const person = has(words, PERSON_WORDS);
-    // A question's words around the name it asks for (`What is your name?`) are no part of it.
+    // A question's words around the name it asks for (`What is your name?`) are no part of it,
+    // nor `of` before whose it is (`Name of Attendee`, Blackboard Collaborate's `NameOfAttendee`).
     const rest = words.filter(
       (w) =>
         !NAME_WORDS.has(w) &&
         !NAME_QUALIFIERS.has(w) &&
         !QUESTION_WORDS.has(w) &&
+        !(qualified && w === 'of') &&
         !(qualified && HELD_WORDS.has(w)) &&
         !(person && (w === 'primary' || w === 'main')),
     );
@@ -955,6 +958,7 @@ export function inferColumns(
   const lookAlikes: LookAlikeColumn[] = [];
   const rows = sample.length;
   const idCandidates: { index: number; tier: number }[] = [];
+  const repeating: { index: number; tier: number; why: string }[] = [];
   const stats = header.map((_, i) => valueStats(sample, i));
   const words = header.map(headerWords);
 
@@ -989,7 +993,9 @@ export function inferColumns(
         if (s.counting && s.filled > 1 && !has(w, PERSON_WORDS) && !w.includes('id')) return;
         const why = notAKey(s, rows, tier <= 1);
         if (why !== undefined) {
-          if (tier <= 1) notKeys.push({ index: i, why });
+          // Filled, but its values repeat: decided below, once the name and email columns are known.
+          if (tier < 3 && !sparse(s, rows)) repeating.push({ index: i, tier, why });
+          else if (tier <= 1) notKeys.push({ index: i, why });
         } else if (tier < 3 || (s.guid === s.filled && s.filled > 0)) {
           idCandidates.push({ index: i, tier });
         }
@@ -1010,11 +1016,12 @@ export function inferColumns(
       }
       case 'none':
         // A state's two-letter codes read as countries (CA, DE, IN), a postcode's digits as a
-        // phone number (Japan's `100-0001`): no hint for those.
+        // phone number (Japan's `100-0001`), another thing's number as one (eBay's `Order
+        // number`, `04-11872-55310`): no hint for those.
         if (
           byValues &&
           !(byValues === 'country' && has(w, STATE_WORDS)) &&
-          !(byValues === 'phone' && namesPostcode(w))
+          !(byValues === 'phone' && (namesPostcode(w) || (has(w, OTHER_WORDS) && !has(w, PHONE_WORDS))))
         )
           lookAlikes.push({ index: i, looksLike: byValues });
         return;
@@ -1105,6 +1112,14 @@ export function inferColumns(
   }
   const emailShare = rows === 0 ? 1 : withEmail / rows;
 
+  // An id that repeats keys the contact where the rows sharing one are one person's (the same
+  // name, the same email): a buyer's id on each of their orders (Etsy's `Buyer User ID`), a
+  // member's on each visit. Rows of one id with two people's names or emails are no one's key.
+  const personColumns = columns.flatMap((c, i) => (c && PERSON_ROLES.has(c.role) ? [i] : []));
+  for (const { index, tier, why } of repeating) {
+    if (onePersonEach(sample, index, personColumns)) idCandidates.push({ index, tier });
+    else if (tier <= 1) notKeys.push({ index, why });
+  }
   idCandidates.sort((a, b) => a.tier - b.tier || a.index - b.index);
   // An attendee's id numbers one registration, not the person, who has another at the next
   // event: where rows have emails, the email keys the contact, so one who comes back is the same.
@@ -1159,6 +1174,46 @@ export function inferColumns(
  * undefined. A column its header names the id may repeat some (a file updating a contact twice);
  * one only its values speak for must be unique.
  */
+/** More than a tenth of the rows have no value in the column (or none has). */
+const sparse = (stats: ValueStats, rows: number) => rows - stats.filled > rows * 0.1 || stats.filled === 0;
+
+const PERSON_ROLES = new Set<ColumnRole>(['name', 'first', 'last', 'email']);
+
+/**
+ * Whether every value of the column that comes back in the sample comes back with the same
+ * person: where both rows fill a name or email column, they fill it alike (case and spacing
+ * aside), and at least one such pair agrees.
+ */
+function onePersonEach(
+  sample: readonly (readonly Cell[])[],
+  index: number,
+  personColumns: readonly number[],
+): boolean {
+  if (personColumns.length === 0) return false;
+  const text = (row: readonly Cell[], i: number) =>
+    cleanCell(row[i] ?? '')
+      .replace(/\s+/g, ' ')
+      .toLowerCase();
+  const first = new Map<string, readonly Cell[]>();
+  let agreed = 0;
+  for (const row of sample) {
+    const value = text(row, index);
+    if (value === '') continue;
+    const earlier = first.get(value);
+    if (earlier === undefined) {
+      first.set(value, row);
+      continue;
+    }
+    for (const i of personColumns) {
+      const [a, b] = [text(earlier, i), text(row, i)];
+      if (a === '' || b === '') continue;
+      if (a !== b) return false;
+      agreed++;
+    }
+  }
+  return agreed > 0;
+}
+
 function notAKey(stats: ValueStats, rows: number, named: boolean): string | undefined {
   if (rows === 0) return undefined;
   const empty = rows - stats.filled;

@@ -660,4 +660,53 @@ describe('inferColumns: what a new user met', () => {
     );
     expect(inference.id).toBeUndefined();
   });
+
+  it("keys an order export by the buyer's id where each of its values comes back with the same buyer (Etsy)", () => {
+    const header = ['Sale Date', 'Order ID', 'Buyer User ID', 'Full Name', 'Ship City'];
+    const orders = inferColumns(header, [
+      ['11/02/24', '3481120456', '104857261', 'Hannah Whitfield', 'Portland'],
+      ['11/05/24', '3482017733', '99120344', "Liam O'Connor", 'Halifax'],
+      ['11/09/24', '3483550912', '104857261', 'hannah  whitfield', 'Salem'],
+    ]);
+    expect(orders.id).toBe(2);
+    // One id on two people's rows is no one's key, nor one whose rows say nothing of the person.
+    const twoPeople = inferColumns(header, [
+      ['11/02/24', '3481120456', '104857261', 'Hannah Whitfield', 'Portland'],
+      ['11/09/24', '3483550912', '104857261', 'Jordan Whitfield', 'Salem'],
+      ['11/05/24', '3482017733', '99120344', "Liam O'Connor", 'Halifax'],
+    ]);
+    expect(twoPeople.id).toBeUndefined();
+    const noOne = inferColumns(header, [
+      ['11/02/24', '3481120456', '104857261', 'Hannah Whitfield', 'Portland'],
+      ['11/09/24', '3483550912', '104857261', '', 'Salem'],
+      ['11/05/24', '3482017733', '99120344', "Liam O'Connor", 'Halifax'],
+    ]);
+    expect(noOne.id).toBeUndefined();
+  });
+
+  it("keys a sales report by the buyer's email, not by the number of one sale (eBay's Sales Record Number)", () => {
+    const inference = inferColumns(
+      ['Sales Record Number', 'Order Number', 'Buyer Name', 'Buyer Email'],
+      [
+        ['1001', '04-11872-55310', 'Pat Smith', 'pat@example.com'],
+        ['1002', '11-11873-90211', 'Bo Keene', 'bo@example.com'],
+        ['1003', '26-11874-10233', 'Pat Smith', 'pat@example.com'],
+      ],
+    );
+    expect(inference.id).toBeUndefined();
+    expect(inference.notKeys.map((n) => n.index)).toEqual([0]);
+    // An order's number is no phone of anyone's, whatever its digits look like; a fax is one.
+    expect(inference.lookAlikes).toEqual([]);
+    const fax = inferColumns(['Order Number', 'Fax'], [['04-11872-55310', '+1 415 555 0199']]);
+    expect(fax.lookAlikes).toEqual([{ index: 1, looksLike: 'phone' }]);
+  });
+
+  it('reads the name of whose it says (Name of Attendee, NameOfAttendee), not a name of something else', () => {
+    expect(roles(['Name of Attendee', 'NameOfGuest', 'Name of Company', 'Email'])).toEqual({
+      'Name of Attendee': 'name',
+      NameOfGuest: 'name',
+      'Name of Company': undefined,
+      Email: 'email',
+    });
+  });
 });
