@@ -49,6 +49,9 @@ const UNREAD = new Set([
   'X-ABRELATEDNAMES',
   'GENDER',
   'LOGO',
+  // What Android's own export writes with no property of the standard's: a nickname, a relation,
+  // an event (`X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;Rav;1;...`).
+  'X-ANDROID-CUSTOM',
 ]);
 
 /** The properties read; any other is skipped with its continuation lines. */
@@ -235,7 +238,9 @@ class UnreadTally {
           ? 'other TELs than the one imported'
           : name === 'ADR'
             ? "ADR's street, city and postal code"
-            : name;
+            : name === 'X-ANDROID-CUSTOM'
+              ? "Android's X-ANDROID-CUSTOM (a nickname, relation or event)"
+              : name;
     const parts = [...this.#cards].map(
       ([name, n]) =>
         `${label(name)} (${n} ${n === 1 ? 'card' : 'cards'}${name === 'ADR' ? '; its country places the phone' : ''})`,

@@ -161,6 +161,8 @@ describe('vCard source', () => {
         'ADR;TYPE=home:;;1 High St;London;;EC1A 1AA;United Kingdom',
         'URL:https://example.com',
         'PHOTO;ENCODING=b;TYPE=JPEG:AAAA',
+        // Android's export of a nickname.
+        'X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;Rav;1;;;;;;;;;;;;;',
         'END:VCARD',
         'BEGIN:VCARD',
         'VERSION:4.0',
@@ -186,7 +188,7 @@ describe('vCard source', () => {
       'Cards hold BDAY (the birthday): it fills the custom attribute birthday where the agent defines one',
       'Cards hold NOTE (the notes): it fills the custom attribute note where the agent defines one',
       'Cards hold TITLE (the job title): it fills the custom attribute title where the agent defines one',
-      "Not imported from the cards, as no field holds them: ADR's street, city and postal code (1 card; its country places the phone), URL (1 card), PHOTO (1 card)",
+      "Not imported from the cards, as no field holds them: ADR's street, city and postal code (1 card; its country places the phone), URL (1 card), PHOTO (1 card), Android's X-ANDROID-CUSTOM (a nickname, relation or event) (1 card)",
     ]);
   });
 
