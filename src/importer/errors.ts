@@ -21,6 +21,8 @@ export type ImportErrorDetail =
   | { code: 'map_not_applicable'; format: string }
   /** A sheet named for an input that is no workbook. */
   | { code: 'sheet_not_workbook'; file: string; format: string }
+  /** A table with no header row: the row read as one holds a contact's email or phone number. */
+  | { code: 'no_header'; file: string; line: number }
   /** A file named as a workbook that is no zip archive (a CSV with an .xlsx name?). */
   | { code: 'not_a_workbook'; file: string }
   /**

@@ -121,6 +121,7 @@ export async function openCsv(input: OpenedInput, options: CsvOptions = {}): Pro
   let table: Awaited<ReturnType<typeof readTable>>;
   try {
     table = await readTable({
+      name: input.name,
       read,
       note: input.note,
       widthError: (fields, expected) => widthError(fields, expected, delimiter),

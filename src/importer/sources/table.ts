@@ -5,6 +5,7 @@
 import { MAX_BODY_BYTES } from '../../api/limits.js';
 import { countDigits } from '../../core/digits.js';
 import { headerWords, roleByWords } from '../columns.js';
+import { SourceParseError } from '../errors.js';
 import type { SourceNote } from '../notes.js';
 import { readBoolean } from '../values.js';
 import { MAX_RECORD_CHARS } from './record-limit.js';
@@ -18,6 +19,8 @@ export interface TableRow {
 }
 
 export interface TableOptions {
+  /** The input's name, for an error. */
+  name: string;
   /** The next row as read, blank ones too; null at the end. */
   read(): Promise<TableRow | null>;
   /** Says what was skipped. */
@@ -82,6 +85,23 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
   if (nonBlank === 0) return null;
   const { at, people } = headerRow(window);
   const first = window[at]!;
+  // No row of labels at all: read as the columns' names, a row of a contact's values (a list saved
+  // without its header, TextFlow's `4165551234,Jane,Smith,jane@example.com`) would key the others
+  // by one of them and lose it.
+  const values = first.cells.flatMap((cell) => {
+    const text = cell?.trim();
+    return text && (text.includes('@') || PHONE_LIKE_RE.test(text)) ? [JSON.stringify(truncate(text))] : [];
+  });
+  if (values.length > 0) {
+    throw new SourceParseError({
+      file: options.name,
+      line: first.line,
+      reason:
+        `no header row: the line holds a contact's values (${values.slice(0, 2).join(', ')}), not the columns' names; ` +
+        `add a first line naming its ${filledCells(first.cells) === 1 ? 'column' : `${first.cells.length} columns`} (name,email,phone,...)`,
+      detail: { code: 'no_header', file: options.name, line: first.line },
+    });
+  }
   if (at > 0) {
     const shown = truncate(window[0]!.cells.find((c) => c?.trim())?.trim() ?? '');
     const lines = first.line - 1;
@@ -387,15 +407,21 @@ function firstFilled(cells: Cell[]): string {
   return '';
 }
 const VALUE_RE = /^[\d\s+().,:/-]+$/;
+/** Seven digits or more as a phone number is written, and no date (`2024-01-05` heads a column). */
+const PHONE_LIKE_RE = /^(?!\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$)\+?(?:[\s().-]*\d){7,15}[\s()-]*$/;
 
-/** Labels, not values: two cells or more, no email among them, and mostly not numbers or dates. */
+/**
+ * Labels, not values: two cells or more, no email or phone number among them (a file with no
+ * header at all, TextFlow's `4165551234,Jane,Smith,jane@example.com`), and mostly not numbers
+ * or dates.
+ */
 function looksLikeHeader(cells: Cell[], filled: number, widest: number): boolean {
   if (filled < 2 || filled < widest / 2) return false;
   let values = 0;
   for (const c of cells) {
     const text = c?.trim();
     if (!text) continue;
-    if (text.includes('@')) return false;
+    if (text.includes('@') || PHONE_LIKE_RE.test(text)) return false;
     if (VALUE_RE.test(text) && text !== '#') values++;
   }
   return values <= filled / 5;

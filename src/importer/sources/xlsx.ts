@@ -210,6 +210,7 @@ export async function openXlsx(input: OpenedInput, options: XlsxOptions = {}): P
   let table: Awaited<ReturnType<typeof readTable>>;
   try {
     table = await readTable({
+      name: input.name,
       read: readRow,
       note: input.note,
       close,

@@ -12,6 +12,7 @@ function rowsOf(rows: Cell[][]) {
 async function table(rows: Cell[][], widthError?: (fields: number, expected: number) => string) {
   const notes: string[] = [];
   const read = await readTable({
+    name: 'list.csv',
     read: rowsOf(rows),
     note: (note) => notes.push(note.message),
     widthError,
@@ -26,6 +27,7 @@ async function gapped(rows: [number, Cell[]][]) {
   let i = 0;
   const notes: string[] = [];
   const read = await readTable({
+    name: 'list.csv',
     read: async () => {
       const row = rows[i++];
       return row ? { cells: row[1], line: row[0], last: row[0] } : null;
@@ -38,6 +40,28 @@ async function gapped(rows: [number, Cell[]][]) {
 }
 
 describe('readTable', () => {
+  it('refuses a file with no header row, naming the line of values it would have read as one', async () => {
+    // TextFlow's contact lists have none: phone,firstName,lastName,email,business,tags.
+    const rows: Cell[][] = [
+      ['4165551234', 'Jane', 'Smith', 'jane@example.com', 'ABC Company', 'vip'],
+      ['6475551234', 'Bob', 'Johnson', 'bob@example.com', 'XYZ Corp', 'prospect'],
+      ['4165555678', 'Alice', 'Williams', '', 'Tech Solutions', 'customer'],
+    ];
+    await expect(table(rows)).rejects.toThrow(
+      'list.csv: line 1: no header row: the line holds a contact\'s values ("4165551234", "jane@example.com"), ' +
+        "not the columns' names; add a first line naming its 6 columns (name,email,phone,...)",
+    );
+    await expect(table([['ann@example.com'], ['bo@example.com']])).rejects.toThrow(
+      'add a first line naming its column',
+    );
+    // A date heads a column (an attendance sheet's), a year too: the header still is one.
+    const dated = await table([
+      ['Name', 'Email', '2024-01-05', '2024'],
+      ['Ann Lee', 'ann@example.com', 'yes', 'yes'],
+    ]);
+    expect(dated.header).toEqual(['Name', 'Email', '2024-01-05', '2024']);
+  });
+
   it('reads the header and each row as a record by it, with its line', async () => {
     const { header, records } = await table([
       ['external_id', 'name'],
@@ -532,7 +556,7 @@ describe('readTable', () => {
   });
 
   it('is null for no rows at all', async () => {
-    expect(await readTable({ read: rowsOf([]), note: () => {} })).toBeNull();
+    expect(await readTable({ name: 'empty.csv', read: rowsOf([]), note: () => {} })).toBeNull();
   });
 });
 
