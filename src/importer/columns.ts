@@ -117,6 +117,10 @@ const EAST_ASIAN_WORDS: ReadonlyMap<string, string> = new Map(
     order: '注文 受注 订单 訂單 주문',
     invoice: '請求書 伝票 发票 發票 송장',
     tracking: '追跡 운송장',
+    // Someone else's: a pupil's guardian or parent, whom to call in an emergency.
+    guardian: '保護者 保护人 監護人 보호자',
+    parent: '親 父母 家長 家长 부모 학부모',
+    emergency: '緊急 紧急 긴급 비상',
     // A national identity card's number is no key of a contact.
     ssn: '身份证 身分證 주민등록 주민',
     member: '会員 会员 會員 회원',
@@ -139,8 +143,9 @@ const LONGEST_TERM = Math.max(...[...EAST_ASIAN_WORDS.keys()].map((term) => term
 function eastAsianWords(header: string): string {
   if (!/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]/.test(header)) return header;
   return header.normalize('NFKC').replace(EAST_ASIAN_RUN_RE, (run) => {
-    // `名` alone, beside `姓`, is the first name; after other words (`顧客名`) a name.
-    if (run === '名') return ' first name ';
+    // `名` alone, beside `姓`, is the first name; after other words (`顧客名`, `LINE名`: a
+    // messaging app's display name) a name.
+    if (run === '名') return /^[\s\p{P}]*名[\s\p{P}]*$/u.test(header) ? ' first name ' : ' name ';
     const out: string[] = [];
     let unknown = '';
     for (let i = 0; i < run.length; ) {
@@ -577,9 +582,11 @@ const NAME_QUALIFIERS = new Set([
   'display',
   'complete',
   'your',
-  // Who paid: the person, in a sales export (`Buyer Name`).
+  // Who paid: the person, in a sales export (`Buyer Name`, Shopify orders' `Billing Name`; the
+  // shipping name may be a gift's recipient).
   'buyer',
   'purchaser',
+  'billing',
   // Zoom's participants: `Name (Original Name)`, the name as the person first gave it.
   'original',
   ...PERSON_WORDS,
@@ -783,6 +790,8 @@ interface ValueStats {
   personName: number;
   /** Countries written as a two-letter code (`DE`, and `Al`, `Bo`, `Cy` too). */
   countryCodes: number;
+  /** Values without a letter of any script (`#1001`, `42`). */
+  noLetters: number;
 }
 
 function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueStats {
@@ -802,6 +811,7 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     addressCountry: 0,
     personName: 0,
     countryCodes: 0,
+    noLetters: 0,
   };
   const seen = new Set<string>();
   for (const row of sample) {
@@ -830,6 +840,7 @@ function valueStats(sample: readonly (readonly Cell[])[], index: number): ValueS
     }
     if (addressCountry(text) !== undefined) stats.addressCountry++;
     if (PERSON_NAME_RE.test(text)) stats.personName++;
+    if (!/\p{L}/u.test(text)) stats.noLetters++;
   }
   stats.distinct = seen.size;
   return stats;
@@ -1009,6 +1020,8 @@ export function inferColumns(
         // A name column of addresses or numbers is what its values are; of countries only where
         // they are named: two letters are as likely short names (`Al`, `Bo`, `Cy`) as codes.
         const values = byValues === 'country' && s.countryCodes > s.filled * 0.05 ? undefined : byValues;
+        // One of no letters names no one: Shopify's orders write the order's as `Name` (`#1001`).
+        if (values === undefined && s.filled > 0 && s.noLetters >= s.filled * 0.8) return;
         role = values ?? byWords;
         if (values) overruled.push({ index: i, header: byWords, values });
         if (values) by = 'values';
@@ -1021,7 +1034,7 @@ export function inferColumns(
         if (
           byValues &&
           !(byValues === 'country' && has(w, STATE_WORDS)) &&
-          !(byValues === 'phone' && (namesPostcode(w) || (has(w, OTHER_WORDS) && !has(w, PHONE_WORDS))))
+          !(byValues === 'phone' && (namesPostcode(w) || numbersAnotherThing(w)))
         )
           lookAlikes.push({ index: i, looksLike: byValues });
         return;
@@ -1112,12 +1125,15 @@ export function inferColumns(
   }
   const emailShare = rows === 0 ? 1 : withEmail / rows;
 
-  // An id that repeats keys the contact where the rows sharing one are one person's (the same
-  // name, the same email): a buyer's id on each of their orders (Etsy's `Buyer User ID`), a
-  // member's on each visit. Rows of one id with two people's names or emails are no one's key.
+  // A person's id that repeats keys the contact where nothing else could, most rows having no
+  // email, and the rows sharing one are one person's (the same name wherever they give one): a
+  // buyer's id on each of their orders (Etsy's `Buyer User ID`). An id of something a person
+  // holds (`Subscription ID`, `Pass ID`) repeats with its holder too, so the header must name
+  // the person; with emails, they key.
   const personColumns = columns.flatMap((c, i) => (c && PERSON_ROLES.has(c.role) ? [i] : []));
   for (const { index, tier, why } of repeating) {
-    if (onePersonEach(sample, index, personColumns)) idCandidates.push({ index, tier });
+    if (emailShare < 0.5 && has(words[index]!, PERSON_WORDS) && onePersonEach(sample, index, personColumns))
+      idCandidates.push({ index, tier });
     else if (tier <= 1) notKeys.push({ index, why });
   }
   idCandidates.sort((a, b) => a.tier - b.tier || a.index - b.index);
@@ -1169,11 +1185,22 @@ export function inferColumns(
   return { columns, id, notKeys, overruled, lookAlikes, emailShare, uniqueColumn };
 }
 
-/**
- * Why a column cannot key the contacts (rows without a value, or values that repeat), or
- * undefined. A column its header names the id may repeat some (a file updating a contact twice);
- * one only its values speak for must be unique.
- */
+/** Another thing's number, id or version (`Order Number`, `Browser Version`), and no phone's. */
+const numbersAnotherThing = (words: readonly string[]) =>
+  has(words, OTHER_WORDS) && has(words, NUMBERING_WORDS) && !has(words, PHONE_WORDS);
+const NUMBERING_WORDS = new Set([
+  'number',
+  'no',
+  'nr',
+  'num',
+  '#',
+  'id',
+  'ref',
+  'reference',
+  'code',
+  'version',
+]);
+
 /** More than a tenth of the rows have no value in the column (or none has). */
 const sparse = (stats: ValueStats, rows: number) => rows - stats.filled > rows * 0.1 || stats.filled === 0;
 
@@ -1181,8 +1208,8 @@ const PERSON_ROLES = new Set<ColumnRole>(['name', 'first', 'last', 'email']);
 
 /**
  * Whether every value of the column that comes back in the sample comes back with the same
- * person: where both rows fill a name or email column, they fill it alike (case and spacing
- * aside), and at least one such pair agrees.
+ * person: each name or email column a row fills holds what the value's earlier rows held there
+ * (case and spacing aside), and at least one such column agrees.
  */
 function onePersonEach(
   sample: readonly (readonly Cell[])[],
@@ -1194,26 +1221,31 @@ function onePersonEach(
     cleanCell(row[i] ?? '')
       .replace(/\s+/g, ' ')
       .toLowerCase();
-  const first = new Map<string, readonly Cell[]>();
+  /** For each value, what its rows so far gave in each person column. */
+  const seen = new Map<string, Map<number, string>>();
   let agreed = 0;
   for (const row of sample) {
     const value = text(row, index);
     if (value === '') continue;
-    const earlier = first.get(value);
-    if (earlier === undefined) {
-      first.set(value, row);
-      continue;
-    }
+    const person = seen.get(value) ?? new Map<number, string>();
+    seen.set(value, person);
     for (const i of personColumns) {
-      const [a, b] = [text(earlier, i), text(row, i)];
-      if (a === '' || b === '') continue;
-      if (a !== b) return false;
-      agreed++;
+      const cell = text(row, i);
+      if (cell === '') continue;
+      const earlier = person.get(i);
+      if (earlier === undefined) person.set(i, cell);
+      else if (earlier !== cell) return false;
+      else agreed++;
     }
   }
   return agreed > 0;
 }
 
+/**
+ * Why a column cannot key the contacts (rows without a value, or values that repeat), or
+ * undefined. A column its header names the id may repeat some (a file updating a contact twice);
+ * one only its values speak for must be unique.
+ */
 function notAKey(stats: ValueStats, rows: number, named: boolean): string | undefined {
   if (rows === 0) return undefined;
   const empty = rows - stats.filled;

@@ -144,10 +144,20 @@ function withoutCustomPrefix(header: string): string | undefined {
 
 /** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
 export function normalizeHeader(header: string): string {
-  return header
-    .normalize('NFKC')
+  return withoutAccents(header.normalize('NFKC'))
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * Latin letters without their accents (`Société`: `Societe`), as attribute names are written
+ * (`a-z0-9_`); other scripts' marks stay (a kana's voicing is part of its letter).
+ */
+export function withoutAccents(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/(?<=\p{Script=Latin})\p{M}+/gu, '')
+    .normalize('NFC');
 }
 
 export interface ResolveMappingOptions {

@@ -51,6 +51,14 @@ describe('headerWords: Japanese, Chinese and Korean headers', () => {
       'phone',
     ]);
     expect(roles(['顧客ID', '会員番号', '国名', '国'])).toEqual(['id', 'id', 'country', 'country']);
+    // A guardian's or parent's phone is someone else's; a messaging app's name (`LINE名`) no one's.
+    expect(roles(['保護者・電話番号', '本人・電話番号', '緊急連絡先電話', 'LINE名', '名 '])).toEqual([
+      'none',
+      'phone',
+      'none',
+      undefined,
+      'first',
+    ]);
   });
 
   it('reads a reading of a name (furigana, romaji), a postcode or a company as no name or phone', () => {
@@ -676,6 +684,36 @@ describe('inferColumns: what a new user met', () => {
       ['11/05/24', '3482017733', '99120344', "Liam O'Connor", 'Halifax'],
     ]);
     expect(twoPeople.id).toBeUndefined();
+    // Rows that name no one in between do not make two people one (the blank row comes first).
+    const blankFirst = inferColumns(header, [
+      ['11/01/24', '3481120400', '104857261', '', 'Portland'],
+      ['11/02/24', '3481120456', '104857261', 'Hannah Whitfield', 'Portland'],
+      ['11/05/24', '3482017733', '99120344', "Liam O'Connor", 'Halifax'],
+      ['11/09/24', '3483550912', '104857261', 'Jordan Whitfield', 'Salem'],
+    ]);
+    expect(blankFirst.id).toBeUndefined();
+    // Where rows have emails, they key: an id of what a person holds (a subscription, a pass)
+    // repeats with its holder too.
+    const held = inferColumns(
+      ['Order Date', 'Subscription ID', 'Customer Name', 'Customer Email'],
+      [
+        ['2024-01-03', '501', 'Ann Lee', 'ann@example.com'],
+        ['2024-01-04', '502', 'Bob Diaz', 'bob@example.com'],
+        ['2024-02-03', '501', 'Ann Lee', 'ann@example.com'],
+        ['2024-02-05', '503', 'Ann Lee', 'ann@example.com'],
+      ],
+    );
+    expect(held.id).toBeUndefined();
+    // Nor does an id whose header names no person.
+    const pass = inferColumns(
+      ['Visit Date', 'Pass ID', 'Name'],
+      [
+        ['2024-05-01', 'P-17', 'Sam Kato'],
+        ['2024-05-02', 'P-22', 'Ria Sen'],
+        ['2024-05-08', 'P-17', 'Sam Kato'],
+      ],
+    );
+    expect(pass.id).toBeUndefined();
     const noOne = inferColumns(header, [
       ['11/02/24', '3481120456', '104857261', 'Hannah Whitfield', 'Portland'],
       ['11/09/24', '3483550912', '104857261', '', 'Salem'],
@@ -699,6 +737,22 @@ describe('inferColumns: what a new user met', () => {
     expect(inference.lookAlikes).toEqual([]);
     const fax = inferColumns(['Order Number', 'Fax'], [['04-11872-55310', '+1 415 555 0199']]);
     expect(fax.lookAlikes).toEqual([{ index: 1, looksLike: 'phone' }]);
+    // A message's sender is someone's number: still pointed at.
+    const sms = inferColumns(['From', 'Body'], [['+1 415 555 0199', 'hi']]);
+    expect(sms.lookAlikes).toEqual([{ index: 0, looksLike: 'phone' }]);
+  });
+
+  it("takes a name column of no letters for no one's name (Shopify orders' Name, #1001)", () => {
+    const inference = inferColumns(
+      ['Name', 'Email', 'Billing Name'],
+      [
+        ['#1001', 'ann@example.com', 'Ann Lee'],
+        ['#1002', 'bob@example.com', 'Bob Diaz'],
+      ],
+    );
+    expect(inference.columns[0]).toBeUndefined();
+    // The billing name is the buyer's.
+    expect(inference.columns[2]?.role).toBe('name');
   });
 
   it('reads the name of whose it says (Name of Attendee, NameOfAttendee), not a name of something else', () => {

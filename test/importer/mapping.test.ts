@@ -15,6 +15,19 @@ describe('normalizeHeader', () => {
       ['External ID', 'external_id', 'EXTERNAL-ID', ' externalId ', 'E-mail', 'Phone #'].map(normalizeHeader),
     ).toEqual(['externalid', 'externalid', 'externalid', 'externalid', 'email', 'phone']);
   });
+
+  it("drops Latin letters' accents, as attribute names have none, and keeps other scripts' marks", () => {
+    expect(['Société', 'Fecha de creación', 'ガイド'].map(normalizeHeader)).toEqual([
+      'societe',
+      'fechadecreacion',
+      'ガイド',
+    ]);
+    const mapping = resolveMapping({
+      header: ['external_id', 'Société'],
+      definitions: [{ name: 'societe', type: 'text', label: 'societe', description: null, archived: false }],
+    });
+    expect(describeMapping(mapping)).toEqual(['external_id -> external_id', 'Société -> attr.societe']);
+  });
 });
 
 describe('resolveMapping', () => {

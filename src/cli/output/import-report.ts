@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import type { AttributeType } from '../../api/attribute.js';
 import { ATTRIBUTE_TYPES } from '../../api/limits.js';
-import { normalizeHeader } from '../../importer/mapping.js';
+import { normalizeHeader, withoutAccents } from '../../importer/mapping.js';
 import type { ImportNote } from '../../importer/notes.js';
 import type { ImportEvent, ImportReport } from '../../importer/pipeline.js';
 import type { ProblemCode } from '../../importer/row-validator.js';
@@ -225,11 +225,11 @@ export function keepColumnHint(
 ): string | undefined {
   for (const column of unmapped.slice(0, MAX_NAMED_COLUMNS)) {
     if (types && !Object.hasOwn(types, column)) continue;
-    const name = column
+    const name = withoutAccents(column)
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '_')
       .replace(/^_+|_+$/g, '');
-    // Only a name the column is matched to (`Fecha de creación` is not `fecha_de_creaci_n`).
+    // Only a name the column is matched to (`Société` fills `societe`; `顧客名` none).
     if (!/^[a-z]/.test(name) || normalizeHeader(name) !== normalizeHeader(column)) continue;
     const type = types?.[column] ?? 'text';
     const others = ATTRIBUTE_TYPES.filter((t) => t !== type).join(', ');

@@ -222,6 +222,8 @@ describe('keepColumnHint', () => {
     );
     // A column given no type (its attribute is defined, another column fills it) is passed over.
     expect(keepColumnHint(['plan', 'Notes'], { Notes: 'text' })).toMatch(/attrs define notes --type text/);
+    // Accents go, as attribute names have none.
+    expect(keepColumnHint(['Société'], { Société: 'text' })).toMatch(/attrs define societe --type text/);
     // A name that makes no attribute is passed over.
     expect(keepColumnHint(['Fecha de creación', 'Seats'], { Seats: 'number' })).toMatch(
       /attrs define seats --type number \(or text, boolean, date\)$/,
