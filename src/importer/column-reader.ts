@@ -101,8 +101,6 @@ export class ColumnReader {
   readonly #loginsGiveWay: boolean;
   /** The header of the column the key is read from, where one is (not an email's). */
   readonly #keyColumn: string | undefined;
-  /** The key column is read as a phone too (a phone book's, where no row has an email). */
-  readonly keyIsPhone: boolean;
 
   constructor(
     mapping: ColumnMapping,
@@ -136,9 +134,6 @@ export class ColumnReader {
     );
     this.#keyColumn =
       key >= 0 && mapping.keyFromEmail === undefined ? mapping.header[key]?.trim() : undefined;
-    this.keyIsPhone =
-      this.#keyColumn !== undefined &&
-      mapping.columns[key]!.some((t) => t.kind === 'field' && t.field === 'phonenumber');
   }
 
   /** No value in any column read (a country aside): a form's response left before its first answer. */

@@ -142,10 +142,10 @@ const LONGEST_TERM = Math.max(...[...EAST_ASIAN_WORDS.keys()].map((term) => term
 
 function eastAsianWords(header: string): string {
   if (!/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]/.test(header)) return header;
-  return header.normalize('NFKC').replace(EAST_ASIAN_RUN_RE, (run) => {
-    // `名` alone, beside `姓`, is the first name; after other words (`顧客名`, `LINE名`: a
-    // messaging app's display name) a name.
-    if (run === '名') return /^[\s\p{P}]*名[\s\p{P}]*$/u.test(header) ? ' first name ' : ' name ';
+  return header.normalize('NFKC').replace(EAST_ASIAN_RUN_RE, (run, at: number, whole: string) => {
+    // `名` alone, beside `姓`, is the first name (`名（漢字）` too); after other words (`顧客名`,
+    // `LINE名`: a messaging app's display name) a name.
+    if (run === '名') return /[\p{L}\p{N}]/u.test(whole[at - 1] ?? '') ? ' name ' : ' first name ';
     const out: string[] = [];
     let unknown = '';
     for (let i = 0; i < run.length; ) {

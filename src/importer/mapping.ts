@@ -144,7 +144,8 @@ function withoutCustomPrefix(header: string): string | undefined {
 
 /** `E-mail Address` -> `emailaddress`: case, spaces, `_`, `-` and other punctuation do not count. */
 export function normalizeHeader(header: string): string {
-  return withoutAccents(header.normalize('NFKC'))
+  return header
+    .normalize('NFKC')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
@@ -257,13 +258,22 @@ export function resolveMapping({
   const byName = new Map(defs.filter((d) => !d.archived).map((d) => [normalizeHeader(d.name), d.name]));
   // A custom field under its system's prefix (Close's `custom.Company`, `cf_company`) is the
   // attribute of its own name.
+  const exactly = (cell: string): string | undefined => {
+    const named = byName.get(normalizeHeader(cell));
+    if (named !== undefined) return named;
+    const unprefixed = withoutCustomPrefix(cell);
+    return unprefixed === undefined ? undefined : byName.get(normalizeHeader(unprefixed));
+  };
+  // Attribute names have no accents: `Société` fills `societe`, unless a column of the file is
+  // named `Societe` itself.
+  const namedExactly = new Set(header.flatMap((cell) => exactly(cell) ?? []));
   const activeByName = {
     has: (cell: string) => activeByName.get(cell) !== undefined,
     get: (cell: string): string | undefined => {
-      const named = byName.get(normalizeHeader(cell));
+      const named = exactly(cell);
       if (named !== undefined) return named;
-      const unprefixed = withoutCustomPrefix(cell);
-      return unprefixed === undefined ? undefined : byName.get(normalizeHeader(unprefixed));
+      const folded = exactly(withoutAccents(cell));
+      return folded !== undefined && !namedExactly.has(folded) ? folded : undefined;
     },
   };
   const fieldOf: Record<string, string> = {

@@ -234,7 +234,6 @@ export function createRowValidator({
         return phone.country.weak && file.countries.length > 0 ? [file, row] : [row];
       };
       let placed: PhonePlace | undefined;
-      let placedFrom: PhoneCell | undefined;
       for (const phone of phones) {
         let candidates!: PhoneCandidates;
         let result!: PhonePlace;
@@ -264,7 +263,6 @@ export function createRowValidator({
             passedOver = `phonenumber: ${phones[0]!.text} not used (${placed.reason}); ${phone.text} used instead`;
           }
           placed = result;
-          placedFrom = phone;
           if (result.country && (isInternational(phone.text) || result.withCode))
             evidence.addCountry(result.country);
           else if (result.country && candidates.from === 'file' && candidates.countries.length > 0) {
@@ -291,10 +289,6 @@ export function createRowValidator({
           body.external_id = placed.e164;
           // The card's rejects row carries the key as used (a vCard row's first cell is its key).
           if (source.raw) source.raw[0] = placed.e164;
-        } else if (columns?.keyIsPhone && placedFrom?.text === String(body.external_id ?? '').trim()) {
-          // A phone book's number keys its row in E.164, as a card's does: `416-555-0134` in one
-          // export and `4165550134` in the next are one contact.
-          body.external_id = placed.e164;
         }
       } else if (placed) {
         const problem: FieldProblem = {

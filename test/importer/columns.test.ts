@@ -52,13 +52,9 @@ describe('headerWords: Japanese, Chinese and Korean headers', () => {
     ]);
     expect(roles(['顧客ID', '会員番号', '国名', '国'])).toEqual(['id', 'id', 'country', 'country']);
     // A guardian's or parent's phone is someone else's; a messaging app's name (`LINE名`) no one's.
-    expect(roles(['保護者・電話番号', '本人・電話番号', '緊急連絡先電話', 'LINE名', '名 '])).toEqual([
-      'none',
-      'phone',
-      'none',
-      undefined,
-      'first',
-    ]);
+    expect(
+      roles(['保護者・電話番号', '本人・電話番号', '緊急連絡先電話', 'LINE名', '名 ', '名（漢字）']),
+    ).toEqual(['none', 'phone', 'none', undefined, 'first', 'first']);
   });
 
   it('reads a reading of a name (furigana, romaji), a postcode or a company as no name or phone', () => {

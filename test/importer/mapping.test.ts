@@ -15,18 +15,21 @@ describe('normalizeHeader', () => {
       ['External ID', 'external_id', 'EXTERNAL-ID', ' externalId ', 'E-mail', 'Phone #'].map(normalizeHeader),
     ).toEqual(['externalid', 'externalid', 'externalid', 'externalid', 'email', 'phone']);
   });
+});
 
-  it("drops Latin letters' accents, as attribute names have none, and keeps other scripts' marks", () => {
-    expect(['Société', 'Fecha de creación', 'ガイド'].map(normalizeHeader)).toEqual([
-      'societe',
-      'fechadecreacion',
-      'ガイド',
-    ]);
-    const mapping = resolveMapping({
-      header: ['external_id', 'Société'],
-      definitions: [{ name: 'societe', type: 'text', label: 'societe', description: null, archived: false }],
-    });
+describe('resolveMapping: accents', () => {
+  const societe = [
+    { name: 'societe', type: 'text' as const, label: 'societe', description: null, archived: false },
+  ];
+  it('fills an attribute from a header of its name with Latin accents, as attribute names have none', () => {
+    const mapping = resolveMapping({ header: ['external_id', 'Société'], definitions: societe });
     expect(describeMapping(mapping)).toEqual(['external_id -> external_id', 'Société -> attr.societe']);
+  });
+
+  it('leaves the accented header to a column named as the attribute is', () => {
+    const mapping = resolveMapping({ header: ['external_id', 'Société', 'Societe'], definitions: societe });
+    expect(describeMapping(mapping)).toEqual(['external_id -> external_id', 'Societe -> attr.societe']);
+    expect(mapping.unmapped).toEqual(['Société']);
   });
 });
 

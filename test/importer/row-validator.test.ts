@@ -278,28 +278,6 @@ describe('CSV rows', () => {
     ]);
   });
 
-  it("keys a phone book's rows by the number in E.164, however the export writes it", () => {
-    const header = ['First Name', 'Last Name', 'Mobile phone'];
-    const sample = [
-      ['Ann', 'Lee', '416-555-0134'],
-      ['Bo', 'Chan', '(416) 555-0122'],
-      ['Cy', 'Moor', '4165550199'],
-    ];
-    const mapping = resolveMapping({ header, definitions: DEFINITIONS, sample });
-    const row = createRowValidator({ definitions: DEFINITIONS, mapping, defaultCountry: 'CA' });
-    const read = (raw: string[], line: number) =>
-      row({ row: line - 1, line, raw, record: Object.fromEntries(header.map((h, i) => [h, raw[i]])) });
-    const keys = sample.map((raw, i) => {
-      const result = read(raw, i + 2);
-      return result.ok ? [result.input.external_id, result.input.phonenumber] : reason(result);
-    });
-    expect(keys).toEqual([
-      ['+14165550134', '+14165550134'],
-      ['+14165550122', '+14165550122'],
-      ['+14165550199', '+14165550199'],
-    ]);
-  });
-
   it('joins first and last name when there is no full-name column', () => {
     const mapping = resolveMapping({ header: ['id', 'First Name', 'Last Name'], definitions: DEFINITIONS });
     const validate = createRowValidator({ definitions: DEFINITIONS, mapping });

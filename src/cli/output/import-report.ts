@@ -230,7 +230,7 @@ export function keepColumnHint(
       .replace(/[^a-z0-9]+/g, '_')
       .replace(/^_+|_+$/g, '');
     // Only a name the column is matched to (`Société` fills `societe`; `顧客名` none).
-    if (!/^[a-z]/.test(name) || normalizeHeader(name) !== normalizeHeader(column)) continue;
+    if (!/^[a-z]/.test(name) || normalizeHeader(name) !== normalizeHeader(withoutAccents(column))) continue;
     const type = types?.[column] ?? 'text';
     const others = ATTRIBUTE_TYPES.filter((t) => t !== type).join(', ');
     return `To import a column, define the attribute it fills first, e.g. contacts attrs define ${name} --type ${type} (or ${others})`;

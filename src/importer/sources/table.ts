@@ -88,10 +88,7 @@ export async function readTable(options: TableOptions): Promise<Table | null> {
   // No row of labels at all: read as the columns' names, a row of a contact's values (a list saved
   // without its header, TextFlow's `4165551234,Jane,Smith,jane@example.com`) would key the others
   // by one of them and lose it.
-  const values = first.cells.flatMap((cell) => {
-    const text = cell?.trim();
-    return text && (text.includes('@') || PHONE_LIKE_RE.test(text)) ? [JSON.stringify(truncate(text))] : [];
-  });
+  const values = valuesOfTheirColumns(window, at);
   if (values.length > 0) {
     throw new SourceParseError({
       file: options.name,
@@ -407,21 +404,36 @@ function firstFilled(cells: Cell[]): string {
   return '';
 }
 const VALUE_RE = /^[\d\s+().,:/-]+$/;
-/** Seven digits or more as a phone number is written, and no date (`2024-01-05` heads a column). */
-const PHONE_LIKE_RE = /^(?!\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$)\+?(?:[\s().-]*\d){7,15}[\s()-]*$/;
+/** Seven to fifteen digits, as a phone number is written. */
+const PHONE_LIKE_RE = /^\+?(?:[\s().-]*\d){7,15}[\s()-]*$/;
 
 /**
- * Labels, not values: two cells or more, no email or phone number among them (a file with no
- * header at all, TextFlow's `4165551234,Jane,Smith,jane@example.com`), and mostly not numbers
- * or dates.
+ * The cells of row `at` that are email addresses or phone numbers in a column of them (the rows
+ * after it mostly hold the same), shown: a contact's values, not labels. A date or a year over a
+ * column of ticks (`20240105`, `2023-2024`) and `Twitter @handle` over handles are labels.
  */
+function valuesOfTheirColumns(window: readonly TableRow[], at: number): string[] {
+  const kind = (text: string) =>
+    ADDRESS_RE.test(text) ? 'email' : PHONE_LIKE_RE.test(text) ? 'phone' : undefined;
+  const after = window.slice(at + 1);
+  return window[at]!.cells.flatMap((cell, i) => {
+    const text = cell?.trim();
+    const own = text ? kind(text) : undefined;
+    if (!own) return [];
+    const below = after.flatMap((row) => row.cells[i]?.trim() || []);
+    const same = below.filter((t) => kind(t) === own).length;
+    return same * 2 >= below.length ? [JSON.stringify(truncate(text!))] : [];
+  });
+}
+
+/** Labels, not values: two cells or more, no email among them, and mostly not numbers or dates. */
 function looksLikeHeader(cells: Cell[], filled: number, widest: number): boolean {
   if (filled < 2 || filled < widest / 2) return false;
   let values = 0;
   for (const c of cells) {
     const text = c?.trim();
     if (!text) continue;
-    if (text.includes('@') || PHONE_LIKE_RE.test(text)) return false;
+    if (text.includes('@')) return false;
     if (VALUE_RE.test(text) && text !== '#') values++;
   }
   return values <= filled / 5;

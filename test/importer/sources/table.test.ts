@@ -48,18 +48,18 @@ describe('readTable', () => {
       ['4165555678', 'Alice', 'Williams', '', 'Tech Solutions', 'customer'],
     ];
     await expect(table(rows)).rejects.toThrow(
-      'list.csv: line 1: no header row: the line holds a contact\'s values ("4165551234", "jane@example.com"), ' +
+      // Lines 1 and 2 hold emails, so no header; the third, read as one, holds a number.
+      'list.csv: line 3: no header row: the line holds a contact\'s values ("4165555678"), ' +
         "not the columns' names; add a first line naming its 6 columns (name,email,phone,...)",
     );
     await expect(table([['ann@example.com'], ['bo@example.com']])).rejects.toThrow(
       'add a first line naming its column',
     );
-    // A date heads a column (an attendance sheet's), a year too: the header still is one.
-    const dated = await table([
-      ['Name', 'Email', '2024-01-05', '2024'],
-      ['Ann Lee', 'ann@example.com', 'yes', 'yes'],
-    ]);
-    expect(dated.header).toEqual(['Name', 'Email', '2024-01-05', '2024']);
+    // Dates and school years head columns (an attendance sheet's), a handle's column says `@`:
+    // over no phone numbers or addresses, the header still is one.
+    const labels = ['Name', 'Email', '20240105', '2023-2024', 'Twitter @handle', 'Write to help@school.org'];
+    const dated = await table([labels, ['Ann Lee', 'ann@example.com', 'x', 'yes', '@ann', 'hi']]);
+    expect(dated.header).toEqual(labels);
   });
 
   it('reads the header and each row as a record by it, with its line', async () => {
